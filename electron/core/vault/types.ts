@@ -1,0 +1,201 @@
+/**
+ * The vault's public shape. Everything above the vault (memory tool, chat loop,
+ * conversation store, IPC handlers, CLI) programs against these types only.
+ *
+ * Paths in the memory namespace are virtual, always absolute, already validated
+ * and NFC-normalised by the caller: `/memories` or `/memories/a/b.md`. The vault
+ * never sees a host path from above and never returns one.
+ */
+
+/** Why a vault operation failed. Messages never contain host paths or secrets. */
+export type VaultErrorCode =
+  | 'NOT_FOUND' // no such memory or directory
+  | 'EXISTS' // destination already exists
+  | 'NOT_A_FILE' // a directory where a file was needed
+  | 'NOT_A_DIRECTORY' // a file where a directory was needed (e.g. parent of a new file)
+  | 'CONFLICT' // expectedVersion did not match the current version
+  | 'LOCKED' // the vault is locked: unlock first
+  | 'BAD_PASSPHRASE' // wrong passphrase or recovery key; nothing changed
+  | 'BAD_HEADER' // vault.json unreadable, unknown version, or KDF outside floor/ceiling
+  | 'DAMAGED' // a blob, the manifest or the journal failed authentication / hash check
+  | 'ROLLED_BACK' // generation below this device's high-water mark
+  | 'IN_USE' // another live process holds the vault
+  | 'NO_VAULT' // no vault at this directory
+  | 'ALREADY_EXISTS' // create() on a directory that already holds a vault
+  | 'LIMIT' // a size limit would be exceeded
+  | 'INVALID' // bad argument (empty passphrase, bad key format, ...)
+  | 'IO'; // the OS failed; message is generic, never the OS text
+
+export class VaultError extends Error {
+  /** The virtual path (or internal key, or vault file name like `blobs/…`) concerned, if any. */
+  readonly subject: string | undefined;
+  constructor(
+    readonly code: VaultErrorCode,
+    message: string,
+    subject?: string,
+  ) {
+    super(message);
+    this.name = 'VaultError';
+    this.subject = subject;
+  }
+}
+
+export interface KdfParams {
+  /** crypto_pwhash opslimit; floor 2, ceiling 10. */
+  opslimit: number;
+  /** crypto_pwhash memlimit in bytes; floor 64 MiB, ceiling 1 GiB. */
+  memlimit: number;
+}
+
+export interface FileMeta {
+  kind: 'file';
+  path: string;
+  /** Plaintext size in bytes (UTF-8). */
+  size: number;
+  /** ms since epoch */
+  created: number;
+  modified: number;
+  /** Starts at 1, +1 on every write of this path. Used for conflict detection. */
+  version: number;
+}
+
+export interface DirMeta {
+  kind: 'dir';
+  path: string;
+  created: number;
+  modified: number;
+}
+
+export type EntryMeta = FileMeta | DirMeta;
+
+export interface HistoryEntry {
+  /** The version number this content had when it was current. */
+  version: number;
+  size: number;
+  modified: number;
+}
+
+/** Who made a change; shown in the UI and passed to change listeners. */
+export type ChangeSource = 'claude' | 'user' | 'cli' | 'system';
+
+export type VaultChange =
+  | { op: 'write'; path: string; version: number; source: ChangeSource; created: boolean }
+  | { op: 'mkdir'; path: string; source: ChangeSource }
+  | { op: 'delete'; path: string; source: ChangeSource }
+  | { op: 'rename'; path: string; newPath: string; source: ChangeSource }
+  | { op: 'lock' };
+
+export interface UnlockReport {
+  /** The manifest generation is below this device's high-water mark: someone restored an older copy. */
+  rolledBack: boolean;
+  /** Virtual paths whose blob is missing or fails its hash (found lazily; may be empty at unlock). */
+  damaged: string[];
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  /** One line per problem, each naming the memory path or vault file (`vault.json`, `journal…`, `blobs/…`). */
+  problems: string[];
+}
+
+export interface WriteOptions {
+  /** 'create': fail with EXISTS if present. 'update': fail with NOT_FOUND if absent. 'upsert': either. */
+  mode: 'create' | 'update' | 'upsert';
+  /** If set, fail with CONFLICT unless the current version equals this. */
+  expectedVersion?: number;
+  source: ChangeSource;
+}
+
+/**
+ * Operations on the memory namespace without taking the mutation queue. Only
+ * valid inside `Vault.exclusive()`; the public mutating methods on the vault take
+ * the queue themselves.
+ */
+export interface MemoryOps {
+  stat(path: string): EntryMeta | undefined;
+  /**
+   * Entries strictly below `dir`, down to `depth` levels (1 = children only;
+   * Infinity = all), sorted by path with plain JS string comparison.
+   */
+  list(dir: string, depth: number): EntryMeta[];
+  /** Decrypts and authenticates. DAMAGED (subject = path) if the blob fails. */
+  readFile(path: string): Promise<string>;
+  /** Creates missing parent directories. Durable before it resolves. */
+  writeFile(path: string, text: string, opts: WriteOptions): Promise<FileMeta>;
+  /** Creates the directory and missing parents; no error if it exists. */
+  mkdir(path: string, source: ChangeSource): Promise<void>;
+  /** Removes a file or a directory recursively; the removed files' history is kept until collected. */
+  remove(path: string, source: ChangeSource): Promise<void>;
+  /** Moves a file or directory (creating missing parents of newPath). EXISTS if newPath exists. */
+  rename(oldPath: string, newPath: string, source: ChangeSource): Promise<void>;
+  /** Total plaintext bytes of all current memory files. */
+  totalSize(): number;
+}
+
+/** Versioned, encrypted key-value store for app data the memory tool can never reach. */
+export interface InternalStore {
+  get(key: string): Promise<Uint8Array | undefined>;
+  getJSON<T>(key: string): Promise<T | undefined>;
+  /** Durable before it resolves. Keys: `[a-z0-9._/-]{1,200}`, e.g. `settings`, `secrets/api-key`, `conversations/<id>`. */
+  put(key: string, value: Uint8Array): Promise<void>;
+  putJSON(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Keys that start with `prefix`, sorted. */
+  keys(prefix: string): string[];
+}
+
+export interface CreateOptions {
+  /** Defaults to calibrated params (about 0.5-1 s here, never below the floor). */
+  kdf?: KdfParams;
+  /** Versions kept per memory file (default 20). */
+  historyDepth?: number;
+  /** Where this device keeps its high-water marks (defaults to a per-user state dir). */
+  stateDir?: string;
+}
+
+export interface OpenOptions {
+  stateDir?: string;
+}
+
+/**
+ * An opened vault directory. Obtained with `Vault.create(dir, passphrase, opts)`
+ * (→ `{ vault, recoveryKey }`, unlocked) or `Vault.open(dir, opts)` (locked; takes
+ * the process lock file). Static: `Vault.exists(dir): Promise<boolean>`.
+ */
+export interface VaultApi {
+  readonly dir: string;
+  /** 32 hex chars; safe to show. */
+  readonly vaultId: string;
+  isUnlocked(): boolean;
+  unlock(passphrase: string): Promise<UnlockReport>;
+  /** The recovery key as printed at creation (groups of base32 with dashes). */
+  unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport>;
+  /** Zeroes every key and cached plaintext. Idempotent. */
+  lock(): void;
+  /** lock() and release the process lock file. */
+  close(): Promise<void>;
+  /** Re-wraps the master key only. BAD_PASSPHRASE if `current` is wrong. */
+  changePassphrase(current: string, next: string): Promise<void>;
+  /** Replaces the recovery slot; returns the new key (shown once). */
+  newRecoveryKey(): Promise<string>;
+  /** New master key; re-encrypts every blob, the manifest and the internal store. */
+  rotateKeys(): Promise<void>;
+
+  /** Runs `fn` holding the vault's mutation queue (one per vault): read-modify-write without lost updates. */
+  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T>;
+  /** Same as MemoryOps, each mutating call queued on its own. */
+  readonly memory: MemoryOps;
+  readonly internal: InternalStore;
+
+  history(path: string): HistoryEntry[];
+  readVersion(path: string, version: number): Promise<string>;
+  /** Writes an old version's text as a new version (queued). */
+  restore(path: string, version: number, source: ChangeSource): Promise<FileMeta>;
+  historyDepth(): number;
+  setHistoryDepth(n: number): Promise<void>;
+
+  /** Authenticates header, manifest/journal and every blob. Needs the vault unlocked. */
+  verify(): Promise<VerifyReport>;
+  /** Returns an unsubscribe function. */
+  onChange(listener: (change: VaultChange) => void): () => void;
+}

@@ -1,0 +1,48 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // core runs in plain Node (CLI, tests, Electron main): it must never reach for Electron.
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'core must run in plain Node' }], patterns: ['**/main/**', '**/preload/**', '**/renderer/**'] }],
+    },
+  },
+  {
+    files: ['electron/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'shared is imported everywhere' }], patterns: ['**/core/**', '**/main/**', '**/preload/**'] }],
+    },
+  },
+  {
+    // The renderer is untrusted: it may only borrow types from electron/shared.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'the renderer is sandboxed' }],
+          patterns: [
+            { group: ['**/electron/core/**', '**/electron/main/**', '**/electron/preload/**', 'libsodium*', '@anthropic-ai/*', 'node:*'], message: 'the renderer may not import main-process code' },
+            { group: ['**/electron/shared/**'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
+          ],
+        },
+      ],
+    },
+  },
+);
