@@ -1,0 +1,178 @@
+import readline from 'node:readline';
+import type { Writable } from 'node:stream';
+import { Vault } from '../core/vault/vault';
+import { createMemoryHandlers } from '../core/memory/handlers';
+import { runMemoryCommand } from '../core/memory/run';
+import { validateMemoryPath } from '../core/memory/paths';
+import { loadSettings } from '../core/chat/settings-store';
+import { chatCommand } from './chat';
+import { Exit, type CliCommandContext } from './context';
+import type { CliIo } from './main';
+import { exportCommand, importCommand, backupCommand } from './transfer';
+
+/** The flags every command may look at (already parsed by main). */
+export interface Flags {
+  plaintext?: boolean | undefined;
+  overwrite?: boolean | undefined;
+  once?: string | undefined;
+  conversation?: string | undefined;
+  'kdf-ops'?: string | undefined;
+  'kdf-mem'?: string | undefined;
+}
+
+export interface RunExtras {
+  rolledBack: boolean;
+  /** The passphrase that unlocked the vault (passwd checks it again before re-wrapping). */
+  currentPassphrase: string;
+  newPassphrase: () => Promise<string>;
+}
+
+interface CommandSpec {
+  /** Throws UsageError before the vault is touched. */
+  checkArgs(args: string[], flags: Flags): void;
+  run(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number>;
+}
+
+/** A usage mistake found by a command's own argument check. */
+export class CommandUsageError extends Error {}
+
+function positionals(min: number, max: number, what: string) {
+  return (args: string[]) => {
+    if (args.length < min || args.length > max) throw new CommandUsageError(what);
+  };
+}
+
+export const COMMANDS = {
+  memory: { checkArgs: positionals(0, 0, 'memory takes no arguments; it reads JSON lines on stdin.'), run: memoryCommand },
+  ls: { checkArgs: positionals(0, 1, 'ls takes at most one PATH.'), run: lsCommand },
+  cat: { checkArgs: positionals(1, 1, 'cat takes exactly one PATH, e.g. /memories/notes.md.'), run: catCommand },
+  verify: { checkArgs: positionals(0, 0, 'verify takes no arguments.'), run: verifyCommand },
+  passwd: { checkArgs: positionals(0, 0, 'passwd takes no arguments.'), run: passwdCommand },
+  export: {
+    checkArgs(args: string[], flags: Flags) {
+      positionals(1, 1, 'export takes exactly one DIR.')(args);
+      if (!flags.plaintext) {
+        throw new CommandUsageError('export writes your memories UNENCRYPTED; add --plaintext to confirm that this is what you want.');
+      }
+    },
+    run: exportCommand,
+  },
+  import: { checkArgs: positionals(1, 1, 'import takes exactly one DIR.'), run: importCommand },
+  backup: { checkArgs: positionals(1, 1, 'backup takes exactly one DIR.'), run: backupCommand },
+  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: (ctx: CliCommandContext) => chatCommand(ctx) },
+} satisfies Record<string, CommandSpec>;
+export type CommandName = keyof typeof COMMANDS;
+
+/** Writes and waits until the stream has taken the bytes, so an answer is never buffered past a crash. */
+export function writeLine(out: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => out.write(text + '\n', (err) => (err ? reject(err) : resolve())));
+}
+
+/** `mnemo init`: create the vault, print the recovery key once. */
+export async function initCommand(
+  dir: string,
+  args: string[],
+  flags: Flags,
+  io: CliIo,
+  passphrase: (confirm: boolean) => Promise<string>,
+): Promise<number> {
+  if (args.length) throw new CommandUsageError('init takes no arguments.');
+  const kdf = kdfFlags(flags);
+  if (await Vault.exists(dir)) {
+    io.stderr.write(`mnemo: a vault already exists at ${dir}; nothing was changed.\n`);
+    return Exit.FAILED;
+  }
+  const pass = await passphrase(true);
+  const { vault, recoveryKey } = await Vault.create(dir, pass, kdf ? { kdf } : {});
+  try {
+    io.stderr.write(`Created a vault at ${dir}.\nYour recovery key (shown only now; keep it somewhere safe, apart from this computer):\n`);
+    await writeLine(io.stdout, recoveryKey);
+  } finally {
+    await vault.close();
+  }
+  return Exit.OK;
+}
+
+function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } | undefined {
+  const ops = flags['kdf-ops'];
+  const mem = flags['kdf-mem'];
+  if (ops === undefined && mem === undefined) return undefined;
+  const opslimit = Number(ops ?? 3);
+  const memMiB = Number(mem ?? 256);
+  if (!Number.isInteger(opslimit) || opslimit < 2 || opslimit > 10) throw new CommandUsageError('--kdf-ops must be a whole number from 2 to 10.');
+  if (!Number.isInteger(memMiB) || memMiB < 64 || memMiB > 1024) throw new CommandUsageError('--kdf-mem must be a whole number of MiB from 64 to 1024.');
+  return { opslimit, memlimit: memMiB * 1024 * 1024 };
+}
+
+/** `mnemo memory`: one memory-tool call per input line, answered only once it is durable. */
+async function memoryCommand(ctx: CliCommandContext): Promise<number> {
+  const settings = await loadSettings(ctx.vault);
+  const handlers = createMemoryHandlers(ctx.vault, { guardMode: () => settings.guardMode, source: 'cli' });
+  const lines = readline.createInterface({ input: ctx.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let input: unknown;
+    try {
+      input = JSON.parse(line);
+    } catch {
+      await writeLine(ctx.stdout, JSON.stringify({ content: 'Error: the input line is not valid JSON', is_error: true }));
+      continue;
+    }
+    const result = await runMemoryCommand(handlers, input);
+    await writeLine(ctx.stdout, JSON.stringify({ content: result.content, is_error: result.is_error }));
+  }
+  return Exit.OK;
+}
+
+async function lsCommand(ctx: CliCommandContext): Promise<number> {
+  const dir = validateMemoryPath(ctx.argv[0] ?? '/memories');
+  const meta = ctx.vault.memory.stat(dir);
+  if (!meta) {
+    ctx.stderr.write(`mnemo: ${dir} does not exist.\n`);
+    return Exit.FAILED;
+  }
+  const entries = meta.kind === 'dir' ? ctx.vault.memory.list(dir, Infinity) : [meta];
+  for (const e of entries) {
+    const size = e.kind === 'file' ? String(e.size) : '-';
+    const name = e.kind === 'dir' ? `${e.path}/` : e.path;
+    await writeLine(ctx.stdout, `${size.padStart(9)}  ${new Date(e.modified).toISOString()}  ${name}`);
+  }
+  return Exit.OK;
+}
+
+async function catCommand(ctx: CliCommandContext): Promise<number> {
+  const path = validateMemoryPath(ctx.argv[0]);
+  const meta = ctx.vault.memory.stat(path);
+  if (!meta) {
+    ctx.stderr.write(`mnemo: ${path} does not exist.\n`);
+    return Exit.FAILED;
+  }
+  if (meta.kind !== 'file') {
+    ctx.stderr.write(`mnemo: ${path} is a directory; use "mnemo ls ${path}".\n`);
+    return Exit.FAILED;
+  }
+  // Decrypt and authenticate everything before printing anything: a damaged memory prints nothing.
+  const text = await ctx.vault.memory.readFile(path);
+  await new Promise<void>((resolve, reject) => ctx.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+  return Exit.OK;
+}
+
+async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+  const report = await ctx.vault.verify();
+  const problems = [...report.problems];
+  if (extras.rolledBack && !problems.some((p) => /roll/i.test(p))) {
+    problems.unshift('vault: rolled back: older than the newest generation this device has seen');
+  }
+  for (const p of problems) await writeLine(ctx.stdout, p);
+  if (problems.length) return Exit.DAMAGED;
+  await writeLine(ctx.stdout, 'ok: the header, manifest, journal and every blob authenticate');
+  return Exit.OK;
+}
+
+async function passwdCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+  const next = await extras.newPassphrase();
+  await ctx.vault.changePassphrase(extras.currentPassphrase, next);
+  ctx.stderr.write('Passphrase changed. Backups made before now still open with the old passphrase.\n');
+  return Exit.OK;
+}
+

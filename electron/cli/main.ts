@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util';
+import type { Readable, Writable } from 'node:stream';
+import { defaultVaultDir } from '../core/app-paths';
+import { Vault } from '../core/vault/vault';
+import { VaultError } from '../core/vault/types';
+import { Exit, type CliCommandContext } from './context';
+import { readPassphrase, PassphraseUnavailable } from './passphrase';
+import { USAGE } from './usage';
+import { COMMANDS, CommandUsageError, initCommand, type CommandName } from './commands';
+
+export interface CliIo {
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+}
+
+const OPTIONS = {
+  vault: { type: 'string' },
+  'passphrase-file': { type: 'string' },
+  'new-passphrase-file': { type: 'string' },
+  'kdf-ops': { type: 'string' },
+  'kdf-mem': { type: 'string' },
+  plaintext: { type: 'boolean' },
+  overwrite: { type: 'boolean' },
+  once: { type: 'string' },
+  conversation: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+
+/**
+ * Runs one `mnemo` invocation and returns its exit code. Everything goes
+ * through `io`, so tests run the CLI in-process exactly as a user would.
+ */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === 'help') {
+    io.stdout.write(USAGE);
+    return Exit.OK;
+  }
+  if (!command) return usage(io, 'No command given.');
+  if (command !== 'init' && !(command in COMMANDS)) return usage(io, `Unknown command "${command}".`);
+
+  const dir = parsed.values.vault || defaultVaultDir(io.env);
+  try {
+    if (command === 'init') return await initCommand(dir, rest, parsed.values, io, (confirm) => passphrase(io, parsed, 'MNEMO_PASSPHRASE', confirm));
+    const spec = COMMANDS[command as CommandName];
+    spec.checkArgs(rest, parsed.values);
+    if (!(await Vault.exists(dir))) {
+      io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
+      return Exit.FAILED;
+    }
+    const vault = await Vault.open(dir);
+    try {
+      const currentPassphrase = await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
+      const report = await vault.unlock(currentPassphrase);
+      if (report.rolledBack) {
+        io.stderr.write(
+          'mnemo: warning: this vault is older than the newest copy this device has seen (rolled back or restored from a backup).\n',
+        );
+      }
+      const ctx: CliCommandContext = { argv: rest, vault, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env };
+      return await spec.run(ctx, parsed.values, {
+        rolledBack: report.rolledBack,
+        currentPassphrase,
+        newPassphrase: () => passphrase(io, parsed, 'MNEMO_NEW_PASSPHRASE', true, parsed.values['new-passphrase-file']),
+      });
+    } finally {
+      await vault.close();
+    }
+  } catch (err) {
+    return failure(io, err);
+  }
+}
+
+function passphrase(io: CliIo, parsed: Parsed, envName: string, confirm: boolean, file = parsed.values['passphrase-file']): Promise<string> {
+  const isNew = envName === 'MNEMO_NEW_PASSPHRASE';
+  return readPassphrase({
+    env: io.env,
+    envName,
+    file,
+    confirm,
+    prompt: isNew ? 'New passphrase: ' : 'Vault passphrase: ',
+    tty: io.stdin.isTTY ? { input: io.stdin, output: io.stderr } : undefined,
+  });
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`mnemo: ${message}\n\n${USAGE}`);
+  return Exit.USAGE;
+}
+
+/** Maps an error to its exit code and a message that names no secret and no OS detail. */
+function failure(io: CliIo, err: unknown): number {
+  if (err instanceof CommandUsageError) return usage(io, err.message);
+  if (err instanceof PassphraseUnavailable) {
+    io.stderr.write(`mnemo: ${err.message}\n`);
+    return Exit.CANNOT_UNLOCK;
+  }
+  if (err instanceof VaultError) {
+    io.stderr.write(`mnemo: ${err.message}\n`);
+    switch (err.code) {
+      case 'BAD_PASSPHRASE':
+      case 'BAD_HEADER':
+        return Exit.CANNOT_UNLOCK;
+      case 'DAMAGED':
+      case 'ROLLED_BACK':
+        return Exit.DAMAGED;
+      default:
+        return Exit.FAILED;
+    }
+  }
+  // OS errors carry host paths and details that help nobody here; the code is enough to search for.
+  const code = (err as { code?: unknown } | null)?.code;
+  io.stderr.write(`mnemo: the operation failed unexpectedly${typeof code === 'string' ? ` (${code})` : ''}; nothing more was changed.\n`);
+  return Exit.FAILED;
+}
+

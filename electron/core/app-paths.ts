@@ -1,0 +1,26 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** The product name Electron uses for `app.getPath('userData')` (package.json `productName`). */
+export const PRODUCT_NAME = 'Mnemo';
+
+/**
+ * Electron's `userData` directory for Mnemo, computed the way Electron does it,
+ * so the CLI opens the same vault as the desktop app without Electron.
+ */
+export function defaultUserDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = os.homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', PRODUCT_NAME);
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), PRODUCT_NAME);
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), PRODUCT_NAME);
+}
+
+/** Where the vault lives inside a user-data directory. */
+export function vaultDirIn(userDataDir: string): string {
+  return path.join(userDataDir, 'vault');
+}
+
+/** The vault the CLI opens when neither `--vault` nor `MNEMO_VAULT` is given. */
+export function defaultVaultDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MNEMO_VAULT || vaultDirIn(defaultUserDataDir(env));
+}
