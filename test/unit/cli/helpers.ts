@@ -1,0 +1,67 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../../electron/cli/main';
+
+export const PASS = 'correct horse battery staple';
+/** The vault's floor KDF: real Argon2id, just the cheapest the vault accepts. */
+export const FAST_KDF = ['--kdf-ops', '2', '--kdf-mem', '64'];
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mnemo args…` in-process with the given stdin text and environment. */
+export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  stdin.end(opts.stdin ?? '');
+  const code = await runCli(args, { stdin, stdout, stderr, env: opts.env ?? {} });
+  return { code, stdout: out, stderr: err };
+}
+
+export async function tempDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-cli-'));
+}
+
+/** A fresh vault under a temp dir, with its own device state dir so tests never touch the user's. */
+export async function initVault(): Promise<{ root: string; vault: string; env: NodeJS.ProcessEnv; recoveryKey: string }> {
+  const root = await tempDir();
+  const vault = path.join(root, 'vault');
+  const env = { MNEMO_PASSPHRASE: PASS, XDG_STATE_HOME: path.join(root, 'state'), HOME: root };
+  const res = await mnemo(['init', '--vault', vault, ...FAST_KDF], { env });
+  if (res.code !== 0) throw new Error(`init failed: ${res.stderr}`);
+  return { root, vault, env, recoveryKey: res.stdout.trim() };
+}
+
+/** Every file under `dir` (relative paths), for checking that a failed command changed nothing. */
+export async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  async function walk(rel: string): Promise<void> {
+    let entries;
+    try {
+      entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const r = path.join(rel, e.name);
+      if (e.isDirectory()) await walk(r);
+      else out.set(r, (await fs.readFile(path.join(dir, r))).toString('base64'));
+    }
+  }
+  await walk('');
+  return out;
+}
+
+export function memoryLines(...commands: object[]): string {
+  return commands.map((c) => JSON.stringify(c)).join('\n') + '\n';
+}
