@@ -24,3 +24,11 @@ export function vaultDirIn(userDataDir: string): string {
 export function defaultVaultDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.MNEMO_VAULT || vaultDirIn(defaultUserDataDir(env));
 }
+
+/** Where this device keeps per-vault state that must live outside the vault (rollback high-water marks): the per-user state directory: XDG_STATE_HOME, or the platform's usual place. */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.XDG_STATE_HOME) return path.join(env.XDG_STATE_HOME, 'mnemo');
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Mnemo', 'state');
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'), 'Mnemo', 'state');
+  return path.join(os.homedir(), '.local', 'state', 'mnemo');
+}

@@ -178,8 +178,12 @@ export interface VaultApi {
   changePassphrase(current: string, next: string): Promise<void>;
   /** Replaces the recovery slot; returns the new key (shown once). */
   newRecoveryKey(): Promise<string>;
-  /** New master key; re-encrypts every blob, the manifest and the internal store. */
-  rotateKeys(): Promise<void>;
+  /**
+   * New master key; re-encrypts every blob, the manifest and the internal store.
+   * Needs the current passphrase (to re-wrap the new key) and returns a new
+   * recovery key (the old one no longer opens the vault), shown once.
+   */
+  rotateKeys(passphrase: string): Promise<string>;
 
   /** Runs `fn` holding the vault's mutation queue (one per vault): read-modify-write without lost updates. */
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T>;

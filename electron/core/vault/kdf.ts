@@ -1,0 +1,102 @@
+/**
+ * Argon2id (libsodium crypto_pwhash) run in a worker thread, so deriving a key
+ * never blocks the event loop that drives the window or the CLI's prompt.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { VaultError, type KdfParams } from './types';
+
+const MiB = 1024 * 1024;
+export const KDF_FLOOR: KdfParams = { opslimit: 2, memlimit: 64 * MiB };
+export const KDF_CEILING: KdfParams = { opslimit: 10, memlimit: 1024 * MiB };
+export const SALT_BYTES = 16;
+
+/** True when the parameters lie between the floor and the ceiling this build accepts. */
+export function kdfInBounds(p: KdfParams): boolean {
+  return (
+    Number.isInteger(p.opslimit) &&
+    Number.isInteger(p.memlimit) &&
+    p.opslimit >= KDF_FLOOR.opslimit &&
+    p.opslimit <= KDF_CEILING.opslimit &&
+    p.memlimit >= KDF_FLOOR.memlimit &&
+    p.memlimit <= KDF_CEILING.memlimit
+  );
+}
+
+// The worker is evaluated from a string so it needs no separate build output;
+// libsodium is loaded by absolute path because an eval'd worker has no module
+// directory of its own to resolve from.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sodium = require(workerData.sodiumPath);
+sodium.ready.then(() => {
+  const { password, salt, opslimit, memlimit } = workerData;
+  try {
+    const key = sodium.crypto_pwhash(32, password, salt, opslimit, memlimit, sodium.crypto_pwhash_ALG_ARGON2ID13);
+    sodium.memzero(password);
+    parentPort.postMessage({ key }, [key.buffer]);
+  } catch (e) {
+    sodium.memzero(password);
+    parentPort.postMessage({ error: 'derivation failed' });
+  }
+});
+`;
+
+let sodiumPath: string | undefined;
+function resolveSodium(): string {
+  sodiumPath ??= createRequire(import.meta.url).resolve('libsodium-wrappers-sumo');
+  return sodiumPath;
+}
+
+/**
+ * Derives a 32-byte key from `password` (which this function zeroes) with
+ * Argon2id in a worker. Rejects parameters outside the floor and ceiling.
+ */
+export function deriveKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
+  if (!kdfInBounds(params)) {
+    password.fill(0);
+    return Promise.reject(new VaultError('BAD_HEADER', 'The vault asks for key-derivation settings outside the safe range; it will not be opened.', 'vault.json'));
+  }
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { sodiumPath: resolveSodium(), password, salt, opslimit: params.opslimit, memlimit: params.memlimit },
+    });
+    // workerData is a copy; the caller's buffer is no longer needed.
+    password.fill(0);
+    let settled = false;
+    worker.once('message', (msg: { key?: Uint8Array; error?: string }) => {
+      settled = true;
+      void worker.terminate();
+      const key = msg.key;
+      if (!key || key.length !== 32 || key.every((b) => b === 0)) {
+        reject(new VaultError('IO', 'Deriving the key from the passphrase failed.'));
+        return;
+      }
+      resolve(key);
+    });
+    worker.once('error', () => {
+      if (!settled) reject(new VaultError('IO', 'Deriving the key from the passphrase failed (not enough memory?).'));
+    });
+    worker.once('exit', () => {
+      if (!settled) reject(new VaultError('IO', 'Deriving the key from the passphrase was interrupted.'));
+    });
+  });
+}
+
+/**
+ * Chooses parameters so one derivation takes about `targetMs` on this machine,
+ * never below the floor: times one floor derivation and scales memory first
+ * (up to 256 MiB, which keeps unlock's peak memory modest), then passes.
+ */
+export async function calibrateKdf(targetMs = 700): Promise<KdfParams> {
+  const start = performance.now();
+  const probe = await deriveKey(new Uint8Array(8), new Uint8Array(SALT_BYTES), KDF_FLOOR);
+  probe.fill(0);
+  const floorMs = Math.max(1, performance.now() - start);
+  const params = { ...KDF_FLOOR };
+  const estimate = (p: KdfParams) => floorMs * (p.opslimit / KDF_FLOOR.opslimit) * (p.memlimit / KDF_FLOOR.memlimit);
+  while (params.memlimit < 256 * MiB && estimate({ ...params, memlimit: params.memlimit * 2 }) <= targetMs) params.memlimit *= 2;
+  while (params.opslimit < KDF_CEILING.opslimit && estimate({ ...params, opslimit: params.opslimit + 1 }) <= targetMs) params.opslimit += 1;
+  return params;
+}

@@ -1,0 +1,351 @@
+/**
+ * The encrypted on-disk layout below vault.json:
+ *
+ *   manifest            MAGIC ‖ vaultId ‖ nonce ‖ AEAD(snapshot of the whole State)
+ *   segments/<id>       MAGIC ‖ vaultId ‖ segId, then records:
+ *                       [u32 len][u32 ~len][u32 metaLen][nonce ‖ AEAD(meta)][blob]
+ *
+ * The newest segment is the journal: each mutation appends one record holding
+ * the manifest change and the new blob, then fdatasyncs once — so a write costs
+ * one sync whatever the vault's size. Now and then the manifest is rewritten
+ * (a checkpoint) and a fresh journal segment begins; older segments stay as
+ * immutable blob packs until no live blob points into them.
+ */
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { concat, fromUtf8, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
+import { fsyncDir, io, readIfExists, removeTemps, writeFileDurable } from './files';
+import { State, type BlobRef, type Op, type Snapshot } from './state';
+import { VaultError } from './types';
+
+const MAGIC = {
+  manifest: utf8('MNEMOMF1'),
+  segment: utf8('MNEMOSG1'),
+  record: utf8('MNEMORC1'),
+  blobs: utf8('MNEMOBL1'),
+  internal: utf8('MNEMOIN1'),
+};
+const SEG_HEADER = 8 + ID_BYTES + ID_BYTES;
+const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+const CHECKPOINT_RECORDS = 4096;
+
+export interface StoreKeys {
+  manifest: Uint8Array;
+  journal: Uint8Array;
+  blobs: Uint8Array;
+  internal: Uint8Array;
+}
+export type BlobKind = 'blobs' | 'internal';
+
+/** A blob sealed in memory, ready to travel in a journal record. */
+export interface SealedBlob {
+  bytes: Uint8Array;
+  ref: BlobRef;
+}
+
+const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at, true);
+function frame(n: number): Uint8Array {
+  const out = new Uint8Array(8);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, n, true);
+  dv.setUint32(4, ~n >>> 0, true);
+  return out;
+}
+function le32(n: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, true);
+  return out;
+}
+function le64(n: number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(n), true);
+  return out;
+}
+
+export const segmentFile = (id: string): string => `segments/${id}`;
+
+export class Store {
+  private journal: { id: string; fh: FileHandle; size: number; records: number } | undefined;
+  private readonly readers = new Map<string, Promise<FileHandle>>();
+  /** Problems found while loading: shown at unlock, listed by verify. */
+  readonly problems: string[] = [];
+  /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
+  private mustCheckpoint = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly vaultId: Uint8Array,
+    private readonly keys: StoreKeys,
+    private readonly manifestId: string,
+  ) {}
+
+  /** Writes the first journal segment and manifest of a new vault. */
+  static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State): Promise<Store> {
+    const store = new Store(dir, vaultId, keys, manifestId);
+    await io('create the vault files', async () => {
+      await fs.mkdir(path.join(dir, 'segments'), { recursive: true, mode: 0o700 });
+      await store.startJournal();
+      await store.writeManifest(state.toSnapshot(store.journal!.id, []));
+    });
+    return store;
+  }
+
+  get manifestPath(): string {
+    return path.join(this.dir, `manifest.${this.manifestId}`);
+  }
+
+  /** Decrypts the manifest and replays the journal. Throws DAMAGED naming `manifest` if it fails. */
+  async load(): Promise<State> {
+    const raw = await io('read the vault', () => readIfExists(this.manifestPath));
+    const head = concat(MAGIC.manifest, this.vaultId);
+    const plain = raw && sameBytes(raw.subarray(0, head.length), head) ? open(this.keys.manifest, raw.subarray(head.length), head) : undefined;
+    if (!plain) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication; restore the vault from a backup.', 'manifest');
+    const snap = JSON.parse(fromUtf8(unpadded(plain))) as Snapshot;
+    wipe(plain);
+    const state = State.fromSnapshot(snap);
+    await io('read the vault journal', async () => {
+      await removeTemps(this.dir);
+      const file = path.join(this.dir, segmentFile(snap.journal));
+      const bytes = await readIfExists(file);
+      if (!bytes) {
+        this.problems.push(`${segmentFile(snap.journal)}: the journal is missing; recent changes may be lost`);
+        this.mustCheckpoint = true;
+        return;
+      }
+      const end = this.replay(snap.journal, bytes, state);
+      const fh = await fs.open(file, 'r+');
+      if (end < bytes.length && !this.mustCheckpoint) {
+        // A torn last record from an interrupted write: never acknowledged, so drop it.
+        await fh.truncate(end);
+        await fh.sync();
+      }
+      this.journal = { id: snap.journal, fh, size: end, records: 0 };
+    });
+    return state;
+  }
+
+  /** Applies every readable record of a journal segment to `state`; returns where the readable part ends. */
+  private replay(segId: string, bytes: Uint8Array, state: State): number {
+    const name = segmentFile(segId);
+    if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.segmentHeader(segId))) {
+      this.problems.push(`${name}: the journal header is damaged; recent changes may be lost`);
+      this.mustCheckpoint = true;
+      return bytes.length;
+    }
+    let pos = SEG_HEADER;
+    while (pos < bytes.length) {
+      if (bytes.length - pos < 8) return pos;
+      const len = u32(bytes, pos);
+      if ((~len >>> 0) !== u32(bytes, pos + 4)) {
+        this.problems.push(`${name}: unreadable record at offset ${pos}; later changes may be lost`);
+        this.mustCheckpoint = true;
+        return bytes.length;
+      }
+      if (pos + 8 + len > bytes.length) return pos;
+      const rec = this.openRecord(segId, bytes.subarray(pos + 8, pos + 8 + len), pos);
+      if (!rec) {
+        this.problems.push(`${name}: record at offset ${pos} fails authentication; that change is lost`);
+      } else if (rec.g <= state.gen) {
+        this.problems.push(`${name}: record at offset ${pos} is out of order; it was ignored`);
+      } else {
+        state.gen = rec.g - 1;
+        state.apply(rec.op);
+      }
+      pos += 8 + len;
+    }
+    return pos;
+  }
+
+  private openRecord(segId: string, body: Uint8Array, pos: number): { g: number; op: Op } | undefined {
+    if (body.length < 4) return undefined;
+    const metaLen = u32(body, 0);
+    if (metaLen > body.length - 4) return undefined;
+    const meta = open(this.keys.journal, body.subarray(4, 4 + metaLen), this.recordAd(segId, pos));
+    if (!meta) return undefined;
+    const rec = JSON.parse(fromUtf8(unpadded(meta))) as { g: number; op: Op };
+    const blob = body.subarray(4 + metaLen);
+    if ('b' in rec.op) {
+      if (blob.length !== rec.op.b.len) return undefined;
+      rec.op.b = { ...rec.op.b, seg: segId, off: pos + 8 + 4 + metaLen };
+    }
+    return rec;
+  }
+
+  private recordAd(segId: string, pos: number): Uint8Array {
+    return concat(MAGIC.record, this.vaultId, hexBytes(segId), le64(pos));
+  }
+  private segmentHeader(segId: string): Uint8Array {
+    return concat(MAGIC.segment, this.vaultId, hexBytes(segId));
+  }
+
+  /** Seals plaintext as a blob; the caller zeroes `plain` if it is sensitive. */
+  sealBlob(kind: BlobKind, plain: Uint8Array): SealedBlob {
+    const id = randomBytes(ID_BYTES);
+    const ad = concat(MAGIC[kind], this.vaultId, id);
+    const body = padded(plain);
+    const bytes = concat(ad, seal(this.keys[kind], body, ad));
+    wipe(body);
+    return { bytes, ref: { id: toHex(id), seg: '', off: 0, len: bytes.length, h: toHex(hash(bytes)) } };
+  }
+
+  /** Reads, hash-checks and decrypts a blob. DAMAGED if any of it fails. */
+  async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
+    const damaged = () => new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
+    let bytes: Uint8Array;
+    try {
+      const fh = await this.reader(ref.seg);
+      bytes = new Uint8Array(ref.len);
+      const { bytesRead } = await fh.read(bytes, 0, ref.len, ref.off);
+      if (bytesRead !== ref.len) throw damaged();
+    } catch {
+      throw damaged();
+    }
+    if (toHex(hash(bytes)) !== ref.h) throw damaged();
+    const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));
+    if (!sameBytes(bytes.subarray(0, ad.length), ad)) throw damaged();
+    const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
+    if (!plain) throw damaged();
+    const out = unpadded(plain).slice();
+    wipe(plain);
+    return out;
+  }
+
+  private reader(seg: string): Promise<FileHandle> {
+    let fh = this.readers.get(seg);
+    if (!fh) {
+      fh = fs.open(path.join(this.dir, segmentFile(seg)), 'r');
+      fh.catch(() => this.readers.delete(seg));
+      this.readers.set(seg, fh);
+    }
+    return fh;
+  }
+
+  /**
+   * Appends one change (and its blob) to the journal and syncs it. Returns the op
+   * with its blob's location filled in; the caller applies it to the State only
+   * after this resolves, so memory never runs ahead of the disk.
+   */
+  async append(state: State, op: Op, blob?: SealedBlob, sync = true): Promise<Op> {
+    if (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= CHECKPOINT_RECORDS) {
+      await this.checkpoint(state);
+    }
+    const j = this.journal!;
+    const meta = seal(this.keys.journal, padded(utf8(JSON.stringify({ g: state.gen + 1, op }))), this.recordAd(j.id, j.size));
+    const blobBytes = blob?.bytes ?? new Uint8Array(0);
+    const body = concat(le32(meta.length), meta, blobBytes);
+    const record = concat(frame(body.length), body);
+    await io('save the change', async () => {
+      const { bytesWritten } = await j.fh.write(record, 0, record.length, j.size);
+      if (bytesWritten !== record.length) throw new Error('short write');
+      if (sync) await j.fh.datasync();
+    });
+    const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: j.size + 8 + 4 + meta.length } } : op;
+    j.size += record.length;
+    j.records += 1;
+    return placed;
+  }
+
+  /** Makes appends made with `sync = false` durable. */
+  async flush(): Promise<void> {
+    await io('save the change', async () => this.journal?.fh.datasync());
+  }
+
+  /**
+   * Rewrites the manifest from `state`, starts a fresh journal segment and (with
+   * `collect`) removes segment files no live blob uses.
+   */
+  async checkpoint(state: State, collect = true): Promise<void> {
+    await io('save the vault index', async () => {
+      const old = this.journal;
+      await this.startJournal();
+      const live = liveSegments(state);
+      live.delete(this.journal!.id);
+      await this.writeManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
+      this.mustCheckpoint = false;
+      await old?.fh.close();
+      if (collect) await this.collect(live);
+    });
+  }
+
+  /** Removes segment files that are neither the journal nor in `live`, and manifests of other key epochs. */
+  async collect(live: Set<string>): Promise<void> {
+    await io('tidy the vault', async () => {
+      for (const name of await fs.readdir(this.dir)) {
+        if (name.startsWith('manifest.') && name !== `manifest.${this.manifestId}`) await fs.rm(path.join(this.dir, name), { force: true });
+      }
+      for (const name of await fs.readdir(path.join(this.dir, 'segments'))) {
+        if (name === this.journal!.id || live.has(name) || name.startsWith('.')) continue;
+        const fh = this.readers.get(name);
+        this.readers.delete(name);
+        await fh?.then((h) => h.close()).catch(() => undefined);
+        await fs.rm(path.join(this.dir, 'segments', name), { force: true });
+      }
+    });
+  }
+
+  private async startJournal(): Promise<void> {
+    const id = toHex(randomBytes(ID_BYTES));
+    const dir = path.join(this.dir, 'segments');
+    const fh = await fs.open(path.join(dir, id), 'wx+', 0o600);
+    await fh.write(this.segmentHeader(id), 0, SEG_HEADER, 0);
+    await fh.sync();
+    await fsyncDir(dir);
+    this.journal = { id, fh, size: SEG_HEADER, records: 0 };
+  }
+
+  private async writeManifest(snap: Snapshot): Promise<void> {
+    const head = concat(MAGIC.manifest, this.vaultId);
+    const body = padded(utf8(JSON.stringify(snap)));
+    await writeFileDurable(this.manifestPath, concat(head, seal(this.keys.manifest, body, head)));
+    wipe(body);
+  }
+
+  /** Authenticates every record of every segment file; returns one line per problem. */
+  async verifySegments(): Promise<string[]> {
+    const problems: string[] = [];
+    const dir = path.join(this.dir, 'segments');
+    for (const id of (await io('read the vault', () => fs.readdir(dir))).filter((n) => !n.startsWith('.')).sort()) {
+      const name = segmentFile(id);
+      const bytes = await io('read the vault', () => fs.readFile(path.join(dir, id)));
+      if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.segmentHeader(id))) {
+        problems.push(`${name}: header damaged`);
+        continue;
+      }
+      let pos = SEG_HEADER;
+      while (pos < bytes.length) {
+        const len = bytes.length - pos >= 8 ? u32(bytes, pos) : -1;
+        if (len < 0 || (~len >>> 0) !== u32(bytes, pos + 4) || pos + 8 + len > bytes.length) {
+          problems.push(`${name}: unreadable record at offset ${pos}`);
+          break;
+        }
+        const body = bytes.subarray(pos + 8, pos + 8 + len);
+        const rec = this.openRecord(id, body, pos);
+        if (!rec) problems.push(`${name}: record at offset ${pos} fails authentication`);
+        else if ('b' in rec.op && toHex(hash(bytes.subarray(rec.op.b.off, rec.op.b.off + rec.op.b.len))) !== rec.op.b.h) {
+          problems.push(`${name}: blob at offset ${rec.op.b.off} fails its hash`);
+        }
+        pos += 8 + len;
+      }
+    }
+    return problems;
+  }
+
+  /** Closes every file handle. Keys belong to the caller. */
+  async close(): Promise<void> {
+    await this.journal?.fh.close().catch(() => undefined);
+    this.journal = undefined;
+    for (const fh of this.readers.values()) await fh.then((h) => h.close()).catch(() => undefined);
+    this.readers.clear();
+  }
+}
+
+/** Segment ids that hold at least one blob `state` still references. */
+export function liveSegments(state: State): Set<string> {
+  const live = new Set<string>();
+  for (const b of state.liveBlobs()) live.add(b.seg);
+  return live;
+}
+
+function hexBytes(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+}

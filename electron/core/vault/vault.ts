@@ -1,0 +1,309 @@
+/**
+ * An encrypted memory vault on disk (format v1; see store.ts for the layout and
+ * header.ts for vault.json). Open it locked with `Vault.open`, or make one with
+ * `Vault.create`; unlock with the passphrase or the recovery key.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { defaultStateDir } from '../app-paths';
+import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
+import { writeFileDurable, io, readIfExists } from './files';
+import { FORMAT, parseHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { HighWaterMark } from './hwm';
+import { calibrateKdf, KDF_FLOOR } from './kdf';
+import { checkPassphrase, passphraseSlot, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { acquireLock } from './lockfile';
+import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
+import { rotate } from './rotate';
+import { State, type Op } from './state';
+import { Store, type SealedBlob, type StoreKeys } from './store';
+import {
+  VaultError,
+  type ChangeSource,
+  type CreateOptions,
+  type FileMeta,
+  type HistoryEntry,
+  type InternalStore,
+  type MemoryOps,
+  type OpenOptions,
+  type UnlockReport,
+  type VaultApi,
+  type VaultChange,
+  type VerifyReport,
+} from './types';
+
+const HEADER_FILE = 'vault.json';
+
+interface Session extends Unlocked {
+  vmk: Uint8Array;
+  keys: StoreKeys;
+}
+
+export class Vault implements VaultApi {
+  private session: Session | undefined;
+  private queueTail: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(c: VaultChange) => void>();
+  private readonly hwm: HighWaterMark;
+  private releaseLock: (() => void) | undefined;
+  readonly memory: MemoryOps;
+  readonly internal: InternalStore;
+  private readonly rawOps: MemoryOps;
+
+  private constructor(
+    readonly dir: string,
+    private header: Header,
+    stateDir: string,
+  ) {
+    this.hwm = new HighWaterMark(stateDir, header.vaultId);
+    this.rawOps = memoryOps(() => this.unlocked());
+    const raw = this.rawOps;
+    this.memory = {
+      stat: raw.stat,
+      list: raw.list,
+      readFile: raw.readFile,
+      totalSize: raw.totalSize,
+      writeFile: (p, text, opts) => this.queue(() => raw.writeFile(p, text, opts)),
+      mkdir: (p, source) => this.queue(() => raw.mkdir(p, source)),
+      remove: (p, source) => this.queue(() => raw.remove(p, source)),
+      rename: (a, b, source) => this.queue(() => raw.rename(a, b, source)),
+    };
+    this.internal = internalStore(() => this.unlocked(), (fn) => this.queue(fn));
+  }
+
+  get vaultId(): string {
+    return this.header.vaultId;
+  }
+
+  /** True when `dir` holds a vault (its vault.json exists). */
+  static async exists(dir: string): Promise<boolean> {
+    return fs.access(path.join(dir, HEADER_FILE)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Makes a new vault in `dir` (created if needed; ALREADY_EXISTS if it holds
+   * one) and returns it unlocked with its recovery key, which is shown once.
+   */
+  static async create(dir: string, passphrase: string, opts: CreateOptions = {}): Promise<{ vault: Vault; recoveryKey: string }> {
+    await cryptoReady();
+    checkPassphrase(passphrase);
+    if (await Vault.exists(dir)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
+    await io('create the vault folder', () => fs.mkdir(dir, { recursive: true, mode: 0o700 }));
+    const id = { format: FORMAT, version: VERSION, vaultId: toHex(randomBytes(16)) } as const;
+    const kdf = opts.kdf ?? (await calibrateKdf());
+    const vmk = randomBytes(32);
+    const keys = storeKeys(vmk);
+    const manifest = toHex(randomBytes(16));
+    const header: Header = { ...id, manifest, slots: [await passphraseSlot(id, passphrase, kdf, vmk)] };
+    const recovery = recoverySlot(id, vmk);
+    header.slots.push(recovery.slot);
+    const state = State.empty(opts.historyDepth ?? 20, Date.now());
+    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state);
+    // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
+    await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir());
+    vault.releaseLock = acquireLock(dir);
+    vault.begin(vmk, keys, store, state);
+    vault.hwm.note(state.gen);
+    return { vault, recoveryKey: recovery.text };
+  }
+
+  /** Opens the vault in `dir`, locked, taking its process lock. */
+  static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
+    await cryptoReady();
+    const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
+    if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir());
+    vault.releaseLock = acquireLock(dir);
+    return vault;
+  }
+
+  isUnlocked(): boolean {
+    return this.session !== undefined;
+  }
+
+  async unlock(passphrase: string): Promise<UnlockReport> {
+    if (this.session) return { rolledBack: false, damaged: [] };
+    return this.enter(await unwrapWithPassphrase(this.header, passphrase));
+  }
+
+  async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
+    if (this.session) return { rolledBack: false, damaged: [] };
+    return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey));
+  }
+
+  private async enter(vmk: Uint8Array): Promise<UnlockReport> {
+    const keys = storeKeys(vmk);
+    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest);
+    let state: State;
+    try {
+      state = await store.load();
+    } catch (e) {
+      await store.close();
+      wipeKeys(keys);
+      wipe(vmk);
+      throw e;
+    }
+    const mark = await this.hwm.read();
+    const rolledBack = state.gen < mark;
+    if (rolledBack) this.hwm.reset(state.gen);
+    else this.hwm.note(state.gen);
+    this.begin(vmk, keys, store, state);
+    return { rolledBack, damaged: [...store.problems] };
+  }
+
+  private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
+    const session: Session = {
+      vmk,
+      keys,
+      store,
+      state,
+      commit: async (op: Op, blob?: SealedBlob) => {
+        const placed = await store.append(session.state, op, blob);
+        session.state.apply(placed);
+        this.hwm.note(session.state.gen);
+      },
+      emit: (change) => this.emit(change),
+    };
+    this.session = session;
+  }
+
+  private unlocked(): Session {
+    if (!this.session) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    return this.session;
+  }
+
+  lock(): void {
+    const s = this.session;
+    if (!s) return;
+    this.session = undefined;
+    wipe(s.vmk);
+    wipeKeys(s.keys);
+    void s.store.close();
+    this.emit({ op: 'lock' });
+  }
+
+  async close(): Promise<void> {
+    const s = this.session;
+    this.lock();
+    await s?.store.close();
+    await this.hwm.flush();
+    this.releaseLock?.();
+    this.releaseLock = undefined;
+  }
+
+  async changePassphrase(current: string, next: string): Promise<void> {
+    checkPassphrase(next);
+    await this.queue(async () => {
+      const vmk = await unwrapWithPassphrase(this.header, current);
+      try {
+        const old = this.header.slots.find((s) => s.type === 'passphrase');
+        const kdf = old?.type === 'passphrase' ? old.kdf : { ...KDF_FLOOR };
+        const slot = await passphraseSlot(this.header, next, kdf, vmk);
+        await this.writeHeader({ ...this.header, slots: this.header.slots.map((s) => (s.type === 'passphrase' ? slot : s)) });
+      } finally {
+        wipe(vmk);
+      }
+    });
+  }
+
+  async newRecoveryKey(): Promise<string> {
+    return this.queue(async () => {
+      const { slot, text } = recoverySlot(this.header, this.unlocked().vmk);
+      await this.writeHeader({ ...this.header, slots: [...this.header.slots.filter((s) => s.type !== 'recovery'), slot] });
+      return text;
+    });
+  }
+
+  async rotateKeys(passphrase: string): Promise<string> {
+    return this.queue(async () => {
+      const s = this.unlocked();
+      const check = await unwrapWithPassphrase(this.header, passphrase);
+      const same = sameBytes(check, s.vmk);
+      wipe(check);
+      if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
+      const result = await rotate(this.dir, this.header, s, passphrase, (h) => this.writeHeader(h));
+      const old = s;
+      this.session = undefined;
+      wipe(old.vmk);
+      wipeKeys(old.keys);
+      await old.store.close();
+      this.begin(result.vmk, result.keys, result.store, result.state);
+      await result.store.collect(result.live);
+      this.hwm.note(result.state.gen);
+      return result.recoveryKey;
+    });
+  }
+
+  private async writeHeader(next: Header): Promise<void> {
+    await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(next)));
+    this.header = next;
+  }
+
+  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
+    return this.queue(() => fn(this.rawOps));
+  }
+
+  /** One mutation queue per vault: each task starts after the previous one settles. */
+  private queue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queueTail.then(fn, fn);
+    this.queueTail = run.catch(() => undefined);
+    return run;
+  }
+
+  history(p: string): HistoryEntry[] {
+    return this.unlocked().state.history(p);
+  }
+
+  async readVersion(p: string, version: number): Promise<string> {
+    const s = this.unlocked();
+    const current = s.state.files.get(p);
+    if (current?.v === version) return this.rawOps.readFile(p);
+    const entry = s.state.hist.get(p)?.find((h) => h.v === version);
+    if (!entry) throw new VaultError('NOT_FOUND', `Version ${version} of ${p} is not in its history.`, p);
+    const bytes = await s.store.readBlob('blobs', entry.b, `${p} (version ${version})`);
+    try {
+      return new TextDecoder().decode(bytes);
+    } finally {
+      wipe(bytes);
+    }
+  }
+
+  restore(p: string, version: number, source: ChangeSource): Promise<FileMeta> {
+    return this.queue(async () => this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source }));
+  }
+
+  historyDepth(): number {
+    return this.unlocked().state.depth;
+  }
+
+  setHistoryDepth(n: number): Promise<void> {
+    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', 'History depth must be a whole number from 0 to 1000.'));
+    return this.queue(async () => this.unlocked().commit({ t: 'depth', n }));
+  }
+
+  async verify(): Promise<VerifyReport> {
+    return this.queue(async () => {
+      const s = this.unlocked();
+      const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
+      return { ok: problems.length === 0, problems: [...new Set(problems)] };
+    });
+  }
+
+  onChange(listener: (change: VaultChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: VaultChange): void {
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch {
+        // A listener's failure must not undo or hide a committed change.
+      }
+    }
+  }
+}
