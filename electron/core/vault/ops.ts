@@ -101,7 +101,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
   };
 }
 
-const INTERNAL_KEY = /^[a-z0-9._/-]{1,200}$/;
+const INTERNAL_KEY = /^(?=.{1,200}$)[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/;
 function checkKey(key: string): void {
   if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', 'Invalid internal key.', key);
 }
@@ -124,7 +124,7 @@ export function internalStore(get: () => Unlocked, queue: <T>(fn: () => Promise<
         wipe(bytes);
       }
     },
-    put(key, value) {
+    async put(key, value) {
       checkKey(key);
       return queue(async () => {
         const u = get();
@@ -140,7 +140,7 @@ export function internalStore(get: () => Unlocked, queue: <T>(fn: () => Promise<
         wipe(bytes);
       }
     },
-    delete(key) {
+    async delete(key) {
       checkKey(key);
       return queue(async () => {
         const u = get();

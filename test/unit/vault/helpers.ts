@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Vault } from '../../../electron/core/vault/vault';
+
+export const PASS = 'correct horse battery staple';
+export const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+
+export interface TempVault {
+  root: string;
+  dir: string;
+  stateDir: string;
+  vault: Vault;
+  recoveryKey: string;
+  reopen(): Promise<Vault>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh unlocked vault at the KDF floor in a temp dir. */
+export async function tempVault(): Promise<TempVault> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-vault-'));
+  const dir = path.join(root, 'vault');
+  const stateDir = path.join(root, 'state');
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir });
+  const t: TempVault = {
+    root,
+    dir,
+    stateDir,
+    vault,
+    recoveryKey,
+    async reopen() {
+      await t.vault.close();
+      t.vault = await Vault.open(dir, { stateDir });
+      await t.vault.unlock(PASS);
+      return t.vault;
+    },
+    async cleanup() {
+      await t.vault.close();
+      await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Every file below `dir`, relative, sorted. */
+export async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out.push(path.relative(dir, path.join(e.parentPath, e.name)));
+  }
+  return out.sort();
+}

@@ -1,0 +1,256 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
+import { VaultError, type VaultChange } from '../../../electron/core/vault/types';
+import { FLOOR, PASS, tempVault, type TempVault } from './helpers';
+
+let t: TempVault | undefined;
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+});
+
+const code = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    return e instanceof VaultError ? e.code : String(e);
+  }
+  return 'OK';
+};
+const write = (v: Vault, p: string, text: string, mode: 'create' | 'update' | 'upsert' = 'upsert') => v.memory.writeFile(p, text, { mode, source: 'user' });
+
+describe('unlocking', () => {
+  it('a wrong passphrase is refused with BAD_PASSPHRASE and the vault stays locked and unchanged', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'alpha');
+    await t.vault.close();
+    const before = await fs.readFile(path.join(t.dir, 'vault.json'));
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    expect(await code(t.vault.unlock('wrong passphrase'))).toBe('BAD_PASSPHRASE');
+    expect(t.vault.isUnlocked()).toBe(false);
+    expect(await fs.readFile(path.join(t.dir, 'vault.json'))).toEqual(before);
+    await t.vault.unlock(PASS);
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('alpha');
+  });
+
+  it('the recovery key unlocks like the passphrase; a malformed one is INVALID', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'alpha');
+    t.vault.lock();
+    expect(await code(t.vault.unlockWithRecoveryKey('not a key'))).toBe('INVALID');
+    expect(await code(t.vault.unlockWithRecoveryKey('A'.repeat(52)))).toBe('BAD_PASSPHRASE');
+    await t.vault.unlockWithRecoveryKey(t.recoveryKey.toLowerCase());
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('alpha');
+  });
+
+  it('lock drops the keys: every read and write fails with LOCKED until unlock', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'alpha');
+    const changes: VaultChange[] = [];
+    t.vault.onChange((c) => changes.push(c));
+    t.vault.lock();
+    expect(changes).toEqual([{ op: 'lock' }]);
+    expect(await code(t.vault.memory.readFile('/memories/a.md'))).toBe('LOCKED');
+    expect(await code(write(t.vault, '/memories/b.md', 'b'))).toBe('LOCKED');
+    expect(() => t!.vault.memory.list('/memories', 1)).toThrow(/locked/);
+    expect(await code(t.vault.internal.get('settings'))).toBe('LOCKED');
+    await t.vault.unlock(PASS);
+    expect(t.vault.memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/a.md']);
+  });
+
+  it('a vault is opened by one process at a time, and a dead owner’s lock is taken over', async () => {
+    t = await tempVault();
+    expect(await code(Vault.open(t.dir, { stateDir: t.stateDir }))).toBe('IN_USE');
+    await t.vault.close();
+    await fs.writeFile(path.join(t.dir, '.lock'), '999999999\n');
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    await t.vault.unlock(PASS);
+    expect(t.vault.isUnlocked()).toBe(true);
+  });
+
+  it('create refuses a directory that already holds a vault, and open reports a missing one', async () => {
+    t = await tempVault();
+    expect(await code(Vault.create(t.dir, 'another passphrase', { kdf: FLOOR, stateDir: t.stateDir }))).toBe('ALREADY_EXISTS');
+    expect(await code(Vault.open(path.join(t.root, 'nothing-here')))).toBe('NO_VAULT');
+    expect(await code(Vault.create(path.join(t.root, 'x'), '', { kdf: FLOOR }))).toBe('INVALID');
+  });
+
+  it('a restored older copy of the vault is reported as rolled back', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'one');
+    await t.vault.close();
+    const copy = path.join(t.root, 'copy');
+    await fs.cp(t.dir, copy, { recursive: true });
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    expect(await t.vault.unlock(PASS)).toEqual({ rolledBack: false, damaged: [] });
+    await write(t.vault, '/memories/a.md', 'two');
+    await write(t.vault, '/memories/b.md', 'three');
+    await t.vault.close();
+    await fs.rm(t.dir, { recursive: true });
+    await fs.cp(copy, t.dir, { recursive: true });
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    const report = await t.vault.unlock(PASS);
+    expect(report.rolledBack).toBe(true);
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('one');
+  });
+});
+
+describe('memory files', () => {
+  it('write modes, conflicts and parents behave as documented', async () => {
+    t = await tempVault();
+    const v = t.vault;
+    const meta = await write(v, '/memories/notes/a.md', 'alpha', 'create');
+    expect(meta).toMatchObject({ kind: 'file', path: '/memories/notes/a.md', size: 5, version: 1 });
+    expect(v.memory.stat('/memories/notes')?.kind).toBe('dir');
+    expect(await code(write(v, '/memories/notes/a.md', 'x', 'create'))).toBe('EXISTS');
+    expect(await code(write(v, '/memories/none.md', 'x', 'update'))).toBe('NOT_FOUND');
+    expect(await code(v.memory.writeFile('/memories/notes/a.md', 'x', { mode: 'update', expectedVersion: 7, source: 'user' }))).toBe('CONFLICT');
+    expect(await code(write(v, '/memories/notes/a.md/b.md', 'x'))).toBe('NOT_A_DIRECTORY');
+    expect(await code(write(v, '/memories/notes', 'x'))).toBe('NOT_A_FILE');
+    expect(await v.memory.readFile('/memories/notes/a.md')).toBe('alpha');
+  });
+
+  it('listing goes only as deep as asked and is sorted by path', async () => {
+    t = await tempVault();
+    for (const p of ['/memories/b.md', '/memories/a/x.md', '/memories/a/deep/y.md', '/memories/c/z.md']) await write(t.vault, p, p);
+    expect(t.vault.memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/a', '/memories/b.md', '/memories/c']);
+    expect(t.vault.memory.list('/memories', 2).map((e) => e.path)).toEqual(['/memories/a', '/memories/a/deep', '/memories/a/x.md', '/memories/b.md', '/memories/c', '/memories/c/z.md']);
+    expect(t.vault.memory.list('/memories', Infinity)).toHaveLength(7);
+  });
+
+  it('rename moves a folder with its files and history; delete is recursive and keeps history', async () => {
+    t = await tempVault();
+    const v = t.vault;
+    await write(v, '/memories/a/one.md', 'v1');
+    await write(v, '/memories/a/one.md', 'v2');
+    await write(v, '/memories/a/sub/two.md', 'two');
+    expect(await code(v.memory.rename('/memories/a', '/memories/a/sub/inside', 'user'))).toBe('INVALID');
+    expect(await code(v.memory.rename('/memories/a', '/memories/a/sub', 'user'))).toBe('EXISTS');
+    await v.memory.rename('/memories/a', '/memories/b', 'user');
+    expect(v.memory.stat('/memories/a')).toBeUndefined();
+    expect(await v.memory.readFile('/memories/b/sub/two.md')).toBe('two');
+    expect(v.history('/memories/b/one.md').map((h) => h.version)).toEqual([1]);
+    await v.memory.remove('/memories/b', 'user');
+    expect(v.memory.list('/memories', Infinity)).toEqual([]);
+    expect(v.memory.totalSize()).toBe(0);
+    expect(await v.readVersion('/memories/b/one.md', 2)).toBe('v2');
+    expect(await code(v.memory.remove('/memories', 'user'))).toBe('INVALID');
+    const restored = await v.restore('/memories/b/one.md', 1, 'user');
+    expect(restored.version).toBe(3);
+    expect(await v.memory.readFile('/memories/b/one.md')).toBe('v1');
+  });
+
+  it('history keeps the last N versions and survives reopening', async () => {
+    t = await tempVault();
+    await t.vault.setHistoryDepth(3);
+    for (let i = 1; i <= 6; i++) await write(t.vault, '/memories/h.md', `version ${i}`);
+    expect(t.vault.history('/memories/h.md').map((h) => h.version)).toEqual([3, 4, 5]);
+    const v = await t.reopen();
+    expect(v.historyDepth()).toBe(3);
+    expect(await v.readVersion('/memories/h.md', 4)).toBe('version 4');
+    expect(await code(v.readVersion('/memories/h.md', 1))).toBe('NOT_FOUND');
+  });
+
+  it('concurrent writes through exclusive() never lose an update', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/counter.md', '');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t!.vault.exclusive(async (ops) => {
+          const text = await ops.readFile('/memories/counter.md');
+          await ops.writeFile('/memories/counter.md', text + `${i}\n`, { mode: 'update', source: 'claude' });
+        }),
+      ),
+    );
+    expect((await t.vault.memory.readFile('/memories/counter.md')).split('\n').filter(Boolean)).toHaveLength(20);
+  });
+
+  it('change listeners hear each committed change with its source', async () => {
+    t = await tempVault();
+    const seen: VaultChange[] = [];
+    t.vault.onChange((c) => seen.push(c));
+    await t.vault.memory.writeFile('/memories/a.md', 'a', { mode: 'create', source: 'claude' });
+    await t.vault.memory.rename('/memories/a.md', '/memories/b.md', 'user');
+    await t.vault.memory.remove('/memories/b.md', 'cli');
+    expect(seen).toEqual([
+      { op: 'write', path: '/memories/a.md', version: 1, source: 'claude', created: true },
+      { op: 'rename', path: '/memories/a.md', newPath: '/memories/b.md', source: 'user' },
+      { op: 'delete', path: '/memories/b.md', source: 'cli' },
+    ]);
+  });
+
+  it('thousands of writes survive checkpoints and reopening', async () => {
+    t = await tempVault();
+    for (let i = 0; i < 4500; i++) await write(t.vault, `/memories/d${(i % 900) % 7}/f${i % 900}.md`, `text ${i}`);
+    const v = await t.reopen();
+    expect(v.memory.list('/memories', Infinity).filter((e) => e.kind === 'file')).toHaveLength(900);
+    expect(await v.memory.readFile(`/memories/d${99 % 7}/f99.md`)).toBe('text 3699');
+    expect((await v.verify()).ok).toBe(true);
+  }, 120_000);
+});
+
+describe('internal store and keys', () => {
+  it('internal values are separate from memories and persist', async () => {
+    t = await tempVault();
+    await t.vault.internal.putJSON('settings', { model: 'm' });
+    await t.vault.internal.put('secrets/api-key', new TextEncoder().encode('sk-test'));
+    expect(t.vault.memory.list('/memories', Infinity)).toEqual([]);
+    expect(await code(t.vault.internal.put('../escape', new Uint8Array(1)))).toBe('INVALID');
+    const v = await t.reopen();
+    expect(await v.internal.getJSON('settings')).toEqual({ model: 'm' });
+    expect(v.internal.keys('secrets/')).toEqual(['secrets/api-key']);
+    await v.internal.delete('secrets/api-key');
+    expect(await v.internal.get('secrets/api-key')).toBeUndefined();
+  });
+
+  it('changing the passphrase re-wraps only; the old one stops working, the recovery key still does', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'alpha');
+    expect(await code(t.vault.changePassphrase('wrong', 'new passphrase here'))).toBe('BAD_PASSPHRASE');
+    await t.vault.changePassphrase(PASS, 'new passphrase here');
+    t.vault.lock();
+    expect(await code(t.vault.unlock(PASS))).toBe('BAD_PASSPHRASE');
+    await t.vault.unlock('new passphrase here');
+    t.vault.lock();
+    await t.vault.unlockWithRecoveryKey(t.recoveryKey);
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('alpha');
+  });
+
+  it('rotating keys re-encrypts everything and replaces the recovery key', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'one');
+    await write(t.vault, '/memories/a.md', 'two');
+    await write(t.vault, '/memories/gone/x.md', 'x');
+    await t.vault.memory.remove('/memories/gone', 'user');
+    await t.vault.internal.putJSON('settings', { a: 1 });
+    const before = new Set(await fs.readdir(path.join(t.dir, 'segments')));
+    expect(await code(t.vault.rotateKeys('wrong'))).toBe('BAD_PASSPHRASE');
+    const newKey = await t.vault.rotateKeys(PASS);
+    const after = await fs.readdir(path.join(t.dir, 'segments'));
+    expect(after.some((s) => before.has(s))).toBe(false);
+    t.vault.lock();
+    expect(await code(t.vault.unlockWithRecoveryKey(t.recoveryKey))).toBe('BAD_PASSPHRASE');
+    await t.vault.unlockWithRecoveryKey(newKey);
+    const v = await t.reopen();
+    expect(await v.memory.readFile('/memories/a.md')).toBe('two');
+    expect(await v.readVersion('/memories/a.md', 1)).toBe('one');
+    expect(await v.readVersion('/memories/gone/x.md', 1)).toBe('x');
+    expect(v.memory.stat('/memories/gone')).toBeUndefined();
+    expect(await v.internal.getJSON('settings')).toEqual({ a: 1 });
+    expect((await v.verify()).ok).toBe(true);
+  });
+
+  it('a header asking for a KDF below the floor is refused even with a valid checksum', async () => {
+    t = await tempVault();
+    await t.vault.close();
+    const { parseHeader, serializeHeader } = await import('../../../electron/core/vault/header');
+    const file = path.join(t.dir, 'vault.json');
+    const h = parseHeader(new Uint8Array(await fs.readFile(file)));
+    const weak = { ...h, slots: h.slots.map((s) => (s.type === 'passphrase' ? { ...s, kdf: { ...s.kdf, memlimit: 8 * 1024 * 1024 } } : s)) };
+    await fs.writeFile(file, serializeHeader(weak));
+    expect(await code(Vault.open(t.dir, { stateDir: t.stateDir }))).toBe('BAD_HEADER');
+    t.vault = await Vault.open(path.join(t.root, 'x').replace('x', 'vault'), { stateDir: t.stateDir }).catch(() => t!.vault);
+  });
+});
