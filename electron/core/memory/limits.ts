@@ -1,0 +1,51 @@
+/**
+ * Size limits of the memory tool. They keep one runaway turn from filling the
+ * disk or the context window: files and the vault stop growing at a bound, and
+ * a view returns at most a screenful that Claude pages through with view_range.
+ */
+import { formatFileSize } from './format';
+
+export interface MemoryLimits {
+  /** Largest memory file, in UTF-8 bytes. */
+  maxFileBytes: number;
+  /** Largest total of all memory files, in UTF-8 bytes. */
+  maxVaultBytes: number;
+  /** Most characters one `view` result may hold; longer files are paged with view_range. */
+  maxViewChars: number;
+}
+
+export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({
+  maxFileBytes: 1024 * 1024,
+  maxVaultBytes: 100 * 1024 * 1024,
+  maxViewChars: 64 * 1024,
+});
+
+/** The defaults with the given overrides; every value must be a positive whole number. */
+export function resolveLimits(overrides: Partial<MemoryLimits> = {}): MemoryLimits {
+  const limits = { ...DEFAULT_MEMORY_LIMITS, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`Memory limit ${name} must be a positive whole number.`);
+  }
+  return limits;
+}
+
+/**
+ * Why a write of `newBytes` to `path` (replacing `oldBytes`) would break a
+ * limit, or undefined when it fits. `totalBytes` is the vault's current total.
+ */
+export function sizeProblem(path: string, newBytes: number, oldBytes: number, totalBytes: number, limits: MemoryLimits): string | undefined {
+  if (newBytes > limits.maxFileBytes) {
+    return (
+      `No change was made: ${path} would be ${formatFileSize(newBytes)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file. ` +
+      'Keep memory files short: summarise, or split the content over several files.'
+    );
+  }
+  const nextTotal = totalBytes - oldBytes + newBytes;
+  if (newBytes > oldBytes && nextTotal > limits.maxVaultBytes) {
+    return (
+      `No change was made: the memory directory would hold ${formatFileSize(nextTotal)}, over its ${formatFileSize(limits.maxVaultBytes)} limit. ` +
+      'Delete or shorten memories that are no longer needed, then try again.'
+    );
+  }
+  return undefined;
+}

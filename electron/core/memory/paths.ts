@@ -1,0 +1,119 @@
+/**
+ * Path rules of the memory tool. Every path Claude sends is checked here before
+ * the vault sees it: only `/memories` and below, one canonical spelling per
+ * memory, nothing that could be read as traversal by any layer that decodes,
+ * normalises or displays it.
+ */
+
+/** The root of the memory namespace, as Claude knows it. */
+export const MEMORY_ROOT = '/memories';
+/** Longest accepted path, in UTF-16 code units (after NFC normalisation). */
+export const MAX_PATH_CHARS = 1024;
+/** Longest accepted name of one file or directory, in UTF-8 bytes (the usual file-system limit). */
+export const MAX_SEGMENT_BYTES = 255;
+
+/** A path Claude (or a user) gave that the memory tool refuses. The message never holds a host path. */
+export class MemoryPathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MemoryPathError';
+  }
+}
+
+// C0, DEL, C1, line/paragraph separators, bidi and zero-width controls, BOM: characters that are
+// invisible or reorder text, so a path holding one does not read as what it is.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/u;
+// Characters that look like `/`, `\` or `.` (or fold to them under NFKC): a segment such as `‥` or
+// `a／b` reads as traversal or nesting to a person or a later layer while meaning neither.
+const LOOK_ALIKE = /[\u2024\u2025\u2044\u2215\u2216\u2571\u2572\u29f5\u29f8\u29f9\ufe52\ufe68\uff0e\uff0f\uff3c]/u;
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/;
+
+function codePoint(ch: string): string {
+  return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** Shows a path Claude sent inside an error message: on one line and cut short. */
+function shown(p: string): string {
+  return p.length > 200 ? `${p.slice(0, 200)}…` : p;
+}
+
+/**
+ * Checks a memory path and returns its canonical form (NFC, no trailing slash),
+ * or throws `MemoryPathError` saying what is wrong and how to write it instead.
+ */
+export function validateMemoryPath(input: unknown): string {
+  if (typeof input !== 'string') {
+    throw new MemoryPathError(`The path must be a string starting with ${MEMORY_ROOT}, got ${input === null ? 'null' : typeof input}.`);
+  }
+  if (LONE_SURROGATE.test(input)) {
+    throw new MemoryPathError('The path contains an unpaired surrogate (malformed Unicode); send it as valid UTF-8 text.');
+  }
+  const p = input.normalize('NFC');
+  if (p.length === 0) throw new MemoryPathError(`The path is empty; memory paths start with ${MEMORY_ROOT}.`);
+  if (p.length > MAX_PATH_CHARS) {
+    throw new MemoryPathError(`The path is too long (${p.length} characters); memory paths may have at most ${MAX_PATH_CHARS}.`);
+  }
+  const invisible = INVISIBLE.exec(p);
+  if (invisible) {
+    throw new MemoryPathError(
+      `The path contains a control or invisible character (${codePoint(invisible[0])}), which memory paths may not contain.`,
+    );
+  }
+  if (p.includes('\\')) {
+    throw new MemoryPathError(`The path ${shown(p)} contains a backslash; memory paths use / between names and may not contain \\.`);
+  }
+  const escape = PERCENT_ESCAPE.exec(p);
+  if (escape) {
+    throw new MemoryPathError(
+      `The path ${shown(p)} contains the percent-encoded sequence ${escape[0]}; memory paths are plain text, not URL-encoded.`,
+    );
+  }
+  const lookAlike = LOOK_ALIKE.exec(p);
+  if (lookAlike) {
+    throw new MemoryPathError(
+      `The path ${shown(p)} contains "${lookAlike[0]}" (${codePoint(lookAlike[0])}), which looks like / \\ or . but is not; use plain ASCII in paths.`,
+    );
+  }
+  if (p !== MEMORY_ROOT && !p.startsWith(MEMORY_ROOT + '/')) {
+    if (p.startsWith(MEMORY_ROOT)) {
+      throw new MemoryPathError(`Path must be ${MEMORY_ROOT} or start with ${MEMORY_ROOT}/, got: ${shown(p)}`);
+    }
+    throw new MemoryPathError(`Path must start with ${MEMORY_ROOT}, got: ${shown(p)}`);
+  }
+  // One trailing slash is a common way to name a directory; it is dropped, not an empty name.
+  const canonical = p.length > MEMORY_ROOT.length + 1 && p.endsWith('/') ? p.slice(0, -1) : p === MEMORY_ROOT + '/' ? MEMORY_ROOT : p;
+  if (canonical === MEMORY_ROOT) return canonical;
+  for (const segment of canonical.slice(MEMORY_ROOT.length + 1).split('/')) {
+    checkSegment(segment, canonical);
+  }
+  return canonical;
+}
+
+function checkSegment(segment: string, p: string): void {
+  if (segment === '') {
+    throw new MemoryPathError(`The path ${shown(p)} contains an empty name (//); write each directory name once, separated by a single /.`);
+  }
+  if (segment === '..') throw new MemoryPathError(`Path ${shown(p)} would escape /memories directory`);
+  if (segment === '.') {
+    throw new MemoryPathError(`The path ${shown(p)} contains a "." segment; write the path without it.`);
+  }
+  if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
+    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} bytes; use shorter file and directory names.`);
+  }
+  if (segment.trim() === '') {
+    throw new MemoryPathError(`The path ${shown(p)} contains a name made only of spaces; give every file and directory a visible name.`);
+  }
+}
+
+/** True when `p` is `dir` or lies below it (both canonical). */
+export function isWithin(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir + '/');
+}
+
+/** The canonical parent directory of a canonical path below the root. */
+export function parentPath(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? MEMORY_ROOT : p.slice(0, i);
+}
