@@ -112,6 +112,7 @@ export class Store {
         this.mustCheckpoint = true;
         return;
       }
+      const genBefore = state.gen;
       const end = this.replay(snap.journal, bytes, state);
       const fh = await fs.open(file, 'r+');
       if (end < bytes.length && !this.mustCheckpoint) {
@@ -119,7 +120,7 @@ export class Store {
         await fh.truncate(end);
         await fh.sync();
       }
-      this.journal = { id: snap.journal, fh, size: end, records: 0 };
+      this.journal = { id: snap.journal, fh, size: end, records: state.gen - genBefore };
     });
     return state;
   }
@@ -243,6 +244,16 @@ export class Store {
     j.size += record.length;
     j.records += 1;
     return placed;
+  }
+
+  /** The segment currently taking appends. */
+  get journalId(): string | undefined {
+    return this.journal?.id;
+  }
+
+  /** Changes recorded in the journal since the last checkpoint. */
+  get pendingRecords(): number {
+    return this.journal?.records ?? 0;
   }
 
   /** Makes appends made with `sync = false` durable. */

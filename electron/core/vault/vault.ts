@@ -185,8 +185,10 @@ export class Vault implements VaultApi {
     this.emit({ op: 'lock' });
   }
 
+  /** Locks and releases the vault; folds the journal into the manifest first so the next unlock replays nothing. */
   async close(): Promise<void> {
     const s = this.session;
+    if (s && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
     this.lock();
     await s?.store.close();
     await this.hwm.flush();
