@@ -77,11 +77,12 @@ export class Store {
     private readonly vaultId: Uint8Array,
     private readonly keys: StoreKeys,
     private readonly manifestId: string,
+    private readonly journalLimit = CHECKPOINT_RECORDS,
   ) {}
 
   /** Writes the first journal segment and manifest of a new vault. */
-  static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State): Promise<Store> {
-    const store = new Store(dir, vaultId, keys, manifestId);
+  static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State, journalLimit?: number): Promise<Store> {
+    const store = new Store(dir, vaultId, keys, manifestId, journalLimit);
     await io('create the vault files', async () => {
       await fs.mkdir(path.join(dir, 'segments'), { recursive: true, mode: 0o700 });
       await store.startJournal();
@@ -227,7 +228,7 @@ export class Store {
    * after this resolves, so memory never runs ahead of the disk.
    */
   async append(state: State, op: Op, blob?: SealedBlob, sync = true): Promise<Op> {
-    if (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= CHECKPOINT_RECORDS) {
+    if (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= this.journalLimit) {
       await this.checkpoint(state);
     }
     const j = this.journal!;

@@ -151,10 +151,14 @@ export interface CreateOptions {
   historyDepth?: number;
   /** Where this device keeps its high-water marks (defaults to a per-user state dir). */
   stateDir?: string;
+  /** As in OpenOptions. */
+  journalLimit?: number;
 }
 
 export interface OpenOptions {
   stateDir?: string;
+  /** Journal records between manifest checkpoints (default 4096); small values are for tests. */
+  journalLimit?: number;
 }
 
 /**

@@ -53,6 +53,7 @@ export class Vault implements VaultApi {
     readonly dir: string,
     private header: Header,
     stateDir: string,
+    private readonly journalLimit?: number,
   ) {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
     this.rawOps = memoryOps(() => this.unlocked());
@@ -100,10 +101,10 @@ export class Vault implements VaultApi {
     const recovery = recoverySlot(id, vmk);
     header.slots.push(recovery.slot);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state);
+    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit);
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
     await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir());
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit);
     vault.releaseLock = acquireLock(dir);
     vault.begin(vmk, keys, store, state);
     vault.hwm.note(state.gen);
@@ -115,7 +116,7 @@ export class Vault implements VaultApi {
     await cryptoReady();
     const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
     if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
-    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir());
+    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit);
     vault.releaseLock = acquireLock(dir);
     return vault;
   }
@@ -136,7 +137,7 @@ export class Vault implements VaultApi {
 
   private async enter(vmk: Uint8Array): Promise<UnlockReport> {
     const keys = storeKeys(vmk);
-    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest);
+    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit);
     let state: State;
     try {
       state = await store.load();
