@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sodium from 'libsodium-wrappers-sumo';
+import { parseHeader } from '../../electron/core/vault/header';
 import { Vault } from '../../electron/core/vault/vault';
 import type { SizeResult } from './workload';
 
@@ -32,8 +33,10 @@ async function measureUnlock(): Promise<{ unlockMs: number; argon2Ms: number; ra
   try {
     const created = await Vault.create(path.join(dir, 'vault'), 'bench passphrase', { stateDir: path.join(dir, 'state') });
     await created.vault.close();
-    const header = JSON.parse(await fs.readFile(path.join(dir, 'vault', 'vault.json'), 'utf8')) as { kdf: { opslimit: number; memlimit: number } };
-    const { opslimit, memlimit } = header.kdf;
+    const header = parseHeader(new Uint8Array(await fs.readFile(path.join(dir, 'vault', 'vault.json'))));
+    const slot = header.slots.find((s) => s.type === 'passphrase');
+    if (slot?.type !== 'passphrase') throw new Error('no passphrase slot');
+    const { opslimit, memlimit } = slot.kdf;
     const samples: number[] = [];
     const refs: number[] = [];
     await sodium.ready;

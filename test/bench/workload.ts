@@ -26,7 +26,7 @@ export interface SizeResult {
   peakRssMB: number;
 }
 
-type Step = (h: MemoryToolHandlers, i: number) => Promise<unknown>;
+type Step = (h: MemoryToolHandlers, i: number) => unknown;
 
 /** Each command works on a fixed working set under /memories/bench, so only the background size varies. */
 const STEPS: Record<string, Step> = {
@@ -57,7 +57,7 @@ function summarise(samples: number[]): { median: number; p99: number } {
 }
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-async function time(fn: () => Promise<unknown>): Promise<number> {
+async function time(fn: () => unknown): Promise<number> {
   const t = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
