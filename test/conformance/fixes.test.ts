@@ -108,24 +108,43 @@ describe('view_range', () => {
 
 describe('paths', () => {
   it.each(([
-    ['/memoriesX/a.md', 'Path must be /memories or start with /memories/, got: /memoriesX/a.md'],
-    ['/memories-old', 'Path must be /memories or start with /memories/, got: /memories-old'],
-    ['/memories/a/../b.md', 'Path /memories/a/../b.md would escape /memories directory'],
-    ['/memories/./b.md', 'The path /memories/./b.md contains a "." segment; write the path without it.'],
-    ['/memories/a\\b.md', 'The path /memories/a\\b.md contains a backslash; memory paths use / between names and may not contain \\.'],
+    ['/memoriesX/a.md', 'Path must be /memories or start with /memories/; a name such as /memoriesX is outside the memory directory.'],
+    ['/memories-old', 'Path must be /memories or start with /memories/; a name such as /memoriesX is outside the memory directory.'],
+    ['/etc/passwd', 'Path must start with /memories; the path given is outside the memory directory. Memory paths look like /memories/notes.md.'],
+    ['/memories/a/../b.md', 'Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".'],
+    ['/memories/./b.md', 'The path contains a "." segment; write the path without it.'],
+    ['/memories/a\\b.md', 'The path contains a backslash; memory paths use / between names and may not contain \\.'],
     ['/memories/a\u0000.md', 'The path contains a control or invisible character (U+0000), which memory paths may not contain.'],
     ['/memories/a\nb.md', 'The path contains a control or invisible character (U+000A), which memory paths may not contain.'],
-    ['/memories/%2e%2e%2fetc', 'The path /memories/%2e%2e%2fetc contains the percent-encoded sequence %2e; memory paths are plain text, not URL-encoded.'],
-    ['/memories/%252e%252e%252f', 'The path /memories/%252e%252e%252f contains the percent-encoded sequence %25; memory paths are plain text, not URL-encoded.'],
-    ['/memories//a.md', 'The path /memories//a.md contains an empty name (//); write each directory name once, separated by a single /.'],
+    ['/memories/%2e%2e%2fetc', 'The path contains the percent-encoded sequence %2e; memory paths are plain text, not URL-encoded.'],
+    ['/memories/%252e%252e%252f', 'The path contains the percent-encoded sequence %25; memory paths are plain text, not URL-encoded.'],
+    ['/memories//a.md', 'The path contains an empty name (//); write each directory name once, separated by a single /.'],
     ['/memories/' + 'a'.repeat(1020), 'The path is too long (1030 characters); memory paths may have at most 1024.'],
     ['/memories/' + 'é'.repeat(128), 'The path has a name longer than 255 bytes; use shorter file and directory names.'],
-    ['/memories/a\uff0fb.md', 'The path /memories/a\uff0fb.md contains "\uff0f" (U+FF0F), which looks like / \\ or . but is not; use plain ASCII in paths.'],
+    ['/memories/a\uff0fb.md', 'The path contains "\uff0f" (U+FF0F), which looks like / \\ or . but is not; use plain ASCII in paths.'],
   ] as Array<[string, string]>).map(([path, message]) => [JSON.stringify(path).slice(0, 48), path, message] as [string, string, string]))('%s is refused with a clear message and nothing is written', async (_label, path, message) => {
     const before = snapshotEntries(pair.ours.vault);
     const { ours } = await both({ command: 'create', path, file_text: 'x' });
     expect(ours).toEqual(err(message));
     expect(snapshotEntries(pair.ours.vault)).toEqual(before);
+  });
+
+  it('a refused path is never echoed, where the reference repeats whatever host path it was given', async () => {
+    const { reference, ours } = await both({ command: 'view', path: `${pair.referenceBase}/secret.md` });
+    expect(reference.content).toContain(pair.referenceBase);
+    expect(ours).toEqual(err('Path must start with /memories; the path given is outside the memory directory. Memory paths look like /memories/notes.md.'));
+    const traversal = await both({ command: 'view', path: `/memories/..${pair.referenceBase}` });
+    expect(traversal.reference.content).toContain(pair.referenceBase);
+    expect(traversal.ours.content).not.toContain(pair.referenceBase);
+  });
+
+  it('rename says which of its two paths was refused', async () => {
+    expect(await pair.runOurs({ command: 'rename', old_path: '/memories/a.md', new_path: '/tmp/a.md' })).toEqual(
+      err('new_path: Path must start with /memories; the path given is outside the memory directory. Memory paths look like /memories/notes.md.'),
+    );
+    expect(await pair.runOurs({ command: 'rename', old_path: '/memories/../a.md', new_path: '/memories/b.md' })).toEqual(
+      err('old_path: Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".'),
+    );
   });
 
   it('the reference takes /memoriesX/a.md for /memories/X/a.md, which we refuse', async () => {

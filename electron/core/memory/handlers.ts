@@ -12,7 +12,7 @@ import { MemoryToolError, notFoundMessage, toToolError, type ErrorContext } from
 import { formatDirectoryView, formatFileView, MAX_LINES, numberLines } from './format';
 import { guardPath, guardText, redactionNote } from './guard';
 import { resolveLimits, sizeProblem, type MemoryLimits } from './limits';
-import { isWithin, MEMORY_ROOT, parentPath, validateMemoryPath } from './paths';
+import { isWithin, MEMORY_ROOT, MemoryPathError, parentPath, validateMemoryPath } from './paths';
 import { parseCommand, type MemoryCommandName } from './schema';
 import { resolveViewRange } from './view-range';
 
@@ -198,8 +198,8 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
     async rename(raw) {
       const { oldPath, newPath } = checked({ command: 'rename' }, () => {
         const cmd = parseCommand('rename', raw);
-        const oldPath = validateMemoryPath(cmd.old_path);
-        const newPath = validateMemoryPath(cmd.new_path);
+        const oldPath = validateField('old_path', cmd.old_path);
+        const newPath = validateField('new_path', cmd.new_path);
         if (oldPath === MEMORY_ROOT) throw new MemoryToolError('Cannot rename the /memories directory itself');
         guardPath(newPath, opts.guardMode());
         return { oldPath, newPath };
@@ -221,6 +221,15 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
       return `Successfully renamed ${oldPath} to ${newPath}`;
     },
   };
+}
+
+/** A rename has two paths: say which one was refused. */
+function validateField(field: string, path: string): string {
+  try {
+    return validateMemoryPath(path);
+  } catch (e) {
+    throw e instanceof MemoryPathError ? new MemoryPathError(`${field}: ${e.message}`) : e;
+  }
 }
 
 /** The entry at `path`; the root always exists as a directory, even in a vault that never wrote it. */

@@ -12,7 +12,10 @@ export const MAX_PATH_CHARS = 1024;
 /** Longest accepted name of one file or directory, in UTF-8 bytes (the usual file-system limit). */
 export const MAX_SEGMENT_BYTES = 255;
 
-/** A path Claude (or a user) gave that the memory tool refuses. The message never holds a host path. */
+/**
+ * A path Claude (or a user) gave that the memory tool refuses. The message
+ * never repeats the path: a refused path may name a place on the host.
+ */
 export class MemoryPathError extends Error {
   constructor(message: string) {
     super(message);
@@ -28,15 +31,11 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2
 // `a／b` reads as traversal or nesting to a person or a later layer while meaning neither.
 const LOOK_ALIKE = /[\u2024\u2025\u2044\u2215\u2216\u2571\u2572\u29f5\u29f8\u29f9\ufe52\ufe68\uff0e\uff0f\uff3c]/u;
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
-const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/;
+// `%2e`, and the non-standard `%u002e` some servers decode.
+const PERCENT_ESCAPE = /%(?:[0-9a-fA-F]{2}|[uU][0-9a-fA-F]{4})/;
 
 function codePoint(ch: string): string {
   return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-}
-
-/** Shows a path Claude sent inside an error message: on one line and cut short. */
-function shown(p: string): string {
-  return p.length > 200 ? `${p.slice(0, 200)}…` : p;
 }
 
 /**
@@ -61,49 +60,51 @@ export function validateMemoryPath(input: unknown): string {
       `The path contains a control or invisible character (${codePoint(invisible[0])}), which memory paths may not contain.`,
     );
   }
+  if (p !== MEMORY_ROOT && !p.startsWith(MEMORY_ROOT + '/')) {
+    if (p.startsWith(MEMORY_ROOT)) {
+      throw new MemoryPathError(`Path must be ${MEMORY_ROOT} or start with ${MEMORY_ROOT}/; a name such as ${MEMORY_ROOT}X is outside the memory directory.`);
+    }
+    throw new MemoryPathError(`Path must start with ${MEMORY_ROOT}; the path given is outside the memory directory. Memory paths look like ${MEMORY_ROOT}/notes.md.`);
+  }
   if (p.includes('\\')) {
-    throw new MemoryPathError(`The path ${shown(p)} contains a backslash; memory paths use / between names and may not contain \\.`);
+    throw new MemoryPathError(`The path contains a backslash; memory paths use / between names and may not contain \\.`);
   }
   const escape = PERCENT_ESCAPE.exec(p);
   if (escape) {
     throw new MemoryPathError(
-      `The path ${shown(p)} contains the percent-encoded sequence ${escape[0]}; memory paths are plain text, not URL-encoded.`,
+      `The path contains the percent-encoded sequence ${escape[0]}; memory paths are plain text, not URL-encoded.`,
     );
   }
   const lookAlike = LOOK_ALIKE.exec(p);
   if (lookAlike) {
     throw new MemoryPathError(
-      `The path ${shown(p)} contains "${lookAlike[0]}" (${codePoint(lookAlike[0])}), which looks like / \\ or . but is not; use plain ASCII in paths.`,
+      `The path contains "${lookAlike[0]}" (${codePoint(lookAlike[0])}), which looks like / \\ or . but is not; use plain ASCII in paths.`,
     );
-  }
-  if (p !== MEMORY_ROOT && !p.startsWith(MEMORY_ROOT + '/')) {
-    if (p.startsWith(MEMORY_ROOT)) {
-      throw new MemoryPathError(`Path must be ${MEMORY_ROOT} or start with ${MEMORY_ROOT}/, got: ${shown(p)}`);
-    }
-    throw new MemoryPathError(`Path must start with ${MEMORY_ROOT}, got: ${shown(p)}`);
   }
   // One trailing slash is a common way to name a directory; it is dropped, not an empty name.
   const canonical = p.length > MEMORY_ROOT.length + 1 && p.endsWith('/') ? p.slice(0, -1) : p === MEMORY_ROOT + '/' ? MEMORY_ROOT : p;
   if (canonical === MEMORY_ROOT) return canonical;
   for (const segment of canonical.slice(MEMORY_ROOT.length + 1).split('/')) {
-    checkSegment(segment, canonical);
+    checkSegment(segment);
   }
   return canonical;
 }
 
-function checkSegment(segment: string, p: string): void {
+function checkSegment(segment: string): void {
   if (segment === '') {
-    throw new MemoryPathError(`The path ${shown(p)} contains an empty name (//); write each directory name once, separated by a single /.`);
+    throw new MemoryPathError(`The path contains an empty name (//); write each directory name once, separated by a single /.`);
   }
-  if (segment === '..') throw new MemoryPathError(`Path ${shown(p)} would escape /memories directory`);
+  if (segment === '..') {
+    throw new MemoryPathError('Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".');
+  }
   if (segment === '.') {
-    throw new MemoryPathError(`The path ${shown(p)} contains a "." segment; write the path without it.`);
+    throw new MemoryPathError(`The path contains a "." segment; write the path without it.`);
   }
   if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
     throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} bytes; use shorter file and directory names.`);
   }
   if (segment.trim() === '') {
-    throw new MemoryPathError(`The path ${shown(p)} contains a name made only of spaces; give every file and directory a visible name.`);
+    throw new MemoryPathError(`The path contains a name made only of spaces; give every file and directory a visible name.`);
   }
 }
 
