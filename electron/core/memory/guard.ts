@@ -53,7 +53,7 @@ const PLACEHOLDERS = new Set(['none', 'null', 'unknown', 'unset', 'n/a', 'na', '
 
 function isRealValue(value: string): boolean {
   const v = value.replace(/^["'`]|["'`,;.]$/g, '');
-  return v.length >= 4 && !PLACEHOLDERS.has(v.toLowerCase()) && v !== REDACTED && !/^[*x•.\-_]+$/i.test(v) && !/^<.*>$/.test(v);
+  return v.length >= 4 && !PLACEHOLDERS.has(v.toLowerCase()) && v !== REDACTED && !/^[*x•.\-_]+$/i.test(v) && !/^[<[{(]/.test(v);
 }
 
 /** The Luhn checksum every payment card number satisfies. */
