@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import type { Writable } from 'node:stream';
 import { Vault } from '../core/vault/vault';
+import { defaultStateDir } from '../core/app-paths';
 import { createMemoryHandlers } from '../core/memory/handlers';
 import { runMemoryCommand } from '../core/memory/run';
 import { validateMemoryPath } from '../core/memory/paths';
@@ -83,7 +84,7 @@ export async function initCommand(
     return Exit.FAILED;
   }
   const pass = await passphrase(true);
-  const { vault, recoveryKey } = await Vault.create(dir, pass, kdf ? { kdf } : {});
+  const { vault, recoveryKey } = await Vault.create(dir, pass, { stateDir: defaultStateDir(io.env), ...(kdf ? { kdf } : {}) });
   try {
     io.stderr.write(`Created a vault at ${dir}.\nYour recovery key (shown only now; keep it somewhere safe, apart from this computer):\n`);
     await writeLine(io.stdout, recoveryKey);

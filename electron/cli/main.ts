@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import { defaultVaultDir } from '../core/app-paths';
+import { defaultStateDir, defaultVaultDir } from '../core/app-paths';
+import { MemoryPathError } from '../core/memory/paths';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
@@ -58,7 +59,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
       return Exit.FAILED;
     }
-    const vault = await Vault.open(dir);
+    const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env) });
     try {
       const currentPassphrase = await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
       const report = await vault.unlock(currentPassphrase);
@@ -101,6 +102,7 @@ function usage(io: CliIo, message: string): number {
 /** Maps an error to its exit code and a message that names no secret and no OS detail. */
 function failure(io: CliIo, err: unknown): number {
   if (err instanceof CommandUsageError) return usage(io, err.message);
+  if (err instanceof MemoryPathError) return usage(io, err.message);
   if (err instanceof PassphraseUnavailable) {
     io.stderr.write(`mnemo: ${err.message}\n`);
     return Exit.CANNOT_UNLOCK;
@@ -120,7 +122,7 @@ function failure(io: CliIo, err: unknown): number {
   }
   // OS errors carry host paths and details that help nobody here; the code is enough to search for.
   const code = (err as { code?: unknown } | null)?.code;
-  io.stderr.write(`mnemo: the operation failed unexpectedly${typeof code === 'string' ? ` (${code})` : ''}; nothing more was changed.\n`);
+  io.stderr.write(`mnemo: the operation failed unexpectedly${typeof code === 'string' ? ` (${code})` : ''}. Every change it reported as done is saved; run "mnemo verify" to check the vault.\n`);
   return Exit.FAILED;
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Vault } from '../core/vault/vault';
+import { defaultStateDir } from '../core/app-paths';
 import { validateMemoryPath } from '../core/memory/paths';
 import { Exit, type CliCommandContext } from './context';
 import type { Flags, RunExtras } from './commands';
@@ -139,10 +140,12 @@ export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extra
     return Exit.FAILED;
   }
   await ctx.vault.exclusive(() => copyTree(ctx.vault.dir, target));
-  const copy = await Vault.open(target);
+  const copy = await Vault.open(target, { stateDir: defaultStateDir(ctx.env) });
   try {
     await copy.unlock(extras.currentPassphrase);
     const report = await copy.verify();
+    // Lock before closing so closing leaves the copy byte-for-byte as taken.
+    copy.lock();
     if (!report.ok) {
       ctx.stderr.write(`mnemo: the backup at ${target} did not verify:\n${report.problems.map((p) => `  ${p}\n`).join('')}`);
       return Exit.FAILED;
