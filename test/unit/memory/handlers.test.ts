@@ -3,6 +3,8 @@
  * turn, what the UI observes, who the vault records as author, how vault
  * failures reach Claude, and how malformed input is answered.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
@@ -213,5 +215,35 @@ describe('runMemoryCommand', () => {
     expect(await runMemoryCommand(stub(() => { throw new ToolError([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); }), view)).toEqual({ content: 'a b', is_error: true });
     expect(await runMemoryCommand(stub(() => Promise.reject('plain')), view)).toEqual({ content: 'Error: plain', is_error: true });
     expect(await runMemoryCommand(stub(() => [{ type: 'text', text: 'x' }]), view)).toEqual({ content: 'x', is_error: false });
+  });
+});
+
+describe('a memory damaged on disk', () => {
+  it('is reported by name when its stored bytes were altered, and can still be deleted', async () => {
+    const own = await openTestVault();
+    try {
+      const { run } = memoryTool(own.vault);
+      await run({ command: 'create', path: '/memories/big.md', file_text: 'remember this\n'.repeat(4000) });
+      // Flip one byte in every 1 KiB of the vault's segment files: the 56 KB blob cannot escape it.
+      const segments = path.join(own.root, 'vault', 'segments');
+      for (const name of await fs.readdir(segments)) {
+        const fh = await fs.open(path.join(segments, name), 'r+');
+        const { size } = await fh.stat();
+        for (let off = 512; off < size; off += 1024) {
+          const b = Buffer.alloc(1);
+          await fh.read(b, 0, 1, off);
+          b[0] = (b[0] ?? 0) ^ 0xff;
+          await fh.write(b, 0, 1, off);
+        }
+        await fh.close();
+      }
+      const viewed = await run({ command: 'view', path: '/memories/big.md' });
+      expect(viewed.is_error).toBe(true);
+      expect(viewed.content).toMatch(/^Error: The memory \/memories\/big\.md is damaged: /);
+      expect(viewed.content).not.toContain(own.root);
+      expect(await run({ command: 'delete', path: '/memories/big.md' })).toEqual({ content: 'Successfully deleted /memories/big.md', is_error: false });
+    } finally {
+      await own.close();
+    }
   });
 });
