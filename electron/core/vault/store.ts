@@ -69,6 +69,8 @@ export class Store {
   private readonly readers = new Map<string, Promise<FileHandle>>();
   /** Problems found while loading: shown at unlock, listed by verify. */
   readonly problems: string[] = [];
+  /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
+  private listed = new Set<string>();
   /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
   private mustCheckpoint = false;
 
@@ -104,6 +106,7 @@ export class Store {
     const snap = JSON.parse(fromUtf8(unpadded(plain))) as Snapshot;
     wipe(plain);
     const state = State.fromSnapshot(snap);
+    this.listed = new Set([...snap.segs, snap.journal]);
     await io('read the vault journal', async () => {
       await removeTemps(this.dir);
       const file = path.join(this.dir, segmentFile(snap.journal));
@@ -273,6 +276,7 @@ export class Store {
       const live = liveSegments(state);
       live.delete(this.journal!.id);
       await this.writeManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
+      this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
       await old?.fh.close();
       if (collect) await this.collect(live);
@@ -312,13 +316,17 @@ export class Store {
     wipe(body);
   }
 
-  /** Authenticates every record of every segment file; returns one line per problem. */
+  /** Authenticates every record of every segment the manifest lists; returns one line per problem. */
   async verifySegments(): Promise<string[]> {
     const problems: string[] = [];
     const dir = path.join(this.dir, 'segments');
-    for (const id of (await io('read the vault', () => fs.readdir(dir))).filter((n) => !n.startsWith('.')).sort()) {
+    for (const id of [...this.listed].sort()) {
       const name = segmentFile(id);
-      const bytes = await io('read the vault', () => fs.readFile(path.join(dir, id)));
+      const bytes = await io('read the vault', () => readIfExists(path.join(dir, id)));
+      if (!bytes) {
+        problems.push(`${name}: missing`);
+        continue;
+      }
       if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.segmentHeader(id))) {
         problems.push(`${name}: header damaged`);
         continue;

@@ -242,6 +242,19 @@ describe('internal store and keys', () => {
     expect((await v.verify()).ok).toBe(true);
   });
 
+  it('files left by an interrupted checkpoint or rotation are ignored by verify and tidied on the next checkpoint', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'alpha');
+    const leftover = path.join(t.dir, 'segments', 'ab'.repeat(16));
+    await fs.writeFile(leftover, 'half-written segment from a crash');
+    await fs.writeFile(path.join(t.dir, `manifest.${'cd'.repeat(16)}`), 'half-written manifest');
+    expect(await t.vault.verify()).toEqual({ ok: true, problems: [] });
+    const v = await t.reopen();
+    expect(await v.memory.readFile('/memories/a.md')).toBe('alpha');
+    await expect(fs.access(leftover)).rejects.toThrow();
+    expect((await fs.readdir(t.dir)).filter((f) => f.startsWith('manifest.'))).toHaveLength(1);
+  });
+
   it('a header asking for a KDF below the floor is refused even with a valid checksum', async () => {
     t = await tempVault();
     await t.vault.close();
