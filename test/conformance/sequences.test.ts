@@ -74,6 +74,11 @@ const SEQUENCES: Record<string, unknown[]> = {
     create('/memories/s/unicode.md', 'café 日本語 🙂'),
     view('/memories/s'),
   ],
+  'a file of more than 999,999 lines is refused with the reference message': [
+    create('/memories/huge.md', '\n'.repeat(1_000_000)),
+    view('/memories/huge.md'),
+    view('/memories/huge.md', [1, 2]),
+  ],
   'str_replace edits a unique match and shows the snippet around it': [
     create('/memories/n.md', 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n'),
     replace('/memories/n.md', 'four', 'FOUR'),
