@@ -46,14 +46,23 @@ interface Detector {
   pattern: RegExp;
   /** Which capture group is the secret (0: the whole match). */
   group?: number;
-  accept?: (value: string) => boolean;
+  /** Keeps a match only if this agrees; `match` is the whole regex match (with its groups). */
+  accept?: (value: string, match: RegExpMatchArray) => boolean;
 }
 
 const PLACEHOLDERS = new Set(['none', 'null', 'unknown', 'unset', 'n/a', 'na', 'tbd', 'todo', 'redacted', 'hidden', 'xxx', 'xxxx', '****']);
 
-function isRealValue(value: string): boolean {
+/**
+ * Whether the value after `password:` looks like a credential rather than prose
+ * ("API key: stored in 1Password"): it holds a digit or symbol, is long, is
+ * quoted, or ends the line on its own.
+ */
+function isCredentialValue(value: string, match: RegExpMatchArray): boolean {
+  const quoted = /^["'`]/.test(value);
   const v = value.replace(/^["'`]|["'`,;.]$/g, '');
-  return v.length >= 4 && !PLACEHOLDERS.has(v.toLowerCase()) && v !== REDACTED && !/^[*x•.\-_]+$/i.test(v) && !/^[<[{(]/.test(v);
+  if (v.length < 4 || PLACEHOLDERS.has(v.toLowerCase()) || v === REDACTED || /^[*x•.\-_]+$/i.test(v) || /^[<[{(]/.test(v)) return false;
+  const restOfLine = match[2] ?? '';
+  return quoted || /[^A-Za-z]/.test(v) || v.length >= 16 || restOfLine.trim() === '';
 }
 
 /** The Luhn checksum every payment card number satisfies. */
@@ -104,9 +113,9 @@ const DETECTORS: readonly Detector[] = [
   {
     kind: 'password',
     pattern:
-      /(?<![A-Za-z0-9])(?:password|passwd|pwd|passcode|passphrase|pass phrase|api[ _-]?key|secret[ _-]?key|client[ _-]?secret|access[ _-]?token|auth[ _-]?token|bearer[ _-]?token|private[ _-]?key)\b["']?\s*[:=]\s*("[^"\n]+"|'[^'\n]+'|`[^`\n]+`|[^\s]+)/gi,
+      /(?<![A-Za-z0-9])(?:password|passwd|pwd|passcode|passphrase|pass phrase|api[ _-]?key|secret[ _-]?key|client[ _-]?secret|access[ _-]?token|auth[ _-]?token|bearer[ _-]?token|private[ _-]?key)\b["']?\s*[:=]\s*("[^"\n]+"|'[^'\n]+'|`[^`\n]+`|[^\s]+)(?=([^\n]*))/gi,
     group: 1,
-    accept: isRealValue,
+    accept: isCredentialValue,
   },
 ];
 
@@ -116,7 +125,7 @@ export function findSecrets(text: string): SecretFinding[] {
   for (const detector of DETECTORS) {
     for (const match of text.matchAll(detector.pattern)) {
       const value = match[detector.group ?? 0];
-      if (value === undefined || (detector.accept && !detector.accept(value))) continue;
+      if (value === undefined || (detector.accept && !detector.accept(value, match))) continue;
       const offset = detector.group ? match[0].lastIndexOf(value) : 0;
       const start = (match.index ?? 0) + offset;
       found.push({ kind: detector.kind, start, end: start + value.length });

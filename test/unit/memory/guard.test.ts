@@ -27,6 +27,8 @@ const SECRETS: ReadonlyArray<[SecretKind, string, string]> = [
   ['password', 'wifi password: correct-horse', 'correct-horse'],
   ['password', '"db_password": "s3cr3t!!"', '"s3cr3t!!"'],
   ['password', 'API_KEY=abcd1234efgh', 'abcd1234efgh'],
+  ['password', 'router passphrase: sunshine', 'sunshine'],
+  ['password', 'pwd = hunter2 (old one)', 'hunter2'],
 ];
 
 const INNOCENT = [
@@ -42,6 +44,8 @@ const INNOCENT = [
   'SSN-like but invalid: 000-12-3456, 666-12-3456, 123-00-4567',
   'order 123-45-678 shipped',
   'token budget: 4096 tokens',
+  'API key: stored in 1Password, ask before using',
+  'password: see the shared vault for it',
 ];
 
 describe('findSecrets', () => {
