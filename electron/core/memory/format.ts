@@ -84,6 +84,8 @@ export function formatDirectoryView(dir: string, all: readonly EntryMeta[], maxC
   walk(root);
 
   const header = `Here're the files and directories up to 2 levels deep in ${dir}, excluding hidden items and node_modules:`;
+  const listing = `${header}\n${lines.join('\n')}`;
+  if (listing.length <= maxChars) return listing;
   const budget = maxChars - header.length - HINT_RESERVE;
   let used = 0;
   let shownCount = 0;
@@ -92,7 +94,6 @@ export function formatDirectoryView(dir: string, all: readonly EntryMeta[], maxC
     used += line.length + 1;
     shownCount++;
   }
-  if (shownCount === lines.length) return `${header}\n${lines.join('\n')}`;
   const hidden = lines.length - shownCount;
   return (
     `${header}\n${lines.slice(0, shownCount).join('\n')}\n` +
@@ -107,6 +108,9 @@ export function formatDirectoryView(dir: string, all: readonly EntryMeta[], maxC
  */
 export function formatFileView(path: string, lines: readonly string[], first: number, last: number, maxChars: number): string {
   const header = `Here's the content of ${path} with line numbers:`;
+  const whole = header.length + (last - first + 1) * (LINE_NUMBER_WIDTH + 2) + lines.slice(first - 1, last).reduce((n, l) => n + l.length, 0);
+  // Numbers past 999,999 are wider than 6, so only trust the estimate below that.
+  if (whole <= maxChars && last <= MAX_LINES) return `${header}\n${numberLines(lines.slice(first - 1, last), first).join('\n')}`;
   const budget = Math.max(0, maxChars - header.length - HINT_RESERVE);
   const out: string[] = [];
   let used = 0;

@@ -132,3 +132,22 @@ describe('view paging', () => {
     expect(result.content).toBe(`Here's the content of /memories/long.md with line numbers:\n${LINES.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join('\n')}`);
   });
 });
+
+describe('the view cap is a ceiling, not a target', () => {
+  it('a file or listing exactly at the cap is shown whole', async () => {
+    await tv.clear();
+    const header = "Here's the content of /memories/exact.md with line numbers:";
+    const text = 'x'.repeat(500);
+    const cap = header.length + 1 + 7 + text.length;
+    const { run } = memoryTool(tv.vault, { limits: { maxViewChars: cap } });
+    await run({ command: 'create', path: '/memories/exact.md', file_text: text });
+    const viewed = await run({ command: 'view', path: '/memories/exact.md' });
+    expect(viewed.content).toBe(`${header}\n     1\t${text}`);
+    expect(viewed.content.length).toBe(cap);
+    const cut = await memoryTool(tv.vault, { limits: { maxViewChars: cap - 1 } }).run({ command: 'view', path: '/memories/exact.md' });
+    expect(cut.content).toMatch(/only its beginning is shown/);
+    expect(cut.content.length).toBeLessThanOrEqual(cap - 1);
+    const listing = await run({ command: 'view', path: '/memories' });
+    expect(listing.content).toBe("Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n500B\t/memories\n500B\t/memories/exact.md");
+  });
+});
