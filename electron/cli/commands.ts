@@ -60,7 +60,7 @@ export const COMMANDS = {
   },
   import: { checkArgs: positionals(1, 1, 'import takes exactly one DIR.'), run: importCommand },
   backup: { checkArgs: positionals(1, 1, 'backup takes exactly one DIR.'), run: backupCommand },
-  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: (ctx: CliCommandContext) => chatCommand(ctx) },
+  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: chatCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;
 

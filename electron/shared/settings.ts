@@ -16,7 +16,7 @@ export const DEFAULT_MEMORY_GUIDANCE = [
 ].join(' ');
 
 export const Settings = z.object({
-  model: z.string().min(1).max(100).default('claude-sonnet-4-5'),
+  model: z.string().min(1).max(100).default('claude-sonnet-4-6'),
   maxTokens: z.number().int().min(256).max(128_000).default(4096),
   /** null: the SDK's default endpoint. ANTHROPIC_BASE_URL overrides it. */
   baseURL: z.url({ protocol: /^https?$/ }).nullable().default(null),

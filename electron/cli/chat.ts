@@ -1,0 +1,117 @@
+/**
+ * `mnemo chat`: the app's chat loop in a terminal. `--once "message"` (or a
+ * message on stdin) answers once and exits; without it, an interactive chat
+ * where Ctrl+C stops the reply in progress. `--conversation ID` continues one.
+ */
+import readline from 'node:readline';
+import { Conversations } from '../core/chat/conversations';
+import { runTurn } from '../core/chat/turn';
+import type { ChatEvent } from '../shared/chat';
+import type { Flags } from './commands';
+import { Exit, type CliCommandContext } from './context';
+
+export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  const conversations = new Conversations(ctx.vault);
+  let conversationId: string;
+  if (flags.conversation) {
+    const existing = await conversations.get(flags.conversation).catch(() => undefined);
+    if (!existing) {
+      ctx.stderr.write(`mnemo: there is no conversation ${flags.conversation}.\n`);
+      return Exit.FAILED;
+    }
+    conversationId = existing.id;
+  } else {
+    conversationId = (await conversations.create()).id;
+  }
+
+  const interactive = flags.once === undefined && (ctx.stdin as { isTTY?: boolean }).isTTY === true;
+  if (!interactive) {
+    const message = flags.once ?? (await readAll(ctx.stdin));
+    if (!message.trim()) {
+      ctx.stderr.write('mnemo: nothing to send: give --once "message" or a message on stdin.\n');
+      return Exit.USAGE;
+    }
+    const ok = await turn(ctx, conversationId, message.trim());
+    ctx.stderr.write(`conversation ${conversationId}\n`);
+    return ok ? Exit.OK : Exit.FAILED;
+  }
+
+  const rl = readline.createInterface({ input: ctx.stdin, output: ctx.stderr, prompt: 'you> ' });
+  ctx.stderr.write(`Conversation ${conversationId}. Ctrl+C stops a reply; Ctrl+D or /quit leaves.\n`);
+  rl.prompt();
+  for await (const line of rl) {
+    const text = line.trim();
+    if (text === '/quit') break;
+    if (text) await turn(ctx, conversationId, text, rl);
+    rl.prompt();
+  }
+  rl.close();
+  ctx.stderr.write(`\nContinue later with: mnemo chat --conversation ${conversationId}\n`);
+  return Exit.OK;
+}
+
+/** One turn, streamed to stdout; returns false if it ended in an error. */
+async function turn(ctx: CliCommandContext, conversationId: string, text: string, rl?: readline.Interface): Promise<boolean> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  rl?.on('SIGINT', stop);
+  let failed = false;
+  let atLineStart = true;
+  const out = (s: string) => {
+    ctx.stdout.write(s);
+    if (s.length) atLineStart = s.endsWith('\n');
+  };
+  const line = (s: string) => out(`${atLineStart ? '' : '\n'}${s}\n`);
+  const onEvent = (e: ChatEvent) => {
+    switch (e.type) {
+      case 'text':
+        out(e.delta);
+        break;
+      case 'tool_end':
+        line(`[memory] ${e.command} ${e.path}${e.newPath ? ` → ${e.newPath}` : ''}${e.isError ? ` — ${e.content.split('\n')[0]}` : ''}`);
+        break;
+      case 'retrying':
+        ctx.stderr.write(`(${e.reason === 'rate_limited' ? 'rate limited' : 'API busy'}; retrying in ${e.inSeconds} s)\n`);
+        break;
+      case 'error':
+        if (e.code !== 'cancelled') failed = true;
+        if (!atLineStart) out('\n');
+        ctx.stderr.write(`mnemo: ${e.message}\n`);
+        break;
+      case 'done':
+        if (!atLineStart) out('\n');
+        break;
+      default:
+        break;
+    }
+  };
+  try {
+    await runTurn({
+      vault: ctx.vault,
+      conversationId,
+      userText: text,
+      onEvent,
+      signal: controller.signal,
+      env: ctx.env,
+      approve: (req) => ask(ctx, rl, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
+    });
+  } finally {
+    rl?.off('SIGINT', stop);
+  }
+  return !failed;
+}
+
+/** Approval in a terminal; without one there is nobody to ask, so the answer is no. */
+function ask(ctx: CliCommandContext, rl: readline.Interface | undefined, question: string): Promise<boolean> {
+  if (!rl) {
+    ctx.stderr.write(`${question}no (not a terminal)\n`);
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => rl.question(question, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+  return text;
+}

@@ -1,0 +1,119 @@
+/**
+ * Conversations, stored encrypted in the vault's internal namespace where the
+ * memory tool cannot reach them: one value per conversation plus an index for
+ * listing without decrypting every one.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
+import { VaultError, type VaultApi } from '../vault/types';
+
+const INDEX = 'conversations-index';
+const keyOf = (id: string) => `conversations/${id}`;
+export const UNTITLED = 'New conversation';
+
+export interface StoredConversation {
+  id: string;
+  title: string;
+  created: number;
+  updated: number;
+  /** The API history exactly as sent (compaction blocks included), so it can be sent back unchanged. */
+  messages: BetaMessageParam[];
+  /** What the UI shows. */
+  transcript: TranscriptEntry[];
+}
+
+const ID = /^[0-9a-f]{16,32}$/;
+function checkId(id: string): void {
+  if (!ID.test(id)) throw new VaultError('INVALID', 'Unknown conversation id.');
+}
+
+/** Create, list, read, save, rename, delete and search conversations. */
+export class Conversations {
+  constructor(private readonly vault: VaultApi) {}
+
+  async create(): Promise<StoredConversation> {
+    const now = Date.now();
+    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [] };
+    await this.save(c);
+    return c;
+  }
+
+  /** Newest first. */
+  async list(): Promise<ConversationSummary[]> {
+    const index = await this.index();
+    return Object.values(index).sort((a, b) => b.updated - a.updated);
+  }
+
+  async get(id: string): Promise<StoredConversation | undefined> {
+    checkId(id);
+    return this.vault.internal.getJSON<StoredConversation>(keyOf(id));
+  }
+
+  async require(id: string): Promise<StoredConversation> {
+    const c = await this.get(id);
+    if (!c) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    return c;
+  }
+
+  async save(c: StoredConversation): Promise<void> {
+    checkId(c.id);
+    await this.vault.internal.putJSON(keyOf(c.id), c);
+    const index = await this.index();
+    index[c.id] = { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length };
+    await this.vault.internal.putJSON(INDEX, index);
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (!clean) throw new VaultError('INVALID', 'A conversation needs a title.');
+    const c = await this.require(id);
+    await this.save({ ...c, title: clean });
+  }
+
+  async delete(id: string): Promise<void> {
+    checkId(id);
+    await this.vault.internal.delete(keyOf(id));
+    const index = await this.index();
+    delete index[id];
+    await this.vault.internal.putJSON(INDEX, index);
+  }
+
+  /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */
+  async search(query: string): Promise<Array<ConversationSummary & { snippet: string }>> {
+    const q = query.trim().toLowerCase();
+    if (!q) return [];
+    const hits: Array<ConversationSummary & { snippet: string }> = [];
+    for (const summary of await this.list()) {
+      const c = await this.get(summary.id);
+      if (!c) continue;
+      const texts = [c.title, ...c.transcript.map((e) => e.text)];
+      const found = texts.find((t) => t.toLowerCase().includes(q));
+      if (found === undefined) continue;
+      const at = found.toLowerCase().indexOf(q);
+      hits.push({ ...summary, snippet: found.slice(Math.max(0, at - 40), at + q.length + 40) });
+    }
+    return hits;
+  }
+
+  /** The index, rebuilt for any conversation it is missing (a crash between the two writes of `save`). */
+  private async index(): Promise<Record<string, ConversationSummary>> {
+    const index = (await this.vault.internal.getJSON<Record<string, ConversationSummary>>(INDEX)) ?? {};
+    const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+    for (const id of stored) {
+      if (index[id]) continue;
+      const c = await this.vault.internal.getJSON<StoredConversation>(keyOf(id));
+      if (c) index[id] = { id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length };
+    }
+    for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
+    return index;
+  }
+}
+
+/** A title from the first thing the user said: its first line, cut at a word near 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.split('\n').find((l) => l.trim())?.trim() ?? UNTITLED;
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`;
+}

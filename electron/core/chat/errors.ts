@@ -1,0 +1,63 @@
+/**
+ * Turns whatever a turn threw into what the user can do about it. Messages
+ * never carry the API key, a host path or a raw stack.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { ChatErrorCode } from '../../shared/chat';
+import { VaultError } from '../vault/types';
+
+export interface MappedError {
+  code: ChatErrorCode;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+/** Seconds from a retry-after header (seconds or an HTTP date), if present and sane. */
+export function retryAfterSeconds(headers: Headers | undefined | null): number | undefined {
+  const raw = headers?.get('retry-after-ms');
+  if (raw && Number.isFinite(Number(raw))) return Math.max(0, Math.ceil(Number(raw) / 1000));
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const n = Number(value);
+  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined;
+}
+
+/** Maps an error thrown by the SDK (or the vault, or the network) to a code and an actionable message. */
+export function mapChatError(err: unknown): MappedError {
+  if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+    return { code: 'cancelled', message: 'Stopped. The reply so far is kept; send a message to continue.' };
+  }
+  if (err instanceof APIConnectionError) {
+    return { code: 'network', message: 'Could not reach the Anthropic API. Check your internet connection (or the base URL in Settings), then retry.' };
+  }
+  if (err instanceof APIError) {
+    const type = (err.error as { error?: { type?: string; message?: string } } | undefined)?.error?.type;
+    const apiMessage = (err.error as { error?: { message?: string } } | undefined)?.error?.message ?? '';
+    const status = err.status;
+    if (status === 401) return { code: 'auth', message: 'The API key was refused (401). Check the key in Settings, or set a new one.' };
+    if (status === 403) return { code: 'permission', message: 'This API key may not use this model or feature (403). Check the model in Settings or your Anthropic plan.' };
+    if (status === 429) {
+      const after = retryAfterSeconds(err.headers);
+      return { code: 'rate_limited', message: `Rate limited by the Anthropic API (429)${after !== undefined ? `; try again in ${after} s` : '; try again shortly'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
+    }
+    if (status === 529 || type === 'overloaded_error') return { code: 'overloaded', message: 'Anthropic’s API is overloaded right now (529). Wait a minute and retry.' };
+    if (status === 413 || /prompt is too long|too many tokens|context (window|length)/i.test(apiMessage)) {
+      return { code: 'too_large', message: 'This conversation is too long for the model. Start a new conversation, or turn on compaction in Settings.' };
+    }
+    if (status !== undefined && status >= 500) return { code: 'server', message: `The Anthropic API had an internal error (${status}). Retry in a moment.` };
+    if (status === 400) return { code: 'unknown', message: `The Anthropic API refused the request (400): ${scrub(apiMessage)}` };
+    return { code: 'unknown', message: `The Anthropic API answered with an error${status ? ` (${status})` : ''}.` };
+  }
+  if (err instanceof VaultError && err.code === 'LOCKED') return { code: 'locked', message: 'The vault was locked during the reply. Unlock it and send again.' };
+  if (err instanceof Error && /stream|JSON|Unexpected/i.test(err.message)) {
+    return { code: 'network', message: 'The connection to the Anthropic API broke off in the middle of the reply. Retry.' };
+  }
+  return { code: 'unknown', message: 'Something went wrong while answering. Your message is kept; retry.' };
+}
+
+/** Error text from the API can quote request content; keep it short and free of anything key-like. */
+function scrub(text: string): string {
+  return text.replace(/sk-ant-[A-Za-z0-9_-]+/g, '[key]').slice(0, 300);
+}

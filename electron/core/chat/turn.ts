@@ -1,0 +1,216 @@
+/**
+ * One turn of a conversation: the user's message, then Claude's replies and
+ * memory tool calls through the SDK's tool runner until Claude is done, each
+ * step reported as a ChatEvent. The conversation is saved afterwards whatever
+ * happened, always in a state the API accepts for the next turn.
+ */
+import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
+import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
+import type { Settings } from '../../shared/settings';
+import type { VaultApi } from '../vault/types';
+import { createClient } from './client';
+import { Conversations, titleFrom, UNTITLED, type StoredConversation } from './conversations';
+import { mapChatError, type MappedError } from './errors';
+import { costUSD, type TokenCounts } from './pricing';
+import { systemPrompt } from './prompt';
+import { loadSettings } from './settings-store';
+import { TurnTools, type ApprovalRequest, type ToolRecord } from './tools';
+
+export type { ApprovalRequest } from './tools';
+
+export interface TurnOptions {
+  vault: VaultApi;
+  conversationId: string;
+  userText: string;
+  onEvent: (e: ChatEvent) => void;
+  signal?: AbortSignal;
+  /** Asked before each memory write when approval mode is on. */
+  approve?: (req: ApprovalRequest) => Promise<boolean>;
+  env?: NodeJS.ProcessEnv;
+  /** SDK retries for 429/529/5xx (default 2). */
+  maxRetries?: number;
+}
+
+const STOPPED_RESULT = 'Error: The user stopped the turn before this memory operation finished. It may not have been applied; view the file to check.';
+
+/** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
+export async function runTurn(opts: TurnOptions): Promise<void> {
+  const { vault, onEvent: emit } = opts;
+  const conversations = new Conversations(vault);
+  const conv = await conversations.require(opts.conversationId);
+  const settings = await loadSettings(vault);
+  const done = (stopReason: string) => emit({ type: 'done', stopReason, conversationId: conv.id });
+
+  const tc = await createClient(vault, {
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+    onRetry: (r) => emit({ type: 'retrying', attempt: r.attempt, inSeconds: r.inSeconds, reason: r.reason }),
+  });
+  if (!tc) {
+    emit({ type: 'error', code: 'no_key', message: 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.' });
+    done('error');
+    return;
+  }
+
+  const tools = new TurnTools(vault, {
+    guardMode: () => settings.guardMode,
+    emit,
+    ...(settings.approvalMode && opts.approve ? { approve: opts.approve } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const history = withUserMessage(answerDangling(conv.messages), opts.userText);
+  const runner = tc.client.beta.messages.toolRunner(
+    {
+      model: tc.connection.model,
+      max_tokens: tc.connection.maxTokens,
+      system: systemPrompt(settings.memoryGuidance),
+      messages: history,
+      tools: [betaMemoryTool(tools.handlers)],
+      stream: true,
+      thread: false,
+      betas: ['context-management-2025-06-27', ...(settings.compaction ? ['compact-2026-01-12' as const] : [])],
+      context_management: contextManagement(settings),
+      ...(settings.thinking ? { thinking: { type: 'enabled' as const, budget_tokens: Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) } } : {}),
+    },
+    opts.signal ? { signal: opts.signal } : {},
+  );
+
+  const texts: string[] = [];
+  const records: ToolRecord[] = [];
+  const tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let partial: { text: string; blocks: BetaContentBlockParam[] } | undefined;
+  let stopReason = 'end_turn';
+  let failure: MappedError | undefined;
+  try {
+    for await (const stream of runner) {
+      tools.reset();
+      const current = { text: '', blocks: [] as BetaContentBlockParam[] };
+      partial = current;
+      stream.on('text', (delta) => {
+        current.text += delta;
+        emit({ type: 'text', delta });
+      });
+      if (settings.thinking) stream.on('thinking', (delta) => emit({ type: 'thinking', delta }));
+      stream.on('contentBlock', (block) => {
+        if (block.type === 'text') current.blocks.push({ type: 'text', text: block.text });
+        if (block.type === 'tool_use') {
+          current.blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+          tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit);
+        }
+      });
+      const message = await stream.finalMessage();
+      addUsage(tokens, message.usage);
+      stopReason = message.stop_reason ?? 'end_turn';
+      if (current.text) texts.push(current.text);
+      if (message.stop_reason === 'tool_use') {
+        const response = await runner.generateToolResponse();
+        for (const block of toolResultsOf(response)) {
+          const record = tools.finished(block.tool_use_id, resultText(block.content), block.is_error === true);
+          records.push(record);
+          emit({ type: 'tool_end', ...record });
+        }
+      }
+      partial = undefined;
+    }
+    if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
+    if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. Rephrase the request or start a new conversation.' };
+  } catch (err) {
+    failure = mapChatError(err);
+    stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
+  }
+
+  let messages = runner.params.messages as BetaMessageParam[];
+  if (partial) {
+    // Stopped or broken in the middle of a reply: keep what arrived and answer every tool call it made.
+    if (partial.text) texts.push(partial.text);
+    const blocks = partial.blocks.length ? partial.blocks : partial.text ? [{ type: 'text' as const, text: partial.text }] : [];
+    if (blocks.length) {
+      messages = [...messages, { role: 'assistant', content: blocks }];
+      const answered = new Set(records.map((r) => r.id));
+      const dangling = blocks.filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use' && !answered.has(b.id));
+      if (dangling.length) {
+        messages = [...messages, { role: 'user', content: dangling.map((b) => ({ type: 'tool_result' as const, tool_use_id: b.id, content: STOPPED_RESULT, is_error: true })) }];
+        for (const b of dangling) records.push({ ...tools.finished(b.id, STOPPED_RESULT, true) });
+      }
+    }
+  }
+
+  const usage: Usage = { ...tokens, costUSD: costUSD(tc.connection.model, tokens), model: tc.connection.model };
+  const gotReply = messages.length > history.length;
+  if (gotReply) {
+    await save(conversations, conv, messages, opts.userText, {
+      role: 'assistant',
+      text: texts.join('\n\n'),
+      at: Date.now(),
+      tools: records,
+      usage,
+      ...(stopReason === 'cancelled' ? { stopped: true } : {}),
+      ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),
+    });
+  }
+  if (tokens.inputTokens || tokens.outputTokens) emit({ type: 'usage', turn: usage });
+  if (failure) {
+    const kept = gotReply ? '' : ' Your message was not sent; it is still in the box.';
+    emit({ type: 'error', code: failure.code, message: failure.message + (failure.code === 'cancelled' ? '' : kept), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
+  }
+  done(stopReason);
+}
+
+async function save(conversations: Conversations, conv: StoredConversation, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+  const now = Date.now();
+  const title = conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title;
+  await conversations.save({ ...conv, title, updated: now, messages, transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply] });
+}
+
+function contextManagement(settings: Settings) {
+  const cm = settings.contextManagement;
+  const edits = [];
+  if (cm.enabled) {
+    edits.push({
+      type: 'clear_tool_uses_20250919' as const,
+      trigger: { type: 'input_tokens' as const, value: cm.triggerInputTokens },
+      keep: { type: 'tool_uses' as const, value: cm.keepToolUses },
+      clear_at_least: { type: 'input_tokens' as const, value: cm.clearAtLeastTokens },
+      exclude_tools: ['memory'],
+    });
+  }
+  if (settings.compaction) edits.push({ type: 'compact_20260112' as const });
+  return { edits } as never;
+}
+
+/** A history whose last assistant message called tools without results gets error results, so the API accepts the next turn. */
+export function answerDangling(messages: BetaMessageParam[]): BetaMessageParam[] {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant' || !Array.isArray(last.content)) return messages;
+  const uses = last.content.filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use');
+  if (!uses.length) return messages;
+  return [...messages, { role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: STOPPED_RESULT, is_error: true })) }];
+}
+
+function withUserMessage(messages: BetaMessageParam[], text: string): BetaMessageParam[] {
+  const last = messages.at(-1);
+  if (last?.role === 'user') {
+    // After tool results (a stopped turn) the user's words join the same message.
+    const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+    return [...messages.slice(0, -1), { role: 'user', content: [...content, { type: 'text', text }] }];
+  }
+  return [...messages, { role: 'user', content: text }];
+}
+
+function toolResultsOf(response: BetaMessageParam | null): BetaToolResultBlockParam[] {
+  if (!response || !Array.isArray(response.content)) return [];
+  return (response.content as BetaContentBlockParam[]).filter((b): b is BetaToolResultBlockParam => b.type === 'tool_result');
+}
+
+function resultText(content: BetaToolResultBlockParam['content']): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+}
+
+function addUsage(t: TokenCounts, u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): void {
+  t.inputTokens += u.input_tokens ?? 0;
+  t.outputTokens += u.output_tokens ?? 0;
+  t.cacheReadTokens += u.cache_read_input_tokens ?? 0;
+  t.cacheWriteTokens += u.cache_creation_input_tokens ?? 0;
+}

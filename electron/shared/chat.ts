@@ -1,0 +1,110 @@
+/**
+ * The chat's shared shapes: the events of one turn (main → UI and CLI) and
+ * conversation summaries. Zod only, so the renderer can `import type` them.
+ */
+import { z } from 'zod';
+
+export const MemoryCommandName = z.enum(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']);
+
+export const ChatErrorCode = z.enum([
+  'no_key',
+  'auth',
+  'permission',
+  'rate_limited',
+  'overloaded',
+  'network',
+  'too_large',
+  'refusal',
+  'max_tokens',
+  'cancelled',
+  'server',
+  'locked',
+  'unknown',
+]);
+export type ChatErrorCode = z.infer<typeof ChatErrorCode>;
+
+export const Usage = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  /** Dollars at the model's list price; null when the model's price is unknown. */
+  costUSD: z.number().nullable(),
+  model: z.string(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const ChatEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), delta: z.string() }),
+  z.object({ type: z.literal('thinking'), delta: z.string() }),
+  z.object({ type: z.literal('tool_start'), id: z.string(), command: z.string(), path: z.string(), newPath: z.string().optional() }),
+  z.object({
+    type: z.literal('tool_end'),
+    id: z.string(),
+    command: z.string(),
+    path: z.string(),
+    newPath: z.string().optional(),
+    /** The exact text Claude received. */
+    content: z.string(),
+    isError: z.boolean(),
+    /** For edits: the file before and after, so the UI can show a diff. */
+    diff: z.object({ before: z.string(), after: z.string() }).optional(),
+    /** The version the change created, for "undo this change". */
+    version: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal('approval'),
+    id: z.string(),
+    command: z.string(),
+    path: z.string(),
+    newPath: z.string().optional(),
+    /** What the change would write (file text or inserted text), if any. */
+    preview: z.string().optional(),
+  }),
+  z.object({ type: z.literal('usage'), turn: Usage }),
+  z.object({
+    type: z.literal('error'),
+    code: ChatErrorCode,
+    /** What happened and what to do next, for the user. */
+    message: z.string(),
+    retryAfterSeconds: z.number().optional(),
+  }),
+  z.object({ type: z.literal('retrying'), attempt: z.number(), inSeconds: z.number(), reason: ChatErrorCode }),
+  z.object({ type: z.literal('done'), stopReason: z.string(), conversationId: z.string() }),
+]);
+export type ChatEvent = z.infer<typeof ChatEvent>;
+
+export const ConversationSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  messageCount: z.number(),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/** One entry of the transcript as the UI shows it (the API messages stay in main). */
+export const TranscriptEntry = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), text: z.string(), at: z.number() }),
+  z.object({
+    role: z.literal('assistant'),
+    text: z.string(),
+    at: z.number(),
+    stopped: z.boolean().optional(),
+    error: z.object({ code: ChatErrorCode, message: z.string() }).optional(),
+    tools: z.array(
+      z.object({
+        id: z.string(),
+        command: z.string(),
+        path: z.string(),
+        newPath: z.string().optional(),
+        content: z.string(),
+        isError: z.boolean(),
+        diff: z.object({ before: z.string(), after: z.string() }).optional(),
+        version: z.number().optional(),
+      }),
+    ),
+    usage: Usage.optional(),
+  }),
+]);
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

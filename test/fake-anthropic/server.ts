@@ -1,0 +1,236 @@
+/**
+ * A scripted Messages API on 127.0.0.1 for tests: speaks POST /v1/messages as
+ * the real SDK calls it — JSON or SSE streaming, Bearer or x-api-key auth,
+ * error responses — and records every request so a test can assert on what
+ * the SDK sent (the tool_result contents, the system prompt, the betas).
+ */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FakeBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+export interface FakeMessage {
+  kind: 'message';
+  content: FakeBlock[];
+  stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'stop_sequence';
+  usage?: { input_tokens: number; output_tokens: number };
+  /** Pause between SSE events, for slow streams. */
+  delayMs?: number;
+  /** Close the connection after this many SSE events (a dropped connection). */
+  dropAfterEvents?: number;
+  /** Send garbage instead of the event after this many (a malformed stream). */
+  malformedAfterEvents?: number;
+  /** Characters per text delta (default 4) so text arrives in pieces. */
+  chunk?: number;
+}
+
+export interface FakeError {
+  kind: 'error';
+  status: number;
+  type: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export type FakeReply = FakeMessage | FakeError;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: {
+    model?: string;
+    stream?: boolean;
+    system?: unknown;
+    messages: Array<{ role: string; content: unknown }>;
+    tools?: unknown[];
+    context_management?: unknown;
+    [k: string]: unknown;
+  };
+}
+
+export type FakeTurn = FakeReply | ((req: RecordedRequest) => FakeReply);
+
+export interface FakeAnthropic {
+  baseURL: string;
+  apiKey: string;
+  /** Every /v1/messages request, in order. */
+  requests: RecordedRequest[];
+  /** Appends turns: each request takes the next one. */
+  script(...turns: FakeTurn[]): void;
+  /** Turns not yet taken. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+let idCounter = 0;
+const nextId = (prefix: string) => `${prefix}_${String(++idCounter).padStart(6, '0')}`;
+
+/** A text block. */
+export const text = (t: string): FakeBlock => ({ type: 'text', text: t });
+/** A memory tool call. */
+export const memoryCall = (input: Record<string, unknown>, id = nextId('toolu')): FakeBlock => ({ type: 'tool_use', id, name: 'memory', input });
+export const thinking = (t: string): FakeBlock => ({ type: 'thinking', thinking: t });
+/** A reply; stop_reason is tool_use when it calls a tool, end_turn otherwise. */
+export function reply(...content: FakeBlock[]): FakeMessage {
+  return { kind: 'message', content, stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn' };
+}
+export function apiError(status: number, type: string, message: string, headers?: Record<string, string>): FakeError {
+  return { kind: 'error', status, type, message, ...(headers ? { headers } : {}) };
+}
+
+/** The tool_result blocks of the last user message of a recorded request. */
+export function toolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
+  const last = req.body.messages.at(-1);
+  if (!last || !Array.isArray(last.content)) return [];
+  return (last.content as Array<{ type: string; tool_use_id: string; content: unknown; is_error?: boolean }>).filter((b) => b.type === 'tool_result');
+}
+
+/** The text of a tool_result's content, whether a string or text blocks. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((c: { text?: string }) => c.text ?? '').join('');
+  return '';
+}
+
+export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promise<FakeAnthropic> {
+  const apiKey = opts.apiKey ?? 'sk-ant-test-0123456789';
+  const requests: RecordedRequest[] = [];
+  const turns: FakeTurn[] = [];
+  const sockets = new Set<Socket>();
+
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+    req.on('end', () => {
+      void handle(req, res, raw).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+      sendError(res, apiError(404, 'not_found_error', `No route ${req.method} ${req.url}`));
+      return;
+    }
+    let body: RecordedRequest['body'];
+    try {
+      body = JSON.parse(raw) as RecordedRequest['body'];
+    } catch {
+      sendError(res, apiError(400, 'invalid_request_error', 'Body is not JSON'));
+      return;
+    }
+    const recorded: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body };
+    requests.push(recorded);
+    const auth = req.headers.authorization === `Bearer ${apiKey}` || req.headers['x-api-key'] === apiKey;
+    if (!auth) {
+      sendError(res, apiError(401, 'authentication_error', 'invalid x-api-key'));
+      return;
+    }
+    const turn = turns.shift();
+    if (!turn) {
+      sendError(res, apiError(500, 'api_error', 'The fake server has no scripted turn left for this request.'));
+      return;
+    }
+    const r = typeof turn === 'function' ? turn(recorded) : turn;
+    if (r.kind === 'error') sendError(res, r);
+    else if (body.stream) await sendStream(res, r, body.model ?? 'claude-sonnet-4-5');
+    else sendJson(res, r, body.model ?? 'claude-sonnet-4-5');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    apiKey,
+    requests,
+    script: (...t) => void turns.push(...t),
+    remaining: () => turns.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function sendError(res: http.ServerResponse, e: FakeError): void {
+  res.writeHead(e.status, { 'content-type': 'application/json', 'request-id': nextId('req'), ...e.headers });
+  res.end(JSON.stringify({ type: 'error', error: { type: e.type, message: e.message } }));
+}
+
+function messageOf(m: FakeMessage, model: string) {
+  const usage = m.usage ?? { input_tokens: 100, output_tokens: 20 };
+  return {
+    id: nextId('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: m.content.map((b) => (b.type === 'thinking' ? { ...b, signature: 'sig' } : b)),
+    stop_reason: m.stop_reason ?? 'end_turn',
+    stop_sequence: null,
+    usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+}
+
+function sendJson(res: http.ServerResponse, m: FakeMessage, model: string): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': nextId('req') });
+  res.end(JSON.stringify(messageOf(m, model)));
+}
+
+/** The SSE events of a message, as the API sends them. */
+function eventsOf(m: FakeMessage, model: string): Array<[string, unknown]> {
+  const full = messageOf(m, model);
+  const events: Array<[string, unknown]> = [
+    ['message_start', { type: 'message_start', message: { ...full, content: [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } } }],
+  ];
+  const chunk = m.chunk ?? 4;
+  m.content.forEach((b, index) => {
+    if (b.type === 'text') {
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }]);
+      for (let i = 0; i < b.text.length; i += chunk) {
+        events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text.slice(i, i + chunk) } }]);
+      }
+    } else if (b.type === 'thinking') {
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }]);
+      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: b.thinking } }]);
+      events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } }]);
+    } else {
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } }]);
+      const json = JSON.stringify(b.input);
+      for (let i = 0; i < json.length; i += 16) {
+        events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 16) } }]);
+      }
+    }
+    events.push(['content_block_stop', { type: 'content_block_stop', index }]);
+  });
+  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: full.stop_reason, stop_sequence: null }, usage: { output_tokens: full.usage.output_tokens } }]);
+  events.push(['message_stop', { type: 'message_stop' }]);
+  return events;
+}
+
+async function sendStream(res: http.ServerResponse, m: FakeMessage, model: string): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req') });
+  const events = eventsOf(m, model);
+  for (let i = 0; i < events.length; i++) {
+    if (m.dropAfterEvents !== undefined && i >= m.dropAfterEvents) {
+      res.destroy();
+      return;
+    }
+    if (m.malformedAfterEvents !== undefined && i >= m.malformedAfterEvents) {
+      res.end('event: content_block_delta\ndata: {"type": "content_block_delta", "index": \n\n');
+      return;
+    }
+    const [name, data] = events[i]!;
+    if (res.destroyed) return;
+    res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (m.delayMs) await new Promise((r) => setTimeout(r, m.delayMs));
+  }
+  res.end();
+}
