@@ -1,0 +1,55 @@
+import { runTurn, type ApprovalRequest } from '../../../electron/core/chat/turn';
+import { Conversations } from '../../../electron/core/chat/conversations';
+import { saveSettings } from '../../../electron/core/chat/settings-store';
+import type { ChatEvent } from '../../../electron/shared/chat';
+import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { tempVault, type TempVault } from '../vault/helpers';
+
+export interface ChatRig {
+  t: TempVault;
+  fake: FakeAnthropic;
+  conversations: Conversations;
+  env: NodeJS.ProcessEnv;
+  /** Runs one turn and returns every event it emitted. */
+  turn(conversationId: string, text: string, extra?: { signal?: AbortSignal; approve?: (r: ApprovalRequest) => Promise<boolean>; onEvent?: (e: ChatEvent) => void; maxRetries?: number }): Promise<ChatEvent[]>;
+  close(): Promise<void>;
+}
+
+export async function chatRig(): Promise<ChatRig> {
+  const t = await tempVault();
+  const fake = await startFakeAnthropic();
+  const env = { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
+  const conversations = new Conversations(t.vault);
+  return {
+    t,
+    fake,
+    conversations,
+    env,
+    async turn(conversationId, text, extra = {}) {
+      const events: ChatEvent[] = [];
+      await runTurn({
+        vault: t.vault,
+        conversationId,
+        userText: text,
+        env,
+        maxRetries: extra.maxRetries ?? 2,
+        onEvent: (e) => {
+          events.push(e);
+          extra.onEvent?.(e);
+        },
+        ...(extra.signal ? { signal: extra.signal } : {}),
+        ...(extra.approve ? { approve: extra.approve } : {}),
+      });
+      return events;
+    },
+    async close() {
+      await fake.close();
+      await t.cleanup();
+    },
+  };
+}
+
+export const textOf = (events: ChatEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');
+export const errorOf = (events: ChatEvent[]) => events.find((e): e is Extract<ChatEvent, { type: 'error' }> => e.type === 'error');
+export const toolEnds = (events: ChatEvent[]) => events.filter((e): e is Extract<ChatEvent, { type: 'tool_end' }> => e.type === 'tool_end');
+export { saveSettings };
