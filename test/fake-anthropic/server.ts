@@ -220,6 +220,8 @@ async function sendStream(res: http.ServerResponse, m: FakeMessage, model: strin
   const events = eventsOf(m, model);
   for (let i = 0; i < events.length; i++) {
     if (m.dropAfterEvents !== undefined && i >= m.dropAfterEvents) {
+      // Let what was written reach the client first, as a real connection would before it dies.
+      await new Promise((r) => setTimeout(r, 50));
       res.destroy();
       return;
     }

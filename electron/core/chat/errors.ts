@@ -51,7 +51,7 @@ export function mapChatError(err: unknown): MappedError {
     return { code: 'unknown', message: `The Anthropic API answered with an error${status ? ` (${status})` : ''}.` };
   }
   if (err instanceof VaultError && err.code === 'LOCKED') return { code: 'locked', message: 'The vault was locked during the reply. Unlock it and send again.' };
-  if (err instanceof Error && /stream|JSON|Unexpected/i.test(err.message)) {
+  if (err instanceof Error && /terminated|socket|ECONNRESET|fetch failed|premature|stream|JSON|Unexpected/i.test(`${err.message} ${String((err as { cause?: { code?: string } }).cause?.code ?? '')}`)) {
     return { code: 'network', message: 'The connection to the Anthropic API broke off in the middle of the reply. Retry.' };
   }
   return { code: 'unknown', message: 'Something went wrong while answering. Your message is kept; retry.' };

@@ -4,6 +4,7 @@
  * step reported as a ChatEvent. The conversation is saved afterwards whatever
  * happened, always in a state the API accepts for the next turn.
  */
+import { APIUserAbortError } from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
@@ -99,7 +100,8 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
           tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit);
         }
       });
-      const message = await stream.finalMessage();
+      // Settle on a stop even if the stream itself does not (an abort raised from inside a stream listener can leave it pending).
+      const message = await untilStopped(stream.finalMessage(), opts.signal);
       addUsage(tokens, message.usage);
       stopReason = message.stop_reason ?? 'end_turn';
       if (current.text) texts.push(current.text);
@@ -206,6 +208,16 @@ function toolResultsOf(response: BetaMessageParam | null): BetaToolResultBlockPa
 function resultText(content: BetaToolResultBlockParam['content']): string {
   if (typeof content === 'string') return content;
   return (content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+}
+
+function untilStopped<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new APIUserAbortError());
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function addUsage(t: TokenCounts, u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): void {
