@@ -41,6 +41,7 @@ describe('API errors are shown as what the user can do, and the conversation sur
       expect(err).toMatchObject({ code });
       expect(err!.message).toMatch(message);
       expect(err!.message).toMatch(/still in the box/);
+      expect(JSON.stringify(events)).not.toContain(rig.fake.apiKey);
       expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'error' });
       expect((await rig.conversations.get(c.id))!.transcript).toEqual([]);
       await continuesAfterwards(rig, c.id);
