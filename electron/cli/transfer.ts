@@ -2,29 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Vault } from '../core/vault/vault';
 import { defaultStateDir } from '../core/app-paths';
+import { copyVault, exportPlaintext, isFreshTarget } from '../core/transfer';
 import { validateMemoryPath } from '../core/memory/paths';
 import { Exit, type CliCommandContext } from './context';
 import type { Flags, RunExtras } from './commands';
-
-/** True if `dir` does not exist or is an empty directory: we never write into a folder that holds something. */
-async function isFreshTarget(dir: string): Promise<boolean> {
-  try {
-    return (await fs.readdir(dir)).length === 0;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-}
-
-async function writeFileDurably(file: string, data: string | Uint8Array): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const handle = await fs.open(file, 'wx', 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** `mnemo export DIR --plaintext`: every memory as a plain file under DIR. */
 export async function exportCommand(ctx: CliCommandContext): Promise<number> {
@@ -33,18 +14,7 @@ export async function exportCommand(ctx: CliCommandContext): Promise<number> {
     ctx.stderr.write(`mnemo: ${target} is not empty; export writes only into a new or empty folder.\n`);
     return Exit.FAILED;
   }
-  const files = ctx.vault.memory.list('/memories', Infinity);
-  let count = 0;
-  for (const entry of files) {
-    const rel = entry.path.slice('/memories/'.length);
-    const dest = path.join(target, ...rel.split('/'));
-    if (entry.kind === 'dir') {
-      await fs.mkdir(dest, { recursive: true, mode: 0o700 });
-      continue;
-    }
-    await writeFileDurably(dest, await ctx.vault.memory.readFile(entry.path));
-    count++;
-  }
+  const count = await exportPlaintext(ctx.vault, target);
   ctx.stderr.write(`Exported ${count} memories to ${target}. These files are NOT encrypted: delete them when you are done.\n`);
   return Exit.OK;
 }
@@ -113,22 +83,6 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
   return Exit.OK;
 }
 
-/** Process-lock and temporary files are this process's own, not part of a backup. */
-function belongsInBackup(name: string): boolean {
-  return !name.endsWith('.lock') && !name.startsWith('.tmp') && !name.endsWith('.tmp');
-}
-
-async function copyTree(from: string, to: string): Promise<void> {
-  await fs.mkdir(to, { recursive: true, mode: 0o700 });
-  for (const e of await fs.readdir(from, { withFileTypes: true })) {
-    if (!belongsInBackup(e.name)) continue;
-    const src = path.join(from, e.name);
-    const dest = path.join(to, e.name);
-    if (e.isDirectory()) await copyTree(src, dest);
-    else if (e.isFile()) await writeFileDurably(dest, await fs.readFile(src));
-  }
-}
-
 /**
  * `mnemo backup DIR`: an encrypted copy of the vault, taken while holding the
  * mutation queue so it is one consistent generation, then opened and verified.
@@ -139,7 +93,7 @@ export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extra
     ctx.stderr.write(`mnemo: ${target} is not empty; backup writes only into a new or empty folder.\n`);
     return Exit.FAILED;
   }
-  await ctx.vault.exclusive(() => copyTree(ctx.vault.dir, target));
+  await copyVault(ctx.vault, target);
   const copy = await Vault.open(target, { stateDir: defaultStateDir(ctx.env) });
   try {
     await copy.unlock(extras.currentPassphrase);

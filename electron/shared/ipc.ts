@@ -1,0 +1,114 @@
+/**
+ * The one contract between the renderer and the main process: every call
+ * (with zod schemas for its arguments and result) and every event. Main
+ * registers exactly one handler per call; the preload exposes exactly one
+ * method per call; the renderer's `window.mnemo` type is derived from here.
+ */
+import { z } from 'zod';
+import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { Settings } from './settings';
+
+/** What crosses the boundary instead of a thrown error. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+
+const path = z.string().min(1).max(2048);
+const passphrase = z.string().min(1).max(1024);
+const id = z.string().regex(/^[0-9a-f]{16,32}$/);
+
+const FileEntry = z.object({ kind: z.literal('file'), path: z.string(), size: z.number(), created: z.number(), modified: z.number(), version: z.number() });
+const DirEntry = z.object({ kind: z.literal('dir'), path: z.string(), created: z.number(), modified: z.number() });
+export const Entry = z.discriminatedUnion('kind', [FileEntry, DirEntry]);
+export type Entry = z.infer<typeof Entry>;
+
+const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()) });
+const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
+export const PublicSettings = Settings.extend({ hasApiKey: z.boolean() });
+export type PublicSettings = z.infer<typeof PublicSettings>;
+const Conversation = z.object({ id: z.string(), title: z.string(), created: z.number(), updated: z.number(), transcript: z.array(TranscriptEntry) });
+export type Conversation = z.infer<typeof Conversation>;
+
+const none = z.tuple([]);
+const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
+const call = <A extends z.ZodTuple, R extends z.ZodType>(channel: string, args: A, result: R) => ({ channel, args, result });
+
+/** Every call: method name → channel, argument tuple, result. */
+export const CALLS = {
+  vaultStatus: call('vault:status', none, z.object({ exists: z.boolean(), unlocked: z.boolean() })),
+  vaultCreate: call('vault:create', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
+  vaultUnlock: call('vault:unlock', one(z.object({ passphrase })), UnlockReport),
+  vaultUnlockWithRecoveryKey: call('vault:unlock-recovery', one(z.object({ recoveryKey: z.string().min(1).max(200) })), UnlockReport),
+  vaultLock: call('vault:lock', none, z.null()),
+  vaultChangePassphrase: call('vault:change-passphrase', one(z.object({ current: passphrase, next: passphrase })), z.null()),
+  vaultNewRecoveryKey: call('vault:new-recovery-key', none, z.object({ recoveryKey: z.string() })),
+  vaultRotateKeys: call('vault:rotate-keys', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
+  vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),
+  vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
+  vaultExportPlaintext: call('vault:export-plaintext', none, z.object({ saved: z.boolean(), count: z.number() })),
+
+  memoryList: call('memory:list', none, z.array(Entry)),
+  memoryRead: call('memory:read', one(z.object({ path })), z.object({ text: z.string(), version: z.number() })),
+  memoryWrite: call(
+    'memory:write',
+    one(z.object({ path, text: z.string().max(10 * 1024 * 1024), mode: z.enum(['create', 'update']), expectedVersion: z.number().int().optional() })),
+    FileEntry,
+  ),
+  memoryMkdir: call('memory:mkdir', one(z.object({ path })), z.null()),
+  memoryRename: call('memory:rename', one(z.object({ from: path, to: path })), z.null()),
+  memoryDelete: call('memory:delete', one(z.object({ path })), z.null()),
+  memoryHistory: call('memory:history', one(z.object({ path })), z.array(HistoryEntry)),
+  memoryReadVersion: call('memory:read-version', one(z.object({ path, version: z.number().int().min(1) })), z.object({ text: z.string() })),
+  memoryRestore: call('memory:restore', one(z.object({ path, version: z.number().int().min(1) })), FileEntry),
+  memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
+
+  settingsGet: call('settings:get', none, PublicSettings),
+  settingsSet: call('settings:set', one(Settings.partial()), PublicSettings),
+  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean() })),
+  settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
+
+  chatList: call('chat:list', none, z.array(ConversationSummary)),
+  chatCreate: call('chat:create', none, ConversationSummary),
+  chatGet: call('chat:get', one(z.object({ id })), Conversation),
+  chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
+  chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
+  chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),
+  chatSend: call('chat:send', one(z.object({ id, text: z.string().min(1).max(100_000) })), z.object({ turnId: z.string() })),
+  chatStop: call('chat:stop', one(z.object({ turnId: z.string() })), z.null()),
+  chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
+  chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1) })), z.object({ restored: z.boolean() })),
+} as const;
+
+export type CallName = keyof typeof CALLS;
+export const CALL_NAMES = Object.keys(CALLS) as CallName[];
+export type CallArgs<K extends CallName> = z.infer<(typeof CALLS)[K]['args']>;
+export type CallResult<K extends CallName> = z.infer<(typeof CALLS)[K]['result']>;
+
+/** Main → renderer events. */
+export const EVENTS = {
+  vaultLocked: { channel: 'event:vault-locked', payload: z.object({ reason: z.enum(['user', 'idle', 'system']) }) },
+  memoryChanged: {
+    channel: 'event:memory-changed',
+    payload: z.object({ op: z.enum(['write', 'mkdir', 'delete', 'rename']), path: z.string(), newPath: z.string().optional(), version: z.number().optional(), source: z.enum(['claude', 'user', 'cli', 'system']) }),
+  },
+  chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+export type EventPayload<K extends EventName> = z.infer<(typeof EVENTS)[K]['payload']>;
+
+/** The API the renderer sees as `window.mnemo`: one method per call, plus event subscription. */
+export type MnemoApi = { [K in CallName]: (...args: CallArgs<K>) => Promise<Result<CallResult<K>>> } & {
+  on<K extends EventName>(event: K, listener: (payload: EventPayload<K>) => void): () => void;
+};
+
+/**
+ * Builds the API object from the contract with one named method per call. The
+ * preload (over ipcRenderer) and the test harness (over exposeBinding) both use
+ * it, so the two cannot drift.
+ */
+export function buildApi(invoke: (channel: string, args: unknown[]) => Promise<unknown>, subscribe: (channel: string, listener: (payload: unknown) => void) => () => void): MnemoApi {
+  const api: Record<string, unknown> = {};
+  for (const name of CALL_NAMES) api[name] = (...args: unknown[]) => invoke(CALLS[name].channel, args);
+  api.on = (event: EventName, listener: (payload: unknown) => void) => subscribe(EVENTS[event].channel, listener);
+  return api as MnemoApi;
+}
