@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryCall, reply, resultText, text, toolResults } from '../../fake-anthropic/server';
+import { memoryCall, reply, resultText, text, thinking, toolResults } from '../../fake-anthropic/server';
 import { chatRig, saveSettings, textOf, toolEnds, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
@@ -84,6 +84,25 @@ describe('a turn with memory', () => {
     expect(events[0]).toMatchObject({ type: 'error', code: 'no_key' });
     expect(rig.fake.requests).toHaveLength(0);
     expect((await rig.conversations.get(c.id))?.transcript).toEqual([]);
+  });
+});
+
+describe('options from settings', () => {
+  it('thinking streams as thinking events; compaction adds its edit and beta; context management can be turned off', async () => {
+    rig = await chatRig();
+    await saveSettings(rig.t.vault, { thinking: true, compaction: true, contextManagement: { enabled: false, triggerInputTokens: 100_000, keepToolUses: 3, clearAtLeastTokens: 5000 } });
+    const c = await rig.conversations.create();
+    rig.fake.script(reply(thinking('Let me think about this.'), text('Answer.')));
+    const events = await rig.turn(c.id, 'think first');
+    expect(events.filter((e) => e.type === 'thinking').map((e) => (e as { delta: string }).delta).join('')).toBe('Let me think about this.');
+    expect(textOf(events)).toBe('Answer.');
+    const req = rig.fake.requests.at(-1)!;
+    expect(req.body.thinking).toMatchObject({ type: 'enabled' });
+    expect(req.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
+    expect(req.headers['anthropic-beta']).toContain('compact-2026-01-12');
+    // The thinking block is kept in the history exactly as received, to be sent back unchanged.
+    const saved = await rig.conversations.get(c.id);
+    expect(JSON.stringify(saved!.messages)).toContain('Let me think about this.');
   });
 });
 
