@@ -1,0 +1,67 @@
+/** Electron entry: wiring only. The behaviour lives in handlers/ (plain Node) and the modules imported here. */
+import path from 'node:path';
+import { app, BrowserWindow, dialog, powerMonitor } from 'electron';
+import { defaultStateDir } from '../core/app-paths';
+import { loadSettings } from '../core/chat/settings-store';
+import { EVENTS } from '../shared/ipc';
+import { startAutoLock } from './autolock';
+import { createHandlers, dispatch } from './handlers';
+import { registerIpc } from './ipc';
+import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
+import { createMainWindow, isOurMainFrame, lockDownSession } from './window';
+import { loadBounds, saveBounds } from './window-state';
+
+const here = import.meta.dirname;
+const PRELOAD = path.join(here, '../preload/index.cjs');
+const RENDERER = path.join(here, '../renderer');
+
+registerAppScheme();
+let win: BrowserWindow | undefined;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  const userDataDir = app.getPath('userData');
+  const { handlers, session } = createHandlers({
+    userDataDir,
+    stateDir: defaultStateDir(),
+    env: process.env,
+    emit: (event, payload) => win?.webContents.send(EVENTS[event].channel, payload),
+    pickDirectory: async (purpose) => {
+      if (!win) return undefined;
+      const r = await dialog.showOpenDialog(win, {
+        title: purpose === 'backup' ? 'Choose an empty folder for the encrypted backup' : 'Choose an empty folder for the plaintext export',
+        properties: ['openDirectory', 'createDirectory'],
+      });
+      return r.canceled ? undefined : r.filePaths[0];
+    },
+  });
+  registerIpc((name, args) => dispatch(handlers, name, args), (event) => isOurMainFrame(win, event));
+
+  app.on('second-instance', () => {
+    if (win?.isMinimized()) win.restore();
+    win?.focus();
+  });
+
+  void app.whenReady().then(() => {
+    lockDownSession();
+    serveRenderer(RENDERER);
+    win = createMainWindow({ preload: PRELOAD, bounds: loadBounds(userDataDir) });
+    win.on('close', () => {
+      if (win) saveBounds(userDataDir, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+    });
+    void win.loadURL(`${APP_ORIGIN}/index.html`);
+
+    const lockNow = () => session.lock('system');
+    powerMonitor.on('lock-screen', lockNow);
+    powerMonitor.on('suspend', lockNow);
+    startAutoLock({
+      idleSeconds: () => powerMonitor.getSystemIdleTime(),
+      minutes: async () => (session.isUnlocked() ? (await loadSettings(session.unlocked())).autoLockMinutes : undefined),
+      lock: () => session.lock('idle'),
+    });
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => void session.close());
+}

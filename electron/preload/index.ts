@@ -1,0 +1,18 @@
+/**
+ * The sandboxed preload: exposes `window.mnemo` with one method per call of
+ * the contract and event subscription, nothing else (no generic invoke, no
+ * process, no ipcRenderer).
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { buildApi } from '../shared/ipc';
+
+const api = buildApi(
+  (channel, args) => ipcRenderer.invoke(channel, ...args),
+  (channel, listener) => {
+    const forward = (_e: IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on(channel, forward);
+    return () => ipcRenderer.removeListener(channel, forward);
+  },
+);
+
+contextBridge.exposeInMainWorld('mnemo', api);

@@ -1,0 +1,15 @@
+import { defineConfig } from '@playwright/test';
+
+// The specs start their own Chromium through test/e2e/harness.ts (no Electron here), so no projects.
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/output',
+  // Each spec runs Argon2id (64 MiB) in this process; two at a time is what 2 cores bear.
+  workers: process.env.CI ? 1 : 2,
+  fullyParallel: false,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  forbidOnly: !!process.env.CI,
+});

@@ -1,0 +1,148 @@
+/**
+ * Runs the app in real Chromium without Electron (DESIGN.md §9): the built
+ * renderer is served over local HTTP with the app's CSP, the real handler
+ * table runs in this Node process, and `window.mnemo` is installed in the page
+ * through `exposeBinding`, built from the same contract as the preload. Every
+ * IPC payload in both directions is recorded for the no-secrets spec.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createHandlers, dispatch, type AppSession } from '../../electron/main/handlers';
+import { CONTENT_SECURITY_POLICY } from '../../electron/main/csp';
+import { readStatic } from '../../electron/main/static-files';
+import { CALLS, CALL_NAMES, EVENTS, type CallName, type EventName } from '../../electron/shared/ipc';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const RENDERER = path.join(ROOT, 'dist/renderer');
+/** The KDF floor: real Argon2id, but fast enough for many unlocks per spec. */
+export const TEST_KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** PLAYWRIGHT_CHROMIUM_EXECUTABLE, else the Debian package, else Playwright's own browser. */
+export function chromiumExecutable(): string | undefined {
+  const fromEnv = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE;
+  if (fromEnv) return fromEnv;
+  for (const p of ['/usr/lib/chromium/chromium', '/usr/bin/chromium']) if (fs.existsSync(p)) return p;
+  return undefined;
+}
+
+export interface IpcRecord {
+  /** 'call': renderer → main arguments; 'result': main → renderer answer; 'event': main → renderer push. */
+  direction: 'call' | 'result' | 'event';
+  channel: string;
+  payload: unknown;
+}
+
+export interface LaunchOptions {
+  userDataDir: string;
+  anthropicBaseURL?: string;
+  /** Pick-folder answers for backup/export (a dialog in Electron). */
+  pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
+}
+
+export interface App {
+  page: Page;
+  /** The main-process side, for checking through core what the UI did. */
+  session: AppSession;
+  /** Every IPC payload so far, in order. */
+  ipc: IpcRecord[];
+  close(): Promise<void>;
+}
+
+/** Starts the app on a user-data directory and returns the page once the renderer has loaded. */
+export async function launchApp(opts: LaunchOptions): Promise<App> {
+  if (!fs.existsSync(path.join(RENDERER, 'index.html'))) throw new Error('dist/renderer is missing: run `npm run build` first.');
+  const server = await serve(RENDERER);
+  const ipc: IpcRecord[] = [];
+  let page: Page | undefined;
+
+  const { handlers, session } = createHandlers({
+    userDataDir: opts.userDataDir,
+    stateDir: path.join(opts.userDataDir, 'state'),
+    kdf: TEST_KDF,
+    env: opts.anthropicBaseURL ? { ANTHROPIC_BASE_URL: opts.anthropicBaseURL } : {},
+    pickDirectory: opts.pickDirectory ?? (async () => undefined),
+    emit: (event: EventName, payload: unknown) => {
+      const channel = EVENTS[event].channel;
+      ipc.push({ direction: 'event', channel, payload });
+      void page?.evaluate(([c, p]) => (window as unknown as { __mnemoEmit(c: string, p: unknown): void }).__mnemoEmit(c, p), [channel, payload] as const).catch(() => undefined);
+    },
+  });
+
+  const browser: Browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
+  const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  const byChannel = new Map<string, CallName>(CALL_NAMES.map((n) => [CALLS[n].channel, n]));
+
+  await page.exposeBinding('__mnemoInvoke', async (source, channel: string, args: unknown) => {
+    // As in Electron's handle(): only our page's main frame may call, and only the contract's channels exist.
+    const name = byChannel.get(channel);
+    if (source.frame !== page!.mainFrame() || !name) return { ok: false, error: { code: 'FORBIDDEN', message: 'Refused.' } };
+    ipc.push({ direction: 'call', channel, payload: args });
+    const result = await dispatch(handlers, name, args);
+    ipc.push({ direction: 'result', channel, payload: result });
+    return result;
+  });
+  const calls = Object.fromEntries(CALL_NAMES.map((n) => [n, CALLS[n].channel]));
+  const events = Object.fromEntries(Object.entries(EVENTS).map(([n, e]) => [n, e.channel]));
+  // The page-side twin of the preload's buildApi(): one method per call, plus on(event).
+  await page.addInitScript(
+    ({ calls, events }) => {
+      const w = window as unknown as Record<string, unknown> & { __mnemoInvoke(c: string, a: unknown[]): Promise<unknown> };
+      const listeners = new Map<string, Set<(p: unknown) => void>>();
+      const api: Record<string, unknown> = {};
+      for (const [name, channel] of Object.entries(calls)) api[name] = (...args: unknown[]) => w.__mnemoInvoke(channel, args);
+      api.on = (event: string, listener: (p: unknown) => void) => {
+        const channel = events[event];
+        if (!channel) throw new Error(`Unknown event ${event}`);
+        if (!listeners.has(channel)) listeners.set(channel, new Set());
+        listeners.get(channel)!.add(listener);
+        return () => listeners.get(channel)!.delete(listener);
+      };
+      Object.defineProperty(window, '__mnemoEmit', { value: (c: string, p: unknown) => listeners.get(c)?.forEach((l) => l(p)) });
+      Object.defineProperty(window, 'mnemo', { value: Object.freeze(api) });
+    },
+    { calls, events },
+  );
+
+  await page.goto(`${server.url}/index.html`);
+  return {
+    page,
+    session,
+    ipc,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      await session.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function serve(root: string): Promise<http.Server & { url: string }> {
+  const server = http.createServer((req, res) => {
+    void readStatic(root, req.url ?? '/').then((file) => {
+      if (!file || req.method !== 'GET') {
+        res.writeHead(404).end('Not found');
+        return;
+      }
+      res.writeHead(200, { 'content-type': file.contentType, 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' });
+      res.end(file.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(server, { url: `http://127.0.0.1:${port}` });
+}
