@@ -1,6 +1,6 @@
 /** Electron entry: wiring only. The behaviour lives in handlers/ (plain Node) and the modules imported here. */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, powerMonitor } from 'electron';
+import { app, dialog, powerMonitor, type BrowserWindow } from 'electron';
 import { defaultStateDir } from '../core/app-paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { EVENTS } from '../shared/ipc';

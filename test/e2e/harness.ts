@@ -67,7 +67,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   if (!fs.existsSync(path.join(RENDERER, 'index.html'))) throw new Error('dist/renderer is missing: run `npm run build` first.');
   const server = await serve(RENDERER);
   const ipc: IpcRecord[] = [];
-  let page: Page | undefined;
+  const ref: { page?: Page } = {};
 
   const { handlers, session } = createHandlers({
     userDataDir: opts.userDataDir,
@@ -78,19 +78,20 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     emit: (event: EventName, payload: unknown) => {
       const channel = EVENTS[event].channel;
       ipc.push({ direction: 'event', channel, payload });
-      void page?.evaluate(([c, p]) => (window as unknown as { __mnemoEmit(c: string, p: unknown): void }).__mnemoEmit(c, p), [channel, payload] as const).catch(() => undefined);
+      void ref.page?.evaluate(([c, p]) => (window as unknown as { __mnemoEmit(c: string, p: unknown): void }).__mnemoEmit(c, p), [channel, payload] as const).catch(() => undefined);
     },
   });
 
   const browser: Browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
   const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
+  const page = await context.newPage();
+  ref.page = page;
   const byChannel = new Map<string, CallName>(CALL_NAMES.map((n) => [CALLS[n].channel, n]));
 
   await page.exposeBinding('__mnemoInvoke', async (source, channel: string, args: unknown) => {
     // As in Electron's handle(): only our page's main frame may call, and only the contract's channels exist.
     const name = byChannel.get(channel);
-    if (source.frame !== page!.mainFrame() || !name) return { ok: false, error: { code: 'FORBIDDEN', message: 'Refused.' } };
+    if (source.frame !== page.mainFrame() || !name) return { ok: false, error: { code: 'FORBIDDEN', message: 'Refused.' } };
     ipc.push({ direction: 'call', channel, payload: args });
     const result = await dispatch(handlers, name, args);
     ipc.push({ direction: 'result', channel, payload: result });
