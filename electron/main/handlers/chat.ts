@@ -1,0 +1,77 @@
+/** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
+import { randomBytes } from 'node:crypto';
+import { Conversations } from '../../core/chat/conversations';
+import { runTurn } from '../../core/chat/turn';
+import { validateMemoryPath } from '../../core/memory/paths';
+import { VaultError } from '../../core/vault/types';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+export function chatHandlers(s: AppSession): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatUndo'> {
+  const conversations = () => new Conversations(s.unlocked());
+  return {
+    chatList: async () => conversations().list(),
+    chatCreate: async () => {
+      const c = await conversations().create();
+      return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: 0 };
+    },
+    chatGet: async ({ id }) => {
+      const c = await conversations().require(id);
+      // The API history stays in main; the window gets the transcript.
+      return { id: c.id, title: c.title, created: c.created, updated: c.updated, transcript: c.transcript };
+    },
+    chatRename: async ({ id, title }) => {
+      await conversations().rename(id, title);
+      return null;
+    },
+    chatDelete: async ({ id }) => {
+      await conversations().delete(id);
+      return null;
+    },
+    chatSearch: async ({ query }) => conversations().search(query),
+    chatSend: async ({ id, text }) => {
+      const vault = s.unlocked();
+      await conversations().require(id);
+      if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
+      const turnId = randomBytes(8).toString('hex');
+      const controller = new AbortController();
+      const approvals = new Map<string, (allow: boolean) => void>();
+      s.turns.set(turnId, { controller, approvals });
+      void runTurn({
+        vault,
+        conversationId: id,
+        userText: text,
+        env: s.ctx.env,
+        signal: controller.signal,
+        onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
+        approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
+      })
+        .catch(() => s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } }))
+        .finally(() => s.turns.delete(turnId));
+      return { turnId };
+    },
+    chatStop: async ({ turnId }) => {
+      s.turns.get(turnId)?.controller.abort();
+      return null;
+    },
+    chatApprove: async ({ turnId, callId, allow }) => {
+      const turn = s.turns.get(turnId);
+      const resolve = turn?.approvals.get(callId);
+      if (!resolve) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval.');
+      turn!.approvals.delete(callId);
+      resolve(allow);
+      return null;
+    },
+    chatUndo: async ({ path, version }) => {
+      const vault = s.unlocked();
+      const p = validateMemoryPath(path);
+      // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
+      if (version <= 1) {
+        if (vault.memory.stat(p)) await vault.memory.remove(p, 'user');
+        return { restored: true };
+      }
+      await vault.restore(p, version - 1, 'user');
+      return { restored: true };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The handler table for every call in the contract, and `dispatch`, which
+ * validates arguments and results with the contract's schemas and answers with
+ * a Result envelope. Plain Node: Electron's ipcMain and the test harness both
+ * call `dispatch`, so they run exactly the same code.
+ */
+import { MemoryPathError } from '../../core/memory/paths';
+import { VaultError } from '../../core/vault/types';
+import { CALLS, type CallName, type Result } from '../../shared/ipc';
+import { chatHandlers } from './chat';
+import { memoryHandlers } from './memory';
+import { AppSession, type HandlerContext } from './session';
+import { settingsHandlers } from './settings';
+import type { Handlers } from './types';
+import { vaultHandlers } from './vault';
+
+export type { HandlerContext } from './session';
+export { AppSession } from './session';
+
+export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
+  const session = new AppSession(ctx);
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session) };
+  return { handlers, session };
+}
+
+/** Runs one call: parse the arguments, run the handler, check the result, and wrap any failure as data. */
+export async function dispatch(handlers: Handlers, name: CallName, rawArgs: unknown): Promise<Result<unknown>> {
+  const spec = CALLS[name];
+  const args = spec.args.safeParse(rawArgs);
+  if (!args.success) return { ok: false, error: { code: 'BAD_INPUT', message: 'The request was malformed and was ignored.' } };
+  try {
+    const value = await (handlers[name] as (...a: unknown[]) => Promise<unknown>)(...(args.data as unknown[]));
+    // Parsing the result strips any field the contract does not list, so nothing extra can leak out.
+    return { ok: true, value: spec.result.parse(value) };
+  } catch (err) {
+    return { ok: false, error: toError(err) };
+  }
+}
+
+function toError(err: unknown): { code: string; message: string } {
+  if (err instanceof VaultError) return { code: err.code, message: err.message };
+  if (err instanceof MemoryPathError) return { code: 'BAD_PATH', message: err.message };
+  return { code: 'INTERNAL', message: 'Something went wrong. Try again; if it keeps happening, check the vault in Settings.' };
+}

@@ -1,0 +1,54 @@
+/** Handlers for the memory browser and editor: every path checked by the memory tool's own rules. */
+import { validateMemoryPath } from '../../core/memory/paths';
+import type { EntryMeta, FileMeta } from '../../core/vault/types';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+const entry = (e: EntryMeta) => e;
+const fileEntry = (e: FileMeta) => e;
+
+export function memoryHandlers(s: AppSession): HandlersFor<
+  'memoryList' | 'memoryRead' | 'memoryWrite' | 'memoryMkdir' | 'memoryRename' | 'memoryDelete' | 'memoryHistory' | 'memoryReadVersion' | 'memoryRestore' | 'memorySearch'
+> {
+  return {
+    memoryList: async () => s.unlocked().memory.list('/memories', Infinity).map(entry),
+    memoryRead: async ({ path }) => {
+      const vault = s.unlocked();
+      const p = validateMemoryPath(path);
+      const text = await vault.memory.readFile(p);
+      const meta = vault.memory.stat(p);
+      return { text, version: meta?.kind === 'file' ? meta.version : 0 };
+    },
+    memoryWrite: async ({ path, text, mode, expectedVersion }) =>
+      fileEntry(await s.unlocked().memory.writeFile(validateMemoryPath(path), text, { mode, source: 'user', ...(expectedVersion !== undefined ? { expectedVersion } : {}) })),
+    memoryMkdir: async ({ path }) => {
+      await s.unlocked().memory.mkdir(validateMemoryPath(path), 'user');
+      return null;
+    },
+    memoryRename: async ({ from, to }) => {
+      await s.unlocked().memory.rename(validateMemoryPath(from), validateMemoryPath(to), 'user');
+      return null;
+    },
+    memoryDelete: async ({ path }) => {
+      await s.unlocked().memory.remove(validateMemoryPath(path), 'user');
+      return null;
+    },
+    memoryHistory: async ({ path }) => s.unlocked().history(validateMemoryPath(path)),
+    memoryReadVersion: async ({ path, version }) => ({ text: await s.unlocked().readVersion(validateMemoryPath(path), version) }),
+    memoryRestore: async ({ path, version }) => fileEntry(await s.unlocked().restore(validateMemoryPath(path), version, 'user')),
+    memorySearch: async ({ query }) => {
+      const vault = s.unlocked();
+      const q = query.toLowerCase();
+      const hits: Array<{ path: string; line: number; snippet: string }> = [];
+      for (const e of vault.memory.list('/memories', Infinity)) {
+        if (e.kind !== 'file') continue;
+        const lines = (await vault.memory.readFile(e.path)).split('\n');
+        lines.forEach((l, i) => {
+          if (hits.length < 200 && l.toLowerCase().includes(q)) hits.push({ path: e.path, line: i + 1, snippet: l.slice(0, 200) });
+        });
+        if (e.path.toLowerCase().includes(q) && !hits.some((h) => h.path === e.path)) hits.push({ path: e.path, line: 0, snippet: '' });
+      }
+      return hits;
+    },
+  };
+}

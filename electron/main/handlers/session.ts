@@ -1,0 +1,92 @@
+/**
+ * The main process's state behind the IPC handlers, in plain Node: the vault
+ * (opened locked at start, unlocked by the user), change events for the
+ * window, and the chat turns in flight.
+ */
+import { vaultDirIn } from '../../core/app-paths';
+import { Vault } from '../../core/vault/vault';
+import { VaultError, type KdfParams } from '../../core/vault/types';
+import type { EventName, EventPayload } from '../../shared/ipc';
+
+export interface HandlerContext {
+  userDataDir: string;
+  /** Where this device's rollback marks live (outside the vault). */
+  stateDir: string;
+  emit<K extends EventName>(event: K, payload: EventPayload<K>): void;
+  /** Asks the user for a folder (a dialog in Electron). The path never reaches the renderer. */
+  pickDirectory(purpose: 'backup' | 'export'): Promise<string | undefined>;
+  env: NodeJS.ProcessEnv;
+  /** Key-derivation cost for new vaults; calibrated when absent (tests pass the floor). */
+  kdf?: KdfParams;
+}
+
+export class AppSession {
+  private vault: Vault | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Turn id → how to stop it. */
+  readonly turns = new Map<string, { controller: AbortController; approvals: Map<string, (allow: boolean) => void> }>();
+
+  constructor(readonly ctx: HandlerContext) {}
+
+  get dir(): string {
+    return vaultDirIn(this.ctx.userDataDir);
+  }
+
+  async exists(): Promise<boolean> {
+    return this.vault !== undefined || (await Vault.exists(this.dir));
+  }
+
+  isUnlocked(): boolean {
+    return this.vault?.isUnlocked() ?? false;
+  }
+
+  /** The vault, opened (locked) on first use. */
+  async opened(): Promise<Vault> {
+    if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir }));
+    return this.vault!;
+  }
+
+  /** The vault if unlocked, else LOCKED. */
+  unlocked(): Vault {
+    if (!this.vault?.isUnlocked()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    return this.vault;
+  }
+
+  async create(passphrase: string): Promise<string> {
+    if (await this.exists()) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
+    const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
+    this.attach(vault);
+    return recoveryKey;
+  }
+
+  private attach(vault: Vault): void {
+    this.vault = vault;
+    this.unsubscribe = vault.onChange((c) => {
+      if (c.op === 'lock') return;
+      this.ctx.emit('memoryChanged', {
+        op: c.op,
+        path: c.path,
+        source: c.source,
+        ...(c.op === 'rename' ? { newPath: c.newPath } : {}),
+        ...(c.op === 'write' ? { version: c.version } : {}),
+      });
+    });
+  }
+
+  /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
+  lock(reason: 'user' | 'idle' | 'system'): void {
+    for (const t of this.turns.values()) t.controller.abort();
+    if (this.vault?.isUnlocked()) {
+      this.vault.lock();
+      this.ctx.emit('vaultLocked', { reason });
+    }
+  }
+
+  /** Locks and releases the vault (app quit). */
+  async close(): Promise<void> {
+    for (const t of this.turns.values()) t.controller.abort();
+    this.unsubscribe?.();
+    await this.vault?.close();
+    this.vault = undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/** Handlers for settings. The API key goes in and never comes back out: the window only learns whether one is set. */
+import { createClient } from '../../core/chat/client';
+import { mapChatError } from '../../core/chat/errors';
+import { hasApiKey, loadSettings, saveSettings, setApiKey } from '../../core/chat/settings-store';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'settingsSet' | 'settingsSetApiKey' | 'settingsTestConnection'> {
+  const publicSettings = async () => {
+    const vault = s.unlocked();
+    return { ...(await loadSettings(vault)), hasApiKey: await hasApiKey(vault) };
+  };
+  return {
+    settingsGet: publicSettings,
+    settingsSet: async (patch) => {
+      await saveSettings(s.unlocked(), patch);
+      return publicSettings();
+    },
+    settingsSetApiKey: async ({ apiKey }) => {
+      const vault = s.unlocked();
+      await setApiKey(vault, apiKey);
+      return { hasApiKey: await hasApiKey(vault) };
+    },
+    settingsTestConnection: async () => {
+      const tc = await createClient(s.unlocked(), { env: s.ctx.env, maxRetries: 0 });
+      if (!tc) return { ok: false, message: 'No API key is set.' };
+      try {
+        await tc.client.messages.create({ model: tc.connection.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
+        return { ok: true, message: `Connected; ${tc.connection.model} answered.` };
+      } catch (err) {
+        return { ok: false, message: mapChatError(err).message };
+      }
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** Handlers for creating, unlocking, locking and maintaining the vault. */
+import { copyVault, exportPlaintext, isFreshTarget } from '../../core/transfer';
+import { VaultError } from '../../core/vault/types';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+export function vaultHandlers(s: AppSession): HandlersFor<
+  'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
+> {
+  return {
+    vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked() }),
+    vaultCreate: async ({ passphrase }) => ({ recoveryKey: await s.create(passphrase) }),
+    vaultUnlock: async ({ passphrase }) => (await s.opened()).unlock(passphrase),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => (await s.opened()).unlockWithRecoveryKey(recoveryKey),
+    vaultLock: async () => {
+      s.lock('user');
+      return null;
+    },
+    vaultChangePassphrase: async ({ current, next }) => {
+      await s.unlocked().changePassphrase(current, next);
+      return null;
+    },
+    vaultNewRecoveryKey: async () => ({ recoveryKey: await s.unlocked().newRecoveryKey() }),
+    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: await s.unlocked().rotateKeys(passphrase) }),
+    vaultVerify: async () => s.unlocked().verify(),
+    vaultBackup: async () => {
+      const vault = s.unlocked();
+      const target = await s.ctx.pickDirectory('backup');
+      if (!target) return { saved: false };
+      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the backup.');
+      await copyVault(vault, target);
+      return { saved: true };
+    },
+    vaultExportPlaintext: async () => {
+      const vault = s.unlocked();
+      const target = await s.ctx.pickDirectory('export');
+      if (!target) return { saved: false, count: 0 };
+      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the export.');
+      return { saved: true, count: await exportPlaintext(vault, target) };
+    },
+  };
+}
