@@ -1,0 +1,135 @@
+/**
+ * A recording stand-in for the `electron` module, so the built main bundle and
+ * preload can be loaded under plain Node and their wiring inspected.
+ */
+type Listener = (...args: unknown[]) => unknown;
+
+export interface Recording {
+  ipcHandlers: Map<string, Listener>;
+  ipcHandleCounts: Map<string, number>;
+  windows: StubWindow[];
+  privilegedSchemes: Array<{ scheme: string; privileges: Record<string, boolean> }>;
+  protocolHandlers: Map<string, (req: Request) => Promise<Response> | Response>;
+  appEvents: Map<string, Listener[]>;
+  powerEvents: Map<string, Listener[]>;
+  openedExternal: string[];
+  exposed: Map<string, unknown>;
+  rendererInvokes: Array<{ channel: string; args: unknown[] }>;
+  singleInstanceRequested: boolean;
+  permissionHandler?: Listener;
+}
+
+export const rec: Recording = {
+  ipcHandlers: new Map(),
+  ipcHandleCounts: new Map(),
+  windows: [],
+  privilegedSchemes: [],
+  protocolHandlers: new Map(),
+  appEvents: new Map(),
+  powerEvents: new Map(),
+  openedExternal: [],
+  exposed: new Map(),
+  rendererInvokes: [],
+  singleInstanceRequested: false,
+};
+
+const push = (m: Map<string, Listener[]>, k: string, l: Listener) => m.set(k, [...(m.get(k) ?? []), l]);
+
+class Emitter {
+  readonly listeners = new Map<string, Listener[]>();
+  on(event: string, l: Listener) {
+    push(this.listeners, event, l);
+    return this;
+  }
+  once(event: string, l: Listener) {
+    return this.on(event, l);
+  }
+  emit(event: string, ...args: unknown[]) {
+    for (const l of this.listeners.get(event) ?? []) l(...args);
+  }
+}
+
+export class StubWebContents extends Emitter {
+  windowOpenHandler?: (d: { url: string }) => { action: string };
+  readonly mainFrame = { url: 'app://mnemo/index.html' };
+  sent: Array<{ channel: string; payload: unknown }> = [];
+  setWindowOpenHandler(h: (d: { url: string }) => { action: string }) {
+    this.windowOpenHandler = h;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+  }
+}
+
+export class StubWindow extends Emitter {
+  readonly webContents = new StubWebContents();
+  loadedURL?: string;
+  constructor(readonly options: { webPreferences: Record<string, unknown> } & Record<string, unknown>) {
+    super();
+    rec.windows.push(this);
+  }
+  loadURL(url: string) {
+    this.loadedURL = url;
+    return Promise.resolve();
+  }
+  isDestroyed() {
+    return false;
+  }
+  isMinimized() {
+    return false;
+  }
+  isMaximized() {
+    return false;
+  }
+  getNormalBounds() {
+    return { x: 0, y: 0, width: 1000, height: 700 };
+  }
+  maximize() {}
+  show() {}
+  focus() {}
+  restore() {}
+}
+
+export function electronStub(userDataDir: string) {
+  return {
+    app: {
+      requestSingleInstanceLock: () => {
+        rec.singleInstanceRequested = true;
+        return true;
+      },
+      getPath: (name: string) => (name === 'userData' ? userDataDir : `${userDataDir}/${name}`),
+      whenReady: () => Promise.resolve(),
+      on: (event: string, l: Listener) => push(rec.appEvents, event, l),
+      quit: () => undefined,
+    },
+    BrowserWindow: StubWindow,
+    ipcMain: {
+      handle: (channel: string, l: Listener) => {
+        rec.ipcHandlers.set(channel, l);
+        rec.ipcHandleCounts.set(channel, (rec.ipcHandleCounts.get(channel) ?? 0) + 1);
+      },
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (s: Recording['privilegedSchemes']) => rec.privilegedSchemes.push(...s),
+      handle: (scheme: string, h: (req: Request) => Promise<Response>) => rec.protocolHandlers.set(scheme, h),
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: Listener) => (rec.permissionHandler = h),
+        setPermissionCheckHandler: () => undefined,
+      },
+    },
+    shell: { openExternal: async (url: string) => void rec.openedExternal.push(url) },
+    dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
+    powerMonitor: { on: (event: string, l: Listener) => push(rec.powerEvents, event, l), getSystemIdleTime: () => 0 },
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => rec.exposed.set(key, api) },
+    ipcRenderer: {
+      invoke: async (channel: string, ...args: unknown[]) => {
+        rec.rendererInvokes.push({ channel, args });
+        return { ok: true, value: null };
+      },
+      on: () => undefined,
+      removeListener: () => undefined,
+    },
+  };
+}
