@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ChatEvent, ConversationSummary, Usage } from '../../../electron/shared/chat';
+import type { Conversation } from '../../../electron/shared/ipc';
+import { Markdown } from '../../components/Markdown';
+import { call, messageOf, on } from '../../lib/api';
+import { Sidebar } from './Sidebar';
+import { ToolChip, type ToolView } from './ToolChip';
+import { money, Transcript, usageLine } from './Transcript';
+
+interface Live {
+  turnId: string;
+  userText: string;
+  text: string;
+  thinking: string;
+  tools: ToolView[];
+  approvals: Array<Extract<ChatEvent, { type: 'approval' }>>;
+  retrying?: string;
+  usage?: Usage;
+}
+type Failure = { code: string; message: string };
+
+/** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
+export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boolean; onOpenMemory: (path: string) => void; onOpenSettings: () => void }) {
+  const [list, setList] = useState<ConversationSummary[]>([]);
+  const [conv, setConv] = useState<Conversation>();
+  const [live, setLive] = useState<Live>();
+  const [draft, setDraft] = useState('');
+  const [failure, setFailure] = useState<Failure>();
+  const liveRef = useRef<Live | undefined>(undefined);
+  liveRef.current = live;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+
+  const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
+  const openConversation = useCallback(async (id: string) => {
+    setConv(await call('chatGet', { id }));
+    setFailure(undefined);
+  }, []);
+
+  useEffect(() => {
+    void call('chatList').then((l) => {
+      setList(l);
+      if (l[0]) void openConversation(l[0].id);
+    });
+  }, [openConversation]);
+
+  const newConversation = useCallback(async () => {
+    if (liveRef.current) return;
+    const c = await call('chatCreate');
+    await refreshList();
+    await openConversation(c.id);
+    input.current?.focus();
+  }, [openConversation, refreshList]);
+
+  const stop = useCallback(() => {
+    const l = liveRef.current;
+    if (l) void call('chatStop', { turnId: l.turnId });
+  }, []);
+
+  useEffect(
+    () =>
+      on('chatEvent', ({ turnId, conversationId, event }) => {
+        if (liveRef.current?.turnId !== turnId) return;
+        if (event.type === 'done') {
+          const sent = liveRef.current.userText;
+          void call('chatGet', { id: conversationId }).then((c) => {
+            setConv((before) => {
+              // Nothing was saved: the message never went out, so give it back to the composer.
+              if (before && c.transcript.length === before.transcript.length) setDraft((d) => d || sent);
+              return c;
+            });
+            setLive(undefined);
+            void refreshList();
+          });
+          return;
+        }
+        if (event.type === 'error') {
+          setFailure({ code: event.code, message: event.message });
+          return;
+        }
+        setLive((l) => (l ? applyEvent(l, event) : l));
+      }),
+    [refreshList],
+  );
+
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [live?.text, live?.tools.length, conv?.transcript.length]);
+
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        void newConversation();
+      } else if (e.key === 'Escape' && liveRef.current) {
+        e.preventDefault();
+        stop();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active, newConversation, stop]);
+
+  const send = async (text: string) => {
+    if (!text.trim() || liveRef.current) return;
+    setFailure(undefined);
+    try {
+      const target = conv ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
+      if (!conv) setConv(target);
+      const { turnId } = await call('chatSend', { id: target.id, text });
+      setDraft('');
+      setLive({ turnId, userText: text, text: '', thinking: '', tools: [], approvals: [] });
+    } catch (err) {
+      setFailure({ code: 'send', message: messageOf(err) });
+    }
+  };
+
+  const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
+  const total = (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
+
+  return (
+    <div className="chat">
+      <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={() => void newConversation()} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
+      <div className="conversation">
+        <div className="messages" aria-live="polite">
+          {conv && <Transcript entries={conv.transcript} onOpen={onOpenMemory} />}
+          {live && (
+            <>
+              <article className="msg user" aria-label="You">
+                <p className="who">You</p>
+                <div className="body">{live.userText}</div>
+              </article>
+              <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
+                <p className="who">Claude</p>
+                {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
+                {live.tools.map((t) => (
+                  <ToolChip key={t.id} tool={t} onOpen={onOpenMemory} />
+                ))}
+                {live.approvals.map((a) => (
+                  <div key={a.id} className="approval" role="group" aria-label={`Approve ${a.command} ${a.path}`}>
+                    <p>
+                      Claude wants to {a.command} <code>{a.path}</code>
+                      {a.newPath ? <> → <code>{a.newPath}</code></> : null}
+                    </p>
+                    {a.preview !== undefined && <pre className="preview">{a.preview}</pre>}
+                    <button onClick={() => void decide(live.turnId, a.id, true, setLive)}>Approve</button>
+                    <button onClick={() => void decide(live.turnId, a.id, false, setLive)}>Deny</button>
+                  </div>
+                ))}
+                <Markdown text={live.text} />
+                {live.retrying && <p className="note" role="status">{live.retrying}</p>}
+              </article>
+            </>
+          )}
+          {failure && (
+            <div role="alert" className="error inline-error">
+              <p>{failure.message}</p>
+              {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
+              {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void send(draft || lastUser)}>Retry</button>}
+            </div>
+          )}
+          <div ref={end} />
+        </div>
+        <form
+          className="composer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send(draft);
+          }}
+        >
+          <textarea
+            ref={input}
+            aria-label="Message"
+            placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
+            value={draft}
+            rows={3}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                void send(draft);
+              }
+            }}
+          />
+          <div className="row">
+            {live ? (
+              <button type="button" onClick={stop} title="Stop (Esc)">
+                Stop
+              </button>
+            ) : (
+              <button type="submit" disabled={!draft.trim()}>
+                Send
+              </button>
+            )}
+            {!live && lastUser && (
+              <button type="button" onClick={() => setDraft(lastUser)} title="Put your last message back in the box to edit and send again">
+                Edit last message
+              </button>
+            )}
+            <span className="usage">{conv ? `Conversation total: ${money(total)}` : ''}</span>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+function applyEvent(l: Live, e: ChatEvent): Live {
+  switch (e.type) {
+    case 'text':
+      return { ...l, text: l.text + e.delta, retrying: undefined };
+    case 'thinking':
+      return { ...l, thinking: l.thinking + e.delta };
+    case 'tool_start':
+      return { ...l, tools: [...l.tools, { id: e.id, command: e.command, path: e.path, ...(e.newPath ? { newPath: e.newPath } : {}), running: true }] };
+    case 'tool_end': {
+      const { type: _t, ...done } = e;
+      return { ...l, tools: l.tools.some((t) => t.id === e.id) ? l.tools.map((t) => (t.id === e.id ? done : t)) : [...l.tools, done], approvals: l.approvals.filter((a) => a.id !== e.id) };
+    }
+    case 'approval':
+      return { ...l, approvals: [...l.approvals, e] };
+    case 'retrying':
+      return { ...l, retrying: `${e.reason === 'rate_limited' ? 'Rate limited' : 'The API is busy'}; retrying in ${e.inSeconds} s…` };
+    case 'usage':
+      return { ...l, usage: e.turn };
+    default:
+      return l;
+  }
+}
+
+async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
+  await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);
+  setLive((l) => (l ? { ...l, approvals: l.approvals.filter((a) => a.id !== callId) } : l));
+}
+
+export { usageLine };

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { Diff } from '../../components/Diff';
+import { call, messageOf } from '../../lib/api';
+
+export interface ToolView {
+  id: string;
+  command: string;
+  path: string;
+  newPath?: string;
+  content?: string;
+  isError?: boolean;
+  diff?: { before: string; after: string };
+  version?: number;
+  running?: boolean;
+}
+
+const VERBS: Record<string, string> = { view: 'viewed', create: 'created', str_replace: 'edited', insert: 'edited', delete: 'deleted', rename: 'renamed' };
+
+/** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
+export function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [undo, setUndo] = useState<string>();
+  const verb = tool.running ? `${tool.command}…` : tool.isError ? `failed to ${tool.command}` : (VERBS[tool.command] ?? tool.command);
+  const label = `${verb} ${tool.path}${tool.newPath ? ` → ${tool.newPath}` : ''}`;
+  const target = tool.newPath ?? tool.path;
+  const canUndo = !tool.isError && !tool.running && tool.version !== undefined && ['create', 'str_replace', 'insert'].includes(tool.command);
+  return (
+    <div className={`chip ${tool.isError ? 'failed' : ''}`}>
+      <button className="chip-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {label}
+      </button>
+      {open && (
+        <div className="chip-body">
+          {tool.content !== undefined && (
+            <pre className="tool-result" aria-label="Result sent to Claude">
+              {tool.content}
+            </pre>
+          )}
+          {tool.diff && <Diff before={tool.diff.before} after={tool.diff.after} label={`Changes to ${target}`} />}
+          <div className="row">
+            {tool.command !== 'delete' && <button onClick={() => onOpen(target)}>Open in editor</button>}
+            {canUndo && (
+              <button
+                onClick={() =>
+                  void call('chatUndo', { path: target, version: tool.version! }).then(
+                    () => setUndo('Undone: the previous version is back.'),
+                    (e: unknown) => setUndo(messageOf(e)),
+                  )
+                }
+              >
+                Undo this change
+              </button>
+            )}
+          </div>
+          {undo && <p role="status">{undo}</p>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { markdown } from '@codemirror/lang-markdown';
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
+import { EditorState, type Extension } from '@codemirror/state';
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+/** Line numbers, undo history, search (Mod-F) and Markdown highlighting. */
+const essentials: Extension = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightActiveLine(),
+  drawSelection(),
+  history(),
+  bracketMatching(),
+  search({ top: true }),
+  highlightSelectionMatches(),
+  syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+  keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
+];
+
+/** Mod-S saves. */
+function saveKeymap(onSave: () => void): Extension {
+  return keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (onSave(), true) }]);
+}
+
+/** Reports every edit so the pane can mark unsaved changes. */
+function changeListener(onChange: (text: string) => void): Extension {
+  return EditorView.updateListener.of((u) => {
+    if (u.docChanged) onChange(u.state.doc.toString());
+  });
+}
+
+const accessibleName = (label: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label });
+
+/** The memory editor: CodeMirror 6 with Markdown, line numbers and search , built from small extensions. */
+export function Editor({ docKey, text, onChange, onSave }: { docKey: string; text: string; onChange: (text: string) => void; onSave: () => void }) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | undefined>(undefined);
+  const handlers = useRef({ onChange, onSave });
+  handlers.current = { onChange, onSave };
+
+  useEffect(() => {
+    const state = EditorState.create({
+      doc: text,
+      extensions: [
+        saveKeymap(() => handlers.current.onSave()),
+        essentials,
+        markdown(),
+        EditorView.lineWrapping,
+        changeListener((t) => handlers.current.onChange(t)),
+        accessibleName('Editor'),
+      ],
+    });
+    view.current = new EditorView({ state, parent: host.current! });
+    return () => {
+      view.current?.destroy();
+      view.current = undefined;
+    };
+    // A new document (another file, or a reload) gets a fresh editor; typing does not.
+  }, [docKey]);
+
+  return <div className="editor" ref={host} />;
+}

@@ -1,0 +1,187 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Diff } from '../../components/Diff';
+import { ErrorText } from '../../components/ErrorText';
+import { ApiError, call, messageOf, on } from '../../lib/api';
+import { Editor } from './Editor';
+import { History } from './History';
+
+interface Loaded {
+  text: string;
+  version: number;
+  /** Bumped to give the editor a fresh document. */
+  key: number;
+}
+
+/**
+ * One open memory: edit, save (Ctrl/Cmd+S) with conflict detection, rename,
+ * delete, history. Changes made elsewhere (by Claude) show up live; a save over
+ * one shows both versions and lets the user choose — nothing is overwritten silently.
+ */
+export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: string; onDirty: (dirty: boolean) => void; onRenamed: (to: string) => void; onDeleted: () => void }) {
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [conflict, setConflict] = useState<{ text: string; version: number }>();
+  const [mode, setMode] = useState<'edit' | 'rename' | 'delete' | 'history'>('edit');
+  const [newPath, setNewPath] = useState(path);
+  const keyCounter = useRef(0);
+  const dirty = loaded !== undefined && draft !== loaded.text;
+  const state = useRef({ dirty, version: loaded?.version ?? 0 });
+  state.current = { dirty, version: loaded?.version ?? 0 };
+
+  const load = useCallback(async () => {
+    try {
+      const r = await call('memoryRead', { path });
+      setLoaded({ ...r, key: ++keyCounter.current });
+      setDraft(r.text);
+      setConflict(undefined);
+      setError(undefined);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }, [path]);
+
+  useEffect(() => {
+    setMode('edit');
+    setNotice(undefined);
+    setNewPath(path);
+    void load();
+  }, [path, load]);
+
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+
+  useEffect(
+    () =>
+      on('memoryChanged', (c) => {
+        if (c.op === 'rename' && c.path === path && c.newPath) return onRenamed(c.newPath);
+        if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
+          setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');
+          return;
+        }
+        if (c.op !== 'write' || c.path !== path || c.version === state.current.version) return;
+        if (!state.current.dirty) {
+          void load();
+          setNotice(c.source === 'claude' ? 'Claude just updated this memory.' : undefined);
+        } else {
+          setNotice('This memory was changed elsewhere while you were editing. Saving will show both versions.');
+        }
+      }),
+    [path, load, onRenamed],
+  );
+
+  const save = useCallback(
+    async (force?: number) => {
+      if (!loaded) return;
+      try {
+        const meta = await call('memoryWrite', { path, text: draft, mode: 'update', expectedVersion: force ?? loaded.version });
+        setLoaded({ text: draft, version: meta.version, key: loaded.key });
+        setConflict(undefined);
+        setNotice(undefined);
+        setError(undefined);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'CONFLICT') {
+          const theirs = await call('memoryRead', { path });
+          setConflict(theirs);
+        } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
+          await call('memoryWrite', { path, text: draft, mode: 'create' }).then(
+            (meta) => setLoaded({ text: draft, version: meta.version, key: loaded.key }),
+            (err: unknown) => setError(messageOf(err)),
+          );
+          setNotice(undefined);
+        } else setError(messageOf(e));
+      }
+    },
+    [loaded, draft, path],
+  );
+
+  const rename = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      await call('memoryRename', { from: path, to: newPath.trim() });
+      onRenamed(newPath.trim());
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const remove = async () => {
+    try {
+      await call('memoryDelete', { path });
+      onDeleted();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  if (!loaded) return <ErrorText message={error} />;
+  return (
+    <div className="editor-pane">
+      <div className="toolbar" role="toolbar" aria-label="Memory actions">
+        <h2 className="file-title">
+          {path}
+          {dirty && (
+            <span className="unsaved" aria-label="Unsaved changes" title="Unsaved changes">
+              {' '}●
+            </span>
+          )}
+        </h2>
+        <button onClick={() => void save()} disabled={!dirty} title="Save (Ctrl+S)">
+          Save
+        </button>
+        <button onClick={() => setMode(mode === 'rename' ? 'edit' : 'rename')}>Rename</button>
+        <button onClick={() => setMode('delete')}>Delete</button>
+        <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
+          History
+        </button>
+      </div>
+      {notice && (
+        <p className="banner" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorText message={error} />
+      {mode === 'rename' && (
+        <form className="inline-form" onSubmit={rename}>
+          <label>
+            New path
+            <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
+          </label>
+          <button type="submit">Rename</button>
+          <button type="button" onClick={() => setMode('edit')}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {mode === 'delete' && (
+        <div role="alertdialog" aria-labelledby="delete-q" className="confirm">
+          <p id="delete-q">Delete {path}? Its versions stay in history until they are collected.</p>
+          <button onClick={() => void remove()}>Delete</button>
+          <button onClick={() => setMode('edit')} autoFocus>
+            Cancel
+          </button>
+        </div>
+      )}
+      {conflict && (
+        <div role="alertdialog" aria-labelledby="conflict-q" className="conflict">
+          <p id="conflict-q">This memory changed since you opened it (now version {conflict.version}). Here is how your text differs from the saved one:</p>
+          <Diff before={conflict.text} after={draft} label="Saved version compared with yours" />
+          <button onClick={() => void save(conflict.version)}>Keep mine</button>
+          <button
+            onClick={() => {
+              setLoaded({ ...conflict, key: ++keyCounter.current });
+              setDraft(conflict.text);
+              setConflict(undefined);
+              setNotice(undefined);
+            }}
+          >
+            Take theirs
+          </button>
+        </div>
+      )}
+      <div className="editor-and-history">
+        <Editor docKey={`${path}#${loaded.key}`} text={loaded.text} onChange={setDraft} onSave={() => void save()} />
+        {mode === 'history' && <History path={path} current={loaded.text} onRestored={() => void load()} />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { ErrorText } from '../../components/ErrorText';
+import { call, messageOf } from '../../lib/api';
+
+export interface UnlockNotice {
+  rolledBack: boolean;
+  damaged: string[];
+}
+
+/** The unlock screen: passphrase, or the recovery key. Key derivation runs in main, so the window stays responsive. */
+export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => void }) {
+  const [mode, setMode] = useState<'passphrase' | 'recovery'>('passphrase');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!secret) return setError(mode === 'passphrase' ? 'Enter your passphrase.' : 'Enter your recovery key.');
+    setBusy(true);
+    setError(undefined);
+    try {
+      const report = mode === 'passphrase' ? await call('vaultUnlock', { passphrase: secret }) : await call('vaultUnlockWithRecoveryKey', { recoveryKey: secret });
+      setSecret('');
+      onUnlocked(report);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="centered">
+      <form className="card" onSubmit={submit} aria-labelledby="unlock-title" aria-busy={busy}>
+        <h1 id="unlock-title">Unlock Mnemo</h1>
+        <label>
+          {mode === 'passphrase' ? 'Passphrase' : 'Recovery key'}
+          <input
+            type={mode === 'passphrase' ? 'password' : 'text'}
+            autoFocus
+            autoComplete="off"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            disabled={busy}
+          />
+        </label>
+        <ErrorText message={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Unlocking… (deriving the key)' : 'Unlock'}
+        </button>
+        {busy && <progress aria-label="Deriving the key" />}
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setMode(mode === 'passphrase' ? 'recovery' : 'passphrase');
+            setSecret('');
+            setError(undefined);
+          }}
+        >
+          {mode === 'passphrase' ? 'Forgot the passphrase? Use the recovery key' : 'Use the passphrase instead'}
+        </button>
+      </form>
+    </main>
+  );
+}
