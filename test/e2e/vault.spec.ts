@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { createVault, freshApp, lock, PASSPHRASE, shot, unlock } from './helpers';
+
+test('first run refuses a weak passphrase, creates the vault, and shows the recovery key once', async () => {
+  const app = await freshApp();
+  try {
+    const { page } = app;
+    await expect(page.getByRole('heading', { name: /create your memory vault/i })).toBeVisible();
+    await page.getByLabel('Passphrase', { exact: true }).fill('password123');
+    await page.getByLabel('Confirm passphrase').fill('password123');
+    await page.getByRole('button', { name: 'Create vault' }).click();
+    await expect(page.getByRole('alert')).toContainText(/weak/i);
+    expect(await app.session.exists()).toBe(false);
+    await shot(page, '00-create-weak-refused');
+
+    const recoveryKey = await createVault(page, PASSPHRASE, true);
+    expect(recoveryKey).toMatch(/^[A-Z2-7]+(-[A-Z2-7]+)+$/);
+    expect(await app.session.exists()).toBe(true);
+    await shot(page, '03-workspace');
+  } finally {
+    await app.cleanup();
+  }
+});
+
+test('lock, a wrong passphrase is refused with a message, the right one and the recovery key unlock', async () => {
+  const app = await freshApp();
+  try {
+    const { page } = app;
+    const recoveryKey = await createVault(page);
+    await lock(page);
+    expect(app.session.isUnlocked()).toBe(false);
+    await shot(page, '04-unlock');
+
+    await page.getByLabel('Passphrase', { exact: true }).fill('not-the-right-passphrase');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText(/does not open this vault/i);
+    expect(app.session.isUnlocked()).toBe(false);
+    await shot(page, '05-unlock-wrong-passphrase');
+
+    await unlock(page);
+    expect(app.session.isUnlocked()).toBe(true);
+
+    await lock(page);
+    await page.getByRole('button', { name: /use the recovery key/i }).click();
+    await page.getByLabel('Recovery key').fill(recoveryKey);
+    await shot(page, '06-unlock-recovery-key');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Lock' })).toBeVisible();
+    expect(app.session.isUnlocked()).toBe(true);
+  } finally {
+    await app.cleanup();
+  }
+});
+
+test('reopening the app on an existing vault asks to unlock, not to create', async () => {
+  const app = await freshApp();
+  try {
+    await createVault(app.page);
+    await app.page.reload();
+    // The vault stays unlocked in main across a reload of the window: the app goes straight in.
+    await expect(app.page.getByRole('button', { name: 'Lock' })).toBeVisible();
+    await lock(app.page);
+    await app.page.reload();
+    await expect(app.page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
+  } finally {
+    await app.cleanup();
+  }
+});
