@@ -36,7 +36,7 @@ export async function unwrapWithPassphrase(h: Header, passphrase: string): Promi
   const kek = await deriveKey(utf8(checkPassphrase(passphrase)), fromB64(slot.kdf.salt), slot.kdf);
   const vmk = unwrapSlot(h, slot, kek);
   wipe(kek);
-  if (!vmk) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed; check it and try again, or use your recovery key.');
+  if (!vmk) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase: it does not open this vault. Nothing was changed; check it and try again, or use your recovery key.');
   return vmk;
 }
 

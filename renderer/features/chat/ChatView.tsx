@@ -83,7 +83,10 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     [refreshList],
   );
 
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [live?.text, live?.tools.length, conv?.transcript.length]);
+  // Braces: Chromium's scrollIntoView now returns a promise, and an effect may return only a cleanup function.
+  useEffect(() => {
+    void end.current?.scrollIntoView?.({ block: 'end' });
+  }, [live?.text, live?.tools.length, conv?.transcript.length]);
 
   useEffect(() => {
     if (!active) return;

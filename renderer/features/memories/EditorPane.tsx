@@ -49,7 +49,9 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
     void load();
   }, [path, load]);
 
-  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+  useEffect(() => {
+    onDirty(dirty);
+  }, [dirty, onDirty]);
 
   useEffect(
     () =>

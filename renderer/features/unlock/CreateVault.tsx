@@ -81,8 +81,8 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
   return (
     <main className="centered">
       <form className="card" onSubmit={finish} aria-labelledby="rk-title">
-        <h1 id="rk-title">Your recovery key</h1>
-        <p>This key opens your vault if you forget the passphrase. It is shown only now. Save it somewhere safe, away from this computer.</p>
+        <h1 id="rk-title">Keep this key safe</h1>
+        <p>Your recovery key opens the vault if you forget the passphrase. It is shown only now. Save it somewhere safe, away from this computer.</p>
         <output className="recovery-key" aria-label="Recovery key">
           {recoveryKey}
         </output>

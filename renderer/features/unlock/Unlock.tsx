@@ -59,7 +59,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
             setError(undefined);
           }}
         >
-          {mode === 'passphrase' ? 'Forgot the passphrase? Use the recovery key' : 'Use the passphrase instead'}
+          {mode === 'passphrase' ? 'Forgot it? Use the recovery key' : 'Use the passphrase instead'}
         </button>
       </form>
     </main>
