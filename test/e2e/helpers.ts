@@ -40,19 +40,19 @@ export async function createVault(page: Page, passphrase = PASSPHRASE, screensho
   if (screenshots) await shot(page, '02-recovery-key');
   await page.getByLabel(/last group/).fill(recoveryKey.split('-').at(-1)!);
   await page.getByRole('button', { name: /saved my recovery key/i }).click();
-  await expect(page.getByRole('button', { name: 'Lock' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
   return recoveryKey;
 }
 
 export async function lock(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Lock' }).click();
+  await page.getByRole('button', { name: 'Lock', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
 }
 
 export async function unlock(page: Page, passphrase = PASSPHRASE): Promise<void> {
   await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
   await page.getByLabel('Passphrase', { exact: true }).press('Enter');
-  await expect(page.getByRole('button', { name: 'Lock' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
 }
 
 export async function openMemories(page: Page): Promise<void> {

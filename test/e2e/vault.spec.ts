@@ -45,7 +45,7 @@ test('lock, a wrong passphrase is refused with a message, the right one and the 
     await page.getByLabel('Recovery key').fill(recoveryKey);
     await shot(page, '06-unlock-recovery-key');
     await page.getByRole('button', { name: 'Unlock', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Lock' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
     expect(app.session.isUnlocked()).toBe(true);
   } finally {
     await app.cleanup();
@@ -58,7 +58,7 @@ test('reopening the app on an existing vault asks to unlock, not to create', asy
     await createVault(app.page);
     await app.page.reload();
     // The vault stays unlocked in main across a reload of the window: the app goes straight in.
-    await expect(app.page.getByRole('button', { name: 'Lock' })).toBeVisible();
+    await expect(app.page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
     await lock(app.page);
     await app.page.reload();
     await expect(app.page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
