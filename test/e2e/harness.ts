@@ -51,6 +51,8 @@ export interface LaunchOptions {
   anthropicBaseURL?: string;
   /** Pick-folder answers for backup/export (a dialog in Electron). */
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
+  /** The OS theme the page sees (prefers-color-scheme). */
+  colorScheme?: 'light' | 'dark';
 }
 
 export interface App {
@@ -83,7 +85,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   });
 
   const browser: Browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
-  const context = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   ref.page = page;
   const byChannel = new Map<string, CallName>(CALL_NAMES.map((n) => [CALLS[n].channel, n]));
