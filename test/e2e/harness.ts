@@ -48,7 +48,10 @@ export interface IpcRecord {
 
 export interface LaunchOptions {
   userDataDir: string;
+  /** Where the chat client sends Messages API requests (test/fake-anthropic). */
   anthropicBaseURL?: string;
+  /** An API key from the environment, as ANTHROPIC_API_KEY would give one, so specs need not type it. */
+  anthropicApiKey?: string;
   /** Pick-folder answers for backup/export (a dialog in Electron). */
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
   /** The OS theme the page sees (prefers-color-scheme). */
@@ -75,7 +78,10 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     userDataDir: opts.userDataDir,
     stateDir: path.join(opts.userDataDir, 'state'),
     kdf: TEST_KDF,
-    env: opts.anthropicBaseURL ? { ANTHROPIC_BASE_URL: opts.anthropicBaseURL } : {},
+    env: {
+      ...(opts.anthropicBaseURL ? { ANTHROPIC_BASE_URL: opts.anthropicBaseURL } : {}),
+      ...(opts.anthropicApiKey ? { ANTHROPIC_API_KEY: opts.anthropicApiKey } : {}),
+    },
     pickDirectory: opts.pickDirectory ?? (async () => undefined),
     emit: (event: EventName, payload: unknown) => {
       const channel = EVENTS[event].channel;
