@@ -1,0 +1,97 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadSettings } from '../../electron/core/chat/settings-store';
+import { createVault, freshApp, lock, PASSPHRASE, shot, unlock } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+let picked: string;
+test.beforeEach(async () => {
+  app = await freshApp({ pickDirectory: async () => picked });
+  picked = path.join(app.userDataDir, 'picked');
+  await createVault(app.page);
+  await app.page.getByRole('tab', { name: 'Settings' }).click();
+});
+test.afterEach(async () => app.cleanup());
+
+test('settings are saved in the vault', async () => {
+  const { page } = app;
+  await page.getByLabel('Model').fill('claude-opus-4-1');
+  await page.getByLabel(/idle minutes/).fill('3');
+  await page.getByLabel(/approval mode/).check();
+  await page.getByLabel(/looks like a secret/).selectOption('redact');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status')).toContainText('Settings saved');
+  expect(await loadSettings(app.session.unlocked())).toMatchObject({ model: 'claude-opus-4-1', autoLockMinutes: 3, approvalMode: true, guardMode: 'redact' });
+});
+
+test('changing the passphrase: the old one no longer opens the vault, the new one does', async () => {
+  const { page } = app;
+  const next = 'violet-harbour-compass-tundra-88';
+  await page.getByLabel('Current passphrase').fill(PASSPHRASE);
+  await page.getByLabel('New passphrase', { exact: true }).fill(next);
+  await page.getByLabel('Confirm new passphrase').fill(next);
+  await page.getByRole('button', { name: 'Change passphrase' }).click();
+  await expect(page.getByRole('status')).toContainText(/old passphrase/);
+  await shot(page, '21-settings-passphrase-changed');
+  await lock(page);
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await unlock(page, next);
+});
+
+test('an encrypted backup goes to the chosen empty folder and holds no plaintext', async () => {
+  const { page } = app;
+  await app.session.unlocked().memory.writeFile('/memories/backup-me.md', 'Backed-up memory text 5521', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: /Encrypted backup/ }).click();
+  await expect(page.getByRole('status')).toContainText('Encrypted backup saved');
+  const files = await fs.readdir(picked, { recursive: true });
+  expect(files).toContain('vault.json');
+  expect(files).not.toContain('.lock');
+  for (const f of files) {
+    const full = path.join(picked, f);
+    if ((await fs.stat(full)).isFile()) expect((await fs.readFile(full)).toString('latin1')).not.toContain('Backed-up memory text');
+  }
+});
+
+test('plaintext export asks first, warns, and writes each memory as a file', async () => {
+  const { page } = app;
+  await app.session.unlocked().memory.writeFile('/memories/dir/export-me.md', 'Exported text', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: /Export as plain text/ }).click();
+  const warning = page.getByRole('alertdialog');
+  await expect(warning).toContainText('UNENCRYPTED');
+  await shot(page, '22-settings-export-warning');
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(fs.access(picked)).rejects.toThrow();
+
+  await page.getByRole('button', { name: /Export as plain text/ }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Export unencrypted' }).click();
+  await expect(page.getByRole('status')).toContainText('Exported 1 memories');
+  expect(await fs.readFile(path.join(picked, 'dir', 'export-me.md'), 'utf8')).toBe('Exported text');
+});
+
+test('a new recovery key replaces the old one', async () => {
+  const { page } = app;
+  await lock(page);
+  await unlock(page);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const old = await app.session.unlocked().newRecoveryKey(); // what the user had before (set through core)
+  await page.getByRole('button', { name: 'Show a new recovery key' }).click();
+  await expect(page.getByText('A new recovery key was made')).toBeVisible();
+  const shown = page.getByRole('status').filter({ hasText: /^[A-Z2-7]{4}(-[A-Z2-7]{1,4})+$/ });
+  const fresh = (await shown.textContent())!.trim();
+  expect(fresh).not.toBe(old);
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await expect(shown).toHaveCount(0);
+
+  await lock(page);
+  await page.getByRole('button', { name: /use the recovery key/i }).click();
+  await page.getByLabel('Recovery key').fill(old);
+  await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await page.getByLabel('Recovery key').fill(fresh);
+  await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+});
