@@ -1,12 +1,14 @@
 import os from 'node:os';
 import { expect, test } from '@playwright/test';
 import { CALLS } from '../../electron/shared/ipc';
+import { memoryCall, reply, startFakeAnthropic, text } from '../fake-anthropic/server';
 import { createVault, freshApp, lock, openMemories, PASSPHRASE, shot, typeInEditor, unlock } from './helpers';
 
 const API_KEY = 'sk-ant-api03-Qx7TestOnlyKeyValue-NeverShown-0042';
 
 test('the renderer never receives a key, the API key, the passphrase or a host path', async () => {
-  const app = await freshApp();
+  const fake = await startFakeAnthropic({ apiKey: API_KEY });
+  const app = await freshApp({ anthropicBaseURL: fake.baseURL });
   try {
     const { page, ipc, userDataDir } = app;
     const recoveryKey = await createVault(page);
@@ -17,6 +19,14 @@ test('the renderer never receives a key, the API key, the passphrase or a host p
     await expect(page.getByText('API key:')).toContainText('set');
     await expect(page.getByLabel('Anthropic API key')).toHaveValue('');
     await shot(page, '20-settings');
+
+    // A chat turn in which Claude writes a memory: its events cross the boundary too.
+    fake.script(reply(memoryCall({ command: 'create', path: '/memories/chat.md', file_text: 'from the chat' })), reply(text('Saved.')));
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Remember this.');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved.');
+    expect(fake.requests.length).toBe(2);
 
     await openMemories(page);
     await page.getByRole('button', { name: 'New memory' }).click();
@@ -37,6 +47,7 @@ test('the renderer never receives a key, the API key, the passphrase or a host p
 
     const toRenderer = ipc.filter((r) => r.direction !== 'call');
     expect(toRenderer.length).toBeGreaterThan(10);
+    expect(toRenderer.some((r) => r.channel === 'event:chat')).toBe(true);
     const forbidden = [PASSPHRASE, API_KEY, API_KEY.slice(10, 30), userDataDir, os.tmpdir() + '/', os.homedir(), process.cwd()];
     for (const record of toRenderer) {
       const text = JSON.stringify(record.payload);
@@ -53,5 +64,6 @@ test('the renderer never receives a key, the API key, the passphrase or a host p
     for (const f of [PASSPHRASE, API_KEY, recoveryKey]) expect(values).not.toContain(f);
   } finally {
     await app.cleanup();
+    await fake.close();
   }
 });
