@@ -8,7 +8,7 @@ import { startAutoLock } from './autolock';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
-import { createMainWindow, isOurMainFrame, lockDownSession } from './window';
+import { createMainWindow, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
 import { loadBounds, saveBounds } from './window-state';
 
 const here = import.meta.dirname;
@@ -16,6 +16,7 @@ const PRELOAD = path.join(here, '../preload/index.cjs');
 const RENDERER = path.join(here, '../renderer');
 
 registerAppScheme();
+guardAllWebContents();
 let win: BrowserWindow | undefined;
 
 if (!app.requestSingleInstanceLock()) {

@@ -3,7 +3,7 @@
  * sandboxed, no Node in the page, no navigation away from the app, no new
  * windows, external links only through the allow-list to the OS browser.
  */
-import { BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
+import { app, BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
 import { isAllowedExternal } from './csp';
 import { APP_ORIGIN } from './protocol';
 import type { Bounds } from './window-state';
@@ -28,7 +28,7 @@ export function createMainWindow(opts: { preload: string; bounds: Bounds; icon?:
     show: false,
     title: 'Mnemo',
     ...(opts.icon ? { icon: opts.icon } : {}),
-    webPreferences: { ...SECURE_PREFERENCES, preload: opts.preload },
+    webPreferences: { ...SECURE_PREFERENCES, preload: opts.preload, devTools: !app.isPackaged },
   });
   if (opts.bounds.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
@@ -44,10 +44,27 @@ export function createMainWindow(opts: { preload: string; bounds: Bounds; icon?:
   return win;
 }
 
-/** Denies every permission (camera, notifications, …) except writing to the clipboard for copy buttons. */
+/**
+ * Denies every permission (camera, notifications, …) except writing to the clipboard for copy
+ * buttons, and cancels any web request from a page: the renderer talks to main over IPC only,
+ * so a request to the network can only be injected content trying to send something out.
+ */
 export function lockDownSession(): void {
   session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
   session.defaultSession.setPermissionCheckHandler((_wc, permission) => permission === 'clipboard-sanitized-write');
+  session.defaultSession.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*', 'ftp://*/*'] }, (_details, callback) => callback({ cancel: true }));
+}
+
+/** The same navigation rules for every web contents, including any the app did not mean to create. */
+export function guardAllWebContents(): void {
+  app.on('web-contents-created', (_e, wc) => {
+    wc.on('will-navigate', (ev) => ev.preventDefault());
+    wc.on('will-attach-webview', (ev) => ev.preventDefault());
+    wc.setWindowOpenHandler(({ url }) => {
+      if (isAllowedExternal(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+  });
 }
 
 /** True only for our window's main frame showing our own origin. */

@@ -17,6 +17,8 @@ export interface Recording {
   rendererInvokes: Array<{ channel: string; args: unknown[] }>;
   singleInstanceRequested: boolean;
   permissionHandler?: Listener;
+  requestFilter?: { urls: string[] };
+  requestListener?: Listener;
 }
 
 export const rec: Recording = {
@@ -99,6 +101,7 @@ export function electronStub(userDataDir: string) {
       },
       getPath: (name: string) => (name === 'userData' ? userDataDir : `${userDataDir}/${name}`),
       whenReady: () => Promise.resolve(),
+      isPackaged: true,
       on: (event: string, l: Listener) => push(rec.appEvents, event, l),
       quit: () => undefined,
     },
@@ -117,6 +120,12 @@ export function electronStub(userDataDir: string) {
       defaultSession: {
         setPermissionRequestHandler: (h: Listener) => (rec.permissionHandler = h),
         setPermissionCheckHandler: () => undefined,
+        webRequest: {
+          onBeforeRequest: (filter: { urls: string[] }, l: Listener) => {
+            rec.requestFilter = filter;
+            rec.requestListener = l;
+          },
+        },
       },
     },
     shell: { openExternal: async (url: string) => void rec.openedExternal.push(url) },

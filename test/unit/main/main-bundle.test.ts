@@ -101,6 +101,24 @@ describe('the built main bundle', () => {
     expect(await unlock(mainFrameEvent(), { passphrase: 42 })).toMatchObject({ ok: false });
   });
 
+  it('guards every web contents created later, and cancels any web request from a page', async () => {
+    const { StubWebContents } = await import('./electron-stub');
+    const other = new StubWebContents();
+    for (const l of rec.appEvents.get('web-contents-created') ?? []) l({}, other);
+    const prevented: string[] = [];
+    for (const l of other.listeners.get('will-navigate') ?? []) l({ preventDefault: () => prevented.push('nav') });
+    expect(prevented).toEqual(['nav']);
+    expect(other.windowOpenHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(rec.requestFilter?.urls).toEqual(expect.arrayContaining(['http://*/*', 'https://*/*']));
+    const answers: unknown[] = [];
+    rec.requestListener!({ url: 'https://evil.example/steal?d=1' }, (r: unknown) => answers.push(r));
+    expect(answers).toEqual([{ cancel: true }]);
+  });
+
+  it('turns developer tools off in the packaged app', () => {
+    expect(win.options.webPreferences.devTools).toBe(false);
+  });
+
   it('locks on OS lock-screen and suspend', () => {
     expect(rec.powerEvents.get('lock-screen')).toHaveLength(1);
     expect(rec.powerEvents.get('suspend')).toHaveLength(1);
