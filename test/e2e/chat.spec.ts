@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { apiError, memoryCall, reply, resultText, startFakeAnthropic, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, openMemories, shot, typeInEditor } from './helpers';
+import { createVault, freshApp, lock, openMemories, shot, typeInEditor, unlock } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
@@ -152,4 +152,19 @@ test('HTML in a reply or a memory renders inert', async () => {
   await page.getByRole('treeitem', { name: 'evil.md' }).click();
   await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('<script>');
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('the open conversation, not just the newest, is still open after lock and unlock', async () => {
+  const { page } = app;
+  fake.script(reply(text('First answer.')), reply(text('Second answer.')));
+  await send(page, 'First conversation');
+  await expect(lastReply(page)).toContainText('First answer.');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await send(page, 'Second conversation');
+  await expect(lastReply(page)).toContainText('Second answer.');
+  await page.getByRole('button', { name: 'First conversation', exact: true }).click();
+  await expect(lastReply(page)).toContainText('First answer.');
+  await lock(page);
+  await unlock(page);
+  await expect(lastReply(page)).toContainText('First answer.');
 });

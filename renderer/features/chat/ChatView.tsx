@@ -18,6 +18,7 @@ interface Live {
   usage?: Usage;
 }
 type Failure = { code: string; message: string };
+const LAST_OPEN = 'mnemo.lastConversation';
 
 /** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
 export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boolean; onOpenMemory: (path: string) => void; onOpenSettings: () => void }) {
@@ -35,12 +36,16 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   const openConversation = useCallback(async (id: string) => {
     setConv(await call('chatGet', { id }));
     setFailure(undefined);
+    // Only the random id is kept in the page's storage, so the same conversation reopens after a lock or restart.
+    localStorage.setItem(LAST_OPEN, id);
   }, []);
 
   useEffect(() => {
     void call('chatList').then((l) => {
       setList(l);
-      if (l[0]) void openConversation(l[0].id);
+      const last = localStorage.getItem(LAST_OPEN);
+      const pick = l.find((c) => c.id === last) ?? l[0];
+      if (pick) void openConversation(pick.id);
     });
   }, [openConversation]);
 

@@ -3,6 +3,7 @@ import type { Entry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
 import { EditorPane } from './EditorPane';
+import { FolderPane } from './FolderPane';
 import { Tree } from './Tree';
 
 type Hit = { path: string; line: number; snippet: string };
@@ -106,11 +107,25 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
             </li>
           </ul>
         ) : (
-          <Tree entries={entries} selected={selected} onSelect={(e) => (e.kind === 'file' ? open(e.path) : undefined)} />
+          <Tree entries={entries} selected={selected} onSelect={(e) => open(e.path)} />
         )}
       </div>
       <div className="main-pane">
-        {selected ? (
+        {selected && entries.find((e) => e.path === selected)?.kind === 'dir' ? (
+          <FolderPane
+            key={selected}
+            path={selected}
+            count={entries.filter((e) => e.path.startsWith(selected + '/')).length}
+            onRenamed={(to) => {
+              setSelected(to);
+              refresh();
+            }}
+            onDeleted={() => {
+              setSelected(undefined);
+              refresh();
+            }}
+          />
+        ) : selected ? (
           <EditorPane
             key={selected}
             path={selected}
