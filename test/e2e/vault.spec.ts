@@ -66,3 +66,26 @@ test('reopening the app on an existing vault asks to unlock, not to create', asy
     await app.cleanup();
   }
 });
+
+test('an idle or OS lock from main returns to the unlock screen with the reason and drops open memories', async () => {
+  const app = await freshApp();
+  try {
+    const { page } = app;
+    await createVault(page);
+    await app.session.unlocked().memory.writeFile('/memories/open.md', 'Open-memory-text-3317', { mode: 'create', source: 'user' });
+    await page.getByRole('tab', { name: 'Memories' }).click();
+    await page.getByRole('treeitem', { name: 'open.md' }).click();
+    await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Open-memory-text-3317');
+
+    app.session.lock('idle'); // what the auto-lock timer does after the idle minutes
+    await expect(page.getByText('Locked after being idle.')).toBeVisible();
+    expect(await page.content()).not.toContain('Open-memory-text-3317');
+    await shot(page, '07-locked-idle');
+
+    await unlock(page);
+    app.session.lock('system'); // the OS locked the screen or went to sleep
+    await expect(page.getByText(/computer locked or went to sleep/)).toBeVisible();
+  } finally {
+    await app.cleanup();
+  }
+});
