@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
+import { createVault, lock, unlock } from '../e2e/helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSPHRASE = 'quiet-otter-harbour-lantern-71';
@@ -47,10 +48,9 @@ test('navigation away and window.open are refused', async () => {
 
 test('create a vault, lock, and unlock again through the real IPC', async () => {
   const page = await app.firstWindow();
-  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
-  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
-  await page.getByRole('button', { name: 'Create vault' }).click();
-  await expect(page.getByText(/recovery key/i).first()).toBeVisible();
+  await createVault(page, PASSPHRASE);
   expect(await fs.stat(path.join(userData, 'vault', 'vault.json')).then(() => true)).toBe(true);
   await page.screenshot({ path: path.join(ROOT, 'test-results/electron/created.png') });
+  await lock(page);
+  await unlock(page, PASSPHRASE);
 });
