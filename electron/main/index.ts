@@ -27,7 +27,9 @@ if (!app.requestSingleInstanceLock()) {
     userDataDir,
     stateDir: defaultStateDir(),
     env: process.env,
-    emit: (event, payload) => win?.webContents.send(EVENTS[event].channel, payload),
+    emit: (event, payload) => {
+      if (win && !win.isDestroyed()) win.webContents.send(EVENTS[event].channel, payload);
+    },
     pickDirectory: async (purpose) => {
       if (!win) return undefined;
       const r = await dialog.showOpenDialog(win, {
@@ -64,5 +66,14 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void session.close());
+  // Zero the keys and release the vault's process lock before the process goes away.
+  let closed = false;
+  app.on('will-quit', (e) => {
+    if (closed) return;
+    e.preventDefault();
+    void session.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 }

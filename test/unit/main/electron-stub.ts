@@ -16,6 +16,7 @@ export interface Recording {
   exposed: Map<string, unknown>;
   rendererInvokes: Array<{ channel: string; args: unknown[] }>;
   singleInstanceRequested: boolean;
+  quits: number;
   permissionHandler?: Listener;
   requestFilter?: { urls: string[] };
   requestListener?: Listener;
@@ -33,6 +34,7 @@ export const rec: Recording = {
   exposed: new Map(),
   rendererInvokes: [],
   singleInstanceRequested: false,
+  quits: 0,
 };
 
 const push = (m: Map<string, Listener[]>, k: string, l: Listener) => m.set(k, [...(m.get(k) ?? []), l]);
@@ -103,7 +105,7 @@ export function electronStub(userDataDir: string) {
       whenReady: () => Promise.resolve(),
       isPackaged: true,
       on: (event: string, l: Listener) => push(rec.appEvents, event, l),
-      quit: () => undefined,
+      quit: () => void rec.quits++,
     },
     BrowserWindow: StubWindow,
     ipcMain: {

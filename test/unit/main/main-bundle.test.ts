@@ -119,6 +119,16 @@ describe('the built main bundle', () => {
     expect(win.options.webPreferences.devTools).toBe(false);
   });
 
+  it('holds quitting until the vault is closed, then quits', async () => {
+    const [willQuit] = rec.appEvents.get('will-quit') ?? [];
+    let prevented = 0;
+    willQuit!({ preventDefault: () => prevented++ });
+    expect(prevented).toBe(1);
+    await vi.waitFor(() => expect(rec.quits).toBe(1));
+    willQuit!({ preventDefault: () => prevented++ });
+    expect(prevented).toBe(1);
+  });
+
   it('locks on OS lock-screen and suspend', () => {
     expect(rec.powerEvents.get('lock-screen')).toHaveLength(1);
     expect(rec.powerEvents.get('suspend')).toHaveLength(1);
