@@ -18,7 +18,7 @@ test('the renderer never receives a key, the API key, the passphrase or a host p
     await page.getByRole('button', { name: 'Save key' }).click();
     await expect(page.getByText('API key:')).toContainText('set');
     await expect(page.getByLabel('Anthropic API key')).toHaveValue('');
-    await shot(page, '20-settings');
+    await shot(page, '40-settings');
 
     // A chat turn in which Claude writes a memory: its events cross the boundary too.
     fake.script(reply(memoryCall({ command: 'create', path: '/memories/chat.md', file_text: 'from the chat' })), reply(text('Saved.')));

@@ -34,7 +34,7 @@ test('changing the passphrase: the old one no longer opens the vault, the new on
   await page.getByLabel('Confirm new passphrase').fill(next);
   await page.getByRole('button', { name: 'Change passphrase' }).click();
   await expect(page.getByRole('status')).toContainText(/old passphrase/);
-  await shot(page, '21-settings-passphrase-changed');
+  await shot(page, '41-settings-passphrase-changed');
   await lock(page);
   await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
   await page.getByRole('button', { name: 'Unlock', exact: true }).click();
@@ -62,7 +62,7 @@ test('plaintext export asks first, warns, and writes each memory as a file', asy
   await page.getByRole('button', { name: /Export as plain text/ }).click();
   const warning = page.getByRole('alertdialog');
   await expect(warning).toContainText('UNENCRYPTED');
-  await shot(page, '22-settings-export-warning');
+  await shot(page, '42-settings-export-warning');
   await warning.getByRole('button', { name: 'Cancel' }).click();
   await expect(fs.access(picked)).rejects.toThrow();
 
