@@ -34,24 +34,27 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
+/** One memory tool call as it ended: what Claude received, and what the UI shows about it. */
+export const ToolRecord = z.object({
+  id: z.string(),
+  command: z.string(),
+  path: z.string(),
+  newPath: z.string().optional(),
+  /** The exact text Claude received. */
+  content: z.string(),
+  isError: z.boolean(),
+  /** For edits: the file before and after, so the UI can show a diff. */
+  diff: z.object({ before: z.string(), after: z.string() }).optional(),
+  /** The version the change created, for "undo this change". */
+  version: z.number().optional(),
+});
+export type ToolRecord = z.infer<typeof ToolRecord>;
+
 export const ChatEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), delta: z.string() }),
   z.object({ type: z.literal('thinking'), delta: z.string() }),
   z.object({ type: z.literal('tool_start'), id: z.string(), command: z.string(), path: z.string(), newPath: z.string().optional() }),
-  z.object({
-    type: z.literal('tool_end'),
-    id: z.string(),
-    command: z.string(),
-    path: z.string(),
-    newPath: z.string().optional(),
-    /** The exact text Claude received. */
-    content: z.string(),
-    isError: z.boolean(),
-    /** For edits: the file before and after, so the UI can show a diff. */
-    diff: z.object({ before: z.string(), after: z.string() }).optional(),
-    /** The version the change created, for "undo this change". */
-    version: z.number().optional(),
-  }),
+  ToolRecord.extend({ type: z.literal('tool_end') }),
   z.object({
     type: z.literal('approval'),
     id: z.string(),
@@ -92,18 +95,7 @@ export const TranscriptEntry = z.discriminatedUnion('role', [
     at: z.number(),
     stopped: z.boolean().optional(),
     error: z.object({ code: ChatErrorCode, message: z.string() }).optional(),
-    tools: z.array(
-      z.object({
-        id: z.string(),
-        command: z.string(),
-        path: z.string(),
-        newPath: z.string().optional(),
-        content: z.string(),
-        isError: z.boolean(),
-        diff: z.object({ before: z.string(), after: z.string() }).optional(),
-        version: z.number().optional(),
-      }),
-    ),
+    tools: z.array(ToolRecord),
     usage: Usage.optional(),
   }),
 ]);

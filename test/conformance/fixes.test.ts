@@ -2,32 +2,24 @@
  * Where the reference is wrong we are right on purpose (DESIGN.md §4). Each
  * test pins our exact answer and, where it helps, shows what the reference does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPair, type Pair } from './harness';
+import { describe, expect, it } from 'vitest';
+import { sharedFixture } from '../unit/fixture';
+import { openPair } from './harness';
 import { snapshotEntries } from '../unit/memory/helpers';
 
-let pair: Pair;
-beforeAll(async () => {
-  pair = await openPair();
-});
-afterAll(async () => {
-  await pair.close();
-});
-beforeEach(async () => {
-  await pair.reset();
-});
+const pair = sharedFixture(openPair, (f) => f.reset());
 
 const ok = (content: string) => ({ content, is_error: false });
 const err = (message: string) => ({ content: `Error: ${message}`, is_error: true });
 
 async function both(input: unknown) {
-  return { reference: await pair.runReference(input), ours: await pair.runOurs(input) };
+  return { reference: await pair().runReference(input), ours: await pair().runOurs(input) };
 }
 async function seed(path: string, text: string): Promise<void> {
   const { reference, ours } = await both({ command: 'create', path, file_text: text });
   expect(reference.is_error || ours.is_error).toBe(false);
 }
-const read = (path: string) => pair.ours.vault.memory.readFile(path);
+const read = (path: string) => pair().ours.vault.memory.readFile(path);
 
 describe('str_replace', () => {
   it('replaces a multi-line old_str that the reference can never find', async () => {
@@ -123,26 +115,26 @@ describe('paths', () => {
     ['/memories/' + 'é'.repeat(128), 'The path has a name longer than 255 bytes; use shorter file and directory names.'],
     ['/memories/a\uff0fb.md', 'The path contains "\uff0f" (U+FF0F), which looks like / \\ or . but is not; use plain ASCII in paths.'],
   ] as Array<[string, string]>).map(([path, message]) => [JSON.stringify(path).slice(0, 48), path, message] as [string, string, string]))('%s is refused with a clear message and nothing is written', async (_label, path, message) => {
-    const before = snapshotEntries(pair.ours.vault);
+    const before = snapshotEntries(pair().ours.vault);
     const { ours } = await both({ command: 'create', path, file_text: 'x' });
     expect(ours).toEqual(err(message));
-    expect(snapshotEntries(pair.ours.vault)).toEqual(before);
+    expect(snapshotEntries(pair().ours.vault)).toEqual(before);
   });
 
   it('a refused path is never echoed, where the reference repeats whatever host path it was given', async () => {
-    const { reference, ours } = await both({ command: 'view', path: `${pair.referenceBase}/secret.md` });
-    expect(reference.content).toContain(pair.referenceBase);
+    const { reference, ours } = await both({ command: 'view', path: `${pair().referenceBase}/secret.md` });
+    expect(reference.content).toContain(pair().referenceBase);
     expect(ours).toEqual(err('Path must start with /memories; the path given is outside the memory directory. Memory paths look like /memories/notes.md.'));
-    const traversal = await both({ command: 'view', path: `/memories/..${pair.referenceBase}` });
-    expect(traversal.reference.content).toContain(pair.referenceBase);
-    expect(traversal.ours.content).not.toContain(pair.referenceBase);
+    const traversal = await both({ command: 'view', path: `/memories/..${pair().referenceBase}` });
+    expect(traversal.reference.content).toContain(pair().referenceBase);
+    expect(traversal.ours.content).not.toContain(pair().referenceBase);
   });
 
   it('rename says which of its two paths was refused', async () => {
-    expect(await pair.runOurs({ command: 'rename', old_path: '/memories/a.md', new_path: '/tmp/a.md' })).toEqual(
+    expect(await pair().runOurs({ command: 'rename', old_path: '/memories/a.md', new_path: '/tmp/a.md' })).toEqual(
       err('new_path: Path must start with /memories; the path given is outside the memory directory. Memory paths look like /memories/notes.md.'),
     );
-    expect(await pair.runOurs({ command: 'rename', old_path: '/memories/../a.md', new_path: '/memories/b.md' })).toEqual(
+    expect(await pair().runOurs({ command: 'rename', old_path: '/memories/../a.md', new_path: '/memories/b.md' })).toEqual(
       err('old_path: Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".'),
     );
   });
@@ -154,8 +146,8 @@ describe('paths', () => {
 
   it('normalises Unicode to NFC, so both spellings of a name are one memory', async () => {
     const nfd = '/memories/cafe\u0301.md';
-    expect((await pair.runOurs({ command: 'create', path: nfd, file_text: 'x' })).content).toBe('File created successfully at: /memories/caf\u00e9.md');
-    expect(await pair.runOurs({ command: 'create', path: '/memories/caf\u00e9.md', file_text: 'y' })).toEqual(err('File /memories/caf\u00e9.md already exists'));
+    expect((await pair().runOurs({ command: 'create', path: nfd, file_text: 'x' })).content).toBe('File created successfully at: /memories/caf\u00e9.md');
+    expect(await pair().runOurs({ command: 'create', path: '/memories/caf\u00e9.md', file_text: 'y' })).toEqual(err('File /memories/caf\u00e9.md already exists'));
   });
 
   it('drops one trailing slash from a directory path', async () => {
@@ -175,14 +167,14 @@ describe('delete and rename', () => {
   it('refuses to move a directory into its own subtree, where the reference leaks an OS error with its host path', async () => {
     await seed('/memories/d/a.md', 'a');
     const { reference, ours } = await both({ command: 'rename', old_path: '/memories/d', new_path: '/memories/d/sub' });
-    expect(reference.content).toContain(pair.referenceBase);
+    expect(reference.content).toContain(pair().referenceBase);
     expect(ours).toEqual(err('Cannot move /memories/d into itself: /memories/d/sub is inside /memories/d. Choose a destination outside it.'));
     expect(await read('/memories/d/a.md')).toBe('a');
   });
 
   it('a failed rename of a missing memory creates no directories (the reference leaves the new parents behind)', async () => {
     await both({ command: 'rename', old_path: '/memories/nope.md', new_path: '/memories/new/dir/x.md' });
-    expect(pair.ours.vault.memory.stat('/memories/new')).toBeUndefined();
+    expect(pair().ours.vault.memory.stat('/memories/new')).toBeUndefined();
     const { reference } = await both({ command: 'view', path: '/memories/new/dir' });
     expect(reference.is_error).toBe(false);
   });
@@ -190,14 +182,14 @@ describe('delete and rename', () => {
   it('placing something inside a file is a clear error, where the reference leaks its host path', async () => {
     await seed('/memories/f.md', 'f');
     const { reference, ours } = await both({ command: 'create', path: '/memories/f.md/inner.md', file_text: 'x' });
-    expect(reference.content).toContain(pair.referenceBase);
+    expect(reference.content).toContain(pair().referenceBase);
     expect(ours).toEqual(err('Cannot create /memories/f.md/inner.md: /memories/f.md is a file, not a directory, so nothing can be placed inside it.'));
-    const moved = await pair.runOurs({ command: 'rename', old_path: '/memories/f.md', new_path: '/memories/f.md/g.md' });
+    const moved = await pair().runOurs({ command: 'rename', old_path: '/memories/f.md', new_path: '/memories/f.md/g.md' });
     expect(moved).toEqual(err('Cannot move /memories/f.md into itself: /memories/f.md/g.md is inside /memories/f.md. Choose a destination outside it.'));
     await seed('/memories/g.md', 'g');
-    const into = await pair.runOurs({ command: 'rename', old_path: '/memories/g.md', new_path: '/memories/f.md/g.md' });
+    const into = await pair().runOurs({ command: 'rename', old_path: '/memories/g.md', new_path: '/memories/f.md/g.md' });
     expect(into).toEqual(err('Cannot move /memories/g.md to /memories/f.md/g.md: /memories/f.md is a file, not a directory, so nothing can be placed inside it.'));
-    const viewInside = await pair.runOurs({ command: 'view', path: '/memories/f.md/inner.md' });
+    const viewInside = await pair().runOurs({ command: 'view', path: '/memories/f.md/inner.md' });
     expect(viewInside).toEqual(err('The path /memories/f.md/inner.md does not exist. Please provide a valid path.'));
   });
 });

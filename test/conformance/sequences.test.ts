@@ -3,19 +3,11 @@
  * hand-written sequences that exercise every command and every error the
  * reference gets right. Only directory sizes are normalised.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { firstDifference, openPair, runBoth, type Pair } from './harness';
+import { describe, expect, it } from 'vitest';
+import { sharedFixture } from '../unit/fixture';
+import { firstDifference, openPair, runBoth } from './harness';
 
-let pair: Pair;
-beforeAll(async () => {
-  pair = await openPair();
-});
-afterAll(async () => {
-  await pair.close();
-});
-beforeEach(async () => {
-  await pair.reset();
-});
+const pair = sharedFixture(openPair, (f) => f.reset());
 
 const create = (path: string, file_text: string) => ({ command: 'create', path, file_text });
 const view = (path: string, view_range?: number[]) => (view_range ? { command: 'view', path, view_range } : { command: 'view', path });
@@ -150,7 +142,7 @@ const SEQUENCES: Record<string, unknown[]> = {
 describe('hand-written sequences give the same answers as the reference', () => {
   for (const [name, inputs] of Object.entries(SEQUENCES)) {
     it(name, async () => {
-      const steps = await runBoth(pair, inputs);
+      const steps = await runBoth(pair(), inputs);
       expect(firstDifference(steps)).toBeUndefined();
       // The sequence must really exercise both outcomes it was written for, not only errors.
       expect(steps.some((s) => !s.ours.is_error)).toBe(true);
@@ -158,7 +150,7 @@ describe('hand-written sequences give the same answers as the reference', () => 
   }
 
   it('error answers carry the Error: prefix and is_error, exactly as the tool runner sends them', async () => {
-    const [step] = await runBoth(pair, [view('/memories/missing.md')]);
+    const [step] = await runBoth(pair(), [view('/memories/missing.md')]);
     expect(step?.ours).toEqual({ content: 'Error: The path /memories/missing.md does not exist. Please provide a valid path.', is_error: true });
   });
 });

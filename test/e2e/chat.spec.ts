@@ -62,8 +62,9 @@ test('two conversations: Claude writes a memory, the user edits it, and the next
 
 test('replies stream in; stop keeps the partial reply marked as stopped, and the next message works', async () => {
   const { page } = app;
-  const long = 'This answer arrives slowly, a few characters at a time, so the user can stop it halfway through.';
-  fake.script({ ...reply(text(long)), delayMs: 60, chunk: 3 });
+  // Long and slow enough (about 15 s) that Stop always lands before the end, however busy the machine.
+  const long = 'This answer arrives slowly, a few characters at a time, so the user can stop it halfway through. '.repeat(5);
+  fake.script({ ...reply(text(long)), delayMs: 100, chunk: 3 });
   await send(page, 'Tell me something long.');
   const streaming = page.locator('article.streaming');
   await expect(streaming).toContainText('This answer');

@@ -4,7 +4,9 @@
  * every write held until the user says yes.
  */
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
-import type { ChatEvent } from '../../shared/chat';
+import type { ChatEvent, ToolRecord } from '../../shared/chat';
+
+export type { ToolRecord } from '../../shared/chat';
 import type { GuardMode } from '../../shared/settings';
 import { createMemoryHandlers, type MemoryObservation } from '../memory/handlers';
 import type { VaultApi } from '../vault/types';
@@ -17,17 +19,6 @@ export interface ApprovalRequest {
   preview?: string;
 }
 
-/** One tool call of the turn as the transcript keeps it. */
-export interface ToolRecord {
-  id: string;
-  command: string;
-  path: string;
-  newPath?: string;
-  content: string;
-  isError: boolean;
-  diff?: { before: string; after: string };
-  version?: number;
-}
 
 interface Call {
   id: string;

@@ -5,51 +5,43 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sharedFixture } from '../fixture';
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import { createMemoryHandlers, type MemoryObservation } from '../../../electron/core/memory/handlers';
 import { runMemoryCommand } from '../../../electron/core/memory/run';
 import { VaultError, type VaultChange } from '../../../electron/core/vault/types';
 import { faultyVault, type Faults } from './fake-vault';
-import { memoryTool, openTestVault, snapshotEntries, type TestVault } from './helpers';
+import { memoryTool, openTestVault, snapshotEntries } from './helpers';
 
-let tv: TestVault;
-beforeAll(async () => {
-  tv = await openTestVault();
-});
-afterAll(async () => {
-  await tv.close();
-});
-beforeEach(async () => {
-  await tv.clear();
-});
+const tv = sharedFixture(openTestVault, (f) => f.clear());
 
 const err = (message: string) => ({ content: `Error: ${message}`, is_error: true });
 
 describe('concurrent calls', () => {
   it('three parallel str_replace calls on one file all land', async () => {
-    const { run } = memoryTool(tv.vault);
+    const { run } = memoryTool(tv().vault);
     await run({ command: 'create', path: '/memories/p.md', file_text: 'one\ntwo\nthree\n' });
     const results = await Promise.all(
       ['one', 'two', 'three'].map((w) => run({ command: 'str_replace', path: '/memories/p.md', old_str: w, new_str: w.toUpperCase() })),
     );
     expect(results.map((r) => r.is_error)).toEqual([false, false, false]);
-    expect(await tv.vault.memory.readFile('/memories/p.md')).toBe('ONE\nTWO\nTHREE\n');
-    expect(tv.vault.memory.stat('/memories/p.md')).toMatchObject({ version: 4 });
+    expect(await tv().vault.memory.readFile('/memories/p.md')).toBe('ONE\nTWO\nTHREE\n');
+    expect(tv().vault.memory.stat('/memories/p.md')).toMatchObject({ version: 4 });
   });
 
   it('twenty parallel inserts at the top all land, none lost', async () => {
-    const { run } = memoryTool(tv.vault);
+    const { run } = memoryTool(tv().vault);
     await run({ command: 'create', path: '/memories/log.md', file_text: 'end' });
     await Promise.all(Array.from({ length: 20 }, (_, i) => run({ command: 'insert', path: '/memories/log.md', insert_line: 0, insert_text: `entry ${i}` })));
-    const lines = (await tv.vault.memory.readFile('/memories/log.md')).split('\n');
+    const lines = (await tv().vault.memory.readFile('/memories/log.md')).split('\n');
     expect(lines).toHaveLength(21);
     expect(new Set(lines.slice(0, 20))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `entry ${i}`)));
   });
 
   it('a create and a rename racing for one path: exactly one wins, the other gets a clear error', async () => {
-    const { run } = memoryTool(tv.vault);
+    const { run } = memoryTool(tv().vault);
     await run({ command: 'create', path: '/memories/src.md', file_text: 'moved' });
     const [created, renamed] = await Promise.all([
       run({ command: 'create', path: '/memories/dst.md', file_text: 'created' }),
@@ -63,7 +55,7 @@ describe('concurrent calls', () => {
 describe('observation and authorship', () => {
   it('reports each successful command with the text before and after', async () => {
     const seen: MemoryObservation[] = [];
-    const { run } = memoryTool(tv.vault, { observe: (e) => seen.push(e) });
+    const { run } = memoryTool(tv().vault, { observe: (e) => seen.push(e) });
     await run({ command: 'create', path: '/memories/o.md', file_text: 'a\n' });
     await run({ command: 'str_replace', path: '/memories/o.md', old_str: 'a', new_str: 'b' });
     await run({ command: 'insert', path: '/memories/o.md', insert_line: 0, insert_text: 'top' });
@@ -86,7 +78,7 @@ describe('observation and authorship', () => {
   });
 
   it('an observer that throws does not turn a committed change into an error', async () => {
-    const { run } = memoryTool(tv.vault, {
+    const { run } = memoryTool(tv().vault, {
       observe: () => {
         throw new Error('window closed');
       },
@@ -96,9 +88,9 @@ describe('observation and authorship', () => {
 
   it("records changes as Claude's by default and as the given source otherwise", async () => {
     const changes: VaultChange[] = [];
-    const off = tv.vault.onChange((c) => changes.push(c));
-    await memoryTool(tv.vault).run({ command: 'create', path: '/memories/c.md', file_text: 'x' });
-    await memoryTool(tv.vault, { source: 'cli' }).run({ command: 'delete', path: '/memories/c.md' });
+    const off = tv().vault.onChange((c) => changes.push(c));
+    await memoryTool(tv().vault).run({ command: 'create', path: '/memories/c.md', file_text: 'x' });
+    await memoryTool(tv().vault, { source: 'cli' }).run({ command: 'delete', path: '/memories/c.md' });
     off();
     expect(changes).toEqual([
       { op: 'write', path: '/memories/c.md', version: 1, source: 'claude', created: true },
@@ -109,7 +101,7 @@ describe('observation and authorship', () => {
 
 describe('vault failures reach Claude as clear messages', () => {
   const faults: Faults = { damaged: new Set() };
-  const faulty = () => memoryTool(faultyVault(tv.vault, faults)).run;
+  const faulty = () => memoryTool(faultyVault(tv().vault, faults)).run;
   beforeEach(() => {
     faults.damaged.clear();
     delete faults.refuse;
@@ -117,7 +109,7 @@ describe('vault failures reach Claude as clear messages', () => {
   });
 
   it('a damaged memory is named and cannot be viewed or edited, but can be renamed and deleted', async () => {
-    await memoryTool(tv.vault).run({ command: 'create', path: '/memories/bad.md', file_text: 'x' });
+    await memoryTool(tv().vault).run({ command: 'create', path: '/memories/bad.md', file_text: 'x' });
     faults.damaged.add('/memories/bad.md');
     const run = faulty();
     const damaged = err(
@@ -134,17 +126,17 @@ describe('vault failures reach Claude as clear messages', () => {
   });
 
   it('a locked vault asks Claude to have the user unlock', async () => {
-    await memoryTool(tv.vault).run({ command: 'create', path: '/memories/l.md', file_text: 'x' });
-    tv.vault.lock();
+    await memoryTool(tv().vault).run({ command: 'create', path: '/memories/l.md', file_text: 'x' });
+    tv().vault.lock();
     try {
-      const { run } = memoryTool(tv.vault);
+      const { run } = memoryTool(tv().vault);
       const locked = err('The memory vault is locked, so memory cannot be used right now. Ask the user to unlock Mnemo, then try again.');
       expect(await run({ command: 'view', path: '/memories' })).toEqual(locked);
       expect(await run({ command: 'create', path: '/memories/m.md', file_text: 'x' })).toEqual(locked);
     } finally {
-      await tv.vault.unlock('pass phrase');
+      await tv().vault.unlock('pass phrase');
     }
-    expect(snapshotEntries(tv.vault).map((e) => e.path)).toEqual(['/memories/l.md']);
+    expect(snapshotEntries(tv().vault).map((e) => e.path)).toEqual(['/memories/l.md']);
   });
 
   it('a storage error is reported without its OS text or host path', async () => {
@@ -183,11 +175,11 @@ describe('malformed input', () => {
     [{ command: 'rename', old_path: '/memories/a.md' }, "Invalid input for the memory tool's rename command: `new_path` is required."],
     [{ command: 'delete', path: ['/memories/a.md'] }, "Invalid input for the memory tool's delete command: `path` must be a string."],
   ])('%j is answered with a clear error', async (input, message) => {
-    expect(await memoryTool(tv.vault).run(input)).toEqual(err(message));
+    expect(await memoryTool(tv().vault).run(input)).toEqual(err(message));
   });
 
   it('a non-integer insert_line gets the reference insert_line error', async () => {
-    const { run } = memoryTool(tv.vault);
+    const { run } = memoryTool(tv().vault);
     await run({ command: 'create', path: '/memories/a.md', file_text: 'a\nb' });
     expect(await run({ command: 'insert', path: '/memories/a.md', insert_line: 1.5, insert_text: 'x' })).toEqual(
       err('Invalid `insert_line` parameter: 1.5. It should be within the range of lines of the file: [0, 2]'),
@@ -195,7 +187,7 @@ describe('malformed input', () => {
   });
 
   it('handlers called directly by the SDK runner check their input too', async () => {
-    const handlers = createMemoryHandlers(tv.vault, { guardMode: () => 'allow' });
+    const handlers = createMemoryHandlers(tv().vault, { guardMode: () => 'allow' });
     const unchecked = { command: 'create', path: '/memories/a.md' } as unknown as Parameters<MemoryToolHandlers['create']>[0];
     await expect(handlers.create(unchecked)).rejects.toThrow("Invalid input for the memory tool's create command: `file_text` is required.");
     const noNewStr = { command: 'str_replace', path: '/memories/a.md', old_str: 'x' } as unknown as Parameters<MemoryToolHandlers['str_replace']>[0];
@@ -205,7 +197,7 @@ describe('malformed input', () => {
 
 describe('runMemoryCommand', () => {
   const stub = (fn: () => unknown): MemoryToolHandlers => {
-    const h = memoryTool(tv.vault).handlers;
+    const h = memoryTool(tv().vault).handlers;
     return { ...h, view: fn as MemoryToolHandlers['view'] };
   };
 
