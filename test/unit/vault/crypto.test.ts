@@ -1,7 +1,7 @@
 import sodium from 'libsodium-wrappers-sumo';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cryptoReady, fromRecoveryText, open, padded, randomBytes, seal, toRecoveryText, unpadded, utf8 } from '../../../electron/core/vault/crypto';
-import { deriveKey } from '../../../electron/core/vault/kdf';
+import { calibrateKdf, deriveKey, KDF_FLOOR, kdfInBounds } from '../../../electron/core/vault/kdf';
 
 const hex = (s: string) => sodium.from_hex(s.replace(/\s+/g, ''));
 
@@ -62,5 +62,19 @@ describe('framing helpers', () => {
     expect(fromRecoveryText(` ${text.toLowerCase().replace(/-/g, ' ')} `, 32)).toEqual(key);
     expect(fromRecoveryText(text.slice(0, -1), 32)).toBeUndefined();
     expect(fromRecoveryText(text.replace(/^./, '1'), 32)).toBeUndefined();
+  });
+});
+
+describe('key derivation settings', () => {
+  it('calibration never goes below the floor nor above the ceiling', async () => {
+    const p = await calibrateKdf(50);
+    expect(kdfInBounds(p)).toBe(true);
+    expect(p.opslimit).toBeGreaterThanOrEqual(KDF_FLOOR.opslimit);
+    expect(p.memlimit).toBeGreaterThanOrEqual(KDF_FLOOR.memlimit);
+  });
+
+  it('the worker refuses parameters outside the floor and ceiling', async () => {
+    await expect(deriveKey(utf8('x'), new Uint8Array(16), { opslimit: 1, memlimit: KDF_FLOOR.memlimit })).rejects.toThrow(/outside the safe range/);
+    await expect(deriveKey(utf8('x'), new Uint8Array(16), { opslimit: 2, memlimit: 2 * 1024 * 1024 * 1024 })).rejects.toThrow(/outside the safe range/);
   });
 });
