@@ -187,7 +187,8 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
       const before = await exclusive({ command: 'delete', path }, async (ops) => {
         const meta = ops.stat(path);
         if (!meta) throw new MemoryToolError(notFoundMessage('delete', path));
-        const before = meta.kind === 'file' ? await readIfIntact(ops, path) : undefined;
+        // The old text is read only for an observer (the chat's diff); without one, delete stays a pure index change.
+        const before = meta.kind === 'file' && opts.observe ? await readIfIntact(ops, path) : undefined;
         await ops.remove(path, source);
         return before;
       });
@@ -213,7 +214,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
           throw new MemoryToolError(`Cannot move ${oldPath} into itself: ${newPath} is inside ${oldPath}. Choose a destination outside it.`);
         }
         checkAncestors(ops, newPath, `move ${oldPath} to`);
-        const text = meta.kind === 'file' ? await readIfIntact(ops, oldPath) : undefined;
+        const text = meta.kind === 'file' && opts.observe ? await readIfIntact(ops, oldPath) : undefined;
         await ops.rename(oldPath, newPath, source);
         return text;
       });
