@@ -2,6 +2,7 @@
  * Argon2id (libsodium crypto_pwhash) run in a worker thread, so deriving a key
  * never blocks the event loop that drives the window or the CLI's prompt.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { VaultError, type KdfParams } from './types';
@@ -46,7 +47,12 @@ sodium.ready.then(() => {
 
 let sodiumPath: string | undefined;
 function resolveSodium(): string {
-  sodiumPath ??= createRequire(import.meta.url).resolve('libsodium-wrappers-sumo');
+  if (sodiumPath) return sodiumPath;
+  const resolved = createRequire(import.meta.url).resolve('libsodium-wrappers-sumo');
+  // In a packaged app the module sits inside app.asar; the builder also unpacks it beside the
+  // archive (asarUnpack) so the worker can load it from a plain file whatever its asar support.
+  const unpacked = resolved.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+  sodiumPath = unpacked !== resolved && existsSync(unpacked) ? unpacked : resolved;
   return sodiumPath;
 }
 
