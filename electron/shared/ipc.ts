@@ -74,6 +74,7 @@ export const CALLS = {
   chatSend: call('chat:send', one(z.object({ id, text: z.string().min(1).max(100_000) })), z.object({ turnId: z.string() })),
   chatStop: call('chat:stop', one(z.object({ turnId: z.string() })), z.null()),
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
+  chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string() })),
   chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1) })), z.object({ restored: z.boolean() })),
 } as const;
 

@@ -21,6 +21,8 @@ export interface StoredConversation {
   messages: BetaMessageParam[];
   /** What the UI shows. */
   transcript: TranscriptEntry[];
+  /** For each saved exchange, the index in `messages` of the message holding the user's words. */
+  turnStarts?: number[];
 }
 
 const ID = /^[0-9a-f]{16,32}$/;
@@ -77,6 +79,22 @@ export class Conversations {
     const index = await this.index();
     delete index[id];
     await this.vault.internal.putJSON(INDEX, index);
+  }
+
+  /**
+   * Takes back the last exchange (the user's message and Claude's reply) so the
+   * user can edit and send it again; returns the user's text. Memory changes the
+   * reply made stay made: they are in the vault and its history.
+   */
+  async rewindLast(id: string): Promise<string> {
+    const c = await this.require(id);
+    const starts = [...(c.turnStarts ?? [])];
+    const start = starts.pop();
+    const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
+    if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+    const text = c.transcript[userAt]!.text;
+    await this.save({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+    return text;
   }
 
   /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */

@@ -141,7 +141,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   const usage: Usage = { ...tokens, costUSD: costUSD(tc.connection.model, tokens), model: tc.connection.model };
   const gotReply = messages.length > history.length;
   if (gotReply) {
-    await save(conversations, conv, messages, opts.userText, {
+    await save(conversations, conv, history.length, messages, opts.userText, {
       role: 'assistant',
       text: texts.join('\n\n'),
       at: Date.now(),
@@ -159,10 +159,12 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   done(stopReason);
 }
 
-async function save(conversations: Conversations, conv: StoredConversation, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+async function save(conversations: Conversations, conv: StoredConversation, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
   const now = Date.now();
   const title = conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title;
-  await conversations.save({ ...conv, title, updated: now, messages, transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply] });
+  // The user's words are always in the last message of the history the turn started from.
+  const turnStarts = [...(conv.turnStarts ?? []), historyLength - 1];
+  await conversations.save({ ...conv, title, updated: now, messages, turnStarts, transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply] });
 }
 
 function contextManagement(settings: Settings) {

@@ -7,7 +7,9 @@ import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
-export function chatHandlers(s: AppSession): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatUndo'> {
+export function chatHandlers(
+  s: AppSession,
+): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo'> {
   const conversations = () => new Conversations(s.unlocked());
   return {
     chatList: async () => conversations().list(),
@@ -61,6 +63,10 @@ export function chatHandlers(s: AppSession): HandlersFor<'chatList' | 'chatCreat
       turn!.approvals.delete(callId);
       resolve(allow);
       return null;
+    },
+    chatRewind: async ({ id }) => {
+      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
+      return { text: await conversations().rewindLast(id) };
     },
     chatUndo: async ({ path, version }) => {
       const vault = s.unlocked();

@@ -122,6 +122,25 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     }
   };
 
+  /** Takes back the last exchange; its text comes back for editing. */
+  const rewind = async (): Promise<string | undefined> => {
+    if (!conv) return undefined;
+    try {
+      const { text } = await call('chatRewind', { id: conv.id });
+      await openConversation(conv.id);
+      return text;
+    } catch (err) {
+      setFailure({ code: 'rewind', message: messageOf(err) });
+      return undefined;
+    }
+  };
+  /** A message that never went out is in the box: send it. One that got a broken reply: take that exchange back and send again. */
+  const retry = async () => {
+    if (draft.trim()) return send(draft);
+    const text = await rewind();
+    if (text !== undefined) await send(text);
+  };
+
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
   const total = (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
 
@@ -163,7 +182,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
             <div role="alert" className="error inline-error">
               <p>{failure.message}</p>
               {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-              {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void send(draft || lastUser)}>Retry</button>}
+              {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
             </div>
           )}
           <div ref={end} />
@@ -199,8 +218,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
                 Send
               </button>
             )}
-            {!live && lastUser && (
-              <button type="button" onClick={() => setDraft(lastUser)} title="Put your last message back in the box to edit and send again">
+            {!live && lastUser && conv && (
+              <button type="button" onClick={() => void rewind().then((text) => text !== undefined && setDraft(text))} title="Take back your last message and Claude's reply, to edit and send it again">
                 Edit last message
               </button>
             )}

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { Conversations, titleFrom } from '../../../electron/core/chat/conversations';
-import { reply, text } from '../../fake-anthropic/server';
+import { memoryCall, reply, text } from '../../fake-anthropic/server';
 import { chatRig, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
@@ -42,4 +42,26 @@ it('titles come from the first line of the first message, cut at a word', () => 
   const long = titleFrom('I would like to talk about the history of the printing press in early modern Europe please');
   expect(long.length).toBeLessThanOrEqual(61);
   expect(long.endsWith('…')).toBe(true);
+});
+
+it('taking back the last exchange removes it from what Claude sees next, and gives the text back', async () => {
+  rig = await chatRig();
+  const c = await rig.conversations.create();
+  rig.fake.script(reply(text('Answer one.')), reply(memoryCall({ command: 'view', path: '/memories' })), reply(text('Answer two.')));
+  await rig.turn(c.id, 'Question one');
+  await rig.turn(c.id, 'Question two, with a typo');
+  expect(await rig.conversations.rewindLast(c.id)).toBe('Question two, with a typo');
+  const after = await rig.conversations.get(c.id);
+  expect(after!.transcript.map((e) => e.text)).toEqual(['Question one', 'Answer one.']);
+  rig.fake.script(reply(text('Answer two, again.')));
+  await rig.turn(c.id, 'Question two');
+  expect(rig.fake.requests.at(-1)!.body.messages).toEqual([
+    { role: 'user', content: 'Question one' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Answer one.' }] },
+    { role: 'user', content: 'Question two' },
+  ]);
+  await rig.conversations.rewindLast(c.id);
+  await rig.conversations.rewindLast(c.id);
+  await expect(rig.conversations.rewindLast(c.id)).rejects.toThrow(/no message to take back/);
+  expect((await rig.conversations.get(c.id))!.messages).toEqual([]);
 });
