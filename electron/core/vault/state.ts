@@ -43,7 +43,9 @@ export type Op =
   | { t: 'mv'; p: string; np: string; at: number }
   | { t: 'iput'; k: string; b: BlobRef }
   | { t: 'idel'; k: string }
-  | { t: 'depth'; n: number };
+  | { t: 'depth'; n: number }
+  /** The blob with this id now lives at this place (compaction); takes no generation. */
+  | { t: 'reloc'; b: BlobRef };
 
 export interface Snapshot {
   gen: number;
@@ -157,6 +159,10 @@ export class State {
   }
 
   apply(op: Op): void {
+    if (op.t === 'reloc') {
+      this.relocate(op.b);
+      return;
+    }
     this.gen += 1;
     switch (op.t) {
       case 'write': {
@@ -201,6 +207,13 @@ export class State {
     for (const f of this.files.values()) yield f.b;
     for (const h of this.hist.values()) for (const e of h) yield e.b;
     yield* this.internal.values();
+  }
+
+  private relocate(b: BlobRef): void {
+    const move = (old: BlobRef) => (old.id === b.id ? b : old);
+    for (const f of this.files.values()) f.b = move(f.b);
+    for (const h of this.hist.values()) for (const e of h) e.b = move(e.b);
+    for (const [k, ref] of this.internal) this.internal.set(k, move(ref));
   }
 
   private pushHistory(p: string, rec: FileRec): void {

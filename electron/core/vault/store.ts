@@ -33,6 +33,9 @@ const DSYNC = typeof fsConstants.O_DSYNC === 'number' && process.platform !== 'w
 const JOURNAL_FLAGS = fsConstants.O_RDWR | (DSYNC ? fsConstants.O_DSYNC : 0);
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_RECORDS = 4096;
+/** A segment at least this big whose live blobs fill less than this share of it is compacted at the next checkpoint. */
+const COMPACT_MIN_BYTES = 256 * 1024;
+const COMPACT_LIVE_RATIO = 0.25;
 
 export interface StoreKeys {
   manifest: Uint8Array;
@@ -76,6 +79,8 @@ export class Store {
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
   private listed = new Set<string>();
+  /** True while checkpoint() moves live blobs out of sparse segments. */
+  private compacting = false;
   /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
   private mustCheckpoint = false;
 
@@ -155,6 +160,8 @@ export class Store {
       const rec = this.openRecord(segId, bytes.subarray(pos + 8, pos + 8 + len), pos);
       if (!rec) {
         this.problems.push(`${name}: record at offset ${pos} fails authentication; that change is lost`);
+      } else if (rec.op.t === 'reloc') {
+        state.apply(rec.op);
       } else if (rec.g <= state.gen) {
         this.problems.push(`${name}: record at offset ${pos} is out of order; it was ignored`);
       } else {
@@ -201,16 +208,8 @@ export class Store {
   /** Reads, hash-checks and decrypts a blob. DAMAGED if any of it fails. */
   async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
     const damaged = () => new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
-    let bytes: Uint8Array;
-    try {
-      const fh = await this.reader(ref.seg);
-      bytes = new Uint8Array(ref.len);
-      const { bytesRead } = await fh.read(bytes, 0, ref.len, ref.off);
-      if (bytesRead !== ref.len) throw damaged();
-    } catch {
-      throw damaged();
-    }
-    if (toHex(hash(bytes)) !== ref.h) throw damaged();
+    const bytes = await this.readRaw(ref);
+    if (!bytes) throw damaged();
     const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));
     if (!sameBytes(bytes.subarray(0, ad.length), ad)) throw damaged();
     const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
@@ -218,6 +217,18 @@ export class Store {
     const out = unpadded(plain).slice();
     wipe(plain);
     return out;
+  }
+
+  /** A blob's sealed bytes as stored, if they are all there and match their hash. */
+  async readRaw(ref: BlobRef): Promise<Uint8Array | undefined> {
+    try {
+      const fh = await this.reader(ref.seg);
+      const bytes = new Uint8Array(ref.len);
+      const { bytesRead } = await fh.read(bytes, 0, ref.len, ref.off);
+      return bytesRead === ref.len && toHex(hash(bytes)) === ref.h ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private reader(seg: string): Promise<FileHandle> {
@@ -236,11 +247,12 @@ export class Store {
    * after this resolves, so memory never runs ahead of the disk.
    */
   async append(state: State, op: Op, blob?: SealedBlob, sync = true): Promise<Op> {
-    if (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= this.journalLimit) {
+    if (!this.compacting && (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= this.journalLimit)) {
       await this.checkpoint(state);
     }
     const j = this.journal!;
-    const meta = seal(this.keys.journal, padded(utf8(JSON.stringify({ g: state.gen + 1, op }))), this.recordAd(j.id, j.size));
+    // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
+    const meta = seal(this.keys.journal, padded(utf8(JSON.stringify({ g: op.t === 'reloc' ? 0 : state.gen + 1, op }))), this.recordAd(j.id, j.size));
     const blobBytes = blob?.bytes ?? new Uint8Array(0);
     const body = concat(le32(meta.length), meta, blobBytes);
     const record = concat(frame(body.length), body);
@@ -279,6 +291,7 @@ export class Store {
     await io('save the vault index', async () => {
       const old = this.journal;
       await this.startJournal();
+      if (collect) await this.compact(state);
       const live = liveSegments(state);
       live.delete(this.journal!.id);
       await this.writeManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
@@ -287,6 +300,37 @@ export class Store {
       await old?.fh.close();
       if (collect) await this.collect(live);
     });
+  }
+
+  /**
+   * Moves the live blobs out of segments that are mostly garbage into the fresh
+   * journal, so the collector can delete those segments. Blobs move as sealed
+   * bytes (their associated data names the vault and blob, not the place), and
+   * only the manifest written next makes the move count, so a crash here loses
+   * nothing.
+   */
+  private async compact(state: State): Promise<void> {
+    const liveBytes = new Map<string, number>();
+    for (const b of state.liveBlobs()) liveBytes.set(b.seg, (liveBytes.get(b.seg) ?? 0) + b.len);
+    const sparse = new Set<string>();
+    for (const [seg, bytes] of liveBytes) {
+      if (seg === this.journal!.id) continue;
+      const size = await fs.stat(path.join(this.dir, segmentFile(seg))).then((st) => st.size, () => 0);
+      if (size >= COMPACT_MIN_BYTES && bytes < size * COMPACT_LIVE_RATIO) sparse.add(seg);
+    }
+    if (!sparse.size) return;
+    this.compacting = true;
+    try {
+      for (const b of [...state.liveBlobs()].filter((b) => sparse.has(b.seg))) {
+        const bytes = await this.readRaw(b);
+        // A damaged blob stays where it is (and keeps its segment) so verify can still name it.
+        if (!bytes) continue;
+        state.apply(await this.append(state, { t: 'reloc', b: { ...b, seg: '', off: 0 } }, { bytes, ref: b }, false));
+      }
+      await this.journal!.fh.datasync();
+    } finally {
+      this.compacting = false;
+    }
   }
 
   /** Removes segment files that are neither the journal nor in `live`, and manifests of other key epochs. */

@@ -242,6 +242,37 @@ describe('internal store and keys', () => {
     expect((await v.verify()).ok).toBe(true);
   });
 
+  it('segments that are mostly old versions are compacted away, keeping every live memory readable', async () => {
+    t = await tempVault();
+    await t.vault.close();
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir, journalLimit: 6 });
+    await t.vault.unlock(PASS);
+    const v = t.vault;
+    await v.setHistoryDepth(1);
+    await write(v, '/memories/keep.md', 'written once, early');
+    const big = (i: number) => `version ${i}\n` + 'x'.repeat(120_000 + i);
+    for (let i = 0; i < 60; i++) {
+      await write(v, '/memories/big.md', big(i));
+      // A small memory written once in each segment would keep every segment alive without compaction.
+      if (i % 5 === 0) await write(v, `/memories/small-${i}.md`, `small ${i}`);
+    }
+    const segmentBytes = async () => {
+      let total = 0;
+      for (const f of await fs.readdir(path.join(t!.dir, 'segments'))) total += (await fs.stat(path.join(t!.dir, 'segments', f))).size;
+      return total;
+    };
+    // 60 writes of ~120 KB went through the journal; with compaction only a few of them remain on disk.
+    expect(await segmentBytes()).toBeLessThan(25 * 120_000);
+    for (let i = 0; i < 60; i += 5) expect(await v.memory.readFile(`/memories/small-${i}.md`)).toBe(`small ${i}`);
+    expect(await v.memory.readFile('/memories/keep.md')).toBe('written once, early');
+    expect(await v.memory.readFile('/memories/big.md')).toBe(big(59));
+    expect(await v.readVersion('/memories/big.md', 59)).toBe(big(58));
+    expect(await v.verify()).toEqual({ ok: true, problems: [] });
+    const again = await t.reopen();
+    expect(await again.memory.readFile('/memories/keep.md')).toBe('written once, early');
+    expect(await again.verify()).toEqual({ ok: true, problems: [] });
+  });
+
   it('files left by an interrupted checkpoint or rotation are ignored by verify and tidied on the next checkpoint', async () => {
     t = await tempVault();
     await write(t.vault, '/memories/a.md', 'alpha');
