@@ -1,0 +1,38 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/main';
+import { reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
+import { FAST_KDF, PASS, mnemo, tempDir } from '../cli/helpers';
+
+it('interactive mnemo chat answers each line in the same conversation and leaves on /quit', async () => {
+  const root = await tempDir();
+  const fake = await startFakeAnthropic();
+  try {
+    const vault = path.join(root, 'vault');
+    const env = { HOME: root, XDG_STATE_HOME: path.join(root, 'state'), MNEMO_PASSPHRASE: PASS, ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey };
+    expect((await mnemo(['init', '--vault', vault, ...FAST_KDF], { env })).code).toBe(0);
+    fake.script(reply(text('Hello, Ada.')), reply(text('You said your name is Ada.')));
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => (out += c));
+    stderr.on('data', (c: Buffer) => (err += c));
+    const done = runCli(['chat', '--vault', vault], { stdin, stdout, stderr, env });
+    stdin.write('I am Ada.\n');
+    await expect.poll(() => out, { timeout: 20_000 }).toContain('Hello, Ada.');
+    stdin.write('What is my name?\n');
+    await expect.poll(() => out, { timeout: 20_000 }).toContain('You said your name is Ada.');
+    stdin.write('/quit\n');
+    expect(await done).toBe(0);
+    expect(err).toMatch(/Continue later with: mnemo chat --conversation [0-9a-f]+/);
+    // The second request carried the first exchange: one conversation, not two.
+    expect(fake.requests.at(-1)!.body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  } finally {
+    await fake.close();
+    await fs.rm(root, { recursive: true, force: true });
+  }
+});
