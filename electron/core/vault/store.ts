@@ -17,17 +17,15 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { concat, fromUtf8, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
 import { fsyncDir, io, readIfExists, removeTemps, writeFileDurable } from './files';
+import { hexBytes, SEG_HEADER, SegmentCodec } from './records';
 import { State, type BlobRef, type Op, type Snapshot } from './state';
 import { VaultError } from './types';
 
 const MAGIC = {
   manifest: utf8('MNEMOMF1'),
-  segment: utf8('MNEMOSG1'),
-  record: utf8('MNEMORC1'),
   blobs: utf8('MNEMOBL1'),
   internal: utf8('MNEMOIN1'),
 };
-const SEG_HEADER = 8 + ID_BYTES + ID_BYTES;
 // O_DSYNC where the platform has it (not Windows), else an explicit fdatasync after each append.
 const DSYNC = typeof fsConstants.O_DSYNC === 'number' && process.platform !== 'win32';
 const JOURNAL_FLAGS = fsConstants.O_RDWR | (DSYNC ? fsConstants.O_DSYNC : 0);
@@ -51,25 +49,6 @@ export interface SealedBlob {
   ref: BlobRef;
 }
 
-const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at, true);
-function frame(n: number): Uint8Array {
-  const out = new Uint8Array(8);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, n, true);
-  dv.setUint32(4, ~n >>> 0, true);
-  return out;
-}
-function le32(n: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, n, true);
-  return out;
-}
-function le64(n: number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n), true);
-  return out;
-}
-
 export const segmentFile = (id: string): string => `segments/${id}`;
 
 export class Store {
@@ -79,10 +58,14 @@ export class Store {
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
   private listed = new Set<string>();
+  /** True when the current manifest file was read successfully, so it may become the fallback. */
+  private manifestGood = false;
   /** True while checkpoint() moves live blobs out of sparse segments. */
   private compacting = false;
   /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
   private mustCheckpoint = false;
+
+  private readonly codec: SegmentCodec;
 
   constructor(
     readonly dir: string,
@@ -90,7 +73,9 @@ export class Store {
     private readonly keys: StoreKeys,
     private readonly manifestId: string,
     private readonly journalLimit = CHECKPOINT_RECORDS,
-  ) {}
+  ) {
+    this.codec = new SegmentCodec(vaultId, keys.journal);
+  }
 
   /** Writes the first journal segment and manifest of a new vault. */
   static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State, journalLimit?: number): Promise<Store> {
@@ -99,6 +84,7 @@ export class Store {
       await fs.mkdir(path.join(dir, 'segments'), { recursive: true, mode: 0o700 });
       await store.startJournal();
       await store.writeManifest(state.toSnapshot(store.journal!.id, []));
+      store.manifestGood = true;
     });
     return store;
   }
@@ -107,18 +93,43 @@ export class Store {
     return path.join(this.dir, `manifest.${this.manifestId}`);
   }
 
-  /** Decrypts the manifest and replays the journal. Throws DAMAGED naming `manifest` if it fails. */
-  async load(): Promise<State> {
-    const raw = await io('read the vault', () => readIfExists(this.manifestPath));
+  get prevManifestPath(): string {
+    return `${this.manifestPath}.prev`;
+  }
+
+  /** The decrypted snapshot in `file`: undefined if the file is missing, null if it fails authentication. */
+  private async readManifest(file: string): Promise<Snapshot | undefined | null> {
+    const raw = await io('read the vault', () => readIfExists(file));
+    if (!raw) return undefined;
     const head = concat(MAGIC.manifest, this.vaultId);
-    const plain = raw && sameBytes(raw.subarray(0, head.length), head) ? open(this.keys.manifest, raw.subarray(head.length), head) : undefined;
-    if (!plain) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication; restore the vault from a backup.', 'manifest');
+    const plain = sameBytes(raw.subarray(0, head.length), head) ? open(this.keys.manifest, raw.subarray(head.length), head) : undefined;
+    if (!plain) return null;
     const snap = JSON.parse(fromUtf8(unpadded(plain))) as Snapshot;
     wipe(plain);
+    return snap;
+  }
+
+  /**
+   * Decrypts the manifest and replays the journal. If the manifest is missing (a
+   * crash inside a checkpoint) or damaged, rebuilds the same state from the
+   * previous checkpoint's manifest and the journals written since. DAMAGED
+   * naming `manifest` only if neither manifest can be read.
+   */
+  async load(): Promise<State> {
+    await io('read the vault', () => removeTemps(this.dir));
+    const snap = await this.readManifest(this.manifestPath);
+    if (snap) return this.resume(snap);
+    const prev = await this.readManifest(this.prevManifestPath);
+    if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication; restore the vault from a backup.', 'manifest');
+    if (snap === null) this.problems.push('manifest: damaged; the vault was rebuilt from the previous checkpoint and the journal');
+    return this.recover(prev);
+  }
+
+  private async resume(snap: Snapshot): Promise<State> {
+    this.manifestGood = true;
     const state = State.fromSnapshot(snap);
     this.listed = new Set([...snap.segs, snap.journal]);
     await io('read the vault journal', async () => {
-      await removeTemps(this.dir);
       const file = path.join(this.dir, segmentFile(snap.journal));
       const bytes = await readIfExists(file);
       if (!bytes) {
@@ -139,60 +150,62 @@ export class Store {
     return state;
   }
 
+  /**
+   * The previous checkpoint plus its journal, then every segment it does not
+   * list, oldest first: the journal begun at the lost checkpoint (the only one
+   * holding changes) and any leftovers of an interrupted one (relocations at
+   * most). The next change writes a fresh manifest.
+   */
+  private async recover(prev: Snapshot): Promise<State> {
+    const state = State.fromSnapshot(prev);
+    const listed = new Set([...prev.segs, prev.journal]);
+    const replayed = new Set<string>();
+    this.mustCheckpoint = true;
+    await io('read the vault journal', async () => {
+      const dir = path.join(this.dir, 'segments');
+      const others = (await fs.readdir(dir)).filter((n) => !n.startsWith('.') && !listed.has(n));
+      const byAge = await Promise.all(others.map(async (id) => ({ id, at: (await fs.stat(path.join(dir, id))).mtimeMs })));
+      for (const id of [prev.journal, ...byAge.sort((a, b) => a.at - b.at).map((x) => x.id)]) {
+        const bytes = await readIfExists(path.join(dir, id));
+        if (bytes) {
+          this.replay(id, bytes, state);
+          replayed.add(id);
+        }
+        listed.add(id);
+      }
+    });
+    // Segments the rebuilt state still uses, and the journals it was rebuilt from; compacted ones may be gone.
+    this.listed = new Set([...liveSegments(state), ...[...listed].filter((id) => replayed.has(id))]);
+    return state;
+  }
+
   /** Applies every readable record of a journal segment to `state`; returns where the readable part ends. */
   private replay(segId: string, bytes: Uint8Array, state: State): number {
     const name = segmentFile(segId);
-    if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.segmentHeader(segId))) {
+    if (!this.codec.headerOk(segId, bytes)) {
       this.problems.push(`${name}: the journal header is damaged; recent changes may be lost`);
       this.mustCheckpoint = true;
       return bytes.length;
     }
-    let pos = SEG_HEADER;
-    while (pos < bytes.length) {
-      if (bytes.length - pos < 8) return pos;
-      const len = u32(bytes, pos);
-      if ((~len >>> 0) !== u32(bytes, pos + 4)) {
-        this.problems.push(`${name}: unreadable record at offset ${pos}; later changes may be lost`);
+    let end = SEG_HEADER;
+    for (const item of this.codec.scan(segId, bytes)) {
+      if (item.kind === 'torn') return item.pos;
+      if (item.kind === 'broken') {
+        this.problems.push(`${name}: unreadable record at offset ${item.pos}; later changes may be lost`);
         this.mustCheckpoint = true;
         return bytes.length;
       }
-      if (pos + 8 + len > bytes.length) return pos;
-      const rec = this.openRecord(segId, bytes.subarray(pos + 8, pos + 8 + len), pos);
-      if (!rec) {
-        this.problems.push(`${name}: record at offset ${pos} fails authentication; that change is lost`);
-      } else if (rec.op.t === 'reloc') {
-        state.apply(rec.op);
-      } else if (rec.g <= state.gen) {
-        this.problems.push(`${name}: record at offset ${pos} is out of order; it was ignored`);
-      } else {
+      const rec = item.rec;
+      if (!rec) this.problems.push(`${name}: record at offset ${item.pos} fails authentication; that change is lost`);
+      else if (rec.op.t === 'reloc') state.apply(rec.op);
+      else if (rec.g <= state.gen) this.problems.push(`${name}: record at offset ${item.pos} is out of order; it was ignored`);
+      else {
         state.gen = rec.g - 1;
         state.apply(rec.op);
       }
-      pos += 8 + len;
+      end = item.next;
     }
-    return pos;
-  }
-
-  private openRecord(segId: string, body: Uint8Array, pos: number): { g: number; op: Op } | undefined {
-    if (body.length < 4) return undefined;
-    const metaLen = u32(body, 0);
-    if (metaLen > body.length - 4) return undefined;
-    const meta = open(this.keys.journal, body.subarray(4, 4 + metaLen), this.recordAd(segId, pos));
-    if (!meta) return undefined;
-    const rec = JSON.parse(fromUtf8(unpadded(meta))) as { g: number; op: Op };
-    const blob = body.subarray(4 + metaLen);
-    if ('b' in rec.op) {
-      if (blob.length !== rec.op.b.len) return undefined;
-      rec.op.b = { ...rec.op.b, seg: segId, off: pos + 8 + 4 + metaLen };
-    }
-    return rec;
-  }
-
-  private recordAd(segId: string, pos: number): Uint8Array {
-    return concat(MAGIC.record, this.vaultId, hexBytes(segId), le64(pos));
-  }
-  private segmentHeader(segId: string): Uint8Array {
-    return concat(MAGIC.segment, this.vaultId, hexBytes(segId));
+    return end;
   }
 
   /** Seals plaintext as a blob; the caller zeroes `plain` if it is sensitive. */
@@ -252,17 +265,14 @@ export class Store {
     }
     const j = this.journal!;
     // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
-    const meta = seal(this.keys.journal, padded(utf8(JSON.stringify({ g: op.t === 'reloc' ? 0 : state.gen + 1, op }))), this.recordAd(j.id, j.size));
-    const blobBytes = blob?.bytes ?? new Uint8Array(0);
-    const body = concat(le32(meta.length), meta, blobBytes);
-    const record = concat(frame(body.length), body);
+    const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
     await io('save the change', async () => {
       const { bytesWritten } = await j.fh.write(record, 0, record.length, j.size);
       if (bytesWritten !== record.length) throw new Error('short write');
       // The journal is opened O_DSYNC: the write returns once the record is on disk, one system call instead of two.
       if (sync && !DSYNC) await j.fh.datasync();
     });
-    const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: j.size + 8 + 4 + meta.length } } : op;
+    const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: blobAt } } : op;
     j.size += record.length;
     j.records += 1;
     return placed;
@@ -294,11 +304,15 @@ export class Store {
       if (collect) await this.compact(state);
       const live = liveSegments(state);
       live.delete(this.journal!.id);
+      // The manifest being replaced becomes the fallback, with its journal kept until the next checkpoint:
+      // if the new one is ever lost or damaged, that pair rebuilds the same state.
+      if (this.manifestGood) await fs.rename(this.manifestPath, this.prevManifestPath).catch(() => undefined);
       await this.writeManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
+      this.manifestGood = true;
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
       await old?.fh.close();
-      if (collect) await this.collect(live);
+      if (collect) await this.collect(old ? new Set([...live, old.id]) : live);
     });
   }
 
@@ -337,7 +351,8 @@ export class Store {
   async collect(live: Set<string>): Promise<void> {
     await io('tidy the vault', async () => {
       for (const name of await fs.readdir(this.dir)) {
-        if (name.startsWith('manifest.') && name !== `manifest.${this.manifestId}`) await fs.rm(path.join(this.dir, name), { force: true });
+        const mine = name === `manifest.${this.manifestId}` || name === `manifest.${this.manifestId}.prev`;
+        if (name.startsWith('manifest.') && !mine) await fs.rm(path.join(this.dir, name), { force: true });
       }
       for (const name of await fs.readdir(path.join(this.dir, 'segments'))) {
         if (name === this.journal!.id || live.has(name) || name.startsWith('.')) continue;
@@ -353,7 +368,7 @@ export class Store {
     const id = toHex(randomBytes(ID_BYTES));
     const dir = path.join(this.dir, 'segments');
     const fh = await fs.open(path.join(dir, id), JOURNAL_FLAGS | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
-    await fh.write(this.segmentHeader(id), 0, SEG_HEADER, 0);
+    await fh.write(this.codec.header(id), 0, SEG_HEADER, 0);
     await fh.sync();
     await fsyncDir(dir);
     this.journal = { id, fh, size: SEG_HEADER, records: 0 };
@@ -366,36 +381,14 @@ export class Store {
     wipe(body);
   }
 
-  /** Authenticates every record of every segment the manifest lists; returns one line per problem. */
+  /** Authenticates both manifests and every record of every segment the manifest lists; returns one line per problem. */
   async verifySegments(): Promise<string[]> {
     const problems: string[] = [];
-    const dir = path.join(this.dir, 'segments');
+    if ((await this.readManifest(this.manifestPath)) === null) problems.push('manifest: damaged');
+    if ((await this.readManifest(this.prevManifestPath)) === null) problems.push('manifest (previous copy, the fallback): damaged');
     for (const id of [...this.listed].sort()) {
-      const name = segmentFile(id);
-      const bytes = await io('read the vault', () => readIfExists(path.join(dir, id)));
-      if (!bytes) {
-        problems.push(`${name}: missing`);
-        continue;
-      }
-      if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.segmentHeader(id))) {
-        problems.push(`${name}: header damaged`);
-        continue;
-      }
-      let pos = SEG_HEADER;
-      while (pos < bytes.length) {
-        const len = bytes.length - pos >= 8 ? u32(bytes, pos) : -1;
-        if (len < 0 || (~len >>> 0) !== u32(bytes, pos + 4) || pos + 8 + len > bytes.length) {
-          problems.push(`${name}: unreadable record at offset ${pos}`);
-          break;
-        }
-        const body = bytes.subarray(pos + 8, pos + 8 + len);
-        const rec = this.openRecord(id, body, pos);
-        if (!rec) problems.push(`${name}: record at offset ${pos} fails authentication`);
-        else if ('b' in rec.op && toHex(hash(bytes.subarray(rec.op.b.off, rec.op.b.off + rec.op.b.len))) !== rec.op.b.h) {
-          problems.push(`${name}: blob at offset ${rec.op.b.off} fails its hash`);
-        }
-        pos += 8 + len;
-      }
+      const bytes = await io('read the vault', () => readIfExists(path.join(this.dir, segmentFile(id))));
+      problems.push(...(bytes ? this.codec.verify(id, bytes) : [`${segmentFile(id)}: missing`]));
     }
     return problems;
   }
@@ -414,8 +407,4 @@ export function liveSegments(state: State): Set<string> {
   const live = new Set<string>();
   for (const b of state.liveBlobs()) live.add(b.seg);
   return live;
-}
-
-function hexBytes(hex: string): Uint8Array {
-  return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
 }

@@ -62,10 +62,20 @@ describe('mnemo verify', () => {
     expect(res.stderr).toContain('vault.json');
   });
 
-  it('exits 4 naming the manifest when it is damaged', async () => {
+  it('exits 4 naming the manifest when it is damaged, and every memory still opens from the fallback', async () => {
     const v = await vaultWithMemories();
-    const manifest = (await fs.readdir(v.vault)).find((f) => f.startsWith('manifest.'))!;
+    const manifest = (await fs.readdir(v.vault)).find((f) => f.startsWith('manifest.') && !f.endsWith('.prev'))!;
     await flip(path.join(v.vault, manifest), 60);
+    const res = await mnemo(['verify', '--vault', v.vault], { env: v.env });
+    expect(res.code).toBe(4);
+    expect(res.stdout).toMatch(/^manifest: damaged/m);
+    expect(await mnemo(['cat', '/memories/keep.md', '--vault', v.vault], { env: v.env })).toMatchObject({ code: 0, stdout: 'keep me' });
+    expect((await mnemo(['cat', '/memories/victim.md', '--vault', v.vault], { env: v.env })).code).toBe(0);
+  });
+
+  it('exits 4 when both manifests are damaged, naming the manifest', async () => {
+    const v = await vaultWithMemories();
+    for (const f of (await fs.readdir(v.vault)).filter((f) => f.startsWith('manifest.'))) await flip(path.join(v.vault, f), 60);
     const res = await mnemo(['verify', '--vault', v.vault], { env: v.env });
     expect(res.code).toBe(4);
     expect(res.stderr).toMatch(/manifest/);

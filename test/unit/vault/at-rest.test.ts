@@ -27,7 +27,9 @@ afterAll(() => fs.rm(t.root, { recursive: true, force: true }));
 
 function encodings(s: string): Buffer[] {
   const forms = [Buffer.from(s, 'utf8'), Buffer.from(s, 'utf16le'), Buffer.from(s.toLowerCase(), 'utf8'), Buffer.from(Buffer.from(s).toString('hex')), Buffer.from(Buffer.from(s).toString('hex').toUpperCase())];
-  // base64 at each of the three alignments: the stable middle part of each.
+  // base64 at each of the three alignments: the stable middle part of each. Only for long strings:
+  // a short middle part (a few characters) turns up by chance in any few kilobytes of ciphertext.
+  if (s.length < 12) return forms;
   for (let shift = 0; shift < 3; shift++) {
     const b64 = Buffer.from('x'.repeat(shift) + s).toString('base64');
     forms.push(Buffer.from(b64.slice(4, -4)));

@@ -273,6 +273,25 @@ describe('internal store and keys', () => {
     expect(await again.verify()).toEqual({ ok: true, problems: [] });
   });
 
+  it('a crash between moving the old manifest aside and writing the new one loses nothing and is not reported as damage', async () => {
+    t = await tempVault();
+    await write(t.vault, '/memories/a.md', 'before the checkpoint');
+    let v = await t.reopen();
+    await write(v, '/memories/b.md', 'after the checkpoint, in the journal');
+    v.lock();
+    await v.close();
+    const manifest = (await fs.readdir(t.dir)).find((f) => f.startsWith('manifest.') && !f.endsWith('.prev'))!;
+    await fs.rm(path.join(t.dir, manifest));
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    expect(await t.vault.unlock(PASS)).toEqual({ rolledBack: false, damaged: [] });
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('before the checkpoint');
+    expect(await t.vault.memory.readFile('/memories/b.md')).toBe('after the checkpoint, in the journal');
+    await write(t.vault, '/memories/c.md', 'the next change writes a fresh manifest');
+    v = await t.reopen();
+    expect(await v.verify()).toEqual({ ok: true, problems: [] });
+    expect(await v.memory.readFile('/memories/c.md')).toBe('the next change writes a fresh manifest');
+  });
+
   it('files left by an interrupted checkpoint or rotation are ignored by verify and tidied on the next checkpoint', async () => {
     t = await tempVault();
     await write(t.vault, '/memories/a.md', 'alpha');
@@ -283,7 +302,8 @@ describe('internal store and keys', () => {
     const v = await t.reopen();
     expect(await v.memory.readFile('/memories/a.md')).toBe('alpha');
     await expect(fs.access(leftover)).rejects.toThrow();
-    expect((await fs.readdir(t.dir)).filter((f) => f.startsWith('manifest.'))).toHaveLength(1);
+    // The current manifest and its fallback stay; the leftover of another key epoch is gone.
+    expect((await fs.readdir(t.dir)).filter((f) => f.startsWith('manifest.')).every((f) => !f.includes('cd'.repeat(16)))).toBe(true);
   });
 
   it('a header asking for a KDF below the floor is refused even with a valid checksum', async () => {

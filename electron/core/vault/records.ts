@@ -1,0 +1,117 @@
+/**
+ * The byte format of segment files, shared by replay, append and verify:
+ *
+ *   header   MAGIC ‖ vaultId ‖ segId
+ *   record   [u32 len][u32 ~len][u32 metaLen][nonce ‖ AEAD(meta)][blob]
+ *
+ * The meta (a generation and one manifest change) is authenticated with the
+ * segment and the record's offset as associated data, so a record cannot be
+ * moved, reordered or copied into another segment or vault unnoticed.
+ */
+import { concat, fromUtf8, hash, ID_BYTES, open, padded, seal, sameBytes, toHex, unpadded, utf8 } from './crypto';
+import type { Op } from './state';
+
+const SEGMENT_MAGIC = utf8('MNEMOSG1');
+const RECORD_MAGIC = utf8('MNEMORC1');
+export const SEG_HEADER = 8 + ID_BYTES + ID_BYTES;
+
+export interface Record {
+  g: number;
+  op: Op;
+}
+
+/** What a scan of a segment finds at each position. */
+export type ScanItem =
+  | { kind: 'record'; pos: number; next: number; rec: Record | undefined; blob: Uint8Array }
+  /** The file ends inside a record: an append that never completed. */
+  | { kind: 'torn'; pos: number }
+  /** The length fields disagree: nothing after this can be trusted. */
+  | { kind: 'broken'; pos: number };
+
+const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at, true);
+function le32(n: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, true);
+  return out;
+}
+function frame(n: number): Uint8Array {
+  const out = new Uint8Array(8);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, n, true);
+  dv.setUint32(4, ~n >>> 0, true);
+  return out;
+}
+function le64(n: number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(n), true);
+  return out;
+}
+export function hexBytes(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+}
+
+/** Encodes and decodes one vault's segment records under its journal key. */
+export class SegmentCodec {
+  constructor(
+    private readonly vaultId: Uint8Array,
+    private readonly key: Uint8Array,
+  ) {}
+
+  header(segId: string): Uint8Array {
+    return concat(SEGMENT_MAGIC, this.vaultId, hexBytes(segId));
+  }
+
+  private ad(segId: string, pos: number): Uint8Array {
+    return concat(RECORD_MAGIC, this.vaultId, hexBytes(segId), le64(pos));
+  }
+
+  /** One record for position `pos` of `segId`; `blobAt` is where its blob will start in the file. */
+  encode(segId: string, pos: number, rec: Record, blob: Uint8Array): { bytes: Uint8Array; blobAt: number } {
+    const meta = seal(this.key, padded(utf8(JSON.stringify(rec))), this.ad(segId, pos));
+    const body = concat(le32(meta.length), meta, blob);
+    return { bytes: concat(frame(body.length), body), blobAt: pos + 8 + 4 + meta.length };
+  }
+
+  /** Every record of a segment file in order; blob refs in ops get their place in this file. */
+  *scan(segId: string, bytes: Uint8Array): Generator<ScanItem> {
+    let pos = SEG_HEADER;
+    while (pos < bytes.length) {
+      if (bytes.length - pos < 8) return yield { kind: 'torn', pos };
+      const len = u32(bytes, pos);
+      if ((~len >>> 0) !== u32(bytes, pos + 4)) return yield { kind: 'broken', pos };
+      if (pos + 8 + len > bytes.length) return yield { kind: 'torn', pos };
+      const body = bytes.subarray(pos + 8, pos + 8 + len);
+      const metaLen = body.length >= 4 ? u32(body, 0) : -1;
+      let rec: Record | undefined;
+      let blob: Uint8Array = new Uint8Array(0);
+      if (metaLen >= 0 && metaLen <= body.length - 4) {
+        const meta = open(this.key, body.subarray(4, 4 + metaLen), this.ad(segId, pos));
+        blob = body.subarray(4 + metaLen);
+        if (meta) {
+          rec = JSON.parse(fromUtf8(unpadded(meta))) as Record;
+          if ('b' in rec.op) rec = blob.length === rec.op.b.len ? { ...rec, op: { ...rec.op, b: { ...rec.op.b, seg: segId, off: pos + 8 + 4 + metaLen } } } : undefined;
+        }
+      }
+      yield { kind: 'record', pos, next: pos + 8 + len, rec, blob };
+      pos += 8 + len;
+    }
+  }
+
+  /** Problems in one segment file: header, framing, record authentication, blob hashes. */
+  verify(segId: string, bytes: Uint8Array): string[] {
+    const name = `segments/${segId}`;
+    if (bytes.length < SEG_HEADER || !sameBytes(bytes.subarray(0, SEG_HEADER), this.header(segId))) return [`${name}: header damaged`];
+    const problems: string[] = [];
+    for (const item of this.scan(segId, bytes)) {
+      if (item.kind !== 'record') problems.push(`${name}: unreadable record at offset ${item.pos}`);
+      else if (!item.rec) problems.push(`${name}: record at offset ${item.pos} fails authentication`);
+      else if ('b' in item.rec.op && toHex(hash(item.blob)) !== item.rec.op.b.h) problems.push(`${name}: blob at offset ${item.rec.op.b.off} fails its hash`);
+    }
+    return problems;
+  }
+
+  /** True if the file starts with this segment's header. */
+  headerOk(segId: string, bytes: Uint8Array): boolean {
+    return bytes.length >= SEG_HEADER && sameBytes(bytes.subarray(0, SEG_HEADER), this.header(segId));
+  }
+}
