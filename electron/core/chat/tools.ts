@@ -3,6 +3,7 @@
  * starts and ends (with a before/after diff for edits), and, in approval mode,
  * every write held until the user says yes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { ChatEvent, ToolRecord } from '../../shared/chat';
 
@@ -19,12 +20,14 @@ export interface ApprovalRequest {
   preview?: string;
 }
 
-
 interface Call {
   id: string;
   input: Record<string, unknown>;
-  approvalAsked: boolean;
+  /** A handler invocation has been matched to this call. */
+  claimed: boolean;
   observation?: MemoryObservation;
+  /** The version this call's write created (from the vault's change event, inside the call's context). */
+  version?: number;
 }
 
 const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
@@ -33,7 +36,15 @@ const pathOf = (input: Record<string, unknown>) => String(input.path ?? input.ol
 /** Tracks the tool calls of a turn and builds the handlers the runner calls. */
 export class TurnTools {
   private calls: Call[] = [];
+  /**
+   * The call a handler invocation serves. The runner runs one reply's calls
+   * concurrently and the vault applies them in whatever order they reach its
+   * queue (approvals can come back in any order), so an observation is tied to
+   * its call through the async context rather than by arrival order.
+   */
+  private readonly current = new AsyncLocalStorage<Call>();
   readonly handlers: MemoryToolHandlers;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly vault: VaultApi,
@@ -45,14 +56,13 @@ export class TurnTools {
     },
   ) {
     const base = createMemoryHandlers(vault, { guardMode: opts.guardMode, source: 'claude', observe: (o) => this.observed(o) });
+    this.unsubscribe = vault.onChange((c) => {
+      const call = c.op === 'write' && c.source === 'claude' ? this.current.getStore() : undefined;
+      if (call && c.op === 'write') call.version = c.version;
+    });
     const approve = opts.approve;
-    if (!approve) {
-      this.handlers = base;
-      return;
-    }
-    const gate = async (command: string, input: Record<string, unknown>) => {
-      const call = this.calls.find((c) => !c.approvalAsked && c.input.command === command && JSON.stringify(c.input) === JSON.stringify(input));
-      if (call) call.approvalAsked = true;
+    const gate = async (command: string, input: Record<string, unknown>, call: Call | undefined) => {
+      if (!approve) return;
       const req: ApprovalRequest = {
         id: call?.id ?? '',
         command,
@@ -64,16 +74,18 @@ export class TurnTools {
       const ok = await abortable(approve(req), opts.signal);
       if (!ok) throw new Error('The user declined this change to memory. Nothing was changed.');
     };
-    const gated = {} as MemoryToolHandlers;
+    const wrapped = {} as MemoryToolHandlers;
     for (const [name, fn] of Object.entries(base) as Array<[keyof MemoryToolHandlers, (c: never) => unknown]>) {
-      (gated as Record<string, unknown>)[name] = WRITES.has(name)
-        ? async (cmd: Record<string, unknown>) => {
-            await gate(name, cmd);
-            return fn(cmd as never);
-          }
-        : fn;
+      (wrapped as Record<string, unknown>)[name] = async (cmd: Record<string, unknown>) => {
+        const call = this.claim(cmd);
+        const run = async () => {
+          if (WRITES.has(name)) await gate(name, cmd, call);
+          return fn(cmd as never);
+        };
+        return call ? this.current.run(call, run) : run();
+      };
     }
-    this.handlers = gated;
+    this.handlers = wrapped;
   }
 
   /** A new reply starts: its tool calls are tracked afresh. */
@@ -83,13 +95,21 @@ export class TurnTools {
 
   /** The model finished a tool_use block. */
   started(id: string, input: Record<string, unknown>, emit: (e: ChatEvent) => void): void {
-    this.calls.push({ id, input, approvalAsked: false });
+    this.calls.push({ id, input, claimed: false });
     emit({ type: 'tool_start', id, command: String(input.command ?? ''), path: pathOf(input), ...(typeof input.new_path === 'string' ? { newPath: input.new_path } : {}) });
   }
 
+  /** The first unmatched call of this reply with exactly this input (identical calls are interchangeable). */
+  private claim(input: Record<string, unknown>): Call | undefined {
+    const json = JSON.stringify(input);
+    const call = this.calls.find((c) => !c.claimed && (c.input === input || JSON.stringify(c.input) === json));
+    if (call) call.claimed = true;
+    return call;
+  }
+
   private observed(o: MemoryObservation): void {
-    const call = this.calls.find((c) => !c.observation && c.input.command === o.command && pathOf(c.input) === o.path);
-    if (call) call.observation = o;
+    const call = this.current.getStore() ?? this.calls.find((c) => !c.observation && c.input.command === o.command && pathOf(c.input) === o.path);
+    if (call && !call.observation) call.observation = o;
   }
 
   /** The runner produced the result for `id`: what Claude receives, plus the diff the UI shows. */
@@ -102,15 +122,16 @@ export class TurnTools {
     const record: ToolRecord = { id, command: String(input.command ?? ''), path, ...(newPath ? { newPath } : {}), content, isError };
     if (!isError && o && (o.before !== undefined || o.after !== undefined) && o.command !== 'view') {
       record.diff = { before: o.before ?? '', after: o.after ?? '' };
-      const meta = this.vault.isUnlocked() ? this.vault.memory.stat(newPath ?? path) : undefined;
-      if (meta?.kind === 'file') record.version = meta.version;
+      const meta = call?.version === undefined && this.vault.isUnlocked() ? this.vault.memory.stat(newPath ?? path) : undefined;
+      const version = call?.version ?? (meta?.kind === 'file' ? meta.version : undefined);
+      if (version !== undefined) record.version = version;
     }
     return record;
   }
 
-  /** Calls of the current reply that have no result yet (a stop in the middle). */
-  pending(done: Set<string>): Array<{ id: string; ran: boolean }> {
-    return this.calls.filter((c) => !done.has(c.id)).map((c) => ({ id: c.id, ran: c.observation !== undefined }));
+  /** The turn is over: stop listening to the vault. */
+  dispose(): void {
+    this.unsubscribe();
   }
 }
 

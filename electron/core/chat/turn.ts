@@ -121,6 +121,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     failure = mapChatError(err);
     stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
   }
+  tools.dispose();
 
   let messages = runner.params.messages as BetaMessageParam[];
   if (partial) {

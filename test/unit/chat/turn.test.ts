@@ -141,4 +141,39 @@ describe('approval mode', () => {
     expect(events.some((e) => e.type === 'approval')).toBe(false);
     expect(toolEnds(events)[0]!.isError).toBe(false);
   });
+
+  it('approvals answered in reverse order still give each edit its own diff and version', async () => {
+    rig = await chatRig();
+    await saveSettings(rig.t.vault, { approvalMode: true });
+    await rig.t.vault.memory.writeFile('/memories/list.md', 'a: 1\nb: 1\nc: 1\n', { mode: 'create', source: 'user' });
+    const c = await rig.conversations.create();
+    const edits = ['a', 'b', 'c'].map((k) => ({ command: 'str_replace', path: '/memories/list.md', old_str: `${k}: 1`, new_str: `${k}: 2` }));
+    const calls = edits.map((e) => memoryCall(e));
+    rig.fake.script(reply(...calls), reply(text('Updated.')));
+    // Once all three wait, approve the last one, then each earlier one when the previous write has landed: applied c, b, a.
+    const waiting: Array<() => void> = [];
+    const off = rig.t.vault.onChange((change) => {
+      if (change.op === 'write') waiting.pop()?.();
+    });
+    const events = await rig.turn(c.id, 'bump all three', {
+      approve: () =>
+        new Promise<boolean>((resolve) => {
+          waiting.push(() => resolve(true));
+          if (waiting.length === 3) waiting.pop()!();
+        }),
+    });
+    off();
+    expect(await rig.t.vault.memory.readFile('/memories/list.md')).toBe('a: 2\nb: 2\nc: 2\n');
+    const ends = toolEnds(events);
+    expect(ends).toHaveLength(3);
+    for (const [i, call] of calls.entries()) {
+      const end = ends.find((e) => call.type === 'tool_use' && e.id === call.id)!;
+      const edit = edits[i]!;
+      expect(end.diff!.before).toContain(edit.old_str);
+      expect(end.diff!.after).toBe(end.diff!.before.replace(edit.old_str, edit.new_str));
+      expect(await rig.t.vault.readVersion('/memories/list.md', end.version!)).toBe(end.diff!.after);
+    }
+    // Applied c, b, a: the edit of "a" made the last version.
+    expect(ends.map((e) => e.version)).toEqual([4, 3, 2]);
+  });
 });
