@@ -40,9 +40,13 @@ export function mapChatError(err: unknown): MappedError {
     if (status === 403) return { code: 'permission', message: 'This API key may not use this model or feature (403). Check the model in Settings or your Anthropic plan.' };
     if (status === 429) {
       const after = retryAfterSeconds(err.headers);
-      return { code: 'rate_limited', message: `Rate limited by the Anthropic API (429)${after !== undefined ? `; try again in ${after} s` : '; try again shortly'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
+      return { code: 'rate_limited', message: `Rate limited by the Anthropic API (429); try again ${after !== undefined ? waitText(after) : 'shortly'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
     }
-    if (status === 529 || type === 'overloaded_error') return { code: 'overloaded', message: 'Anthropic’s API is overloaded right now (529). Wait a minute and retry.' };
+    if (status === 529 || type === 'overloaded_error') {
+      const after = retryAfterSeconds(err.headers);
+      return { code: 'overloaded', message: `Anthropic’s API is overloaded right now (529). Retry ${after !== undefined ? waitText(after) : 'in a minute'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
+    }
+    if (status === 404) return { code: 'unknown', message: 'The API does not know this model or endpoint (404). Check the model name (and the base URL) in Settings.' };
     if (status === 413 || /prompt is too long|too many tokens|context (window|length)/i.test(apiMessage)) {
       return { code: 'too_large', message: 'This conversation is too long for the model. Start a new conversation, or turn on compaction in Settings.' };
     }
@@ -55,6 +59,14 @@ export function mapChatError(err: unknown): MappedError {
     return { code: 'network', message: 'The connection to the Anthropic API broke off in the middle of the reply. Retry.' };
   }
   return { code: 'unknown', message: 'Something went wrong while answering. Your message is kept; retry.' };
+}
+
+/** "now", "in 30 s", "in 5 min", "in 2 h". */
+function waitText(seconds: number): string {
+  if (seconds <= 0) return 'now';
+  if (seconds < 90) return `in ${seconds} s`;
+  if (seconds < 90 * 60) return `in ${Math.round(seconds / 60)} min`;
+  return `in ${Math.round(seconds / 3600)} h`;
 }
 
 /** Error text from the API can quote request content; keep it short and free of anything key-like. */

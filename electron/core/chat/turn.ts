@@ -31,6 +31,9 @@ export interface TurnOptions {
   env?: NodeJS.ProcessEnv;
   /** SDK retries for 429/529/5xx (default 2). */
   maxRetries?: number;
+  /** See ClientHooks: the longest server-requested wait sat through, and the backoff cap. */
+  maxRetryWaitSeconds?: number;
+  backoffCapMs?: number;
 }
 
 const STOPPED_RESULT = 'Error: The user stopped the turn before this memory operation finished. It may not have been applied; view the file to check.';
@@ -46,6 +49,8 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   const tc = await createClient(vault, {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+    ...(opts.maxRetryWaitSeconds !== undefined ? { maxRetryWaitSeconds: opts.maxRetryWaitSeconds } : {}),
+    ...(opts.backoffCapMs !== undefined ? { backoffCapMs: opts.backoffCapMs } : {}),
     onRetry: (r) => emit({ type: 'retrying', attempt: r.attempt, inSeconds: r.inSeconds, reason: r.reason }),
   });
   if (!tc) {

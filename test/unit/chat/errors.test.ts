@@ -23,11 +23,12 @@ async function continuesAfterwards(r: ChatRig, id: string): Promise<void> {
 const cases: Array<[string, FakeReply[], ChatEvent['type'] extends never ? never : string, RegExp]> = [
   ['a refused key (401)', [apiError(401, 'authentication_error', 'invalid x-api-key')], 'auth', /API key was refused/],
   ['a forbidden model (403)', [apiError(403, 'permission_error', 'no access')], 'permission', /403/],
-  ['rate limiting that outlasts the retries (429)', [1, 2, 3].map(() => apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '0' })), 'rate_limited', /Rate limited.*try again in 0 s/],
-  ['an overloaded API (529)', [1, 2, 3].map(() => apiError(529, 'overloaded_error', 'Overloaded', { 'retry-after': '0' })), 'overloaded', /overloaded/],
+  ['rate limiting that outlasts the retries (429)', [1, 2, 3].map(() => apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '0' })), 'rate_limited', /Rate limited.*try again now/],
+  ['an overloaded API (529)', [1, 2, 3].map(() => apiError(529, 'overloaded_error', 'Overloaded')), 'overloaded', /overloaded.*Retry in a minute/],
   ['a request too large (413)', [apiError(413, 'request_too_large', 'Request exceeds the maximum size')], 'too_large', /too long/],
   ['a context window exceeded (400)', [apiError(400, 'invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum')], 'too_large', /too long/],
-  ['a server error (500)', [1, 2, 3].map(() => apiError(500, 'api_error', 'Internal server error', { 'retry-after': '0' })), 'server', /internal error/],
+  ['a server error (500)', [1, 2, 3].map(() => apiError(500, 'api_error', 'Internal server error')), 'server', /internal error/],
+  ['an unknown model (404)', [apiError(404, 'not_found_error', 'model: claude-nope')], 'unknown', /Check the model name/],
 ];
 
 describe('API errors are shown as what the user can do, and the conversation survives', () => {
@@ -57,6 +58,32 @@ describe('API errors are shown as what the user can do, and the conversation sur
     expect(errorOf(events)).toBeUndefined();
     expect(textOf(events)).toBe('Answered after waiting.');
     expect(rig.fake.requests).toHaveLength(2);
+  });
+
+  it('a 429 asking for a long wait is not waited out: the user is told at once how long to wait', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    rig.fake.script(apiError(429, 'rate_limit_error', 'slow down', { 'retry-after': '3600' }));
+    const events = await rig.turn(c.id, 'hello');
+    expect(events.some((e) => e.type === 'retrying')).toBe(false);
+    expect(errorOf(events)).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 3600 });
+    expect(errorOf(events)!.message).toMatch(/try again in 60 min/);
+    expect(rig.fake.requests).toHaveLength(1);
+    await continuesAfterwards(rig, c.id);
+  });
+
+  it('a 529 without retry-after is retried with backoff and then answered', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    rig.fake.script(apiError(529, 'overloaded_error', 'Overloaded'), apiError(529, 'overloaded_error', 'Overloaded'), reply(text('Here now.')));
+    const events = await rig.turn(c.id, 'hello');
+    expect(events.filter((e) => e.type === 'retrying').map((e) => e.type === 'retrying' && [e.attempt, e.reason])).toEqual([
+      [1, 'overloaded'],
+      [2, 'overloaded'],
+    ]);
+    expect(errorOf(events)).toBeUndefined();
+    expect(textOf(events)).toBe('Here now.');
+    expect(rig.fake.requests).toHaveLength(3);
   });
 
   it('the network being down is reported as such', async () => {

@@ -33,6 +33,8 @@ export async function chatRig(): Promise<ChatRig> {
         userText: text,
         env,
         maxRetries: extra.maxRetries ?? 2,
+        // Retries without a server-named wait back off a few ms here, not the SDK's 0.5-8 s.
+        backoffCapMs: 5,
         onEvent: (e) => {
           events.push(e);
           extra.onEvent?.(e);
