@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatEvent, ConversationSummary, Usage } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import { Markdown } from '../../components/Markdown';
 import { call, messageOf, on } from '../../lib/api';
 import { Sidebar } from './Sidebar';
@@ -18,6 +18,7 @@ interface Live {
   usage?: Usage;
 }
 type Failure = { code: string; message: string };
+type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
 
 /** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
@@ -62,30 +63,42 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     if (l) void call('chatStop', { turnId: l.turnId });
   }, []);
 
+  /** One event of the turn in progress. */
+  const handle = useCallback(
+    ({ turnId, conversationId, event }: ChatEventPayload) => {
+      if (liveRef.current?.turnId !== turnId) return;
+      if (event.type === 'done') {
+        const sent = liveRef.current.userText;
+        void call('chatGet', { id: conversationId }).then((c) => {
+          setConv((before) => {
+            // Nothing was saved: the message never went out, so give it back to the composer.
+            if (before && c.transcript.length === before.transcript.length) setDraft((d) => d || sent);
+            return c;
+          });
+          liveRef.current = undefined;
+          setLive(undefined);
+          void refreshList();
+        });
+        return;
+      }
+      if (event.type === 'error') {
+        setFailure({ code: event.code, message: event.message });
+        return;
+      }
+      setLive((l) => (l ? applyEvent(l, event) : l));
+    },
+    [refreshList],
+  );
+
+  // Events can arrive before chatSend has answered with the turn's id: hold them until it has.
+  const early = useRef<ChatEventPayload[] | undefined>(undefined);
   useEffect(
     () =>
-      on('chatEvent', ({ turnId, conversationId, event }) => {
-        if (liveRef.current?.turnId !== turnId) return;
-        if (event.type === 'done') {
-          const sent = liveRef.current.userText;
-          void call('chatGet', { id: conversationId }).then((c) => {
-            setConv((before) => {
-              // Nothing was saved: the message never went out, so give it back to the composer.
-              if (before && c.transcript.length === before.transcript.length) setDraft((d) => d || sent);
-              return c;
-            });
-            setLive(undefined);
-            void refreshList();
-          });
-          return;
-        }
-        if (event.type === 'error') {
-          setFailure({ code: event.code, message: event.message });
-          return;
-        }
-        setLive((l) => (l ? applyEvent(l, event) : l));
+      on('chatEvent', (payload) => {
+        if (liveRef.current?.turnId === payload.turnId) handle(payload);
+        else early.current?.push(payload);
       }),
-    [refreshList],
+    [handle],
   );
 
   // Braces: Chromium's scrollIntoView now returns a promise, and an effect may return only a cleanup function.
@@ -114,10 +127,16 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     try {
       const target = conv ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
       if (!conv) setConv(target);
+      early.current = [];
       const { turnId } = await call('chatSend', { id: target.id, text });
       setDraft('');
-      setLive({ turnId, userText: text, text: '', thinking: '', tools: [], approvals: [] });
+      const started: Live = { turnId, userText: text, text: '', thinking: '', tools: [], approvals: [] };
+      liveRef.current = started;
+      setLive(started);
+      for (const payload of early.current.splice(0)) handle(payload);
+      early.current = undefined;
     } catch (err) {
+      early.current = undefined;
       setFailure({ code: 'send', message: messageOf(err) });
     }
   };
