@@ -96,7 +96,39 @@ export function resultText(content: unknown): string {
   return '';
 }
 
-export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promise<FakeAnthropic> {
+/**
+ * The history rules the real API enforces with a 400, so a test fails where
+ * production would: a user message first, no empty text, and every tool_use
+ * answered by a tool_result at the start of the next message (and no result
+ * without its call).
+ */
+export function historyProblem(body: RecordedRequest['body']): string | undefined {
+  const messages = body.messages ?? [];
+  if (!messages.length) return 'messages: at least one message is required';
+  if (messages[0]!.role !== 'user') return 'messages.0: the first message must use the "user" role';
+  type Block = { type: string; id?: string; tool_use_id?: string; text?: string };
+  const blocksOf = (content: unknown): Block[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as Block[]) : []);
+  for (const [i, m] of messages.entries()) {
+    const blocks = blocksOf(m.content);
+    if (!blocks.length) return `messages.${i}: all messages must have non-empty content`;
+    if (blocks.some((b) => b.type === 'text' && !b.text?.trim())) return `messages.${i}: text content blocks must contain non-whitespace text`;
+    const prev = i > 0 ? blocksOf(messages[i - 1]!.content) : [];
+    const calls = messages[i - 1]?.role === 'assistant' ? prev.filter((b) => b.type === 'tool_use').map((b) => b.id) : [];
+    if (m.role === 'user') {
+      const results = blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
+      const orphan = results.find((id) => !calls.includes(id));
+      if (orphan) return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${orphan}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+      const leading = blocks.slice(0, calls.length).map((b) => (b.type === 'tool_result' ? b.tool_use_id : undefined));
+      const missing = calls.filter((id) => !leading.includes(id));
+      if (missing.length) return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    } else if (calls.length) {
+      return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${calls.join(', ')}.`;
+    }
+  }
+  return undefined;
+}
+
+export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the history as the API does (default true). */ validate?: boolean } = {}): Promise<FakeAnthropic> {
   const apiKey = opts.apiKey ?? 'sk-ant-test-0123456789';
   const requests: RecordedRequest[] = [];
   const turns: FakeTurn[] = [];
@@ -131,6 +163,11 @@ export async function startFakeAnthropic(opts: { apiKey?: string } = {}): Promis
     const auth = req.headers.authorization === `Bearer ${apiKey}` || req.headers['x-api-key'] === apiKey;
     if (!auth) {
       sendError(res, apiError(401, 'authentication_error', 'invalid x-api-key'));
+      return;
+    }
+    const invalid = opts.validate === false ? undefined : historyProblem(body);
+    if (invalid) {
+      sendError(res, apiError(400, 'invalid_request_error', invalid));
       return;
     }
     const turn = turns.shift();

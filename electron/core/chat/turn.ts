@@ -15,10 +15,12 @@ import { Conversations, titleFrom, UNTITLED, type StoredConversation } from './c
 import { mapChatError, type MappedError } from './errors';
 import { costUSD, type TokenCounts } from './pricing';
 import { systemPrompt } from './prompt';
+import { answerDangling, sendable, STOPPED_RESULT, withUserMessage } from './history';
 import { loadSettings } from './settings-store';
 import { TurnTools, type ApprovalRequest, type ToolRecord } from './tools';
 
 export type { ApprovalRequest } from './tools';
+export { answerDangling } from './history';
 
 export interface TurnOptions {
   vault: VaultApi;
@@ -35,8 +37,6 @@ export interface TurnOptions {
   maxRetryWaitSeconds?: number;
   backoffCapMs?: number;
 }
-
-const STOPPED_RESULT = 'Error: The user stopped the turn before this memory operation finished. It may not have been applied; view the file to check.';
 
 /** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
 export async function runTurn(opts: TurnOptions): Promise<void> {
@@ -65,11 +65,13 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     ...(settings.approvalMode && opts.approve ? { approve: opts.approve } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  const history = withUserMessage(answerDangling(conv.messages), opts.userText);
+  // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
+  const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) : undefined;
+  const history = withUserMessage(answerDangling(sendable(conv.messages)), opts.userText);
   const runner = tc.client.beta.messages.toolRunner(
     {
       model: tc.connection.model,
-      max_tokens: tc.connection.maxTokens,
+      max_tokens: thinkingBudget === undefined ? tc.connection.maxTokens : Math.max(tc.connection.maxTokens, thinkingBudget + 1024),
       system: systemPrompt(settings.memoryGuidance),
       messages: history,
       tools: [betaMemoryTool(tools.handlers)],
@@ -77,7 +79,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       thread: false,
       betas: ['context-management-2025-06-27', ...(settings.compaction ? ['compact-2026-01-12' as const] : [])],
       context_management: contextManagement(settings),
-      ...(settings.thinking ? { thinking: { type: 'enabled' as const, budget_tokens: Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) } } : {}),
+      ...(thinkingBudget !== undefined ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } } : {}),
     },
     opts.signal ? { signal: opts.signal } : {},
   );
@@ -85,21 +87,29 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   const texts: string[] = [];
   const records: ToolRecord[] = [];
   const tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let partial: { text: string; blocks: BetaContentBlockParam[] } | undefined;
+  /** The reply being streamed: all its text, its finished blocks, and the text of the block still open. */
+  let partial: { text: string; blocks: BetaContentBlockParam[]; open: string } | undefined;
   let stopReason = 'end_turn';
   let failure: MappedError | undefined;
   try {
     for await (const stream of runner) {
       tools.reset();
-      const current = { text: '', blocks: [] as BetaContentBlockParam[] };
+      const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '' };
       partial = current;
       stream.on('text', (delta) => {
         current.text += delta;
+        current.open += delta;
         emit({ type: 'text', delta });
       });
       if (settings.thinking) stream.on('thinking', (delta) => emit({ type: 'thinking', delta }));
       stream.on('contentBlock', (block) => {
-        if (block.type === 'text') current.blocks.push({ type: 'text', text: block.text });
+        if (block.type === 'text') {
+          current.open = '';
+          if (block.text.trim()) current.blocks.push({ type: 'text', text: block.text });
+        }
+        // Signed thinking goes back with a stopped reply's tool calls, as the API expects it before them.
+        if (block.type === 'thinking') current.blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        if (block.type === 'redacted_thinking') current.blocks.push({ type: 'redacted_thinking', data: block.data });
         if (block.type === 'tool_use') {
           current.blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
           tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit);
@@ -121,7 +131,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       partial = undefined;
     }
     if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
-    if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. Rephrase the request or start a new conversation.' };
+    if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. That exchange is left out of what Claude sees next; rephrase the request, or start a new conversation.' };
   } catch (err) {
     failure = mapChatError(err);
     stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
@@ -132,8 +142,9 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   if (partial) {
     // Stopped or broken in the middle of a reply: keep what arrived and answer every tool call it made.
     if (partial.text) texts.push(partial.text);
-    const blocks = partial.blocks.length ? partial.blocks : partial.text ? [{ type: 'text' as const, text: partial.text }] : [];
-    if (blocks.length) {
+    const blocks: BetaContentBlockParam[] = [...partial.blocks, ...(partial.open.trim() ? [{ type: 'text' as const, text: partial.open }] : [])];
+    // Thinking alone is no reply worth keeping (and the API wants text or a tool call after it).
+    if (blocks.some((b) => b.type === 'text' || b.type === 'tool_use')) {
       messages = [...messages, { role: 'assistant', content: blocks }];
       const answered = new Set(records.map((r) => r.id));
       const dangling = blocks.filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use' && !answered.has(b.id));
@@ -146,8 +157,10 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
 
   const usage: Usage = { ...tokens, costUSD: costUSD(tc.connection.model, tokens), model: tc.connection.model };
   const gotReply = messages.length > history.length;
+  // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
+  if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
   if (gotReply) {
-    await save(conversations, conv, history.length, messages, opts.userText, {
+    await save(conversations, conv, history.length, sendable(messages), opts.userText, {
       role: 'assistant',
       text: texts.join('\n\n'),
       at: Date.now(),
@@ -187,25 +200,6 @@ function contextManagement(settings: Settings) {
   }
   if (settings.compaction) edits.push({ type: 'compact_20260112' as const });
   return { edits } as never;
-}
-
-/** A history whose last assistant message called tools without results gets error results, so the API accepts the next turn. */
-export function answerDangling(messages: BetaMessageParam[]): BetaMessageParam[] {
-  const last = messages.at(-1);
-  if (!last || last.role !== 'assistant' || !Array.isArray(last.content)) return messages;
-  const uses = last.content.filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use');
-  if (!uses.length) return messages;
-  return [...messages, { role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: STOPPED_RESULT, is_error: true })) }];
-}
-
-function withUserMessage(messages: BetaMessageParam[], text: string): BetaMessageParam[] {
-  const last = messages.at(-1);
-  if (last?.role === 'user') {
-    // After tool results (a stopped turn) the user's words join the same message.
-    const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-    return [...messages.slice(0, -1), { role: 'user', content: [...content, { type: 'text', text }] }];
-  }
-  return [...messages, { role: 'user', content: text }];
 }
 
 function toolResultsOf(response: BetaMessageParam | null): BetaToolResultBlockParam[] {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, memoryCall, reply, text, type FakeReply } from '../../fake-anthropic/server';
+import { apiError, memoryCall, reply, text, thinking, type FakeReply } from '../../fake-anthropic/server';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { chatRig, errorOf, saveSettings, textOf, type ChatRig } from './helpers';
 
@@ -125,6 +125,10 @@ describe('API errors are shown as what the user can do, and the conversation sur
     expect(errorOf(await rig.turn(c.id, 'something bad'))).toMatchObject({ code: 'refusal' });
     expect((await rig.conversations.get(c.id))!.transcript).toHaveLength(4);
     await continuesAfterwards(rig, c.id);
+    // The refused exchange is left out of what Claude sees next; the cut-off answer stays.
+    const sent = JSON.stringify(rig.fake.requests.at(-1)!.body.messages);
+    expect(sent).not.toContain('something bad');
+    expect(sent).toContain('A very long answer that');
   });
 });
 
@@ -143,6 +147,31 @@ describe('stopping a turn', () => {
     expect(reply1).toMatchObject({ role: 'assistant', stopped: true });
     expect(reply1.text.length).toBeGreaterThan(0);
     expect(reply1.text.length).toBeLessThan('A slow reply that the user stops before it ends.'.length);
+    await continuesAfterwards(rig, c.id);
+  });
+
+  it('stop after thinking and a tool call, mid-text: the signed thinking, the call and the text so far are kept in order', async () => {
+    rig = await chatRig();
+    await saveSettings(rig.t.vault, { thinking: true, maxTokens: 1024 });
+    const c = await rig.conversations.create();
+    const call = memoryCall({ command: 'view', path: '/memories' });
+    rig.fake.script({ ...reply(thinking('Plan first.'), call, text('And now a long explanation that gets cut.')), stop_reason: 'tool_use', delayMs: 20, chunk: 2 });
+    const controller = new AbortController();
+    let seen = 0;
+    const events = await rig.turn(c.id, 'hello', { signal: controller.signal, onEvent: (e) => e.type === 'text' && ++seen === 3 && controller.abort() });
+    expect(errorOf(events)?.code).toBe('cancelled');
+    // The budget must stay below max_tokens: a small max_tokens is raised to make room.
+    const sent = rig.fake.requests[0]!.body as unknown as { max_tokens: number; thinking: { budget_tokens: number } };
+    expect(sent.thinking.budget_tokens).toBe(1024);
+    expect(sent.max_tokens).toBeGreaterThan(1024);
+    const saved = await rig.conversations.get(c.id);
+    const assistant = saved!.messages.at(-2)!;
+    expect(assistant.role).toBe('assistant');
+    const blocks = assistant.content as Array<{ type: string; text?: string; signature?: string }>;
+    expect(blocks.map((b) => b.type)).toEqual(['thinking', 'tool_use', 'text']);
+    expect(blocks[0]!.signature).toBe('sig');
+    expect('And now a long explanation that gets cut.'.startsWith(blocks[2]!.text!)).toBe(true);
+    expect(saved!.messages.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'tool_result', is_error: true }] });
     await continuesAfterwards(rig, c.id);
   });
 
