@@ -31,18 +31,25 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
       ctx.stderr.write('mnemo: nothing to send: give --once "message" or a message on stdin.\n');
       return Exit.USAGE;
     }
-    const ok = await turn(ctx, conversationId, message.trim());
+    const ok = await turn(ctx, conversationId, message.trim(), new AbortController());
     ctx.stderr.write(`conversation ${conversationId}\n`);
     return ok ? Exit.OK : Exit.FAILED;
   }
 
   const rl = readline.createInterface({ input: ctx.stdin, output: ctx.stderr, prompt: 'you> ' });
-  ctx.stderr.write(`Conversation ${conversationId}. Ctrl+C stops a reply; Ctrl+D or /quit leaves.\n`);
+  // Ctrl+C stops the reply in progress; at the prompt it leaves (without a listener readline would only pause).
+  let running: AbortController | undefined;
+  rl.on('SIGINT', () => (running ? running.abort() : rl.close()));
+  ctx.stderr.write(`Conversation ${conversationId}. Ctrl+C stops a reply; Ctrl+D, Ctrl+C or /quit leaves.\n`);
   rl.prompt();
   for await (const line of rl) {
     const text = line.trim();
     if (text === '/quit') break;
-    if (text) await turn(ctx, conversationId, text, rl);
+    if (text) {
+      running = new AbortController();
+      await turn(ctx, conversationId, text, running, rl);
+      running = undefined;
+    }
     rl.prompt();
   }
   rl.close();
@@ -51,10 +58,7 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
 }
 
 /** One turn, streamed to stdout; returns false if it ended in an error. */
-async function turn(ctx: CliCommandContext, conversationId: string, text: string, rl?: readline.Interface): Promise<boolean> {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  rl?.on('SIGINT', stop);
+async function turn(ctx: CliCommandContext, conversationId: string, text: string, controller: AbortController, rl?: readline.Interface): Promise<boolean> {
   let failed = false;
   let atLineStart = true;
   const out = (s: string) => {
@@ -85,29 +89,26 @@ async function turn(ctx: CliCommandContext, conversationId: string, text: string
         break;
     }
   };
-  try {
-    await runTurn({
-      vault: ctx.vault,
-      conversationId,
-      userText: text,
-      onEvent,
-      signal: controller.signal,
-      env: ctx.env,
-      approve: (req) => ask(ctx, rl, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
-    });
-  } finally {
-    rl?.off('SIGINT', stop);
-  }
+  await runTurn({
+    vault: ctx.vault,
+    conversationId,
+    userText: text,
+    onEvent,
+    signal: controller.signal,
+    env: ctx.env,
+    approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
+  });
   return !failed;
 }
 
 /** Approval in a terminal; without one there is nobody to ask, so the answer is no. */
-function ask(ctx: CliCommandContext, rl: readline.Interface | undefined, question: string): Promise<boolean> {
+function ask(ctx: CliCommandContext, rl: readline.Interface | undefined, signal: AbortSignal, question: string): Promise<boolean> {
   if (!rl) {
     ctx.stderr.write(`${question}no (not a terminal)\n`);
     return Promise.resolve(false);
   }
-  return new Promise((resolve) => rl.question(question, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
+  // The signal withdraws the question on Ctrl+C, so the next line typed is a message again, not a late answer.
+  return new Promise((resolve) => rl.question(question, { signal }, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -77,3 +77,35 @@ it('in approval mode the terminal asks before each memory write: yes writes it, 
     await fs.rm(root, { recursive: true, force: true });
   }
 });
+
+it('in a terminal Ctrl+C stops the reply in progress, and at the prompt it leaves', async () => {
+  const root = await tempDir();
+  const fake = await startFakeAnthropic();
+  try {
+    const vault = path.join(root, 'vault');
+    const env = { HOME: root, XDG_STATE_HOME: path.join(root, 'state'), MNEMO_PASSPHRASE: PASS, ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey };
+    expect((await mnemo(['init', '--vault', vault, ...FAST_KDF], { env })).code).toBe(0);
+    const long = 'This reply streams slowly and is stopped long before it reaches its end.';
+    fake.script({ ...reply(text(long)), delayMs: 30, chunk: 2 });
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stdout = new PassThrough();
+    // A terminal on the prompt side makes readline read keys, so Ctrl+C arrives as SIGINT.
+    const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 120 });
+    let out = '';
+    let err = '';
+    stdout.on('data', (c: Buffer) => (out += c));
+    stderr.on('data', (c: Buffer) => (err += c));
+    const done = runCli(['chat', '--vault', vault], { stdin, stdout, stderr, env });
+    stdin.write('Tell me a long story.\r');
+    await expect.poll(() => out.length, { timeout: 20_000 }).toBeGreaterThan(4);
+    stdin.write('\x03');
+    await expect.poll(() => err, { timeout: 20_000 }).toMatch(/Stopped/);
+    stdin.write('\x03');
+    expect(await done).toBe(0);
+    expect(out).not.toContain(long);
+    expect(err).toMatch(/Continue later with: mnemo chat --conversation [0-9a-f]+/);
+  } finally {
+    await fake.close();
+    await fs.rm(root, { recursive: true, force: true });
+  }
+});
