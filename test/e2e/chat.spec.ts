@@ -22,6 +22,8 @@ test.afterEach(async () => {
 const vault = () => app.session.unlocked();
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 async function send(page: Page, text: string): Promise<void> {
+  // As a person would: wait until the previous reply has finished (Send is back in place of Stop).
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await message(page).fill(text);
   await message(page).press('Enter');
 }
@@ -71,7 +73,8 @@ test('replies stream in; stop keeps the partial reply marked as stopped, and the
   // Visible while the stream is still running.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect(page.getByText('Stopped.')).toBeVisible();
+  await expect(page.getByText('Stopped.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
   const partial = await lastReply(page).textContent();
   expect(partial!.length).toBeLessThan(long.length + 40);
   fake.script(reply(text('Here is a short one.')));
@@ -160,9 +163,11 @@ test('the open conversation, not just the newest, is still open after lock and u
   fake.script(reply(text('First answer.')), reply(text('Second answer.')));
   await send(page, 'First conversation');
   await expect(lastReply(page)).toContainText('First answer.');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await send(page, 'Second conversation');
   await expect(lastReply(page)).toContainText('Second answer.');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await page.getByRole('button', { name: 'First conversation', exact: true }).click();
   await expect(lastReply(page)).toContainText('First answer.');
   await lock(page);

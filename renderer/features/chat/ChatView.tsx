@@ -9,6 +9,8 @@ import { money, Transcript, usageLine } from './Transcript';
 
 interface Live {
   turnId: string;
+  /** The conversation the turn belongs to; its reply is shown only there. */
+  conversationId: string;
   userText: string;
   text: string;
   thinking: string;
@@ -51,7 +53,6 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   }, [openConversation]);
 
   const newConversation = useCallback(async () => {
-    if (liveRef.current) return;
     const c = await call('chatCreate');
     await refreshList();
     await openConversation(c.id);
@@ -71,6 +72,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
         const sent = liveRef.current.userText;
         void call('chatGet', { id: conversationId }).then((c) => {
           setConv((before) => {
+            // The user may have opened another conversation meanwhile: leave it open.
+            if (before && before.id !== c.id) return before;
             // Nothing was saved: the message never went out, so give it back to the composer.
             if (before && c.transcript.length === before.transcript.length) setDraft((d) => d || sent);
             return c;
@@ -82,7 +85,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
         return;
       }
       if (event.type === 'error') {
-        setFailure({ code: event.code, message: event.message });
+        // A stop the user asked for is shown in the transcript ("Stopped."), not as an error.
+        if (event.code !== 'cancelled') setFailure({ code: event.code, message: event.message });
         return;
       }
       setLive((l) => (l ? applyEvent(l, event) : l));
@@ -122,7 +126,11 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   }, [active, newConversation, stop]);
 
   const send = async (text: string) => {
-    if (!text.trim() || liveRef.current) return;
+    if (!text.trim()) return;
+    if (liveRef.current) {
+      setFailure({ code: 'busy', message: 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then send.' });
+      return;
+    }
     setFailure(undefined);
     try {
       const target = conv ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
@@ -130,7 +138,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       early.current = [];
       const { turnId } = await call('chatSend', { id: target.id, text });
       setDraft('');
-      const started: Live = { turnId, userText: text, text: '', thinking: '', tools: [], approvals: [] };
+      const started: Live = { turnId, conversationId: target.id, userText: text, text: '', thinking: '', tools: [], approvals: [] };
       liveRef.current = started;
       setLive(started);
       for (const payload of early.current.splice(0)) handle(payload);
@@ -169,7 +177,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       <div className="conversation">
         <div className="messages" aria-live="polite">
           {conv && <Transcript entries={conv.transcript} onOpen={onOpenMemory} />}
-          {live && (
+          {live && live.conversationId === conv?.id && (
             <>
               <article className="msg user" aria-label="You">
                 <p className="who">You</p>
