@@ -36,11 +36,23 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   const end = useRef<HTMLDivElement>(null);
 
   const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
+  /** The conversation being switched to, if a switch is under way: a message sent meanwhile goes there, not to the old one. */
+  const switching = useRef<Promise<Conversation> | undefined>(undefined);
+  const convRef = useRef(conv);
+  convRef.current = conv;
   const openConversation = useCallback(async (id: string) => {
-    setConv(await call('chatGet', { id }));
-    setFailure(undefined);
-    // Only the random id is kept in the page's storage, so the same conversation reopens after a lock or restart.
-    localStorage.setItem(LAST_OPEN, id);
+    const next = call('chatGet', { id });
+    switching.current = next;
+    try {
+      const c = await next;
+      convRef.current = c;
+      setConv(c);
+      setFailure(undefined);
+      // Only the random id is kept in the page's storage, so the same conversation reopens after a lock or restart.
+      localStorage.setItem(LAST_OPEN, id);
+    } finally {
+      if (switching.current === next) switching.current = undefined;
+    }
   }, []);
 
   useEffect(() => {
@@ -53,11 +65,16 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   }, [openConversation]);
 
   const newConversation = useCallback(async () => {
-    const c = await call('chatCreate');
-    await refreshList();
-    await openConversation(c.id);
+    const created = call('chatCreate').then((c): Conversation => ({ ...c, transcript: [] }));
+    switching.current = created;
+    const c = await created;
+    convRef.current = c;
+    setConv(c);
+    if (switching.current === created) switching.current = undefined;
+    localStorage.setItem(LAST_OPEN, c.id);
     input.current?.focus();
-  }, [openConversation, refreshList]);
+    await refreshList();
+  }, [refreshList]);
 
   const stop = useCallback(() => {
     const l = liveRef.current;
@@ -133,8 +150,9 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     }
     setFailure(undefined);
     try {
-      const target = conv ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
-      if (!conv) setConv(target);
+      const current = switching.current ? await switching.current : convRef.current;
+      const target = current ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
+      if (!current) setConv(target);
       early.current = [];
       const { turnId } = await call('chatSend', { id: target.id, text });
       setDraft('');

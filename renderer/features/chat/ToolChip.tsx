@@ -17,8 +17,16 @@ export interface ToolView {
 const VERBS: Record<string, string> = { view: 'viewed', create: 'created', str_replace: 'edited', insert: 'edited', delete: 'deleted', rename: 'renamed' };
 
 /** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
+/** Which chips are expanded, by tool call id: a chip keeps its state when the streaming reply becomes the saved one. */
+const expanded = new Set<string>();
+
 export function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string) => void }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpenState] = useState(() => expanded.has(tool.id));
+  const setOpen = (next: boolean) => {
+    if (next) expanded.add(tool.id);
+    else expanded.delete(tool.id);
+    setOpenState(next);
+  };
   const [undo, setUndo] = useState<string>();
   const verb = tool.running ? `${tool.command}…` : tool.isError ? `failed to ${tool.command}` : (VERBS[tool.command] ?? tool.command);
   const label = `${verb} ${tool.path}${tool.newPath ? ` → ${tool.newPath}` : ''}`;
