@@ -4,6 +4,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
 import { Editor } from './Editor';
 import { History } from './History';
+import { RenameForm } from './RenameForm';
 
 interface Loaded {
   text: string;
@@ -24,7 +25,6 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   const [notice, setNotice] = useState<string>();
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
   const [mode, setMode] = useState<'edit' | 'rename' | 'delete' | 'history'>('edit');
-  const [newPath, setNewPath] = useState(path);
   const keyCounter = useRef(0);
   const dirty = loaded !== undefined && draft !== loaded.text;
   const state = useRef({ dirty, version: loaded?.version ?? 0 });
@@ -45,7 +45,6 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   useEffect(() => {
     setMode('edit');
     setNotice(undefined);
-    setNewPath(path);
     void load();
   }, [path, load]);
 
@@ -97,15 +96,6 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
     [loaded, draft, path],
   );
 
-  const rename = async (e: React.FormEvent) => {
-    e.preventDefault();
-    try {
-      await call('memoryRename', { from: path, to: newPath.trim() });
-      onRenamed(newPath.trim());
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
   const remove = async () => {
     try {
       await call('memoryDelete', { path });
@@ -142,18 +132,7 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
         </p>
       )}
       <ErrorText message={error} />
-      {mode === 'rename' && (
-        <form className="inline-form" onSubmit={rename}>
-          <label>
-            New path
-            <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
-          </label>
-          <button type="submit">Rename</button>
-          <button type="button" onClick={() => setMode('edit')}>
-            Cancel
-          </button>
-        </form>
-      )}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('edit')} onError={setError} />}
       {mode === 'delete' && (
         <div role="alertdialog" aria-labelledby="delete-q" className="confirm">
           <p id="delete-q">Delete {path}? Its versions stay in history until they are collected.</p>

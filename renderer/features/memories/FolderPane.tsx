@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { RenameForm } from './RenameForm';
 
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
 export function FolderPane({ path, count, onRenamed, onDeleted }: { path: string; count: number; onRenamed: (to: string) => void; onDeleted: () => void }) {
   const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>('idle');
-  const [newPath, setNewPath] = useState(path);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">
@@ -17,27 +17,7 @@ export function FolderPane({ path, count, onRenamed, onDeleted }: { path: string
       <p className="empty">
         {count} {count === 1 ? 'item' : 'items'} inside.
       </p>
-      {mode === 'rename' && (
-        <form
-          className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void call('memoryRename', { from: path, to: newPath.trim() }).then(
-              () => onRenamed(newPath.trim()),
-              (err: unknown) => setError(messageOf(err)),
-            );
-          }}
-        >
-          <label>
-            New path
-            <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
-          </label>
-          <button type="submit">Rename</button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </form>
-      )}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('idle')} onError={setError} />}
       {mode === 'delete' && (
         <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm">
           <p id="delete-folder-q">
