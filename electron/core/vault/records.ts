@@ -1,16 +1,19 @@
 /**
- * The byte format of segment files, shared by replay, append and verify:
+ * The byte formats of the manifest and of segment files, shared by load,
+ * append, checkpoint and verify:
  *
- *   header   MAGIC ‖ vaultId ‖ segId
+ *   manifest MAGIC ‖ vaultId ‖ nonce ‖ AEAD(padded JSON snapshot)
+ *   segment  MAGIC ‖ vaultId ‖ segId, then records:
  *   record   [u32 len][u32 ~len][u32 metaLen][nonce ‖ AEAD(meta)][blob]
  *
  * The meta (a generation and one manifest change) is authenticated with the
  * segment and the record's offset as associated data, so a record cannot be
  * moved, reordered or copied into another segment or vault unnoticed.
  */
-import { concat, fromUtf8, hash, ID_BYTES, open, padded, seal, sameBytes, toHex, unpadded, utf8 } from './crypto';
-import type { Op } from './state';
+import { concat, fromUtf8, hash, ID_BYTES, open, padded, seal, sameBytes, toHex, unpadded, utf8, wipe } from './crypto';
+import type { Op, Snapshot } from './state';
 
+const MANIFEST_MAGIC = utf8('MNEMOMF1');
 const SEGMENT_MAGIC = utf8('MNEMOSG1');
 const RECORD_MAGIC = utf8('MNEMORC1');
 export const SEG_HEADER = 8 + ID_BYTES + ID_BYTES;
@@ -114,4 +117,23 @@ export class SegmentCodec {
   headerOk(segId: string, bytes: Uint8Array): boolean {
     return bytes.length >= SEG_HEADER && sameBytes(bytes.subarray(0, SEG_HEADER), this.header(segId));
   }
+}
+
+/** The manifest file's bytes for `snap`. */
+export function sealManifest(key: Uint8Array, vaultId: Uint8Array, snap: Snapshot): Uint8Array {
+  const head = concat(MANIFEST_MAGIC, vaultId);
+  const body = padded(utf8(JSON.stringify(snap)));
+  const out = concat(head, seal(key, body, head));
+  wipe(body);
+  return out;
+}
+
+/** The snapshot in a manifest file's bytes, or undefined if they fail authentication. */
+export function openManifest(key: Uint8Array, vaultId: Uint8Array, raw: Uint8Array): Snapshot | undefined {
+  const head = concat(MANIFEST_MAGIC, vaultId);
+  const plain = sameBytes(raw.subarray(0, head.length), head) ? open(key, raw.subarray(head.length), head) : undefined;
+  if (!plain) return undefined;
+  const snap = JSON.parse(fromUtf8(unpadded(plain))) as Snapshot;
+  wipe(plain);
+  return snap;
 }

@@ -1,10 +1,6 @@
 /**
- * The encrypted on-disk layout below vault.json:
- *
- *   manifest            MAGIC ‖ vaultId ‖ nonce ‖ AEAD(snapshot of the whole State)
- *   segments/<id>       MAGIC ‖ vaultId ‖ segId, then records:
- *                       [u32 len][u32 ~len][u32 metaLen][nonce ‖ AEAD(meta)][blob]
- *
+ * The encrypted files below vault.json (byte formats in records.ts): the
+ * manifest (a snapshot of the whole State), its fallback copy, and segments.
  * The newest segment is the journal: each mutation appends one record holding
  * the manifest change and the new blob, durable when the write returns (O_DSYNC,
  * or an fdatasync where that flag is missing) — so a write costs
@@ -15,14 +11,13 @@
 import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { concat, fromUtf8, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
+import { concat, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
 import { fsyncDir, io, readIfExists, removeTemps, writeFileDurable } from './files';
-import { hexBytes, SEG_HEADER, SegmentCodec } from './records';
+import { hexBytes, openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
 import { State, type BlobRef, type Op, type Snapshot } from './state';
 import { VaultError } from './types';
 
 const MAGIC = {
-  manifest: utf8('MNEMOMF1'),
   blobs: utf8('MNEMOBL1'),
   internal: utf8('MNEMOIN1'),
 };
@@ -101,12 +96,7 @@ export class Store {
   private async readManifest(file: string): Promise<Snapshot | undefined | null> {
     const raw = await io('read the vault', () => readIfExists(file));
     if (!raw) return undefined;
-    const head = concat(MAGIC.manifest, this.vaultId);
-    const plain = sameBytes(raw.subarray(0, head.length), head) ? open(this.keys.manifest, raw.subarray(head.length), head) : undefined;
-    if (!plain) return null;
-    const snap = JSON.parse(fromUtf8(unpadded(plain))) as Snapshot;
-    wipe(plain);
-    return snap;
+    return openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
   }
 
   /**
@@ -375,10 +365,7 @@ export class Store {
   }
 
   private async writeManifest(snap: Snapshot): Promise<void> {
-    const head = concat(MAGIC.manifest, this.vaultId);
-    const body = padded(utf8(JSON.stringify(snap)));
-    await writeFileDurable(this.manifestPath, concat(head, seal(this.keys.manifest, body, head)));
-    wipe(body);
+    await writeFileDurable(this.manifestPath, sealManifest(this.keys.manifest, this.vaultId, snap));
   }
 
   /** Authenticates both manifests and every record of every segment the manifest lists; returns one line per problem. */
