@@ -30,9 +30,22 @@ function checkId(id: string): void {
   if (!ID.test(id)) throw new VaultError('INVALID', 'Unknown conversation id.');
 }
 
+/**
+ * One write queue per vault, shared by every Conversations object on it (the
+ * UI and a turn each make their own): a rename, a delete and a turn saving its
+ * reply are each a read-modify-write of the same value and of the index.
+ */
+const queues = new WeakMap<VaultApi, Promise<unknown>>();
+
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations {
   constructor(private readonly vault: VaultApi) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = (queues.get(this.vault) ?? Promise.resolve()).then(fn, fn);
+    queues.set(this.vault, run.catch(() => undefined));
+    return run;
+  }
 
   async create(): Promise<StoredConversation> {
     const now = Date.now();
@@ -59,6 +72,21 @@ export class Conversations {
   }
 
   async save(c: StoredConversation): Promise<void> {
+    await this.serial(() => this.write(c));
+  }
+
+  /** Reads, changes and stores one conversation without another write coming in between. Undefined (nothing stored) if it is gone. */
+  async update(id: string, change: (c: StoredConversation) => StoredConversation): Promise<StoredConversation | undefined> {
+    return this.serial(async () => {
+      const c = await this.get(id);
+      if (!c) return undefined;
+      const next = change(c);
+      await this.write(next);
+      return next;
+    });
+  }
+
+  private async write(c: StoredConversation): Promise<void> {
     checkId(c.id);
     await this.vault.internal.putJSON(keyOf(c.id), c);
     const index = await this.index();
@@ -69,16 +97,18 @@ export class Conversations {
   async rename(id: string, title: string): Promise<void> {
     const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
     if (!clean) throw new VaultError('INVALID', 'A conversation needs a title.');
-    const c = await this.require(id);
-    await this.save({ ...c, title: clean });
+    const done = await this.update(id, (c) => ({ ...c, title: clean }));
+    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
   }
 
   async delete(id: string): Promise<void> {
     checkId(id);
-    await this.vault.internal.delete(keyOf(id));
-    const index = await this.index();
-    delete index[id];
-    await this.vault.internal.putJSON(INDEX, index);
+    await this.serial(async () => {
+      await this.vault.internal.delete(keyOf(id));
+      const index = await this.index();
+      delete index[id];
+      await this.vault.internal.putJSON(INDEX, index);
+    });
   }
 
   /**
@@ -87,14 +117,16 @@ export class Conversations {
    * reply made stay made: they are in the vault and its history.
    */
   async rewindLast(id: string): Promise<string> {
-    const c = await this.require(id);
-    const starts = [...(c.turnStarts ?? [])];
-    const start = starts.pop();
-    const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
-    if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
-    const text = c.transcript[userAt]!.text;
-    await this.save({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
-    return text;
+    return this.serial(async () => {
+      const c = await this.require(id);
+      const starts = [...(c.turnStarts ?? [])];
+      const start = starts.pop();
+      const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
+      if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+      const text = c.transcript[userAt]!.text;
+      await this.write({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+      return text;
+    });
   }
 
   /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */

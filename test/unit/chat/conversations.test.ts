@@ -65,3 +65,38 @@ it('taking back the last exchange removes it from what Claude sees next, and giv
   await expect(rig.conversations.rewindLast(c.id)).rejects.toThrow(/no message to take back/);
   expect((await rig.conversations.get(c.id))!.messages).toEqual([]);
 });
+
+it('a rename made while Claude answers is kept when the reply is saved; a conversation deleted meanwhile stays deleted', async () => {
+  rig = await chatRig();
+  const c = await rig.conversations.create();
+  rig.fake.script({ ...reply(text('A reply that takes a little while to arrive.')), delayMs: 10, chunk: 4 });
+  let renamed: Promise<void> | undefined;
+  await rig.turn(c.id, 'first words', { onEvent: (e) => void (e.type === 'text' && !renamed && (renamed = rig!.conversations.rename(c.id, 'My own title'))) });
+  await renamed;
+  const saved = await rig.conversations.get(c.id);
+  expect(saved!.title).toBe('My own title');
+  expect(saved!.transcript.map((e) => e.text)).toEqual(['first words', 'A reply that takes a little while to arrive.']);
+
+  const d = await rig.conversations.create();
+  rig.fake.script({ ...reply(text('Nobody will read this.')), delayMs: 10, chunk: 4 });
+  let deleted: Promise<void> | undefined;
+  await rig.turn(d.id, 'hello', { onEvent: (e) => void (e.type === 'text' && !deleted && (deleted = rig!.conversations.delete(d.id))) });
+  await deleted;
+  expect(await rig.conversations.get(d.id)).toBeUndefined();
+  expect((await rig.conversations.list()).map((s) => s.id)).toEqual([c.id]);
+});
+
+it('concurrent changes to one conversation from separate handles are all kept', async () => {
+  rig = await chatRig();
+  const c = await rig.conversations.create();
+  // The UI and a turn each hold their own Conversations object on the same vault.
+  const handles = [0, 1, 2, 3, 4, 5].map(() => new Conversations(rig!.t.vault));
+  await Promise.all([
+    ...handles.map((h, i) => h.update(c.id, (conv) => ({ ...conv, transcript: [...conv.transcript, { role: 'user' as const, text: `note ${i}`, at: i }] }))),
+    new Conversations(rig.t.vault).rename(c.id, 'Renamed meanwhile'),
+  ]);
+  const saved = await rig.conversations.get(c.id);
+  expect(saved!.title).toBe('Renamed meanwhile');
+  expect(saved!.transcript.map((e) => e.text).sort()).toEqual(['note 0', 'note 1', 'note 2', 'note 3', 'note 4', 'note 5']);
+  expect((await rig.conversations.list())[0]).toMatchObject({ title: 'Renamed meanwhile', messageCount: 6 });
+});
