@@ -7,10 +7,14 @@
 
 /** The root of the memory namespace, as Claude knows it. */
 export const MEMORY_ROOT = '/memories';
-/** Longest accepted path, in UTF-16 code units (after NFC normalisation). */
-export const MAX_PATH_CHARS = 1024;
-/** Longest accepted name of one file or directory, in UTF-8 bytes (the usual file-system limit). */
+// The limits below are the smallest of the common file systems', so every memory can be exported
+// as a plain file on Linux, macOS and Windows: a vault may outlive the computer it was made on.
+/** Longest accepted path, in UTF-8 bytes (after NFC normalisation), /memories included: Linux's PATH_MAX is 4,096, macOS's 1,024. */
+export const MAX_PATH_BYTES = 1024;
+/** Longest accepted name of one file or directory, in UTF-8 bytes (ext4, APFS); also checked in decomposed UTF-16 for HFS+ and NTFS. */
 export const MAX_SEGMENT_BYTES = 255;
+/** Most names below /memories in one path: /memories plus 31 folders plus a file keeps exports well inside Windows' path limits. */
+export const MAX_DEPTH = 32;
 
 /**
  * A path Claude (or a user) gave that the memory tool refuses. The message
@@ -51,8 +55,9 @@ export function validateMemoryPath(input: unknown): string {
   }
   const p = input.normalize('NFC');
   if (p.length === 0) throw new MemoryPathError(`The path is empty; memory paths start with ${MEMORY_ROOT}.`);
-  if (p.length > MAX_PATH_CHARS) {
-    throw new MemoryPathError(`The path is too long (${p.length} characters); memory paths may have at most ${MAX_PATH_CHARS}.`);
+  // Checked before anything else walks the path; `length` bounds the bytes from below, so a huge input is refused cheaply.
+  if (p.length > MAX_PATH_BYTES || Buffer.byteLength(p, 'utf8') > MAX_PATH_BYTES) {
+    throw new MemoryPathError(`The path is too long; memory paths may have at most 1,024 bytes of UTF-8. Use shorter names or fewer folders.`);
   }
   const invisible = INVISIBLE.exec(p);
   if (invisible) {
@@ -84,7 +89,11 @@ export function validateMemoryPath(input: unknown): string {
   // One trailing slash is a common way to name a directory; it is dropped, not an empty name.
   const canonical = p.length > MEMORY_ROOT.length + 1 && p.endsWith('/') ? p.slice(0, -1) : p === MEMORY_ROOT + '/' ? MEMORY_ROOT : p;
   if (canonical === MEMORY_ROOT) return canonical;
-  for (const segment of canonical.slice(MEMORY_ROOT.length + 1).split('/')) {
+  const segments = canonical.slice(MEMORY_ROOT.length + 1).split('/');
+  if (segments.length > MAX_DEPTH) {
+    throw new MemoryPathError(`The path is too deep (${segments.length} names below ${MEMORY_ROOT}); at most ${MAX_DEPTH} are allowed. Use fewer folders.`);
+  }
+  for (const segment of segments) {
     checkSegment(segment);
   }
   return canonical;
@@ -102,6 +111,10 @@ function checkSegment(segment: string): void {
   }
   if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
     throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} bytes; use shorter file and directory names.`);
+  }
+  // HFS+ stores names decomposed (NFD) and NTFS counts UTF-16 units: some names grow past 255 only there.
+  if (segment.normalize('NFD').length > MAX_SEGMENT_BYTES) {
+    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} characters once accents are stored separately, as macOS does; use shorter file and directory names.`);
   }
   if (segment.trim() === '') {
     throw new MemoryPathError(`The path contains a name made only of spaces; give every file and directory a visible name.`);

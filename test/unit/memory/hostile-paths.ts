@@ -60,5 +60,5 @@ export const ACCEPTED_PATHS: ReadonlyArray<[string, string]> = [
   ['/memories/日本語/メモ.md', '/memories/日本語/メモ.md'],
   ['/memories/cafe\u0301.md', '/memories/caf\u00e9.md'],
   ['/memories/' + 'n'.repeat(255), '/memories/' + 'n'.repeat(255)],
-  ['/memories/' + 'a/'.repeat(506) + 'xy', '/memories/' + 'a/'.repeat(506) + 'xy'],
+  ['/memories/' + 'a/'.repeat(31) + 'xy', '/memories/' + 'a/'.repeat(31) + 'xy'],
 ];

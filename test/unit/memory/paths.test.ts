@@ -107,3 +107,74 @@ describe('every command refuses hostile paths and creates nothing', () => {
     expect(fs.existsSync('/tmp/mnemo-escape.md')).toBe(false);
   });
 });
+
+/** A path below /memories of exactly `bytes` UTF-8 bytes, made of `seg`-byte names of `ch` (1 or 3 bytes each). */
+function pathOfBytes(bytes: number, ch = 'a', seg = 200): string {
+  const unit = Buffer.byteLength(ch, 'utf8');
+  let rest = bytes - '/memories'.length;
+  const names: string[] = [];
+  while (rest > 0) {
+    const take = Math.min(seg + 1, rest); // "/" plus the name
+    const nameBytes = take - 1;
+    const name = ch.repeat(Math.floor(nameBytes / unit)) + 'x'.repeat(nameBytes % unit);
+    names.push(name);
+    rest -= take;
+  }
+  return '/memories/' + names.join('/');
+}
+
+describe('limits that let every memory export to Windows, macOS and Linux', () => {
+  it('accepts a name of 255 UTF-8 bytes and refuses one of 256, counting bytes, not characters', () => {
+    expect(validateMemoryPath('/memories/' + 'n'.repeat(255))).toBe('/memories/' + 'n'.repeat(255));
+    expect(() => validateMemoryPath('/memories/' + 'n'.repeat(256))).toThrow(/name longer than 255 bytes/);
+    const euro255 = '€'.repeat(85); // 3 bytes each
+    expect(validateMemoryPath(`/memories/${euro255}`)).toBe(`/memories/${euro255}`);
+    expect(() => validateMemoryPath(`/memories/${euro255}x`)).toThrow(/name longer than 255 bytes/);
+  });
+
+  it('refuses a name that grows past 255 characters when macOS decomposes it', () => {
+    // U+01D5 is 2 bytes in NFC but 3 UTF-16 units in NFD, the form HFS+ stores: 127 of them fit in bytes, not on the disk.
+    const name = '\u01d5'.repeat(127);
+    expect(Buffer.byteLength(name, 'utf8')).toBe(254);
+    expect(() => validateMemoryPath(`/memories/${name}`)).toThrow(MemoryPathError);
+    expect(() => validateMemoryPath(`/memories/${name}`)).toThrow(/255/);
+    expect(validateMemoryPath(`/memories/${'\u01d5'.repeat(85)}`)).toBe(`/memories/${'\u01d5'.repeat(85)}`);
+  });
+
+  it('accepts a whole path of 1,024 UTF-8 bytes and refuses one of 1,025', () => {
+    expect(Buffer.byteLength(pathOfBytes(1024), 'utf8')).toBe(1024);
+    expect(validateMemoryPath(pathOfBytes(1024))).toBe(pathOfBytes(1024));
+    expect(() => validateMemoryPath(pathOfBytes(1025))).toThrow(/too long.*1,?024 bytes/);
+  });
+
+  it('counts the whole path in bytes, so 400 three-byte characters are too long though they are 400 characters', () => {
+    const p = pathOfBytes(1210, '€', 240);
+    expect(p.length).toBeLessThan(1024);
+    expect(() => validateMemoryPath(p)).toThrow(/too long/);
+    const ok = pathOfBytes(1024, '€', 240);
+    expect(Buffer.byteLength(ok, 'utf8')).toBe(1024);
+    expect(validateMemoryPath(ok)).toBe(ok);
+  });
+
+  it('accepts a path 32 names deep below /memories and refuses 33', () => {
+    const deep = (n: number) => '/memories/' + Array.from({ length: n }, (_, i) => `d${i}`).join('/');
+    expect(validateMemoryPath(deep(32))).toBe(deep(32));
+    expect(validateMemoryPath(deep(32) + '/')).toBe(deep(32));
+    expect(() => validateMemoryPath(deep(33))).toThrow(/too deep.*32/);
+    expect(() => validateMemoryPath('/memories/' + 'a/'.repeat(300) + 'x.md')).toThrow(/too deep/);
+  });
+
+  it('says how to fix each limit and never repeats the path', () => {
+    for (const p of ['/memories/' + 'n'.repeat(256), pathOfBytes(1025), '/memories/' + 'a/'.repeat(40) + 'x']) {
+      let message = '';
+      try {
+        validateMemoryPath(p);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(/shorter|fewer/);
+      expect(message).not.toContain('nnnnnnnn');
+      expect(message).not.toContain('a/a/a/');
+    }
+  });
+});
