@@ -3,7 +3,13 @@
  * (the app:// protocol in Electron, the local server in tests). No inline or
  * remote script, no network from the page: everything goes through IPC.
  * Styles may be inline because CodeMirror and React set them at run time.
+ * Trusted Types: the browser refuses a plain string at any HTML or script sink
+ * (innerHTML, DOMParser…), so HTML reaches the page only through the one policy
+ * renderer/lib/sanitize.ts creates, after the allow-list sanitiser.
  */
+/** The only Trusted Types policy the page may create (renderer/lib/sanitize.ts). */
+export const TRUSTED_TYPES_POLICY = 'mnemo-markdown';
+
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -18,6 +24,8 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  `trusted-types ${TRUSTED_TYPES_POLICY}`,
 ].join('; ');
 
 /** Links the renderer may open in the OS browser; anything else is dropped. */

@@ -1,14 +1,16 @@
-import { useEffect, useRef } from 'react';
-import { renderMarkdown } from '../lib/markdown';
+import { useLayoutEffect, useRef } from 'react';
+import { openLink } from '../lib/links';
+import { renderMarkdownTrusted } from '../lib/markdown';
 
 /** Sanitised Markdown with a copy button on each code block; links open outside the app (main decides which). */
 export function Markdown({ text }: { text: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const root = ref.current;
     if (!root) return;
+    // Set here rather than through React so the Trusted Types value reaches the sink as it is.
+    root.innerHTML = renderMarkdownTrusted(text);
     for (const pre of Array.from(root.querySelectorAll('pre'))) {
-      if (pre.querySelector('.copy')) continue;
       const button = document.createElement('button');
       button.className = 'copy';
       button.type = 'button';
@@ -26,12 +28,10 @@ export function Markdown({ text }: { text: string }) {
       className="markdown"
       onClick={(e) => {
         const a = (e.target as HTMLElement).closest('a');
-        if (!a) return;
+        if (!a || !e.currentTarget.contains(a)) return;
         e.preventDefault();
-        const href = a.getAttribute('href');
-        if (href && /^https?:/.test(href)) window.open(href, '_blank', 'noopener');
+        openLink(a.getAttribute('href') ?? '');
       }}
-      dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }}
     />
   );
 }

@@ -1,31 +1,60 @@
 /**
- * Markdown from Claude or from a memory, rendered to sanitised HTML: memories
- * can carry prompt-injected markup, so scripts, event handlers, iframes, forms
- * and images never survive. Code blocks are highlighted (highlight.js emits
- * only spans with classes, which the sanitiser keeps).
+ * Markdown from Claude, rendered to sanitised HTML (see sanitize.ts for what
+ * survives). Code blocks are highlighted after sanitising: the sanitiser drops
+ * every class, so only highlight.js — never the text — chooses classes.
  */
-import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
 import { Marked } from 'marked';
+import { isSafeHref, sanitizeHtml, toTrustedHtml } from './sanitize';
 
-const marked = new Marked({
-  gfm: true,
-  breaks: false,
-  renderer: {
-    code({ text, lang }) {
-      const language = lang && hljs.getLanguage(lang) ? lang : undefined;
-      const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : hljs.highlightAuto(text).value;
-      return `<pre><code class="hljs${language ? ` language-${language}` : ''}">${html}</code></pre>\n`;
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+interface CodeBlock {
+  text: string;
+  lang?: string;
+}
+
+/** A fresh marker per render: content cannot guess it, so only our code blocks are replaced. */
+function nonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return 'mnemo' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function parse(text: string, marker: string, blocks: CodeBlock[]): string {
+  const marked = new Marked({
+    gfm: true,
+    breaks: false,
+    renderer: {
+      code({ text, lang }) {
+        blocks.push({ text, lang: lang?.trim().split(/\s+/)[0] });
+        return `<pre><code>${marker}-${blocks.length - 1}</code></pre>\n`;
+      },
+      // No images: a remote image would tell its server that (and when) the reply was read. Shown as a link instead.
+      image({ href, text }) {
+        const label = escapeHtml(`Image: ${text || href}`);
+        return isSafeHref(href) ? `<a href="${escapeHtml(href)}">${label}</a>` : label;
+      },
     },
-  },
-});
-
-export function renderMarkdown(text: string): string {
-  const html = marked.parse(text, { async: false });
-  return DOMPurify.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed', 'img', 'svg', 'math'],
-    FORBID_ATTR: ['style', 'srcset'],
-    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
   });
+  return marked.parse(text, { async: false });
+}
+
+function highlight({ text, lang }: CodeBlock): string {
+  const language = lang && hljs.getLanguage(lang) ? lang : undefined;
+  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : hljs.highlightAuto(text).value;
+  // The language name is only ever one highlight.js knows, so it cannot carry markup.
+  return `<code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${html}</code>`;
+}
+
+/** Markdown as sanitised HTML (a string), with our highlighted code blocks put back. */
+export function renderMarkdown(text: string): string {
+  const marker = nonce();
+  const blocks: CodeBlock[] = [];
+  const clean = sanitizeHtml(parse(text, marker, blocks));
+  return clean.replace(new RegExp(`<code>${marker}-(\\d+)</code>`, 'g'), (_m, i: string) => (blocks[Number(i)] ? highlight(blocks[Number(i)]!) : ''));
+}
+
+/** The same, signed for the page's innerHTML under Trusted Types. */
+export function renderMarkdownTrusted(text: string): string {
+  return toTrustedHtml(renderMarkdown(text));
 }
