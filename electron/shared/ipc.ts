@@ -44,6 +44,12 @@ export const CALLS = {
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),
   vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
   vaultExportPlaintext: call('vault:export-plaintext', none, z.object({ saved: z.boolean(), count: z.number() })),
+  // How guessable a passphrase is (zxcvbn, judged in main): the window's meter shows it; create and change refuse weak ones.
+  passphraseStrength: call(
+    'vault:passphrase-strength',
+    one(z.object({ passphrase })),
+    z.object({ score: z.number().int().min(0).max(4), acceptable: z.boolean(), warning: z.string(), suggestions: z.array(z.string()) }),
+  ),
 
   memoryList: call('memory:list', none, z.array(Entry)),
   memoryRead: call('memory:read', one(z.object({ path })), z.object({ text: z.string(), version: z.number() })),

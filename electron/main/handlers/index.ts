@@ -11,6 +11,7 @@ import { chatHandlers } from './chat';
 import { memoryHandlers } from './memory';
 import { AppSession, type HandlerContext } from './session';
 import { settingsHandlers } from './settings';
+import { strengthHandlers } from './strength';
 import type { Handlers } from './types';
 import { vaultHandlers } from './vault';
 
@@ -19,7 +20,7 @@ export { AppSession } from './session';
 
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
   const session = new AppSession(ctx);
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session) };
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...strengthHandlers() };
   return { handlers, session };
 }
 

@@ -1,4 +1,5 @@
 /** Handlers for creating, unlocking, locking and maintaining the vault. */
+import { assessPassphrase, weakPassphraseMessage } from '../../core/passphrase-strength';
 import { copyVault, exportPlaintext, isFreshTarget } from '../../core/transfer';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
@@ -9,7 +10,10 @@ export function vaultHandlers(s: AppSession): HandlersFor<
 > {
   return {
     vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked() }),
-    vaultCreate: async ({ passphrase }) => ({ recoveryKey: await s.create(passphrase) }),
+    vaultCreate: async ({ passphrase }) => {
+      await refuseWeak(passphrase);
+      return { recoveryKey: await s.create(passphrase) };
+    },
     vaultUnlock: async ({ passphrase }) => (await s.opened()).unlock(passphrase),
     vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => (await s.opened()).unlockWithRecoveryKey(recoveryKey),
     vaultLock: async () => {
@@ -17,6 +21,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return null;
     },
     vaultChangePassphrase: async ({ current, next }) => {
+      s.unlocked();
+      await refuseWeak(next);
       await s.unlocked().changePassphrase(current, next);
       return null;
     },
@@ -39,4 +45,10 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return { saved: true, count: await exportPlaintext(vault, target) };
     },
   };
+}
+
+/** Main decides, not the window: a weak passphrase is refused before anything is written. */
+async function refuseWeak(passphrase: string): Promise<void> {
+  const verdict = await assessPassphrase(passphrase);
+  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphraseMessage(verdict));
 }

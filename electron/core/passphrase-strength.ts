@@ -1,0 +1,85 @@
+/**
+ * How guessable a passphrase is, judged the way an attacker guesses: zxcvbn's
+ * model of dictionary words, names, dates, keyboard walks, repeats and common
+ * substitutions (`@zxcvbn-ts/core` with the common and English dictionaries).
+ * Counting character classes rates `Football2024!!` strong; a dictionary
+ * attack finds it in seconds, even at our Argon2id cost.
+ *
+ * Used by main (window and CLI alike) to refuse weak passphrases when a vault
+ * is created or its passphrase changed; the window's meter asks main too.
+ */
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+
+/** The verdict on one passphrase, with feedback a person can act on. */
+export interface PassphraseAssessment {
+  /** zxcvbn's score: 0 (guessed almost at once) … 4 (very unguessable). */
+  score: 0 | 1 | 2 | 3 | 4;
+  /** True when the vault may be protected by it. */
+  acceptable: boolean;
+  /** What makes it weak, e.g. "This is similar to a commonly used password."; empty when there is nothing to say. */
+  warning: string;
+  /** How to make it stronger. */
+  suggestions: string[];
+}
+
+/** Shortest accepted passphrase: below this, even random characters are within reach of an offline attack on a copied vault. */
+export const MIN_PASSPHRASE_LENGTH = 12;
+/**
+ * Fewest estimated guesses accepted, as a power of ten. zxcvbn's score 3 starts at only 10^8 guesses —
+ * `Football2024!!` sits exactly there — and someone holding a copy of the vault can try thousands of
+ * Argon2id guesses a second on rented hardware, so 10^8 falls in about a day. 10^12 takes years at that
+ * rate; it implies score 4, and four random words (about 10^19) clear it easily.
+ */
+export const MIN_GUESSES_LOG10 = 12;
+/** zxcvbn's cost grows with length; only this many characters are judged (a longer passphrase is no weaker). */
+const JUDGED_LENGTH = 256;
+/** Words that say nothing secret about this vault: an attacker tries them first. */
+const APP_WORDS = ['mnemo', 'claude', 'anthropic', 'memory', 'memories', 'vault', 'passphrase', 'password'];
+
+let factory: Promise<ZxcvbnFactory> | undefined;
+
+/** Loads the estimator and its dictionaries (a few MB) the first time a passphrase is judged, not at start-up. */
+function estimator(): Promise<ZxcvbnFactory> {
+  factory ??= (async () => {
+    const [core, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
+    return new core.ZxcvbnFactory({
+      translations: en.translations,
+      graphs: common.adjacencyGraphs,
+      dictionary: { ...common.dictionary, ...en.dictionary },
+      // Near-miss matching costs ~10x the time (hundreds of ms per check on the main process's event loop);
+      // the dictionary, l33t and pattern matchers plus the high bar above already catch the weak ones.
+      useLevenshteinDistance: false,
+    });
+  })();
+  factory.catch(() => (factory = undefined));
+  return factory;
+}
+
+/**
+ * Judges a passphrase. `userInputs` are words an attacker could know about
+ * this user or vault (a name, an e-mail address); they count as guessable.
+ * Acceptable means at least 12 characters and at least 10^12 estimated guesses (so score 4).
+ */
+export async function assessPassphrase(passphrase: string, userInputs: string[] = []): Promise<PassphraseAssessment> {
+  const zxcvbn = await estimator();
+  const result = await zxcvbn.checkAsync(passphrase.slice(0, JUDGED_LENGTH), [...APP_WORDS, ...userInputs]);
+  const score = result.score as PassphraseAssessment['score'];
+  const long = [...passphrase].length >= MIN_PASSPHRASE_LENGTH;
+  const acceptable = long && result.guessesLog10 >= MIN_GUESSES_LOG10;
+  let warning = result.feedback.warning ?? '';
+  const suggestions = [...result.feedback.suggestions];
+  if (!long) {
+    warning ||= `This is shorter than ${MIN_PASSPHRASE_LENGTH} characters.`;
+    suggestions.unshift('Use four or more unrelated words.');
+  } else if (!acceptable) {
+    warning ||= 'This would be found quickly by an attacker guessing common words and patterns.';
+    if (suggestions.length === 0) suggestions.push('Add another word or two; unrelated words work best.');
+  }
+  return { score, acceptable, warning, suggestions };
+}
+
+/** The message shown when a weak passphrase is refused: what is wrong and what to do. */
+export function weakPassphraseMessage(a: PassphraseAssessment): string {
+  const advice = a.suggestions[0] ?? 'Use four or more unrelated words.';
+  return `This passphrase is too weak: it would be easy to guess. ${a.warning} ${advice}`.replace(/\s+/g, ' ').trim();
+}
