@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { estimate } from '../../lib/strength';
+import { usePassphraseStrength } from '../../lib/strength';
 
 /** Passphrase, recovery key, key rotation, vault check, backup and plaintext export. */
 export function SecuritySettings() {
@@ -13,6 +13,7 @@ export function SecuritySettings() {
   const [exportConfirm, setExportConfirm] = useState(false);
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
+  const strength = usePassphraseStrength(next);
 
   const run = async (fn: () => Promise<string | undefined>) => {
     setError(undefined);
@@ -27,8 +28,8 @@ export function SecuritySettings() {
   const changePassphrase = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const strength = estimate(next);
-      if (!strength.ok) throw new Error(`The new passphrase is ${strength.label}. ${strength.hint}`);
+      // Main refuses a weak passphrase whatever happens here; this only saves a round trip when the meter already said no.
+      if (strength.assessment && !strength.assessment.acceptable) throw new Error(`The new passphrase is too weak. ${strength.hint}`);
       if (next !== confirm) throw new Error('The two new passphrases differ.');
       await call('vaultChangePassphrase', { current, next });
       setCurrent('');
@@ -51,6 +52,9 @@ export function SecuritySettings() {
           New passphrase
           <input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
         </label>
+        <p className="hint" aria-label="New passphrase strength">
+          Strength: {next ? strength.label : '—'}. {next ? strength.hint : ''}
+        </p>
         <label>
           Confirm new passphrase
           <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />

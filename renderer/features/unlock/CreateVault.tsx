@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { estimate } from '../../lib/strength';
+import { usePassphraseStrength } from '../../lib/strength';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
 export function CreateVault({ onDone }: { onDone: () => void }) {
@@ -10,14 +10,15 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [recoveryKey, setRecoveryKey] = useState<string>();
-  const strength = estimate(pass);
+  const strength = usePassphraseStrength(pass);
 
   if (recoveryKey) return <RecoveryKeyStep recoveryKey={recoveryKey} onDone={onDone} />;
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(undefined);
-    if (!strength.ok) return setError(`This passphrase is ${strength.label}. ${strength.hint}`);
+    // Main judges again on create; this only saves a round trip when the meter already said no.
+    if (strength.assessment && !strength.assessment.acceptable) return setError(`This passphrase is too weak. ${strength.hint}`);
     if (pass !== confirm) return setError('The two passphrases differ. Type the same passphrase twice.');
     setBusy(true);
     try {
@@ -41,8 +42,8 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
           Passphrase
           <input type="password" autoFocus autoComplete="new-password" value={pass} onChange={(e) => setPass(e.target.value)} />
         </label>
-        <div className="meter" role="meter" aria-label="Passphrase strength" aria-valuemin={0} aria-valuemax={120} aria-valuenow={strength.bits} aria-valuetext={strength.label}>
-          <div className={`bar ${strength.label.replace(' ', '-')}`} style={{ width: `${Math.min(100, (strength.bits / 120) * 100)}%` }} />
+        <div className="meter" role="meter" aria-label="Passphrase strength" aria-valuemin={0} aria-valuemax={4} aria-valuenow={strength.assessment?.score ?? 0} aria-valuetext={strength.label}>
+          <div className={`bar ${strength.label.replace(' ', '-')}`} style={{ width: `${((strength.assessment?.score ?? 0) + 1) * 20}%` }} />
         </div>
         <p className="hint">
           Strength: {pass ? strength.label : '—'}. {pass ? strength.hint : ''}
