@@ -111,7 +111,7 @@ describe('paths', () => {
     ['/memories/%2e%2e%2fetc', 'The path contains the percent-encoded sequence %2e; memory paths are plain text, not URL-encoded.'],
     ['/memories/%252e%252e%252f', 'The path contains the percent-encoded sequence %25; memory paths are plain text, not URL-encoded.'],
     ['/memories//a.md', 'The path contains an empty name (//); write each directory name once, separated by a single /.'],
-    ['/memories/' + 'a'.repeat(1020), 'The path is too long (1030 characters); memory paths may have at most 1024.'],
+    ['/memories/' + 'a'.repeat(1020), 'The path is too long (1030 bytes); memory paths may have at most 1024 bytes. Use shorter names or fewer folders.'],
     ['/memories/' + 'é'.repeat(128), 'The path has a name longer than 255 bytes; use shorter file and directory names.'],
     ['/memories/a\uff0fb.md', 'The path contains "\uff0f" (U+FF0F), which looks like / \\ or . but is not; use plain ASCII in paths.'],
   ] as Array<[string, string]>).map(([path, message]) => [JSON.stringify(path).slice(0, 48), path, message] as [string, string, string]))('%s is refused with a clear message and nothing is written', async (_label, path, message) => {

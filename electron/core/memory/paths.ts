@@ -55,9 +55,10 @@ export function validateMemoryPath(input: unknown): string {
   }
   const p = input.normalize('NFC');
   if (p.length === 0) throw new MemoryPathError(`The path is empty; memory paths start with ${MEMORY_ROOT}.`);
-  // Checked before anything else walks the path; `length` bounds the bytes from below, so a huge input is refused cheaply.
-  if (p.length > MAX_PATH_BYTES || Buffer.byteLength(p, 'utf8') > MAX_PATH_BYTES) {
-    throw new MemoryPathError(`The path is too long; memory paths may have at most 1,024 bytes of UTF-8. Use shorter names or fewer folders.`);
+  // Bytes, not characters: file systems count bytes (or UTF-16 units, never more than the bytes).
+  const bytes = Buffer.byteLength(p, 'utf8');
+  if (bytes > MAX_PATH_BYTES) {
+    throw new MemoryPathError(`The path is too long (${bytes} bytes); memory paths may have at most ${MAX_PATH_BYTES} bytes. Use shorter names or fewer folders.`);
   }
   const invisible = INVISIBLE.exec(p);
   if (invisible) {
