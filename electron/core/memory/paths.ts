@@ -132,3 +132,21 @@ export function parentPath(p: string): string {
   const i = p.lastIndexOf('/');
   return i <= 0 ? MEMORY_ROOT : p.slice(0, i);
 }
+
+/**
+ * Checks that moving the canonical directory `from` to `to` keeps every path
+ * below it within the limits above (a folder moved deeper can push its
+ * contents past them). `paths` are the canonical paths currently below `from`;
+ * throws `MemoryPathError` naming the move, never the offending inner path.
+ */
+export function validateMovedPaths(from: string, to: string, paths: Iterable<string>): void {
+  for (const p of paths) {
+    if (!isWithin(p, from)) continue;
+    try {
+      validateMemoryPath(to + p.slice(from.length));
+    } catch (e) {
+      if (!(e instanceof MemoryPathError)) throw e;
+      throw new MemoryPathError(`Cannot move ${from} to ${to}: ${e.message.replace(/^The path /, 'a path inside it would be ')}`);
+    }
+  }
+}

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryPathError, validateMemoryPath } from '../../../electron/core/memory/paths';
+import { MemoryPathError, validateMemoryPath, validateMovedPaths } from '../../../electron/core/memory/paths';
 import { hostTree, memoryTool, openTestVault, snapshotEntries, type TestVault } from './helpers';
 import { ACCEPTED_PATHS, hostilePaths } from './hostile-paths';
 
@@ -176,5 +176,21 @@ describe('limits that let every memory export to Windows, macOS and Linux', () =
       expect(message).not.toContain('nnnnnnnn');
       expect(message).not.toContain('a/a/a/');
     }
+  });
+});
+
+describe('validateMovedPaths', () => {
+  const chain = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `d${from + i}`).join('/');
+  it('refuses moving a folder deeper when its contents would pass 32 names, and allows the same move when they fit', () => {
+    const inside = [`/memories/top/${chain(25)}/note.md`]; // 27 names
+    expect(() => validateMovedPaths('/memories/top', `/memories/${chain(10, 100)}/top`, inside)).toThrow(/Cannot move \/memories\/top to .*too deep/);
+    expect(() => validateMovedPaths('/memories/top', `/memories/${chain(5, 100)}/top`, inside)).not.toThrow();
+  });
+
+  it('refuses a move that makes an inner path longer than 1,024 bytes, and ignores paths outside the folder', () => {
+    const name = 'n'.repeat(200);
+    const inside = [`/memories/top/${name}/${name}/${name}/${name}.md`];
+    expect(() => validateMovedPaths('/memories/top', `/memories/${'m'.repeat(250)}/top`, inside)).toThrow(/too long/);
+    expect(() => validateMovedPaths('/memories/other', `/memories/${name}/other`, inside)).not.toThrow();
   });
 });
