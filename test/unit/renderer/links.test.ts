@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+/** A click on a link in rendered content is handed to main, never followed by the window. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openLink } from '../../../renderer/lib/links';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  Reflect.deleteProperty(window, 'mnemo');
+});
+
+describe('openLink', () => {
+  it('hands an https link to main through openLink when the contract has it', () => {
+    const viaMain = vi.fn(async () => ({ ok: true }));
+    Object.defineProperty(window, 'mnemo', { value: { openLink: viaMain }, configurable: true });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    openLink('https://docs.anthropic.com/');
+    expect(viaMain).toHaveBeenCalledWith({ href: 'https://docs.anthropic.com/' });
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('ignores javascript:, data:, relative and malformed links', () => {
+    const viaMain = vi.fn(async () => ({ ok: true }));
+    Object.defineProperty(window, 'mnemo', { value: { openLink: viaMain }, configurable: true });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    for (const href of ['javascript:alert(1)', 'data:text/html,x', '/index.html', '#x', 'http//x', ' javascript:x']) openLink(href);
+    expect(viaMain).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('without openLink asks for a new window, which main checks against its allow-list and denies', () => {
+    Object.defineProperty(window, 'mnemo', { value: {}, configurable: true });
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    openLink('https://github.com/x');
+    expect(open).toHaveBeenCalledWith('https://github.com/x', '_blank', 'noopener');
+  });
+});
