@@ -31,8 +31,12 @@ export const MIN_PASSPHRASE_LENGTH = 12;
  * rate; it implies score 4, and four random words (about 10^19) clear it easily.
  */
 export const MIN_GUESSES_LOG10 = 12;
-/** zxcvbn's cost grows with length; only this many characters are judged (a longer passphrase is no weaker). */
-const JUDGED_LENGTH = 256;
+/**
+ * zxcvbn's cost grows faster than the length (256 random characters take seconds on the main process's
+ * event loop), so only the first 64 characters are judged: if they are strong the rest only adds, and a
+ * passphrase whose first 64 are weak is refused, which errs on the safe side.
+ */
+const JUDGED_LENGTH = 64;
 /** Words that say nothing secret about this vault: an attacker tries them first. */
 const APP_WORDS = ['mnemo', 'claude', 'anthropic', 'memory', 'memories', 'vault', 'passphrase', 'password'];
 
@@ -62,7 +66,7 @@ function estimator(): Promise<ZxcvbnFactory> {
  */
 export async function assessPassphrase(passphrase: string, userInputs: string[] = []): Promise<PassphraseAssessment> {
   const zxcvbn = await estimator();
-  const result = await zxcvbn.checkAsync(passphrase.slice(0, JUDGED_LENGTH), [...APP_WORDS, ...userInputs]);
+  const result = await zxcvbn.checkAsync([...passphrase].slice(0, JUDGED_LENGTH).join(''), [...APP_WORDS, ...userInputs]);
   const score = result.score as PassphraseAssessment['score'];
   const long = [...passphrase].length >= MIN_PASSPHRASE_LENGTH;
   const acceptable = long && result.guessesLog10 >= MIN_GUESSES_LOG10;

@@ -52,7 +52,7 @@ export function SecuritySettings() {
           New passphrase
           <input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
         </label>
-        <p className="hint" aria-label="New passphrase strength">
+        <p className="hint">
           Strength: {next ? strength.label : '—'}. {next ? strength.hint : ''}
         </p>
         <label>

@@ -1,4 +1,5 @@
 /** The strength estimate judges passphrases as a dictionary attack would, not by counting character classes. */
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { assessPassphrase, weakPassphraseMessage } from '../../../electron/core/passphrase-strength';
 
@@ -32,6 +33,12 @@ describe('assessPassphrase', () => {
 
   it('judges a very long passphrase without refusing it for its length', async () => {
     expect((await assessPassphrase('tangerine harbour violin meadow '.repeat(40))).acceptable).toBe(true);
+  });
+
+  it('judges a long passphrase by its first 64 characters, so a weak start is not hidden by a long tail', async () => {
+    expect((await assessPassphrase('password'.repeat(8) + 'tangerine harbour violin meadow')).acceptable).toBe(false);
+    const random = Array.from(randomBytes(1024), (b) => String.fromCharCode(33 + (b % 90))).join('');
+    expect((await assessPassphrase(random)).acceptable).toBe(true);
   });
 
   it('refusal message says what is weak and what to do', async () => {
