@@ -71,6 +71,8 @@ async function markdownProblems(page: Page): Promise<string[]> {
 }
 
 test(`all ${XSS_PAYLOADS.length} hostile payloads, sent as Claude's replies, run no script, load nothing and keep no handler, style, id or foreign class`, async () => {
+  // 148 full turns through the SDK and the fake API: about 40 s alone, more on a busy machine.
+  test.setTimeout(5 * 60_000);
   const { page } = app;
   const origin = new URL(page.url()).origin;
   fake.script(...XSS_PAYLOADS.map((p) => reply(text(`${p.name}:\n\n${p.markdown}`))));
