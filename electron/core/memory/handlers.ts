@@ -12,7 +12,7 @@ import { MemoryToolError, notFoundMessage, toToolError, type ErrorContext } from
 import { formatDirectoryView, formatFileView, MAX_LINES, numberLines } from './format';
 import { guardPath, guardText, redactionNote } from './guard';
 import { resolveLimits, sizeProblem, type MemoryLimits } from './limits';
-import { isWithin, MEMORY_ROOT, MemoryPathError, parentPath, validateMemoryPath } from './paths';
+import { isWithin, MEMORY_ROOT, MemoryPathError, parentPath, validateMemoryPath, validateMovedPaths } from './paths';
 import { parseCommand, type MemoryCommandName } from './schema';
 import { resolveViewRange } from './view-range';
 
@@ -214,6 +214,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
           throw new MemoryToolError(`Cannot move ${oldPath} into itself: ${newPath} is inside ${oldPath}. Choose a destination outside it.`);
         }
         checkAncestors(ops, newPath, `move ${oldPath} to`);
+        if (meta.kind === 'dir') validateMovedPaths(oldPath, newPath, ops.list(oldPath, Infinity).map((e) => e.path));
         const text = meta.kind === 'file' && opts.observe ? await readIfIntact(ops, oldPath) : undefined;
         await ops.rename(oldPath, newPath, source);
         return text;

@@ -1,5 +1,5 @@
 /** Handlers for the memory browser and editor: every path checked by the memory tool's own rules. */
-import { validateMemoryPath } from '../../core/memory/paths';
+import { validateMemoryPath, validateMovedPaths } from '../../core/memory/paths';
 import type { EntryMeta, FileMeta } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
@@ -26,7 +26,12 @@ export function memoryHandlers(s: AppSession): HandlersFor<
       return null;
     },
     memoryRename: async ({ from, to }) => {
-      await s.unlocked().memory.rename(validateMemoryPath(from), validateMemoryPath(to), 'user');
+      const [a, b] = [validateMemoryPath(from), validateMemoryPath(to)];
+      // Checked and moved inside one queue turn, so no write can slip a too-deep path in between.
+      await s.unlocked().exclusive(async (ops) => {
+        if (ops.stat(a)?.kind === 'dir') validateMovedPaths(a, b, ops.list(a, Infinity).map((e) => e.path));
+        await ops.rename(a, b, 'user');
+      });
       return null;
     },
     memoryDelete: async ({ path }) => {

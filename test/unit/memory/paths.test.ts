@@ -194,3 +194,29 @@ describe('validateMovedPaths', () => {
     expect(() => validateMovedPaths('/memories/other', `/memories/${name}/other`, inside)).not.toThrow();
   });
 });
+
+describe('moving a folder through the memory tool and the window', () => {
+  const chain = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`).join('/');
+
+  it('the rename command refuses to push a folder past 32 names deep and leaves the folder where it was', async () => {
+    const { handlers } = memoryTool(tv.vault);
+    await handlers.create({ command: 'create', path: `/memories/moving/${chain(25)}/note.md`, file_text: 'deep' });
+    const before = snapshotEntries(tv.vault);
+    await expect(handlers.rename({ command: 'rename', old_path: '/memories/moving', new_path: `/memories/${chain(10)}/moving` })).rejects.toThrow(/Cannot move \/memories\/moving to .*too deep/);
+    expect(snapshotEntries(tv.vault)).toEqual(before);
+  });
+
+  it('the window\'s rename refuses the same move and changes nothing', async () => {
+    const { createHandlers, dispatch } = await import('../../../electron/main/handlers');
+    const root = fs.mkdtempSync(path.join(tv.root, 'app-'));
+    const made = createHandlers({ userDataDir: root, stateDir: path.join(root, 'state'), env: {}, kdf: { opslimit: 2, memlimit: 64 * 1024 * 1024 }, pickDirectory: async () => undefined, emit: () => undefined });
+    expect((await dispatch(made.handlers, 'vaultCreate', [{ passphrase: 'amber-kettle-orbit-sonnet-42' }])).ok).toBe(true);
+    const deep = `/memories/moving/${chain(25)}/note.md`;
+    expect((await dispatch(made.handlers, 'memoryWrite', [{ path: deep, text: 'deep', mode: 'create' }])).ok).toBe(true);
+    const moved = await dispatch(made.handlers, 'memoryRename', [{ from: '/memories/moving', to: `/memories/${chain(10)}/moving` }]);
+    expect(moved).toMatchObject({ ok: false, error: { message: expect.stringMatching(/too deep/) } });
+    const list = await dispatch(made.handlers, 'memoryList', []);
+    expect(list.ok && list.value.some((e) => e.path === deep)).toBe(true);
+    await made.session.close();
+  });
+});
