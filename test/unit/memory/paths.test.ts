@@ -216,7 +216,7 @@ describe('moving a folder through the memory tool and the window', () => {
     const moved = await dispatch(made.handlers, 'memoryRename', [{ from: '/memories/moving', to: `/memories/${chain(10)}/moving` }]);
     expect(moved).toMatchObject({ ok: false, error: { message: expect.stringMatching(/too deep/) } });
     const list = await dispatch(made.handlers, 'memoryList', []);
-    expect(list.ok && list.value.some((e) => e.path === deep)).toBe(true);
+    expect(list.ok && (list.value as Array<{ path: string }>).some((e) => e.path === deep)).toBe(true);
     await made.session.close();
   });
 });
