@@ -8,9 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { CALL_NAMES, EVENT_NAMES } from '../../electron/shared/ipc';
 import { memoryCall, reply, startFakeAnthropic, text } from '../fake-anthropic/server';
-import { createVault, freshApp, PASSPHRASE } from './helpers';
+import { createVault, freshApp, PASSPHRASE, shot } from './helpers';
 
 const API_KEY = 'sk-ant-api03-HostileTestKey-NeverLeaves-7781';
 const MEMORY = 'Memory text the attacker wants 4411';
@@ -111,5 +112,39 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
     await app.cleanup();
     await fake.close();
     await new Promise<void>((r) => attacker.close(() => r()));
+  }
+});
+
+test('a memory change Claude was talked into shows what it does before it happens: a delete shows the text it removes, an edit its diff', async () => {
+  const fake = await startFakeAnthropic();
+  const app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  try {
+    const { page, session } = app;
+    await createVault(page);
+    const vault = session.unlocked();
+    await setApiKey(vault, fake.apiKey);
+    await saveSettings(vault, { approvalMode: true });
+    await vault.memory.writeFile('/memories/profile.md', 'Name: Ada\nCity: Leeds', { mode: 'create', source: 'user' });
+    fake.script(
+      reply(memoryCall({ command: 'str_replace', path: '/memories/profile.md', old_str: 'Leeds', new_str: 'York' })),
+      reply(memoryCall({ command: 'delete', path: '/memories/profile.md' })),
+      reply(text('Done.')),
+    );
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Please tidy up my memories.');
+    await box.press('Enter');
+    const edit = page.getByRole('group', { name: 'Approve str_replace /memories/profile.md' });
+    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('- City: Leeds');
+    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('+ City: York');
+    await edit.getByRole('button', { name: 'Approve' }).click();
+    const del = page.getByRole('group', { name: 'Approve delete /memories/profile.md' });
+    await expect(del.getByLabel('Text deleted from /memories/profile.md')).toContainText('Name: Ada');
+    await shot(page, '23-chat-approval-delete');
+    await del.getByRole('button', { name: 'Deny' }).click();
+    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Done.');
+    expect(await vault.memory.readFile('/memories/profile.md')).toBe('Name: Ada\nCity: York');
+  } finally {
+    await app.cleanup();
+    await fake.close();
   }
 });

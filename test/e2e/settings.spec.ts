@@ -97,6 +97,11 @@ test('a new recovery key replaces the old one', async () => {
   const shown = page.getByRole('status').filter({ hasText: /^[A-Z2-7]{4}(-[A-Z2-7]{1,4})+$/ });
   const fresh = (await shown.textContent())!.trim();
   expect(fresh).not.toBe(old);
+  // Copy goes through main, which marks the key concealed (and clears it after a minute).
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  expect(app.clipboard.text).toBe(fresh);
+  expect(app.clipboard.markers.map((m) => m.format)).toEqual(['org.nspasteboard.ConcealedType']);
   await page.getByRole('button', { name: 'I have saved it' }).click();
   await expect(shown).toHaveCount(0);
 
