@@ -1,14 +1,15 @@
 /** Electron entry: wiring only. The behaviour lives in handlers/ (plain Node) and the modules imported here. */
 import path from 'node:path';
-import { app, dialog, powerMonitor, type BrowserWindow } from 'electron';
+import { app, clipboard, ClipboardItem, dialog, powerMonitor, type BrowserWindow } from 'electron';
 import { defaultStateDir } from '../core/app-paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { EVENTS } from '../shared/ipc';
 import { startAutoLock } from './autolock';
+import { SecretClipboard, type ClipboardPort } from './clipboard';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
-import { createMainWindow, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
+import { createMainWindow, electronLinkPorts, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
 import { loadBounds, saveBounds } from './window-state';
 
 const here = import.meta.dirname;
@@ -19,6 +20,19 @@ registerAppScheme();
 guardAllWebContents();
 let win: BrowserWindow | undefined;
 
+/** Electron's clipboard, writing the text and the concealing formats in one atomic write. */
+const electronClipboard: ClipboardPort = {
+  write: (text, markers) =>
+    clipboard.write([
+      new ClipboardItem({
+        'text/plain': text,
+        ...Object.fromEntries(markers.map((m) => [`electron application/osclipboard;format="${m.format}"`, new Blob([new Uint8Array(m.bytes)])])),
+      }),
+    ]),
+  readText: () => clipboard.readText(),
+  clear: async () => clipboard.clear(),
+};
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -27,6 +41,8 @@ if (!app.requestSingleInstanceLock()) {
     userDataDir,
     stateDir: defaultStateDir(),
     env: process.env,
+    clipboard: new SecretClipboard(electronClipboard, process.platform),
+    links: electronLinkPorts(() => win),
     emit: (event, payload) => {
       if (win && !win.isDestroyed()) win.webContents.send(EVENTS[event].channel, payload);
     },

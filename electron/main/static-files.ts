@@ -23,7 +23,10 @@ export async function readStatic(root: string, urlPath: string): Promise<StaticF
   const full = path.resolve(root, `.${rel}`);
   if (full !== root && !full.startsWith(root + path.sep)) return undefined;
   try {
-    const body = await fs.readFile(full);
+    // The real path, with every symlink followed, must still be inside the real root: a link cannot lead out.
+    const [realRoot, real] = await Promise.all([fs.realpath(root), fs.realpath(full)]);
+    if (!real.startsWith(realRoot + path.sep)) return undefined;
+    const body = await fs.readFile(real);
     return { body, contentType: MIME[path.extname(full)] ?? 'application/octet-stream' };
   } catch {
     return undefined;

@@ -1,10 +1,11 @@
 /**
  * The main window with the secure preferences of DESIGN.md §7: isolated,
  * sandboxed, no Node in the page, no navigation away from the app, no new
- * windows, external links only through the allow-list to the OS browser.
+ * windows; a link the page tries to open or navigate to goes through the same
+ * main-process rules as the `openLink` call (links.ts).
  */
-import { app, BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
-import { isAllowedExternal } from './csp';
+import { app, BrowserWindow, dialog, session, shell, type IpcMainInvokeEvent, type WebContents, type WebPreferences } from 'electron';
+import { confirmLinkDialog, openLink, type LinkPorts } from './links';
 import { APP_ORIGIN } from './protocol';
 import type { Bounds } from './window-state';
 
@@ -34,14 +35,36 @@ export function createMainWindow(opts: { preload: string; bounds: Bounds; icon?:
   win.once('ready-to-show', () => win.show());
 
   const wc = win.webContents;
-  wc.on('will-navigate', (e) => e.preventDefault());
   wc.on('will-redirect', (e) => e.preventDefault());
+  guardLinks(wc);
+  return win;
+}
+
+/** Links confirmed in a dialog attached to the window that asked (the full URL, Open / Cancel, Cancel default), then the OS browser. */
+export function electronLinkPorts(parent: () => BrowserWindow | undefined): LinkPorts {
+  return {
+    confirm: async (url) => {
+      const w = parent();
+      const options = confirmLinkDialog(url);
+      const r = w && !w.isDestroyed() ? await dialog.showMessageBox(w, options) : await dialog.showMessageBox(options);
+      return r.response === 0;
+    },
+    openExternal: (url) => shell.openExternal(url),
+  };
+}
+
+/** No navigation, no webviews, no new windows: a link the page opens or follows is handed to openLink's rules instead. */
+function guardLinks(wc: WebContents): void {
+  const ports = electronLinkPorts(() => BrowserWindow.fromWebContents(wc) ?? undefined);
+  wc.on('will-navigate', (e) => {
+    e.preventDefault();
+    void openLink(e.url, ports).catch(() => undefined);
+  });
   wc.on('will-attach-webview', (e) => e.preventDefault());
   wc.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternal(url)) void shell.openExternal(url);
+    void openLink(url, ports).catch(() => undefined);
     return { action: 'deny' };
   });
-  return win;
 }
 
 /**
@@ -57,14 +80,7 @@ export function lockDownSession(): void {
 
 /** The same navigation rules for every web contents, including any the app did not mean to create. */
 export function guardAllWebContents(): void {
-  app.on('web-contents-created', (_e, wc) => {
-    wc.on('will-navigate', (ev) => ev.preventDefault());
-    wc.on('will-attach-webview', (ev) => ev.preventDefault());
-    wc.setWindowOpenHandler(({ url }) => {
-      if (isAllowedExternal(url)) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
-  });
+  app.on('web-contents-created', (_e, wc) => guardLinks(wc));
 }
 
 /** True only for our window's main frame showing our own origin. */

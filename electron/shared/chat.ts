@@ -63,6 +63,13 @@ export const ChatEvent = z.discriminatedUnion('type', [
     newPath: z.string().optional(),
     /** What the change would write (file text or inserted text), if any. */
     preview: z.string().optional(),
+    /** What the change does, computed in main from the memory as it is now: an edit's diff, or what a delete removes. */
+    change: z
+      .object({
+        diff: z.object({ before: z.string(), after: z.string() }).optional(),
+        removes: z.object({ files: z.array(z.string()), text: z.string().optional() }).optional(),
+      })
+      .optional(),
   }),
   z.object({ type: z.literal('usage'), turn: Usage }),
   z.object({

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
-import { Settings } from './settings';
+import { Settings, SettingsPatch } from './settings';
 
 /** What crosses the boundary instead of a thrown error. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
@@ -39,11 +39,15 @@ export const CALLS = {
   vaultUnlockWithRecoveryKey: call('vault:unlock-recovery', one(z.object({ recoveryKey: z.string().min(1).max(200) })), UnlockReport),
   vaultLock: call('vault:lock', none, z.null()),
   vaultChangePassphrase: call('vault:change-passphrase', one(z.object({ current: passphrase, next: passphrase })), z.null()),
-  vaultNewRecoveryKey: call('vault:new-recovery-key', none, z.object({ recoveryKey: z.string() })),
+  vaultNewRecoveryKey: call('vault:new-recovery-key', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultRotateKeys: call('vault:rotate-keys', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),
   vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
-  vaultExportPlaintext: call('vault:export-plaintext', none, z.object({ saved: z.boolean(), count: z.number() })),
+  vaultExportPlaintext: call('vault:export-plaintext', one(z.object({ passphrase })), z.object({ saved: z.boolean(), count: z.number() })),
+  /** Copies the recovery key main last handed to the window (main holds it; the window never writes it to the clipboard). */
+  clipboardWriteRecoveryKey: call('clipboard:write-recovery-key', none, z.object({ copied: z.boolean() })),
+  /** Asks main to open a link; main decides (see electron/main/links.ts). */
+  openLink: call('link:open', one(z.object({ href: z.string().max(8192) })), z.object({ opened: z.boolean() })),
   // How guessable a passphrase is (zxcvbn, judged in main): the window's meter shows it; create and change refuse weak ones.
   passphraseStrength: call(
     'vault:passphrase-strength',
@@ -67,7 +71,7 @@ export const CALLS = {
   memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
 
   settingsGet: call('settings:get', none, PublicSettings),
-  settingsSet: call('settings:set', one(Settings.partial()), PublicSettings),
+  settingsSet: call('settings:set', one(SettingsPatch), PublicSettings),
   settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean() })),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
 

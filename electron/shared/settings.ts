@@ -15,27 +15,56 @@ export const DEFAULT_MEMORY_GUIDANCE = [
   'health details or anything the user asks you to forget.',
 ].join(' ');
 
+/** Each field's rule, without defaults: the patch schema is built from these so an absent field stays absent. */
+const fields = {
+  model: z.string().min(1).max(100),
+  maxTokens: z.number().int().min(256).max(128_000),
+  memoryGuidance: z.string().max(10_000),
+  approvalMode: z.boolean(),
+  guardMode: GuardMode,
+  autoLockMinutes: z.number().int().min(0).max(24 * 60),
+  historyDepth: z.number().int().min(1).max(200),
+  thinking: z.boolean(),
+  compaction: z.boolean(),
+};
+const contextFields = {
+  enabled: z.boolean(),
+  triggerInputTokens: z.number().int().min(1000).max(1_000_000),
+  keepToolUses: z.number().int().min(0).max(100),
+  clearAtLeastTokens: z.number().int().min(0).max(1_000_000),
+};
+
+/**
+ * The stored settings with their defaults. There is no base URL: the API
+ * endpoint comes only from ANTHROPIC_BASE_URL, never from the window. A
+ * stored `baseURL` from an older version is stripped on load.
+ */
 export const Settings = z.object({
-  model: z.string().min(1).max(100).default('claude-sonnet-4-6'),
-  maxTokens: z.number().int().min(256).max(128_000).default(4096),
-  /** null: the SDK's default endpoint. ANTHROPIC_BASE_URL overrides it. */
-  baseURL: z.url({ protocol: /^https?$/ }).nullable().default(null),
-  memoryGuidance: z.string().max(10_000).default(DEFAULT_MEMORY_GUIDANCE),
-  approvalMode: z.boolean().default(false),
-  guardMode: GuardMode.default('block'),
-  autoLockMinutes: z.number().int().min(0).max(24 * 60).default(10),
-  historyDepth: z.number().int().min(1).max(200).default(20),
-  thinking: z.boolean().default(false),
+  model: fields.model.default('claude-sonnet-4-6'),
+  maxTokens: fields.maxTokens.default(4096),
+  memoryGuidance: fields.memoryGuidance.default(DEFAULT_MEMORY_GUIDANCE),
+  approvalMode: fields.approvalMode.default(false),
+  guardMode: fields.guardMode.default('block'),
+  autoLockMinutes: fields.autoLockMinutes.default(10),
+  historyDepth: fields.historyDepth.default(20),
+  thinking: fields.thinking.default(false),
   contextManagement: z
     .object({
-      enabled: z.boolean().default(true),
-      triggerInputTokens: z.number().int().min(1000).max(1_000_000).default(100_000),
-      keepToolUses: z.number().int().min(0).max(100).default(3),
-      clearAtLeastTokens: z.number().int().min(0).max(1_000_000).default(5_000),
+      enabled: contextFields.enabled.default(true),
+      triggerInputTokens: contextFields.triggerInputTokens.default(100_000),
+      keepToolUses: contextFields.keepToolUses.default(3),
+      clearAtLeastTokens: contextFields.clearAtLeastTokens.default(5_000),
     })
     .prefault({}),
-  compaction: z.boolean().default(false),
+  compaction: fields.compaction.default(false),
 });
+
+/**
+ * A settings update: only the fields given, none filled in. (zod's `.partial()`
+ * of `Settings` would still apply each absent field's default and so reset it.)
+ */
+export const SettingsPatch = z.object({ ...fields, contextManagement: z.object(contextFields).partial() }).partial();
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
 export type Settings = z.infer<typeof Settings>;
 
 /** Settings with every default applied. */

@@ -13,6 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHandlers, dispatch, type AppSession } from '../../electron/main/handlers';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/csp';
 import { readStatic } from '../../electron/main/static-files';
+import { SecretClipboard, type ClipboardMarker } from '../../electron/main/clipboard';
 import { CALLS, CALL_NAMES, EVENTS, type CallName, type EventName } from '../../electron/shared/ipc';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -56,6 +57,8 @@ export interface LaunchOptions {
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
   /** The OS theme the page sees (prefers-color-scheme). */
   colorScheme?: 'light' | 'dark';
+  /** The answer to main's "Open this link?" dialog (default: Cancel). */
+  confirmLinks?: boolean;
 }
 
 export interface App {
@@ -64,6 +67,10 @@ export interface App {
   session: AppSession;
   /** Every IPC payload so far, in order. */
   ipc: IpcRecord[];
+  /** What main put in the clipboard (the OS clipboard in Electron). */
+  clipboard: { text: string; markers: ClipboardMarker[] };
+  /** Links main asked the user about, and links it handed to the OS browser. */
+  links: { asked: string[]; opened: string[] };
   close(): Promise<void>;
 }
 
@@ -73,6 +80,8 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   const server = await serve(RENDERER);
   const ipc: IpcRecord[] = [];
   const ref: { page?: Page } = {};
+  const clipboard = { text: '', markers: [] as ClipboardMarker[] };
+  const links = { asked: [] as string[], opened: [] as string[] };
 
   const { handlers, session } = createHandlers({
     userDataDir: opts.userDataDir,
@@ -83,6 +92,20 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
       ...(opts.anthropicApiKey ? { ANTHROPIC_API_KEY: opts.anthropicApiKey } : {}),
     },
     pickDirectory: opts.pickDirectory ?? (async () => undefined),
+    clipboard: new SecretClipboard(
+      {
+        write: async (text, markers) => void Object.assign(clipboard, { text, markers }),
+        readText: async () => clipboard.text,
+        clear: async () => void Object.assign(clipboard, { text: '', markers: [] }),
+      },
+      'darwin',
+      // Unref'd, so a pending clear never keeps the test process alive.
+      { setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+    ),
+    links: {
+      confirm: async (url) => (links.asked.push(url), opts.confirmLinks ?? false),
+      openExternal: async (url) => void links.opened.push(url),
+    },
     emit: (event: EventName, payload: unknown) => {
       const channel = EVENTS[event].channel;
       ipc.push({ direction: 'event', channel, payload });
@@ -132,6 +155,8 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     page,
     session,
     ipc,
+    clipboard,
+    links,
     close: async () => {
       await browser.close().catch(() => undefined);
       await session.close();

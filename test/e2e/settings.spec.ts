@@ -67,6 +67,13 @@ test('plaintext export asks first, warns, and writes each memory as a file', asy
   await expect(fs.access(picked)).rejects.toThrow();
 
   await page.getByRole('button', { name: /Export as plain text/ }).click();
+  // Main checks the passphrase: a wrong one exports nothing.
+  await expect(page.getByLabel('Passphrase (to export)')).toBeFocused();
+  await page.keyboard.type('not the passphrase');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toContainText(/Wrong passphrase/);
+  await expect(fs.access(picked)).rejects.toThrow();
+  await page.getByLabel('Passphrase (to export)').fill(PASSPHRASE);
   await page.getByRole('alertdialog').getByRole('button', { name: 'Export unencrypted' }).click();
   await expect(page.getByRole('status')).toContainText('Exported 1 memories');
   expect(await fs.readFile(path.join(picked, 'dir', 'export-me.md'), 'utf8')).toBe('Exported text');
@@ -77,12 +84,24 @@ test('a new recovery key replaces the old one', async () => {
   await lock(page);
   await unlock(page);
   await page.getByRole('tab', { name: 'Settings' }).click();
-  const old = await app.session.unlocked().newRecoveryKey(); // what the user had before (set through core)
+  const old = await app.session.unlocked().newRecoveryKey(PASSPHRASE); // what the user had before (set through core)
   await page.getByRole('button', { name: 'Show a new recovery key' }).click();
+  // By keyboard: focus is in the passphrase field; a wrong passphrase mints nothing.
+  await expect(page.getByLabel('Passphrase (to make a new recovery key)')).toBeFocused();
+  await page.keyboard.type('not the passphrase');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toContainText(/Wrong passphrase/);
+  await page.getByLabel('Passphrase (to make a new recovery key)').fill(PASSPHRASE);
+  await page.keyboard.press('Enter');
   await expect(page.getByText('A new recovery key was made')).toBeVisible();
   const shown = page.getByRole('status').filter({ hasText: /^[A-Z2-7]{4}(-[A-Z2-7]{1,4})+$/ });
   const fresh = (await shown.textContent())!.trim();
   expect(fresh).not.toBe(old);
+  // Copy goes through main, which marks the key concealed (and clears it after a minute).
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  expect(app.clipboard.text).toBe(fresh);
+  expect(app.clipboard.markers.map((m) => m.format)).toEqual(['org.nspasteboard.ConcealedType']);
   await page.getByRole('button', { name: 'I have saved it' }).click();
   await expect(shown).toHaveCount(0);
 

@@ -1,7 +1,7 @@
 /**
- * The Anthropic client for one turn, from the vault's settings (environment
- * overrides). The SDK does the retrying; a fetch wrapper decides each wait
- * first, so the user is told about it, a server asking for a long wait is
+ * The Anthropic client for one turn, from the vault's settings and key
+ * (environment overrides); the endpoint only from ANTHROPIC_BASE_URL. The SDK
+ * does the retrying; a fetch wrapper decides each wait first, so the user is told about it, a server asking for a long wait is
  * answered at once instead of hanging the turn, and tests can keep waits short.
  */
 import Anthropic from '@anthropic-ai/sdk';
@@ -9,6 +9,9 @@ import type { ChatErrorCode } from '../../shared/chat';
 import type { VaultApi } from '../vault/types';
 import { retryAfterSeconds } from './errors';
 import { resolveConnection, type Connection } from './settings-store';
+
+/** The API's own endpoint, used when ANTHROPIC_BASE_URL is not set. */
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export interface ClientHooks {
   /** Called when a response will be retried by the SDK. */
@@ -34,7 +37,8 @@ export async function createClient(vault: VaultApi, hooks: ClientHooks = {}): Pr
   const maxRetries = hooks.maxRetries ?? 2;
   const client = new Anthropic({
     apiKey: connection.apiKey,
-    ...(connection.baseURL ? { baseURL: connection.baseURL } : {}),
+    // Always explicit, so the SDK never reads an endpoint from anywhere but the environment we were given.
+    baseURL: connection.baseURL ?? DEFAULT_BASE_URL,
     maxRetries,
     fetch: retryingFetch(maxRetries, hooks),
     // The SDK's logger could print request headers; nothing of a turn is logged.

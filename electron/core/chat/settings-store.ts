@@ -3,7 +3,7 @@
  * The key is kept apart from the settings so nothing that shows settings can
  * leak it; callers outside core only ever learn whether one is set.
  */
-import { Settings, type Settings as SettingsValue } from '../../shared/settings';
+import { Settings, type Settings as SettingsValue, type SettingsPatch } from '../../shared/settings';
 import { VaultError, type VaultApi } from '../vault/types';
 
 const SETTINGS_KEY = 'settings';
@@ -20,10 +20,13 @@ export async function loadSettings(vault: VaultApi): Promise<SettingsValue> {
   return Settings.parse(kept);
 }
 
-/** Validates `patch` over the current settings and stores the result. INVALID (nothing stored) if it does not validate. */
-export async function saveSettings(vault: VaultApi, patch: Partial<SettingsValue>): Promise<SettingsValue> {
+/**
+ * Applies `patch` (only the fields it carries) over the current settings and
+ * stores the result. INVALID (nothing stored) if it does not validate.
+ */
+export async function saveSettings(vault: VaultApi, patch: SettingsPatch): Promise<SettingsValue> {
   const current = await loadSettings(vault);
-  const next = Settings.safeParse({ ...current, ...patch });
+  const next = Settings.safeParse({ ...current, ...patch, contextManagement: { ...current.contextManagement, ...patch.contextManagement } });
   if (!next.success) {
     const issue = next.error.issues[0];
     throw new VaultError('INVALID', `Invalid setting ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not valid'}.`);
@@ -64,10 +67,15 @@ export interface Connection {
   maxTokens: number;
 }
 
-/** What the chat client connects with: the stored settings, with ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL taking precedence. */
+/**
+ * What the chat client connects with: the stored settings and key, with
+ * ANTHROPIC_API_KEY taking precedence. The endpoint comes only from
+ * ANTHROPIC_BASE_URL: nothing stored (and so nothing the window can set)
+ * decides where the key and the memories are sent.
+ */
 export async function resolveConnection(vault: VaultApi, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const settings = await loadSettings(vault);
   const apiKey = env.ANTHROPIC_API_KEY || (await getApiKey(vault));
-  const baseURL = env.ANTHROPIC_BASE_URL || settings.baseURL || undefined;
+  const baseURL = env.ANTHROPIC_BASE_URL || undefined;
   return { ...(apiKey ? { apiKey } : {}), ...(baseURL ? { baseURL } : {}), model: settings.model, maxTokens: settings.maxTokens };
 }

@@ -10,6 +10,7 @@ import type { ChatEvent, ToolRecord } from '../../shared/chat';
 export type { ToolRecord } from '../../shared/chat';
 import type { GuardMode } from '../../shared/settings';
 import { createMemoryHandlers, type MemoryObservation } from '../memory/handlers';
+import { describeChange, type ApprovalChange } from './approval-change';
 import type { VaultApi } from '../vault/types';
 
 export interface ApprovalRequest {
@@ -18,6 +19,8 @@ export interface ApprovalRequest {
   path: string;
   newPath?: string;
   preview?: string;
+  /** What the change does to the memory as it is now (diff, or what a delete removes). */
+  change?: ApprovalChange;
 }
 
 interface Call {
@@ -70,6 +73,8 @@ export class TurnTools {
         ...(typeof input.new_path === 'string' ? { newPath: input.new_path } : {}),
         ...(typeof input.file_text === 'string' ? { preview: input.file_text } : typeof input.new_str === 'string' ? { preview: input.new_str } : typeof input.insert_text === 'string' ? { preview: input.insert_text } : {}),
       };
+      const change = await describeChange(vault.memory, command, input);
+      if (change.diff || change.removes) req.change = change;
       opts.emit({ type: 'approval', ...req });
       const ok = await abortable(approve(req), opts.signal);
       if (!ok) throw new Error('The user declined this change to memory. Nothing was changed.');

@@ -180,8 +180,10 @@ export interface VaultApi {
   close(): Promise<void>;
   /** Re-wraps the master key only. BAD_PASSPHRASE if `current` is wrong. */
   changePassphrase(current: string, next: string): Promise<void>;
-  /** Replaces the recovery slot; returns the new key (shown once). */
-  newRecoveryKey(): Promise<string>;
+  /** Resolves if `passphrase` opens this vault; BAD_PASSPHRASE otherwise. */
+  verifyPassphrase(passphrase: string): Promise<void>;
+  /** Replaces the recovery slot after checking the passphrase (BAD_PASSPHRASE changes nothing); returns the new key (shown once). */
+  newRecoveryKey(passphrase: string): Promise<string>;
   /**
    * New master key; re-encrypts every blob, the manifest and the internal store.
    * Needs the current passphrase (to re-wrap the new key) and returns a new

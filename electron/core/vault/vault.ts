@@ -212,7 +212,18 @@ export class Vault implements VaultApi {
     });
   }
 
-  async newRecoveryKey(): Promise<string> {
+  /** Resolves if `passphrase` opens this unlocked vault; BAD_PASSPHRASE otherwise. Nothing changes either way. */
+  async verifyPassphrase(passphrase: string): Promise<void> {
+    const s = this.unlocked();
+    const check = await unwrapWithPassphrase(this.header, passphrase);
+    const same = sameBytes(check, s.vmk);
+    wipe(check);
+    if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
+  }
+
+  /** A new recovery key replacing the old one, only for the holder of the passphrase (BAD_PASSPHRASE changes nothing). */
+  async newRecoveryKey(passphrase: string): Promise<string> {
+    await this.verifyPassphrase(passphrase);
     return this.queue(async () => {
       const { slot, text } = recoverySlot(this.header, this.unlocked().vmk);
       await this.writeHeader({ ...this.header, slots: [...this.header.slots.filter((s) => s.type !== 'recovery'), slot] });

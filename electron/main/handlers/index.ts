@@ -14,13 +14,16 @@ import { settingsHandlers } from './settings';
 import { strengthHandlers } from './strength';
 import type { Handlers } from './types';
 import { vaultHandlers } from './vault';
+import { windowHandlers } from './window';
+import { parsedEmitter } from '../events';
 
 export type { HandlerContext } from './session';
 export { AppSession } from './session';
 
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
-  const session = new AppSession(ctx);
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...strengthHandlers() };
+  // Every event is parsed against the contract before it can reach the window.
+  const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers() };
   return { handlers, session };
 }
 

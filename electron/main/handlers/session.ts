@@ -7,6 +7,8 @@ import { vaultDirIn } from '../../core/app-paths';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
+import type { SecretClipboard } from '../clipboard';
+import type { LinkPorts } from '../links';
 
 export interface HandlerContext {
   userDataDir: string;
@@ -18,6 +20,10 @@ export interface HandlerContext {
   env: NodeJS.ProcessEnv;
   /** Key-derivation cost for new vaults; calibrated when absent (tests pass the floor). */
   kdf?: KdfParams;
+  /** Copies the recovery key, concealed and cleared later (Electron's clipboard in the app). Absent: copying is refused. */
+  clipboard?: SecretClipboard;
+  /** Confirms and opens links (a dialog and the OS browser in the app). Absent: no link opens. */
+  links?: LinkPorts;
 }
 
 export class AppSession {
@@ -25,6 +31,8 @@ export class AppSession {
   private unsubscribe: (() => void) | undefined;
   /** Turn id → how to stop it. */
   readonly turns = new Map<string, { controller: AbortController; approvals: Map<string, (allow: boolean) => void> }>();
+  /** The recovery key last shown to the window, kept so Copy goes through main; forgotten on lock. */
+  shownRecoveryKey: string | undefined;
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -56,6 +64,7 @@ export class AppSession {
     if (await this.exists()) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
     const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
     this.attach(vault);
+    this.shownRecoveryKey = recoveryKey;
     return recoveryKey;
   }
 
@@ -75,6 +84,7 @@ export class AppSession {
 
   /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
   lock(reason: 'user' | 'idle' | 'system'): void {
+    this.shownRecoveryKey = undefined;
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();
@@ -84,6 +94,7 @@ export class AppSession {
 
   /** Locks and releases the vault (app quit). */
   async close(): Promise<void> {
+    this.shownRecoveryKey = undefined;
     for (const t of this.turns.values()) t.controller.abort();
     this.unsubscribe?.();
     await this.vault?.close();

@@ -26,8 +26,9 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await s.unlocked().changePassphrase(current, next);
       return null;
     },
-    vaultNewRecoveryKey: async () => ({ recoveryKey: await s.unlocked().newRecoveryKey() }),
-    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: await s.unlocked().rotateKeys(passphrase) }),
+    // A recovery key is a lasting credential: only the holder of the passphrase may mint one.
+    vaultNewRecoveryKey: async ({ passphrase }) => ({ recoveryKey: (s.shownRecoveryKey = await s.unlocked().newRecoveryKey(passphrase)) }),
+    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: (s.shownRecoveryKey = await s.unlocked().rotateKeys(passphrase)) }),
     vaultVerify: async () => s.unlocked().verify(),
     vaultBackup: async () => {
       const vault = s.unlocked();
@@ -37,8 +38,10 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await copyVault(vault, target);
       return { saved: true };
     },
-    vaultExportPlaintext: async () => {
+    vaultExportPlaintext: async ({ passphrase }) => {
       const vault = s.unlocked();
+      // Plaintext leaves the vault only for the holder of the passphrase, checked before any dialog opens.
+      await vault.verifyPassphrase(passphrase);
       const target = await s.ctx.pickDirectory('export');
       if (!target) return { saved: false, count: 0 };
       if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the export.');

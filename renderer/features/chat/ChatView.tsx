@@ -3,6 +3,7 @@ import type { ChatEvent, ConversationSummary, Usage } from '../../../electron/sh
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import { Markdown } from '../../components/Markdown';
 import { call, messageOf, on } from '../../lib/api';
+import { ApprovalCard } from './ApprovalCard';
 import { Sidebar } from './Sidebar';
 import { ToolChip, type ToolView } from './ToolChip';
 import { money, Transcript, usageLine } from './Transcript';
@@ -208,15 +209,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
                   <ToolChip key={t.id} tool={t} onOpen={onOpenMemory} />
                 ))}
                 {live.approvals.map((a) => (
-                  <div key={a.id} className="approval" role="group" aria-label={`Approve ${a.command} ${a.path}`}>
-                    <p>
-                      Claude wants to {a.command} <code>{a.path}</code>
-                      {a.newPath ? <> → <code>{a.newPath}</code></> : null}
-                    </p>
-                    {a.preview !== undefined && <pre className="preview">{a.preview}</pre>}
-                    <button onClick={() => void decide(live.turnId, a.id, true, setLive)}>Approve</button>
-                    <button onClick={() => void decide(live.turnId, a.id, false, setLive)}>Deny</button>
-                  </div>
+                  <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
                 ))}
                 <Markdown text={live.text} />
                 {live.retrying && <p className="note" role="status">{live.retrying}</p>}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { usePassphraseStrength } from '../../lib/strength';
@@ -11,6 +11,9 @@ export function SecuritySettings() {
   const [rotatePass, setRotatePass] = useState('');
   const [recoveryKey, setRecoveryKey] = useState<string>();
   const [exportConfirm, setExportConfirm] = useState(false);
+  const [exportPass, setExportPass] = useState('');
+  const [newKeyAsk, setNewKeyAsk] = useState(false);
+  const [newKeyPass, setNewKeyPass] = useState('');
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   const strength = usePassphraseStrength(next);
@@ -64,11 +67,31 @@ export function SecuritySettings() {
         </button>
       </form>
       <h3>Recovery key</h3>
-      <button onClick={() => void run(async () => (setRecoveryKey((await call('vaultNewRecoveryKey')).recoveryKey), 'A new recovery key was made; the old one no longer works.'))}>Show a new recovery key</button>
+      <button onClick={() => setNewKeyAsk(true)}>Show a new recovery key</button>
+      {newKeyAsk && (
+        <PassphraseConfirm
+          label="Passphrase (to make a new recovery key)"
+          question="A new recovery key replaces the old one: the key you saved before stops working. Enter your passphrase to go on."
+          action="Make a new recovery key"
+          value={newKeyPass}
+          onChange={setNewKeyPass}
+          onCancel={() => (setNewKeyAsk(false), setNewKeyPass(''))}
+          onConfirm={() =>
+            void run(async () => {
+              const r = await call('vaultNewRecoveryKey', { passphrase: newKeyPass });
+              setNewKeyPass('');
+              setNewKeyAsk(false);
+              setRecoveryKey(r.recoveryKey);
+              return 'A new recovery key was made; the old one no longer works.';
+            })
+          }
+        />
+      )}
       {recoveryKey && (
         <p>
           New recovery key (shown once): <output className="recovery-key">{recoveryKey}</output>{' '}
-          <button onClick={() => void navigator.clipboard.writeText(recoveryKey)}>Copy</button> <button onClick={() => setRecoveryKey(undefined)}>I have saved it</button>
+          <button onClick={() => void run(async () => ((await call('clipboardWriteRecoveryKey')).copied ? 'Copied. The clipboard is cleared in a minute.' : 'Copying is not available here; write the key down.'))}>Copy</button>{' '}
+          <button onClick={() => setRecoveryKey(undefined)}>I have saved it</button>
         </p>
       )}
       <form
@@ -100,14 +123,58 @@ export function SecuritySettings() {
         <button onClick={() => setExportConfirm(true)}>Export as plain text…</button>
       </div>
       {exportConfirm && (
-        <div role="alertdialog" aria-labelledby="export-q" className="confirm">
-          <p id="export-q">Plain-text export writes every memory UNENCRYPTED to a folder you choose. Anyone who can read that folder can read your memories. Delete it when you are done.</p>
-          <button onClick={() => void run(async () => { setExportConfirm(false); const r = await call('vaultExportPlaintext'); return r.saved ? `Exported ${r.count} memories as plain text.` : undefined; })}>Export unencrypted</button>
-          <button onClick={() => setExportConfirm(false)}>Cancel</button>
-        </div>
+        <PassphraseConfirm
+          label="Passphrase (to export)"
+          question="Plain-text export writes every memory UNENCRYPTED to a folder you choose. Anyone who can read that folder can read your memories. Delete it when you are done."
+          action="Export unencrypted"
+          value={exportPass}
+          onChange={setExportPass}
+          onCancel={() => (setExportConfirm(false), setExportPass(''))}
+          onConfirm={() =>
+            void run(async () => {
+              const r = await call('vaultExportPlaintext', { passphrase: exportPass });
+              setExportPass('');
+              setExportConfirm(false);
+              return r.saved ? `Exported ${r.count} memories as plain text.` : undefined;
+            })
+          }
+        />
       )}
       {status && <p role="status">{status}</p>}
       <ErrorText message={error} />
     </section>
+  );
+}
+
+/** The confirm step of an action that needs the passphrase (main checks it): focus lands in the field, Enter confirms, Esc cancels. */
+function PassphraseConfirm(props: { label: string; question: string; action: string; value: string; onChange(v: string): void; onConfirm(): void; onCancel(): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  return (
+    <form
+      role="alertdialog"
+      aria-label={props.action}
+      aria-describedby="confirm-q"
+      className="confirm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onConfirm();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onCancel();
+      }}
+    >
+      <p id="confirm-q">{props.question}</p>
+      <label>
+        {props.label}
+        <input ref={input} type="password" autoComplete="current-password" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+      </label>
+      <button type="submit" disabled={!props.value}>
+        {props.action}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }

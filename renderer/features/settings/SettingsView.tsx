@@ -53,7 +53,10 @@ export function SettingsView() {
       <section aria-labelledby="conn">
         <h2 id="conn">Connection</h2>
         <p>
-          API key: <strong>{s.hasApiKey ? 'set' : 'not set'}</strong> (stored encrypted in the vault; never shown again)
+          API key: <strong>{s.hasApiKey ? 'set' : 'not set'}</strong> (stored encrypted in the vault; never shown again).{' '}
+          <button type="button" className="link" onClick={() => void call('openLink', { href: 'https://console.anthropic.com/settings/keys' }).catch(() => undefined)}>
+            Get an API key
+          </button>
         </p>
         <div className="row">
           <label>

@@ -88,7 +88,7 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
           {recoveryKey}
         </output>
         <div className="row">
-          <button type="button" onClick={() => void navigator.clipboard.writeText(recoveryKey).then(() => setCopied(true))}>
+          <button type="button" onClick={() => void call('clipboardWriteRecoveryKey').then((r) => setCopied(r.copied), () => setCopied(false))}>
             {copied ? 'Copied' : 'Copy'}
           </button>
           <button type="button" onClick={save}>

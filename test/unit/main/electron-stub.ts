@@ -13,6 +13,9 @@ export interface Recording {
   appEvents: Map<string, Listener[]>;
   powerEvents: Map<string, Listener[]>;
   openedExternal: string[];
+  /** Every message box shown, and the button index each answers with (Cancel unless a test says otherwise). */
+  messageBoxes: Array<Record<string, unknown>>;
+  messageBoxAnswer: number;
   exposed: Map<string, unknown>;
   rendererInvokes: Array<{ channel: string; args: unknown[] }>;
   singleInstanceRequested: boolean;
@@ -31,6 +34,8 @@ export const rec: Recording = {
   appEvents: new Map(),
   powerEvents: new Map(),
   openedExternal: [],
+  messageBoxes: [],
+  messageBoxAnswer: 1,
   exposed: new Map(),
   rendererInvokes: [],
   singleInstanceRequested: false,
@@ -107,7 +112,18 @@ export function electronStub(userDataDir: string) {
       on: (event: string, l: Listener) => push(rec.appEvents, event, l),
       quit: () => void rec.quits++,
     },
-    BrowserWindow: StubWindow,
+    BrowserWindow: Object.assign(StubWindow, { fromWebContents: (wc: unknown) => rec.windows.find((w) => w.webContents === wc) }),
+    ClipboardItem: class {
+      readonly types: string[];
+      constructor(items: Record<string, unknown>) {
+        this.types = Object.keys(items);
+      }
+    },
+    clipboard: {
+      write: async () => undefined,
+      readText: async () => '',
+      clear: () => undefined,
+    },
     ipcMain: {
       handle: (channel: string, l: Listener) => {
         rec.ipcHandlers.set(channel, l);
@@ -131,7 +147,13 @@ export function electronStub(userDataDir: string) {
       },
     },
     shell: { openExternal: async (url: string) => void rec.openedExternal.push(url) },
-    dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
+    dialog: {
+      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+      showMessageBox: async (...args: unknown[]) => {
+        rec.messageBoxes.push(args.at(-1) as Record<string, unknown>);
+        return { response: rec.messageBoxAnswer };
+      },
+    },
     powerMonitor: { on: (event: string, l: Listener) => push(rec.powerEvents, event, l), getSystemIdleTime: () => 0 },
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => rec.exposed.set(key, api) },
     ipcRenderer: {

@@ -76,15 +76,21 @@ describe('the built main bundle', () => {
     }
   });
 
-  it('refuses navigation and new windows, sending only allow-listed https links to the OS browser', () => {
+  it('refuses navigation and new windows; a link opens only after main shows its full URL and the user chooses Open', async () => {
     const prevented: string[] = [];
-    for (const l of win.webContents.listeners.get('will-navigate') ?? []) l({ preventDefault: () => prevented.push('nav') }, 'https://evil.example/');
+    for (const l of win.webContents.listeners.get('will-navigate') ?? []) l({ url: 'https://evil.example/nav', preventDefault: () => prevented.push('nav') }, 'https://evil.example/nav');
     expect(prevented).toEqual(['nav']);
     const open = win.webContents.windowOpenHandler!;
-    expect(open({ url: 'https://evil.example/phish' })).toEqual({ action: 'deny' });
+    expect(open({ url: 'https://evil.example/phish?m=secret' })).toEqual({ action: 'deny' });
     expect(open({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(open({ url: 'https://console.anthropic.com/settings/keys' })).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(rec.messageBoxes).toHaveLength(2));
+    expect(rec.messageBoxes.map((b) => b.detail)).toEqual([expect.stringContaining('https://evil.example/nav'), expect.stringContaining('https://evil.example/phish?m=secret')]);
     expect(rec.openedExternal).toEqual(['https://console.anthropic.com/settings/keys']);
+    rec.messageBoxAnswer = 0;
+    open({ url: 'https://github.com/mnemo/issues' });
+    await vi.waitFor(() => expect(rec.openedExternal).toEqual(['https://console.anthropic.com/settings/keys', 'https://github.com/mnemo/issues']));
+    rec.messageBoxAnswer = 1;
   });
 
   it('answers IPC only from our window’s main frame', async () => {

@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 describe('openLink', () => {
-  it('hands an https link to main through openLink when the contract has it', () => {
+  it('hands an https link to main through openLink', () => {
     const viaMain = vi.fn(async () => ({ ok: true }));
     Object.defineProperty(window, 'mnemo', { value: { openLink: viaMain }, configurable: true });
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
@@ -27,10 +27,15 @@ describe('openLink', () => {
     expect(open).not.toHaveBeenCalled();
   });
 
-  it('without openLink asks for a new window, which main checks against its allow-list and denies', () => {
-    Object.defineProperty(window, 'mnemo', { value: {}, configurable: true });
+  it('never opens a window itself, even when main is unreachable', async () => {
+    const viaMain = vi.fn(async () => {
+      throw new Error('main is gone');
+    });
+    Object.defineProperty(window, 'mnemo', { value: { openLink: viaMain }, configurable: true });
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     openLink('https://github.com/x');
-    expect(open).toHaveBeenCalledWith('https://github.com/x', '_blank', 'noopener');
+    await Promise.resolve();
+    expect(viaMain).toHaveBeenCalledWith({ href: 'https://github.com/x' });
+    expect(open).not.toHaveBeenCalled();
   });
 });

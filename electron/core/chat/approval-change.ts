@@ -1,0 +1,57 @@
+/**
+ * What a held memory change would do, for the approval card: the diff of an
+ * edit, the files a delete removes. Read from the vault as it is now, so the
+ * user judges the real effect rather than the text Claude sent.
+ */
+import type { MemoryOps } from '../vault/types';
+
+export interface ApprovalChange {
+  /** The file before and after (create, str_replace, insert), when it can be worked out. */
+  diff?: { before: string; after: string };
+  /** What a delete removes: every file, and the text when it is one file. */
+  removes?: { files: string[]; text?: string };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * The effect of `command` with `input` on the memory as it is now. Never
+ * throws: a change whose effect cannot be computed (bad input, missing or
+ * damaged file) gets no detail, and the tool itself reports the error.
+ */
+export async function describeChange(memory: Pick<MemoryOps, 'stat' | 'list' | 'readFile'>, command: string, input: Record<string, unknown>): Promise<ApprovalChange> {
+  const path = str(input.path);
+  try {
+    if (!path) return {};
+    const meta = memory.stat(path);
+    const current = meta?.kind === 'file' ? await memory.readFile(path) : undefined;
+    if (command === 'create') {
+      const text = str(input.file_text);
+      return text === undefined ? {} : { diff: { before: current ?? '', after: text } };
+    }
+    if (command === 'str_replace' && current !== undefined) {
+      const oldStr = str(input.old_str);
+      const newStr = str(input.new_str);
+      if (!oldStr || newStr === undefined) return {};
+      const at = current.indexOf(oldStr);
+      // Only a unique match is applied by the tool; anything else fails and changes nothing.
+      if (at < 0 || current.indexOf(oldStr, at + 1) >= 0) return {};
+      return { diff: { before: current, after: current.slice(0, at) + newStr + current.slice(at + oldStr.length) } };
+    }
+    if (command === 'insert' && current !== undefined) {
+      const text = str(input.insert_text);
+      const line = input.insert_line;
+      const lines = current.split('\n');
+      if (text === undefined || typeof line !== 'number' || !Number.isInteger(line) || line < 0 || line > lines.length) return {};
+      lines.splice(line, 0, text.replace(/\n$/, ''));
+      return { diff: { before: current, after: lines.join('\n') } };
+    }
+    if (command === 'delete' && meta) {
+      if (meta.kind === 'file') return { removes: { files: [path], text: current ?? '' } };
+      return { removes: { files: memory.list(path, Infinity).filter((e) => e.kind === 'file').map((e) => e.path) } };
+    }
+  } catch {
+    // A damaged or vanished file: no detail; the tool reports the problem when it runs.
+  }
+  return {};
+}

@@ -1,0 +1,56 @@
+/**
+ * Opening links outside the app. The window is untrusted, so main decides:
+ * the exact pages the app itself links to open at once; any other http(s)
+ * link opens only after the user has read its full address in a main-process
+ * dialog and chosen Open; every other scheme never opens. A link can carry
+ * memory text in its address, which is why nothing opens on one click.
+ */
+
+/** The pages the app's own screens link to, opened without asking. Exact matches only. */
+export const DIRECT_LINKS: ReadonlySet<string> = new Set(['https://console.anthropic.com/settings/keys']);
+
+export type LinkDecision = { kind: 'open'; url: string } | { kind: 'confirm'; url: string } | { kind: 'refuse' };
+
+/** What to do with `href`: the parsed, re-serialised URL to open directly or after confirmation, or refuse. */
+export function decideLink(href: string): LinkDecision {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return { kind: 'refuse' };
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { kind: 'refuse' };
+  const url = u.href;
+  if (DIRECT_LINKS.has(url)) return { kind: 'open', url };
+  return { kind: 'confirm', url };
+}
+
+export interface LinkPorts {
+  /** Shows the full URL and resolves true only if the user chose Open (Cancel is the default). */
+  confirm(url: string): Promise<boolean>;
+  /** Hands the URL to the OS browser. */
+  openExternal(url: string): Promise<void>;
+}
+
+/** Opens `href` by the rules above; resolves whether it was handed to the browser. */
+export async function openLink(href: string, ports: LinkPorts): Promise<boolean> {
+  const d = decideLink(href);
+  if (d.kind === 'refuse') return false;
+  if (d.kind === 'confirm' && !(await ports.confirm(d.url))) return false;
+  await ports.openExternal(d.url);
+  return true;
+}
+
+/** The dialog options for the confirmation: the full address, Open / Cancel, Cancel the default and the Esc answer. */
+export function confirmLinkDialog(url: string): { type: 'question'; buttons: string[]; defaultId: number; cancelId: number; title: string; message: string; detail: string; noLink: boolean } {
+  return {
+    type: 'question',
+    buttons: ['Open', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+    title: 'Open link',
+    message: 'Open this address in your browser?',
+    detail: `${url}\n\nAnything in the address is sent to that site. Open it only if you expected this link.`,
+    noLink: true,
+  };
+}

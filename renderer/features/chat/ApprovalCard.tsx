@@ -1,0 +1,47 @@
+import type { ChatEvent } from '../../../electron/shared/chat';
+import { Diff } from '../../components/Diff';
+
+type Approval = Extract<ChatEvent, { type: 'approval' }>;
+
+/** A held memory change and what it does: the diff of an edit, the old and new path of a rename, what a delete removes. */
+export function ApprovalCard({ approval: a, onDecide }: { approval: Approval; onDecide: (allow: boolean) => void }) {
+  const removes = a.change?.removes;
+  return (
+    <div className="approval" role="group" aria-label={`Approve ${a.command} ${a.path}`}>
+      {a.command === 'rename' ? (
+        <p>
+          Claude wants to rename <code>{a.path}</code> to <code>{a.newPath ?? '?'}</code>
+        </p>
+      ) : a.command === 'delete' ? (
+        <p>
+          Claude wants to delete <code>{a.path}</code>
+          {removes && removes.files.length !== 1 ? ` and the ${removes.files.length} files in it` : null}
+        </p>
+      ) : (
+        <p>
+          Claude wants to {a.command} <code>{a.path}</code>
+        </p>
+      )}
+      {a.change?.diff ? (
+        <Diff before={a.change.diff.before} after={a.change.diff.after} label={`What ${a.command} changes in ${a.path}`} />
+      ) : (
+        a.preview !== undefined && <pre className="preview">{a.preview}</pre>
+      )}
+      {removes && (removes.text !== undefined ? (
+        <pre className="preview" aria-label={`Text deleted from ${a.path}`}>{removes.text}</pre>
+      ) : (
+        removes.files.length > 0 && (
+          <ul aria-label={`Files deleted under ${a.path}`}>
+            {removes.files.map((f) => (
+              <li key={f}>
+                <code>{f}</code>
+              </li>
+            ))}
+          </ul>
+        )
+      ))}
+      <button onClick={() => onDecide(true)}>Approve</button>
+      <button onClick={() => onDecide(false)}>Deny</button>
+    </div>
+  );
+}
