@@ -5,6 +5,7 @@ import { defaultStateDir } from '../core/app-paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { EVENTS } from '../shared/ipc';
 import { startAutoLock } from './autolock';
+import { enforceStartupGuards } from './guards';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
@@ -19,9 +20,16 @@ registerAppScheme();
 guardAllWebContents();
 let win: BrowserWindow | undefined;
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+const guardsPassed = enforceStartupGuards({
+  app,
+  argv: process.argv,
+  showError: (title, content) => dialog.showErrorBox(title, content),
+  focusExisting: () => {
+    if (win?.isMinimized()) win.restore();
+    win?.focus();
+  },
+});
+if (guardsPassed) {
   const userDataDir = app.getPath('userData');
   const { handlers, session } = createHandlers({
     userDataDir,
@@ -40,11 +48,6 @@ if (!app.requestSingleInstanceLock()) {
     },
   });
   registerIpc((name, args) => dispatch(handlers, name, args), (event) => isOurMainFrame(win, event));
-
-  app.on('second-instance', () => {
-    if (win?.isMinimized()) win.restore();
-    win?.focus();
-  });
 
   void app.whenReady().then(() => {
     lockDownSession();

@@ -10,14 +10,12 @@ import asar from '@electron/asar';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CALLS } from '../../electron/shared/ipc';
 import { rec } from '../unit/main/electron-stub';
+import { ASAR, extractInstalledLayout } from './layout';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const RESOURCES = path.join(ROOT, 'dist/pack/linux-unpacked/resources');
-const ASAR = path.join(RESOURCES, 'app.asar');
 
 const paths = vi.hoisted(() => {
-  // Outside the worktree on purpose: Node looks for modules in every parent folder, and the
-  // worktree's own node_modules would hide a module the installed app cannot find.
+  // Outside the worktree on purpose (see extractInstalledLayout).
   const tmp = process.env.TMPDIR ?? process.env.TEMP ?? '/tmp';
   const base = `${tmp}/mnemo-packaged-${process.pid}-${Math.random().toString(36).slice(2)}`;
   process.env.XDG_STATE_HOME = `${base}/state`;
@@ -65,11 +63,7 @@ describe('app.asar as packed', () => {
 
 describe('the packaged main bundle, loaded from the layout an installed app resolves', () => {
   beforeAll(async () => {
-    // Extract into a real folder named app.asar, so every path the bundle computes is the installed one.
-    fs.mkdirSync(paths.resources, { recursive: true });
-    asar.extractAll(ASAR, path.join(paths.resources, 'app.asar'));
-    if (fs.existsSync(`${ASAR}.unpacked`)) fs.cpSync(`${ASAR}.unpacked`, path.join(paths.resources, 'app.asar.unpacked'), { recursive: true });
-    await import(/* @vite-ignore */ path.join(paths.resources, 'app.asar/dist/main/index.js'));
+    await import(/* @vite-ignore */ extractInstalledLayout(paths.resources));
     await vi.waitFor(() => expect(rec.windows).toHaveLength(1));
   });
 
