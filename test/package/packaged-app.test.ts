@@ -56,6 +56,13 @@ describe('app.asar as packed', () => {
     expect(all.filter((f) => dev.some((d) => f.startsWith(`node_modules/${d}/`)))).toEqual([]);
   });
 
+  it('carries a package.json that names the entry point and desktop entry, without scripts or dev dependencies', () => {
+    const packed = JSON.parse(asar.extractFile(ASAR, 'package.json').toString('utf8')) as Record<string, unknown>;
+    expect(packed).toMatchObject({ productName: 'Mnemo', main: 'dist/main/index.js', desktopName: 'mnemo.desktop', type: 'module' });
+    expect(packed.scripts).toBeUndefined();
+    expect(packed.devDependencies).toBeUndefined();
+  });
+
   it('unpacks nothing beside the archive, so every file the app runs is under asar integrity checking', () => {
     expect(fs.existsSync(`${ASAR}.unpacked`)).toBe(false);
   });
