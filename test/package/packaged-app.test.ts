@@ -24,6 +24,12 @@ const paths = vi.hoisted(() => {
 vi.mock('electron', async () => (await import('../unit/main/electron-stub')).electronStub(paths.userData));
 
 const files = (): string[] => asar.listPackage(ASAR, { isPack: false }).map((f) => f.replaceAll('\\', '/').replace(/^\//, ''));
+/** The packages the main bundle imports by bare name (Node built-ins and electron aside). */
+function mainImports(): Set<string> {
+  const code = asar.extractFile(ASAR, 'dist/main/index.js').toString('utf8');
+  const bare = [...code.matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:') && s !== 'electron');
+  return new Set(bare.map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!)));
+}
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 describe('app.asar as packed', () => {
@@ -42,10 +48,23 @@ describe('app.asar as packed', () => {
 
   it('holds, inside the archive itself, every package the main bundle imports at run time', () => {
     const inside = new Set(files());
-    const code = asar.extractFile(ASAR, 'dist/main/index.js').toString('utf8');
-    const bare = [...code.matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:') && s !== 'electron');
-    const names = new Set(bare.map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!)));
-    for (const name of names) expect(inside, name).toContain(`node_modules/${name}/package.json`);
+    expect(mainImports().size).toBeGreaterThan(0);
+    for (const name of mainImports()) expect(inside, name).toContain(`node_modules/${name}/package.json`);
+  });
+
+  it('ships only the packages the main bundle loads at run time and their dependencies, not those bundled into the renderer', () => {
+    const all = files();
+    const read = (name: string) => JSON.parse(asar.extractFile(ASAR, `node_modules/${name}/package.json`).toString('utf8')) as Record<string, Record<string, string> | undefined>;
+    const needed = new Set<string>();
+    const visit = (name: string) => {
+      if (needed.has(name) || !all.includes(`node_modules/${name}/package.json`)) return;
+      needed.add(name);
+      const p = read(name);
+      for (const dep of Object.keys({ ...p.dependencies, ...p.optionalDependencies, ...p.peerDependencies })) visit(dep);
+    };
+    for (const name of mainImports()) visit(name);
+    const shipped = new Set(all.map((f) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(f)?.[1]).filter((n): n is string => !!n));
+    expect([...shipped].filter((n) => !needed.has(n)).sort()).toEqual([]);
   });
 
   it('ships no tests, sources, source maps or dev dependencies', () => {
