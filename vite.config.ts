@@ -1,7 +1,8 @@
 /**
  * One build for all three targets (Vite environments): the renderer (`client`),
  * the Electron main process (ESM) and the preload (CommonJS, because a
- * sandboxed preload cannot load ES modules). Output in dist/.
+ * sandboxed preload cannot load ES modules), plus the key-derivation worker
+ * with libsodium bundled in, so it loads from inside app.asar. Output in dist/.
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -53,6 +54,23 @@ export default defineConfig({
           input: path.join(root, 'electron/preload/index.ts'),
           external: ['electron'],
           output: { format: 'cjs', entryFileNames: 'index.cjs' },
+        },
+      },
+    },
+    // Built after `main` (environments build in this order), into the same folder: kdf.ts looks
+    // for the worker beside the main bundle. Everything but Node built-ins is bundled in.
+    kdfWorker: {
+      consumer: 'server',
+      resolve: { noExternal: true },
+      build: {
+        outDir: path.join(root, 'dist/main'),
+        emptyOutDir: false,
+        target: 'node20',
+        ssr: true,
+        rolldownOptions: {
+          input: path.join(root, 'electron/core/vault/kdf-worker.cjs'),
+          external: [/^node:/, ...builtinModules],
+          output: { format: 'cjs', entryFileNames: 'kdf-worker.cjs' },
         },
       },
     },

@@ -6,6 +6,7 @@ import { loadSettings } from '../core/chat/settings-store';
 import { EVENTS } from '../shared/ipc';
 import { startAutoLock } from './autolock';
 import { SecretClipboard, type ClipboardPort } from './clipboard';
+import { enforceStartupGuards } from './guards';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
@@ -33,9 +34,16 @@ const electronClipboard: ClipboardPort = {
   clear: async () => clipboard.clear(),
 };
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+const guardsPassed = enforceStartupGuards({
+  app,
+  argv: process.argv,
+  showError: (title, content) => dialog.showErrorBox(title, content),
+  focusExisting: () => {
+    if (win?.isMinimized()) win.restore();
+    win?.focus();
+  },
+});
+if (guardsPassed) {
   const userDataDir = app.getPath('userData');
   const { handlers, session } = createHandlers({
     userDataDir,
@@ -56,11 +64,6 @@ if (!app.requestSingleInstanceLock()) {
     },
   });
   registerIpc((name, args) => dispatch(handlers, name, args), (event) => isOurMainFrame(win, event));
-
-  app.on('second-instance', () => {
-    if (win?.isMinimized()) win.restore();
-    win?.focus();
-  });
 
   void app.whenReady().then(() => {
     lockDownSession();

@@ -3,7 +3,7 @@
  * never blocks the event loop that drives the window or the CLI's prompt.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { VaultError, type KdfParams } from './types';
 
@@ -24,37 +24,10 @@ export function kdfInBounds(p: KdfParams): boolean {
   );
 }
 
-// The worker is evaluated from a string so it needs no separate build output;
-// libsodium is loaded by absolute path because an eval'd worker has no module
-// directory of its own to resolve from.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const sodium = require(workerData.sodiumPath);
-sodium.ready.then(() => {
-  const { password, salt, opslimit, memlimit } = workerData;
-  try {
-    const start = performance.now();
-    const key = sodium.crypto_pwhash(32, password, salt, opslimit, memlimit, sodium.crypto_pwhash_ALG_ARGON2ID13);
-    const ms = performance.now() - start;
-    sodium.memzero(password);
-    parentPort.postMessage({ key, ms }, [key.buffer]);
-  } catch (e) {
-    sodium.memzero(password);
-    parentPort.postMessage({ error: 'derivation failed' });
-  }
-});
-`;
-
-let sodiumPath: string | undefined;
-function resolveSodium(): string {
-  if (sodiumPath) return sodiumPath;
-  const resolved = createRequire(import.meta.url).resolve('libsodium-wrappers-sumo');
-  // In a packaged app the module sits inside app.asar; the builder also unpacks it beside the
-  // archive (asarUnpack) so the worker can load it from a plain file whatever its asar support.
-  const unpacked = resolved.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
-  sodiumPath = unpacked !== resolved && existsSync(unpacked) ? unpacked : resolved;
-  return sodiumPath;
-}
+// The worker is a file of its own, found beside this module: kdf-worker.cjs in the source
+// tree, and in the build the copy with libsodium bundled in that sits beside the main bundle
+// inside app.asar (Electron loads worker files from the archive), so nothing is unpacked.
+const WORKER_FILE = path.join(import.meta.dirname, 'kdf-worker.cjs');
 
 /**
  * Derives a 32-byte key from `password` (which this function zeroes) with
@@ -71,10 +44,12 @@ function deriveTimed(password: Uint8Array, salt: Uint8Array, params: KdfParams):
     return Promise.reject(new VaultError('BAD_HEADER', 'The vault asks for key-derivation settings outside the safe range; it will not be opened.', 'vault.json'));
   }
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { sodiumPath: resolveSodium(), password, salt, opslimit: params.opslimit, memlimit: params.memlimit },
-    });
+    if (!existsSync(WORKER_FILE)) {
+      password.fill(0);
+      reject(new VaultError('IO', 'This installation of Mnemo is missing its key-derivation worker; reinstall Mnemo.'));
+      return;
+    }
+    const worker = new Worker(WORKER_FILE, { workerData: { password, salt, opslimit: params.opslimit, memlimit: params.memlimit } });
     // workerData is a copy; the caller's buffer is no longer needed.
     password.fill(0);
     let settled = false;

@@ -20,6 +20,15 @@ export interface Recording {
   rendererInvokes: Array<{ channel: string; args: unknown[] }>;
   singleInstanceRequested: boolean;
   quits: number;
+  /** What requestSingleInstanceLock answers: false stands for another instance already running. */
+  singleInstanceAvailable: boolean;
+  /** The Chromium switches app.commandLine.hasSwitch reports. */
+  switches: Set<string>;
+  exits: number[];
+  errorBoxes: Array<{ title: string; content: string }>;
+  /** How often a window was focused or restored. */
+  focuses: number;
+  restores: number;
   permissionHandler?: Listener;
   requestFilter?: { urls: string[] };
   requestListener?: Listener;
@@ -40,6 +49,12 @@ export const rec: Recording = {
   rendererInvokes: [],
   singleInstanceRequested: false,
   quits: 0,
+  singleInstanceAvailable: true,
+  switches: new Set(),
+  exits: [],
+  errorBoxes: [],
+  focuses: 0,
+  restores: 0,
 };
 
 const push = (m: Map<string, Listener[]>, k: string, l: Listener) => m.set(k, [...(m.get(k) ?? []), l]);
@@ -62,6 +77,10 @@ export class StubWebContents extends Emitter {
   windowOpenHandler?: (d: { url: string }) => { action: string };
   readonly mainFrame = { url: 'app://mnemo/index.html' };
   sent: Array<{ channel: string; payload: unknown }> = [];
+  devToolsClosed = 0;
+  closeDevTools() {
+    this.devToolsClosed++;
+  }
   setWindowOpenHandler(h: (d: { url: string }) => { action: string }) {
     this.windowOpenHandler = h;
   }
@@ -95,8 +114,12 @@ export class StubWindow extends Emitter {
   }
   maximize() {}
   show() {}
-  focus() {}
-  restore() {}
+  focus() {
+    rec.focuses++;
+  }
+  restore() {
+    rec.restores++;
+  }
 }
 
 export function electronStub(userDataDir: string) {
@@ -104,8 +127,10 @@ export function electronStub(userDataDir: string) {
     app: {
       requestSingleInstanceLock: () => {
         rec.singleInstanceRequested = true;
-        return true;
+        return rec.singleInstanceAvailable;
       },
+      commandLine: { hasSwitch: (name: string) => rec.switches.has(name) },
+      exit: (code = 0) => void rec.exits.push(code),
       getPath: (name: string) => (name === 'userData' ? userDataDir : `${userDataDir}/${name}`),
       whenReady: () => Promise.resolve(),
       isPackaged: true,
@@ -153,6 +178,7 @@ export function electronStub(userDataDir: string) {
         rec.messageBoxes.push(args.at(-1) as Record<string, unknown>);
         return { response: rec.messageBoxAnswer };
       },
+      showErrorBox: (title: string, content: string) => void rec.errorBoxes.push({ title, content }),
     },
     powerMonitor: { on: (event: string, l: Listener) => push(rec.powerEvents, event, l), getSystemIdleTime: () => 0 },
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => rec.exposed.set(key, api) },

@@ -44,6 +44,20 @@ describe('the built main bundle', () => {
     expect(rec.singleInstanceRequested).toBe(true);
   });
 
+  it('brings its window to the front when Mnemo is launched a second time', () => {
+    const before = rec.focuses;
+    for (const l of rec.appEvents.get('second-instance') ?? []) l({}, [], '/');
+    expect(rec.focuses).toBe(before + 1);
+  });
+
+  it('closes developer tools that any web contents opens in the packaged app', async () => {
+    const { StubWebContents } = await import('./electron-stub');
+    const other = new StubWebContents();
+    for (const l of rec.appEvents.get('web-contents-created') ?? []) l({}, other);
+    other.emit('devtools-opened');
+    expect(other.devToolsClosed).toBe(1);
+  });
+
   it('registers exactly the contract’s channels, each once', () => {
     expect([...rec.ipcHandlers.keys()].sort()).toEqual(CALL_NAMES.map((n) => CALLS[n].channel).sort());
     for (const n of rec.ipcHandleCounts.values()) expect(n).toBe(1);

@@ -23,6 +23,8 @@ beforeAll(async () => {
   await fs.mkdir(outdir, { recursive: true });
   bundle = path.join(outdir, 'writer.mjs');
   await build({ entryPoints: [path.join(import.meta.dirname, 'crash-writer.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: bundle, external: ['libsodium-wrappers-sumo'], logLevel: 'silent' });
+  // kdf.ts starts its worker from the file beside the bundle, as it does beside the app's main bundle.
+  await fs.copyFile(path.join(import.meta.dirname, '../../../electron/core/vault/kdf-worker.cjs'), path.join(outdir, 'kdf-worker.cjs'));
   for (let i = 0; i < LANES; i++) {
     const t = await tempVault();
     await t.vault.close();
