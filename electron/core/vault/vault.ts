@@ -105,7 +105,7 @@ export class Vault implements VaultApi {
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
     await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = acquireLock(dir);
+    vault.releaseLock = await acquireLock(dir);
     vault.begin(vmk, keys, store, state);
     vault.hwm.note(state.gen);
     return { vault, recoveryKey: recovery.text };
@@ -117,7 +117,7 @@ export class Vault implements VaultApi {
     const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
     if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
     const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = acquireLock(dir);
+    vault.releaseLock = await acquireLock(dir);
     return vault;
   }
 
