@@ -1,20 +1,78 @@
 /**
- * This device's high-water mark of each vault's generation, kept outside the
- * vault (a restored or synced older copy of the vault cannot carry it back).
- * Written after each change without waiting for the disk: it only has to be
- * good enough to notice a rollback, and never delays an acknowledged write.
+ * What this device remembers of each vault, kept outside the vault (a restored
+ * or synced older copy of the vault cannot carry it back):
+ * - the high-water mark of its generation, written after each change without
+ *   waiting for the disk: it only has to be good enough to notice a rollback,
+ *   and never delays an acknowledged write;
+ * - a sticky rollback alarm, set when a rollback is seen and cleared only when
+ *   the user accepts the older copy;
+ * - the header last seen (counter, MAC, KDF settings), so a header changed
+ *   behind this device's back is refused before any slow key derivation.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
+/** The parts of vault.json this device remembers from its last unlock. */
+export interface HeaderSeen {
+  counter: number;
+  mac: string;
+  opslimit: number;
+  memlimit: number;
+}
+
+async function writeSmall(file: string, text: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, text, { mode: 0o600 });
+  await fs.rename(tmp, file);
+}
+
 export class HighWaterMark {
   private readonly file: string;
+  private readonly alarmFile: string;
+  private readonly headerFile: string;
   private pending: Promise<void> = Promise.resolve();
   private wanted = 0;
   private written = 0;
 
   constructor(stateDir: string, vaultId: string) {
     this.file = path.join(stateDir, `${vaultId}.hwm`);
+    this.alarmFile = path.join(stateDir, `${vaultId}.rolled-back`);
+    this.headerFile = path.join(stateDir, `${vaultId}.header`);
+  }
+
+  /** True once a rollback was seen and not yet accepted. */
+  async alarm(): Promise<boolean> {
+    return fs.access(this.alarmFile).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Raises or clears the sticky rollback alarm (durably: it must survive a crash). */
+  async setAlarm(on: boolean): Promise<void> {
+    if (on) await writeSmall(this.alarmFile, 'rolled back\n');
+    else await fs.rm(this.alarmFile, { force: true });
+  }
+
+  /** The header this device last unlocked, if any. */
+  async headerSeen(): Promise<HeaderSeen | undefined> {
+    try {
+      const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string';
+      return ok ? (r as HeaderSeen) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Remembers the header just authenticated or written. */
+  async noteHeader(seen: HeaderSeen): Promise<void> {
+    try {
+      await writeSmall(this.headerFile, JSON.stringify(seen) + '\n');
+    } catch {
+      // Best effort: without it this device checks the header only after unlocking.
+    }
   }
 
   async read(): Promise<number> {
@@ -24,6 +82,8 @@ export class HighWaterMark {
     } catch {
       this.written = 0;
     }
+    // The mark only ever rises (until reset): a lower generation must not overwrite it.
+    this.wanted = Math.max(this.wanted, this.written);
     return this.written;
   }
 
@@ -43,11 +103,13 @@ export class HighWaterMark {
     });
   }
 
-  /** Sets the mark to exactly `gen` (after the user has been told about a rollback). */
-  reset(gen: number): void {
+  /** Sets the mark to exactly `gen` (only when the user accepts a rollback). */
+  async reset(gen: number): Promise<void> {
+    await this.pending;
     this.written = -1;
     this.wanted = gen;
     this.note(gen);
+    await this.pending;
   }
 
   flush(): Promise<void> {
