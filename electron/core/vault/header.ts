@@ -5,6 +5,7 @@
  * fail instead of silently weakening the vault. A checksum over the canonical
  * bytes tells accidental damage (exit 4) apart from a wrong passphrase (exit 3).
  */
+import fs from 'node:fs/promises';
 import sodium from 'libsodium-wrappers-sumo';
 import { z } from 'zod';
 import { fromB64, fromHex, hash, open, seal, toB64, toHex, utf8 } from './crypto';
@@ -81,6 +82,15 @@ export function headerAuthentic(h: Header, vmk: Uint8Array): boolean {
   if (h.mac === undefined) return false;
   const expected = fromHex(headerMac(h, vmk));
   return sodium.memcmp(expected, fromHex(h.mac));
+}
+
+/** True when the vault.json now on disk parses and carries a MAC that `vmk` confirms (verify's check). */
+export async function headerFileAuthentic(file: string, vmk: Uint8Array): Promise<boolean> {
+  try {
+    return headerAuthentic(parseHeader(new Uint8Array(await fs.readFile(file))), vmk);
+  } catch {
+    return false;
+  }
 }
 
 /** The message for a header whose slots, counter or KDF settings were changed by someone without the key. */

@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Header } from './header';
 
 /** The parts of vault.json this device remembers from its last unlock. */
 export interface HeaderSeen {
@@ -18,6 +19,26 @@ export interface HeaderSeen {
   mac: string;
   opslimit: number;
   memlimit: number;
+}
+
+/** What to remember of a header: its counter, MAC and passphrase KDF cost (undefined for a header without a MAC). */
+export function seenOf(h: Header): HeaderSeen | undefined {
+  const pass = h.slots.find((s) => s.type === 'passphrase');
+  if (h.counter === undefined || h.mac === undefined || pass?.type !== 'passphrase') return undefined;
+  return { counter: h.counter, mac: h.mac, opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
+}
+
+/**
+ * False when `h` is older than, or differs at the same counter from, the header
+ * this device last saw (a KDF cost raised, a slot removed, an old vault.json put
+ * back, its MAC stripped). A newer counter is a change made on another device;
+ * its MAC is checked once the key is unwrapped.
+ */
+export function matchesSeen(h: Header, seen: HeaderSeen | undefined): boolean {
+  if (!seen) return true;
+  const now = seenOf(h);
+  if (!now || now.counter < seen.counter) return false;
+  return now.counter > seen.counter || (now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit);
 }
 
 async function writeSmall(file: string, text: string): Promise<void> {
@@ -53,6 +74,24 @@ export class HighWaterMark {
   async setAlarm(on: boolean): Promise<void> {
     if (on) await writeSmall(this.alarmFile, 'rolled back\n');
     else await fs.rm(this.alarmFile, { force: true });
+  }
+
+  /**
+   * Whether the vault at generation `gen` is to be reported as rolled back: it
+   * is below the mark now, or was at an earlier unlock and was not accepted.
+   * Raises the sticky alarm when first seen; never lowers the mark.
+   */
+  async rolledBack(gen: number): Promise<boolean> {
+    const mark = await this.read();
+    if (gen < mark) await this.setAlarm(true);
+    this.note(gen);
+    return gen < mark || (await this.alarm());
+  }
+
+  /** The user accepts the vault as it is: the mark becomes `gen` and the alarm is cleared. */
+  async accept(gen: number): Promise<void> {
+    await this.reset(gen);
+    await this.setAlarm(false);
   }
 
   /** The header this device last unlocked, if any. */

@@ -24,6 +24,11 @@ export function kdfInBounds(p: KdfParams): boolean {
   );
 }
 
+/** INVALID unless `kdf` (if given, e.g. a new cost for a passphrase) lies within the floor and ceiling. */
+export function checkKdf(kdf: KdfParams | undefined): void {
+  if (kdf && !kdfInBounds(kdf)) throw new VaultError('INVALID', 'Key-derivation settings must be 2 to 10 passes and 64 MiB to 1 GiB of memory.');
+}
+
 // The worker is evaluated from a string so it needs no separate build output;
 // libsodium is loaded by absolute path because an eval'd worker has no module
 // directory of its own to resolve from.

@@ -3,7 +3,7 @@
  * and the subkeys derived from it.
  */
 import { concat, deriveSubkey, fromB64, fromRecoveryText, hash, KEY_BYTES, randomBytes, toB64, toRecoveryText, utf8, wipe, SUBKEY } from './crypto';
-import { deriveKey, SALT_BYTES } from './kdf';
+import { deriveKey, KDF_FLOOR, SALT_BYTES } from './kdf';
 import { unwrapSlot, wrapSlot, type Header, type SlotHeader } from './header';
 import type { StoreKeys } from './store';
 import { VaultError, type KdfParams } from './types';
@@ -27,6 +27,14 @@ export async function passphraseSlot(h: HeaderId, passphrase: string, kdf: KdfPa
   } finally {
     wipe(kek);
   }
+}
+
+/** `h` with its passphrase slot replaced by one for `next`, at cost `kdf` (default: the current slot's cost). */
+export async function withPassphrase(h: Header, next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<Header> {
+  const old = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
+  const params = kdf ?? (old ? { opslimit: old.kdf.opslimit, memlimit: old.kdf.memlimit } : { ...KDF_FLOOR });
+  const slot = await passphraseSlot(h, next, params, vmk);
+  return { ...h, slots: [slot, ...h.slots.filter((s) => s.type !== 'passphrase')] };
 }
 
 /** Unwraps the master key with a passphrase; BAD_PASSPHRASE if it does not open the slot. */

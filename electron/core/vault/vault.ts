@@ -8,10 +8,10 @@ import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
-import { FORMAT, headerAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
-import { HighWaterMark, type HeaderSeen } from './hwm';
-import { calibrateKdf, KDF_FLOOR, kdfInBounds } from './kdf';
-import { checkPassphrase, passphraseSlot, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { HighWaterMark, matchesSeen, seenOf } from './hwm';
+import { calibrateKdf, checkKdf } from './kdf';
+import { checkPassphrase, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
 import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
 import { rotate } from './rotate';
@@ -36,12 +36,6 @@ import {
 const HEADER_FILE = 'vault.json';
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
-
-function seenOf(h: Header): HeaderSeen | undefined {
-  const pass = h.slots.find((s) => s.type === 'passphrase');
-  if (h.counter === undefined || h.mac === undefined || pass?.type !== 'passphrase') return undefined;
-  return { counter: h.counter, mac: h.mac, opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
-}
 
 interface Session extends Unlocked {
   vmk: Uint8Array;
@@ -160,18 +154,9 @@ export class Vault implements VaultApi {
     return this.session !== undefined && this.unlockedWith === 'recovery';
   }
 
-  /**
-   * Refuses, before any slow key derivation, a header older than or different
-   * from the one this device last saw at the same counter (a KDF cost raised,
-   * a slot removed, an old vault.json put back, or its MAC stripped).
-   */
+  /** Refuses, before any slow key derivation, a header this device knows to be older or altered. */
   private async checkHeaderSeen(): Promise<void> {
-    const seen = await this.hwm.headerSeen();
-    if (!seen) return;
-    const h = this.header;
-    if (h.counter === undefined || h.mac === undefined || h.counter < seen.counter) throw headerModified();
-    const now = seenOf(h);
-    if (h.counter === seen.counter && (now?.mac !== seen.mac || now.opslimit !== seen.opslimit || now.memlimit !== seen.memlimit)) throw headerModified();
+    if (!matchesSeen(this.header, await this.hwm.headerSeen())) throw headerModified();
   }
 
   private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
@@ -198,10 +183,7 @@ export class Vault implements VaultApi {
     }
     // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
     // reported at every unlock until the user accepts it (acceptRollback).
-    const mark = await this.hwm.read();
-    if (state.gen < mark) await io('remember the rollback', () => this.hwm.setAlarm(true));
-    this.rolledBack = state.gen < mark || (await this.hwm.alarm());
-    this.hwm.note(state.gen);
+    this.rolledBack = await io('remember the rollback', () => this.hwm.rolledBack(state.gen));
     this.begin(vmk, keys, store, state);
     this.unlockedWith = via;
     if (this.header.mac === undefined) {
@@ -222,10 +204,7 @@ export class Vault implements VaultApi {
   async acceptRollback(): Promise<void> {
     await this.queue(async () => {
       const s = this.unlocked();
-      await io('accept the rollback', async () => {
-        await this.hwm.reset(s.state.gen);
-        await this.hwm.setAlarm(false);
-      });
+      await io('accept the rollback', () => this.hwm.accept(s.state.gen));
       this.rolledBack = false;
     });
   }
@@ -302,11 +281,7 @@ export class Vault implements VaultApi {
   }
 
   private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {
-    const old = this.header.slots.find((s) => s.type === 'passphrase');
-    const params = kdf ?? (old?.type === 'passphrase' ? { opslimit: old.kdf.opslimit, memlimit: old.kdf.memlimit } : { ...KDF_FLOOR });
-    const slot = await passphraseSlot(this.header, next, params, vmk);
-    const others = this.header.slots.filter((s) => s.type !== 'passphrase');
-    await this.writeHeader({ ...this.header, slots: [slot, ...others] }, vmk);
+    await this.writeHeader(await withPassphrase(this.header, next, kdf, vmk), vmk);
   }
 
   /** Throws BAD_PASSPHRASE unless `passphrase` opens this vault (and this session's key); wipes what it derives. */
@@ -355,15 +330,6 @@ export class Vault implements VaultApi {
     if (seen) await this.hwm.noteHeader(seen);
   }
 
-  private async headerOnDiskAuthentic(vmk: Uint8Array): Promise<boolean> {
-    try {
-      const bytes = await readIfExists(path.join(this.dir, HEADER_FILE));
-      return bytes !== undefined && headerAuthentic(parseHeader(bytes), vmk);
-    } catch {
-      return false;
-    }
-  }
-
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
     return this.queue(() => fn(this.rawOps));
   }
@@ -410,7 +376,7 @@ export class Vault implements VaultApi {
     return this.queue(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
-      if (!(await this.headerOnDiskAuthentic(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+      if (!(await headerFileAuthentic(path.join(this.dir, HEADER_FILE), s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
       if (this.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
       return { ok: problems.length === 0, problems: [...new Set(problems)] };
     });
@@ -430,8 +396,4 @@ export class Vault implements VaultApi {
       }
     }
   }
-}
-
-function checkKdf(kdf: KdfParams | undefined): void {
-  if (kdf && !kdfInBounds(kdf)) throw new VaultError('INVALID', 'Key-derivation settings must be 2 to 10 passes and 64 MiB to 1 GiB of memory.');
 }
