@@ -5,6 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
+import { Vault } from '../../../electron/core/vault/vault';
 import { cryptoReady } from '../../../electron/core/vault/crypto';
 import { VaultError } from '../../../electron/core/vault/types';
 
@@ -17,7 +18,7 @@ interface Child {
 }
 
 function start(dir: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, path.join(path.dirname(dir), 'state')], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines = readline.createInterface({ input: proc.stdout });
   const queue: string[] = [];
   const waiters: ((l: string) => void)[] = [];
@@ -50,7 +51,10 @@ async function tempDir(): Promise<string> {
 
 describe('the vault lock', () => {
   it('after the holder is killed, exactly one of eight processes started at once gets the vault, every time', async () => {
-    const dir = await tempDir();
+    const root = await tempDir();
+    const dir = path.join(root, 'vault');
+    const made = await Vault.create(dir, 'correct horse battery staple', { kdf: { opslimit: 2, memlimit: 64 * 1024 * 1024 }, stateDir: path.join(root, 'state') });
+    await made.vault.close();
     const TRIALS = 20;
     const winners: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
