@@ -74,8 +74,9 @@ const CHECK_CHARS = 4;
 function checkGroup(rk: Uint8Array): string {
   const input = concat(utf8('mnemo recovery check v1'), rk);
   const digest = hash(input);
-  wipe(input);
-  return toRecoveryText(digest.subarray(0, 3)).slice(0, CHECK_CHARS);
+  const group = toRecoveryText(digest.subarray(0, 3)).slice(0, CHECK_CHARS);
+  wipe(input, digest);
+  return group;
 }
 
 const typo = () =>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHeader, serializeHeader } from '../../../electron/core/vault/header';
 import { cryptoReady } from '../../../electron/core/vault/crypto';
+import { Vault } from '../../../electron/core/vault/vault';
 import { initVault, memoryLines, mnemo, PASS } from './helpers';
 
 const NEW_PASS = 'a brand new passphrase';
@@ -135,4 +136,15 @@ describe('passwd and the KDF cost', () => {
     expect((await mnemo(['ls', '--vault', v.vault], { env: { ...v.env, MNEMO_PASSPHRASE: NEW_PASS } })).code).toBe(0);
   });
 });
-void PASS;
+
+describe('a vault open elsewhere', () => {
+  it('is refused with the in-use message and exit 1 while another holder has it, and opens once it is closed', async () => {
+    const v = await initVault();
+    const holder = await Vault.open(v.vault, { stateDir: path.join(v.root, 'state') });
+    const res = await mnemo(['ls', '--vault', v.vault], { env: v.env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/open in another Mnemo window or mnemo command/);
+    await holder.close();
+    expect((await mnemo(['ls', '--vault', v.vault], { env: { ...v.env, MNEMO_PASSPHRASE: PASS } })).code).toBe(0);
+  });
+});
