@@ -11,12 +11,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Header } from './header';
+import { hash, toHex } from './crypto';
+import { serializeHeader, type Header } from './header';
 
 /** The parts of vault.json this device remembers from its last unlock. */
 export interface HeaderSeen {
   counter: number;
   mac: string;
+  /** Hash of the whole vault.json, so any edit at the same counter (a salt, a wrap) is caught. */
+  digest: string;
   opslimit: number;
   memlimit: number;
 }
@@ -25,7 +28,7 @@ export interface HeaderSeen {
 export function seenOf(h: Header): HeaderSeen | undefined {
   const pass = h.slots.find((s) => s.type === 'passphrase');
   if (h.counter === undefined || h.mac === undefined || pass?.type !== 'passphrase') return undefined;
-  return { counter: h.counter, mac: h.mac, opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
+  return { counter: h.counter, mac: h.mac, digest: toHex(hash(serializeHeader(h))), opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
 }
 
 /**
@@ -38,7 +41,7 @@ export function matchesSeen(h: Header, seen: HeaderSeen | undefined): boolean {
   if (!seen) return true;
   const now = seenOf(h);
   if (!now || now.counter < seen.counter) return false;
-  return now.counter > seen.counter || (now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit);
+  return now.counter > seen.counter || (now.digest === seen.digest && now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit);
 }
 
 async function writeSmall(file: string, text: string): Promise<void> {
@@ -98,7 +101,7 @@ export class HighWaterMark {
   async headerSeen(): Promise<HeaderSeen | undefined> {
     try {
       const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
-      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string';
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string';
       return ok ? (r as HeaderSeen) : undefined;
     } catch {
       return undefined;

@@ -61,6 +61,19 @@ describe('the header is authenticated', () => {
     expect(err?.message).toMatch(/header was modified/);
   });
 
+  it('any other edit of a key slot (its salt) is refused as modified, not as a wrong passphrase', async () => {
+    t = await tempVault();
+    await t.vault.close();
+    await editHeader(t.dir, (h) => ({
+      ...h,
+      slots: h.slots.map((s) => (s.type === 'passphrase' ? { ...s, kdf: { ...s.kdf, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' } } : s)),
+    }));
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    const err = await failure(t.vault.unlock(PASS));
+    expect(err?.code).toBe('DAMAGED');
+    expect(err?.message).toMatch(/header was modified/);
+  });
+
   it('a new recovery key revokes the old one, even if the old slot is spliced back or an old vault.json is restored', async () => {
     t = await tempVault();
     await t.vault.memory.writeFile('/memories/a.md', 'alpha', { mode: 'create', source: 'user' });
