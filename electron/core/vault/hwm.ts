@@ -32,16 +32,21 @@ export function seenOf(h: Header): HeaderSeen | undefined {
 }
 
 /**
- * False when `h` is older than, or differs at the same counter from, the header
- * this device last saw (a KDF cost raised, a slot removed, an old vault.json put
- * back, its MAC stripped). A newer counter is a change made on another device;
- * its MAC is checked once the key is unwrapped.
+ * How `h` compares with the header this device last saw: 'modified' when it
+ * differs at the same counter (a KDF cost raised, a slot removed or edited) or
+ * lost its MAC; 'older' for a lower counter (a restored backup, or an old
+ * vault.json put back: its MAC is checked once the key is unwrapped, and it is
+ * then reported as a rollback); 'ok' otherwise (a newer counter is a change made
+ * on another device, also MAC-checked after unwrapping).
  */
-export function matchesSeen(h: Header, seen: HeaderSeen | undefined): boolean {
-  if (!seen) return true;
+export function compareSeen(h: Header, seen: HeaderSeen | undefined): 'ok' | 'older' | 'modified' {
+  if (!seen) return 'ok';
   const now = seenOf(h);
-  if (!now || now.counter < seen.counter) return false;
-  return now.counter > seen.counter || (now.digest === seen.digest && now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit);
+  if (!now) return 'modified';
+  if (now.counter < seen.counter) return 'older';
+  if (now.counter > seen.counter) return 'ok';
+  const same = now.digest === seen.digest && now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit;
+  return same ? 'ok' : 'modified';
 }
 
 async function writeSmall(file: string, text: string): Promise<void> {
@@ -84,16 +89,17 @@ export class HighWaterMark {
    * is below the mark now, or was at an earlier unlock and was not accepted.
    * Raises the sticky alarm when first seen; never lowers the mark.
    */
-  async rolledBack(gen: number): Promise<boolean> {
+  async rolledBack(gen: number, olderHeader = false): Promise<boolean> {
     const mark = await this.read();
-    if (gen < mark) await this.setAlarm(true);
+    if (gen < mark || olderHeader) await this.setAlarm(true);
     this.note(gen);
-    return gen < mark || (await this.alarm());
+    return gen < mark || olderHeader || (await this.alarm());
   }
 
-  /** The user accepts the vault as it is: the mark becomes `gen` and the alarm is cleared. */
-  async accept(gen: number): Promise<void> {
+  /** The user accepts the vault as it is: the mark becomes `gen`, its header is remembered and the alarm is cleared. */
+  async accept(gen: number, header: HeaderSeen | undefined): Promise<void> {
     await this.reset(gen);
+    if (header) await this.noteHeader(header);
     await this.setAlarm(false);
   }
 
@@ -109,7 +115,8 @@ export class HighWaterMark {
   }
 
   /** Remembers the header just authenticated or written. */
-  async noteHeader(seen: HeaderSeen): Promise<void> {
+  async noteHeader(seen: HeaderSeen | undefined): Promise<void> {
+    if (!seen) return;
     try {
       await writeSmall(this.headerFile, JSON.stringify(seen) + '\n');
     } catch {

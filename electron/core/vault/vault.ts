@@ -9,7 +9,7 @@ import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
 import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
-import { HighWaterMark, matchesSeen, seenOf } from './hwm';
+import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { calibrateKdf, checkKdf } from './kdf';
 import { checkPassphrase, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
@@ -52,6 +52,8 @@ export class Vault implements VaultApi {
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
   /** The sticky rollback alarm as of this session's unlock. */
   private rolledBack = false;
+  /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
+  private olderHeader = false;
   readonly memory: MemoryOps;
   readonly internal: InternalStore;
   private readonly rawOps: MemoryOps;
@@ -117,8 +119,7 @@ export class Vault implements VaultApi {
     vault.begin(vmk, keys, store, state);
     vault.unlockedWith = 'passphrase';
     vault.hwm.note(state.gen);
-    const seen = seenOf(header);
-    if (seen) await vault.hwm.noteHeader(seen);
+    await vault.hwm.noteHeader(seenOf(header));
     await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
     return { vault, recoveryKey: recovery.text };
   }
@@ -154,9 +155,11 @@ export class Vault implements VaultApi {
     return this.session !== undefined && this.unlockedWith === 'recovery';
   }
 
-  /** Refuses, before any slow key derivation, a header this device knows to be older or altered. */
+  /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
   private async checkHeaderSeen(): Promise<void> {
-    if (!matchesSeen(this.header, await this.hwm.headerSeen())) throw headerModified();
+    const seen = compareSeen(this.header, await this.hwm.headerSeen());
+    if (seen === 'modified') throw headerModified();
+    this.olderHeader = seen === 'older';
   }
 
   private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
@@ -169,31 +172,24 @@ export class Vault implements VaultApi {
     let state: State;
     try {
       state = await store.load();
+      // A MAC-less header on a vault that once had one: the MAC was stripped.
+      if (this.header.mac === undefined && state.internal.has(HEADER_MAC_MARK)) throw headerModified();
     } catch (e) {
       await store.close();
       wipeKeys(keys);
       wipe(vmk);
       throw e;
     }
-    if (this.header.mac === undefined && state.internal.has(HEADER_MAC_MARK)) {
-      await store.close();
-      wipeKeys(keys);
-      wipe(vmk);
-      throw headerModified();
-    }
     // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
     // reported at every unlock until the user accepts it (acceptRollback).
-    this.rolledBack = await io('remember the rollback', () => this.hwm.rolledBack(state.gen));
+    this.rolledBack = await io('remember the rollback', () => this.hwm.rolledBack(state.gen, this.olderHeader));
     this.begin(vmk, keys, store, state);
     this.unlockedWith = via;
     if (this.header.mac === undefined) {
       // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
       await this.queue(() => this.writeHeader(this.header, vmk));
       await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
-    } else {
-      const seen = seenOf(this.header);
-      if (seen) await this.hwm.noteHeader(seen);
-    }
+    } else if (!this.olderHeader) await this.hwm.noteHeader(seenOf(this.header));
     return { rolledBack: this.rolledBack, damaged: [...store.problems] };
   }
 
@@ -204,7 +200,9 @@ export class Vault implements VaultApi {
   async acceptRollback(): Promise<void> {
     await this.queue(async () => {
       const s = this.unlocked();
-      await io('accept the rollback', () => this.hwm.accept(s.state.gen));
+      const seen = seenOf(this.header);
+      await io('accept the rollback', () => this.hwm.accept(s.state.gen, seen));
+      this.olderHeader = false;
       this.rolledBack = false;
     });
   }
@@ -326,8 +324,7 @@ export class Vault implements VaultApi {
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
     await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
     this.header = sealed;
-    const seen = seenOf(sealed);
-    if (seen) await this.hwm.noteHeader(seen);
+    await this.hwm.noteHeader(seenOf(sealed));
   }
 
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {

@@ -184,6 +184,35 @@ describe('a rollback stays reported', () => {
   });
 });
 
+describe('a restored backup', () => {
+  it('made before a passphrase change opens with the old passphrase as a rollback (not as a modified header) until accepted', async () => {
+    t = await tempVault();
+    await t.vault.memory.writeFile('/memories/a.md', 'one', { mode: 'create', source: 'user' });
+    await t.vault.close();
+    const copy = path.join(t.root, 'backup');
+    await fs.cp(t.dir, copy, { recursive: true });
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    await t.vault.unlock(PASS);
+    await t.vault.changePassphrase(PASS, 'the newer passphrase');
+    await t.vault.memory.writeFile('/memories/b.md', 'two', { mode: 'create', source: 'user' });
+    await t.vault.close();
+    await fs.rm(t.dir, { recursive: true });
+    await fs.cp(copy, t.dir, { recursive: true });
+    for (let i = 0; i < 2; i++) {
+      t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+      expect((await t.vault.unlock(PASS)).rolledBack).toBe(true);
+      await t.vault.close();
+    }
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    await t.vault.unlock(PASS);
+    await t.vault.acceptRollback();
+    await t.vault.close();
+    t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    expect((await t.vault.unlock(PASS)).rolledBack).toBe(false);
+    expect(await t.vault.memory.readFile('/memories/a.md')).toBe('one');
+  });
+});
+
 describe('headers written before MACs', () => {
   it('the frozen v1 vault gets a MAC at its first unlock and opens again; stripping the MAC later is refused on any device', async () => {
     const { FIXTURE } = await import('../../fixtures/vault-v1-contents');
