@@ -91,7 +91,8 @@ export class HighWaterMark {
    */
   async rolledBack(gen: number, olderHeader = false): Promise<boolean> {
     const mark = await this.read();
-    if (gen < mark || olderHeader) await this.setAlarm(true);
+    // If the alarm cannot be stored, the mark (never lowered) still reports a lower generation next time.
+    if (gen < mark || olderHeader) await this.setAlarm(true).catch(() => undefined);
     this.note(gen);
     return gen < mark || olderHeader || (await this.alarm());
   }

@@ -182,7 +182,7 @@ export class Vault implements VaultApi {
     }
     // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
     // reported at every unlock until the user accepts it (acceptRollback).
-    this.rolledBack = await io('remember the rollback', () => this.hwm.rolledBack(state.gen, this.olderHeader));
+    this.rolledBack = await this.hwm.rolledBack(state.gen, this.olderHeader);
     this.begin(vmk, keys, store, state);
     this.unlockedWith = via;
     if (this.header.mac === undefined) {
