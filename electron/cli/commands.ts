@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { Vault } from '../core/vault/vault';
 import { defaultStateDir } from '../core/app-paths';
 import { createMemoryHandlers } from '../core/memory/handlers';
-import { runMemoryCommand } from '../core/memory/run';
+import { rolledBackResult, runMemoryCommand } from '../core/memory/run';
 import { validateMemoryPath } from '../core/memory/paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { chatCommand } from './chat';
@@ -23,8 +23,10 @@ export interface Flags {
 
 export interface RunExtras {
   rolledBack: boolean;
-  /** The passphrase that unlocked the vault (passwd checks it again before re-wrapping). */
+  /** The passphrase that unlocked the vault (passwd checks it again before re-wrapping); '' after a recovery-key unlock. */
   currentPassphrase: string;
+  /** True when --recovery-key-file unlocked the vault instead of the passphrase. */
+  viaRecoveryKey: boolean;
   newPassphrase: () => Promise<string>;
 }
 
@@ -48,7 +50,16 @@ export const COMMANDS = {
   ls: { checkArgs: positionals(0, 1, 'ls takes at most one PATH.'), run: lsCommand },
   cat: { checkArgs: positionals(1, 1, 'cat takes exactly one PATH, e.g. /memories/notes.md.'), run: catCommand },
   verify: { checkArgs: positionals(0, 0, 'verify takes no arguments.'), run: verifyCommand },
-  passwd: { checkArgs: positionals(0, 0, 'passwd takes no arguments.'), run: passwdCommand },
+  passwd: {
+    checkArgs(args: string[], flags: Flags) {
+      positionals(0, 0, 'passwd takes no arguments.')(args);
+      kdfFlags(flags);
+    },
+    run: passwdCommand,
+  },
+  rotate: { checkArgs: positionals(0, 0, 'rotate takes no arguments.'), run: rotateCommand },
+  'recovery-key': { checkArgs: positionals(0, 0, 'recovery-key takes no arguments.'), run: recoveryKeyCommand },
+  'accept-rollback': { checkArgs: positionals(0, 0, 'accept-rollback takes no arguments.'), run: acceptRollbackCommand },
   export: {
     checkArgs(args: string[], flags: Flags) {
       positionals(1, 1, 'export takes exactly one DIR.')(args);
@@ -63,6 +74,11 @@ export const COMMANDS = {
   chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: chatCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;
+
+/** Commands that need the passphrase itself (to re-wrap a new key or open a copy), not the recovery key. */
+export const NEEDS_PASSPHRASE: ReadonlySet<string> = new Set(['rotate', 'recovery-key', 'backup']);
+/** Commands that still run on a vault reported as rolled back (each says so itself). */
+export const RUN_WHEN_ROLLED_BACK: ReadonlySet<string> = new Set(['accept-rollback', 'verify', 'memory']);
 
 /** Writes and waits until the stream has taken the bytes, so an answer is never buffered past a crash. */
 export function writeLine(out: Writable, text: string): Promise<void> {
@@ -94,7 +110,8 @@ export async function initCommand(
   return Exit.OK;
 }
 
-function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } | undefined {
+/** The Argon2id cost given with --kdf-ops/--kdf-mem, if any (a usage error outside the bounds). */
+export function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } | undefined {
   const ops = flags['kdf-ops'];
   const mem = flags['kdf-mem'];
   if (ops === undefined && mem === undefined) return undefined;
@@ -106,12 +123,17 @@ function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } | undefi
 }
 
 /** `mnemo memory`: one memory-tool call per input line, answered only once it is durable. */
-async function memoryCommand(ctx: CliCommandContext): Promise<number> {
+async function memoryCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const settings = await loadSettings(ctx.vault);
   const handlers = createMemoryHandlers(ctx.vault, { guardMode: () => settings.guardMode, source: 'cli' });
   const lines = readline.createInterface({ input: ctx.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
+    if (extras.rolledBack) {
+      // Claude must not build on an older copy of its memory without the user deciding to.
+      await writeLine(ctx.stdout, JSON.stringify(rolledBackResult()));
+      continue;
+    }
     let input: unknown;
     try {
       input = JSON.parse(line);
@@ -170,10 +192,39 @@ async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
   return Exit.OK;
 }
 
-async function passwdCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+async function passwdCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
+  const kdf = kdfFlags(flags);
   const next = await extras.newPassphrase();
-  await ctx.vault.changePassphrase(extras.currentPassphrase, next);
+  if (extras.viaRecoveryKey) await ctx.vault.setPassphrase(next, kdf);
+  else await ctx.vault.changePassphrase(extras.currentPassphrase, next, kdf);
   ctx.stderr.write('Passphrase changed. Backups made before now still open with the old passphrase.\n');
+  return Exit.OK;
+}
+
+/** `mnemo rotate`: a new master key, everything re-encrypted; prints the new recovery key once. */
+async function rotateCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+  const recoveryKey = await ctx.vault.rotateKeys(extras.currentPassphrase);
+  ctx.stderr.write('Keys rotated: everything is re-encrypted under a new key. Your new recovery key (shown only now; the old one no longer opens the vault):\n');
+  await writeLine(ctx.stdout, recoveryKey);
+  return Exit.OK;
+}
+
+/** `mnemo recovery-key`: a new recovery key that revokes the old one; printed once. */
+async function recoveryKeyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+  const recoveryKey = await ctx.vault.newRecoveryKey(extras.currentPassphrase);
+  ctx.stderr.write('Your new recovery key (shown only now; keep it somewhere safe; the old one no longer opens the vault):\n');
+  await writeLine(ctx.stdout, recoveryKey);
+  return Exit.OK;
+}
+
+/** `mnemo accept-rollback`: take the vault as it is now, after a reported rollback. */
+async function acceptRollbackCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+  if (!extras.rolledBack) {
+    ctx.stderr.write('The vault is not reported as rolled back; nothing was changed.\n');
+    return Exit.OK;
+  }
+  await ctx.vault.acceptRollback();
+  ctx.stderr.write('Accepted: this device now takes the vault as it is. Changes made after the copy it was restored from are not in it.\n');
   return Exit.OK;
 }
 

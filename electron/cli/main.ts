@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import { defaultStateDir, defaultVaultDir } from '../core/app-paths';
@@ -7,7 +8,7 @@ import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
 import { readPassphrase, PassphraseUnavailable } from './passphrase';
 import { USAGE } from './usage';
-import { COMMANDS, CommandUsageError, initCommand, type CommandName } from './commands';
+import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
 
 export interface CliIo {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -19,6 +20,7 @@ export interface CliIo {
 const OPTIONS = {
   vault: { type: 'string' },
   'passphrase-file': { type: 'string' },
+  'recovery-key-file': { type: 'string' },
   'new-passphrase-file': { type: 'string' },
   'kdf-ops': { type: 'string' },
   'kdf-mem': { type: 'string' },
@@ -55,23 +57,27 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     if (command === 'init') return await initCommand(dir, rest, parsed.values, io, (confirm) => passphrase(io, parsed, 'MNEMO_PASSPHRASE', confirm));
     const spec = COMMANDS[command as CommandName];
     spec.checkArgs(rest, parsed.values);
+    const keyFile = parsed.values['recovery-key-file'];
+    if (keyFile && NEEDS_PASSPHRASE.has(command)) throw new CommandUsageError(`${command} needs the passphrase, not the recovery key (after a recovery-key unlock, set a new passphrase with "mnemo passwd --recovery-key-file FILE").`);
     if (!(await Vault.exists(dir))) {
       io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
       return Exit.FAILED;
     }
     const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env) });
     try {
-      const currentPassphrase = await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
-      const report = await vault.unlock(currentPassphrase);
+      const currentPassphrase = keyFile ? '' : await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
+      const report = await (keyFile ? readRecoveryKey(keyFile).then((k) => vault.unlockWithRecoveryKey(k)) : vault.unlock(currentPassphrase)).catch(cannotUnlock);
       if (report.rolledBack) {
         io.stderr.write(
-          'mnemo: warning: this vault is older than the newest copy this device has seen (rolled back or restored from a backup).\n',
+          'mnemo: this vault was rolled back: it is older than the newest copy this device has seen (restored from a backup, or a sync brought back an older copy). Check it, then run "mnemo accept-rollback" to keep it as it is.\n',
         );
+        if (!RUN_WHEN_ROLLED_BACK.has(command)) return Exit.DAMAGED;
       }
       const ctx: CliCommandContext = { argv: rest, vault, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env };
       return await spec.run(ctx, parsed.values, {
         rolledBack: report.rolledBack,
         currentPassphrase,
+        viaRecoveryKey: Boolean(keyFile),
         newPassphrase: () => passphrase(io, parsed, 'MNEMO_NEW_PASSPHRASE', true, parsed.values['new-passphrase-file']),
       });
     } finally {
@@ -92,6 +98,20 @@ function passphrase(io: CliIo, parsed: Parsed, envName: string, confirm: boolean
     prompt: isNew ? 'New passphrase: ' : 'Vault passphrase: ',
     tty: io.stdin.isTTY ? { input: io.stdin, output: io.stderr } : undefined,
   });
+}
+
+async function readRecoveryKey(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    throw new PassphraseUnavailable('Cannot read the recovery key file given with --recovery-key-file.');
+  }
+}
+
+/** A malformed or mistyped recovery key means the vault cannot be unlocked: exit 3 like a wrong one. */
+function cannotUnlock(err: unknown): never {
+  if (err instanceof VaultError && err.code === 'INVALID') throw new VaultError('BAD_PASSPHRASE', err.message);
+  throw err;
 }
 
 function usage(io: CliIo, message: string): number {

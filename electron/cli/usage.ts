@@ -11,7 +11,14 @@ Commands:
   cat PATH                 Print one memory's text exactly
   verify                   Authenticate the header, manifest, journal and every blob
   passwd                   Change the passphrase (new one from MNEMO_NEW_PASSPHRASE,
-                           --new-passphrase-file, or a prompt)
+                           --new-passphrase-file, or a prompt); with
+                           --recovery-key-file, set one without the old one;
+                           --kdf-ops/--kdf-mem set a new Argon2id cost
+  rotate                   Re-encrypt everything under a new key; prints the new
+                           recovery key once (the old one stops working)
+  recovery-key             Make a new recovery key (rotates the keys so the old
+                           key stops working); prints it once
+  accept-rollback          Accept a vault reported as rolled back, as it is now
   export DIR --plaintext   Write every memory to DIR as plain, UNENCRYPTED files
   import DIR [--overwrite] Add the files under DIR as memories
   backup DIR               Write an encrypted copy of the vault to DIR
@@ -22,10 +29,15 @@ Options:
   --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
   --passphrase-file FILE   Read the passphrase from FILE (or MNEMO_PASSPHRASE,
                            or you are asked without echo). Never on the command line.
+  --recovery-key-file FILE Unlock with the recovery key in FILE instead (not for
+                           rotate, recovery-key or backup). A key with a typo is
+                           reported as such (exit 3).
   --kdf-ops N, --kdf-mem MIB
-                           init only: Argon2id cost instead of the calibrated one
-                           (at least 2 and 64 MiB)
+                           init and passwd: Argon2id cost (2-10 passes,
+                           64-1024 MiB; init calibrates one if not given)
   -h, --help               Show this help
 
-Exit codes: 0 ok, 1 operation failed, 2 usage, 3 cannot unlock, 4 vault damaged.
+Exit codes: 0 ok, 1 operation failed (also: the vault is open elsewhere), 2 usage,
+3 cannot unlock (wrong passphrase or recovery key, or a typo in it), 4 vault
+damaged, tampered or rolled back (run accept-rollback to keep a rolled-back vault).
 `;

@@ -52,3 +52,15 @@ export async function runMemoryCommand(handlers: MemoryToolHandlers, input: unkn
     return { content: `Error: ${e instanceof Error ? e.message : String(e)}`, is_error: true };
   }
 }
+
+/**
+ * The answer to every memory command while the vault is reported as rolled
+ * back: Claude is told why, and nothing is read from or written to the older copy.
+ */
+export function rolledBackResult(): MemoryCommandResult {
+  return {
+    content:
+      'Error: the memory vault was rolled back: it is older than the newest copy this device has seen (restored from a backup, or a sync brought back an older copy). Memory is unavailable until the user checks it and accepts it (mnemo accept-rollback, or in the app).',
+    is_error: true,
+  };
+}

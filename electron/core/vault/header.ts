@@ -5,6 +5,8 @@
  * fail instead of silently weakening the vault. A checksum over the canonical
  * bytes tells accidental damage (exit 4) apart from a wrong passphrase (exit 3).
  */
+import fs from 'node:fs/promises';
+import sodium from 'libsodium-wrappers-sumo';
 import { z } from 'zod';
 import { fromB64, fromHex, hash, open, seal, toB64, toHex, utf8 } from './crypto';
 import { kdfInBounds } from './kdf';
@@ -30,6 +32,10 @@ const HeaderBody = z.strictObject({
   /** Names the current manifest file; changes only when the keys are rotated. */
   manifest: z.string().regex(/^[0-9a-f]{32}$/),
   slots: z.array(Slot).min(1).max(4),
+  /** Rises on every header write, so an older vault.json is told apart from the current one. Absent in headers written before MACs. */
+  counter: z.number().int().min(1).optional(),
+  /** crypto_auth over the canonical header (all but `mac` and `check`) under a subkey of the master key. */
+  mac: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 const HeaderFile = HeaderBody.extend({ check: z.string().regex(/^[0-9a-f]{64}$/) });
 
@@ -43,9 +49,53 @@ function canonicalSlot(s: SlotHeader): object {
     ? { type: s.type, kdf: { alg: s.kdf.alg, opslimit: s.kdf.opslimit, memlimit: s.kdf.memlimit, salt: s.kdf.salt }, nonceAndKey: s.nonceAndKey }
     : { type: s.type, salt: s.salt, nonceAndKey: s.nonceAndKey };
 }
+// Headers written before MACs have neither field, and must reserialize to the same bytes.
 function canonicalBody(h: Header): object {
-  return { format: h.format, version: h.version, vaultId: h.vaultId, manifest: h.manifest, slots: h.slots.map(canonicalSlot) };
+  return { ...macedBody(h), ...(h.mac !== undefined ? { mac: h.mac } : {}) };
 }
+function macedBody(h: Header): object {
+  const base = { format: h.format, version: h.version, vaultId: h.vaultId, manifest: h.manifest, slots: h.slots.map(canonicalSlot) };
+  return h.counter !== undefined ? { ...base, counter: h.counter } : base;
+}
+
+// Its own crypto_kdf context, so the header key can never equal a data subkey.
+const HEADER_KDF_CONTEXT = 'mnemohdr';
+
+function headerMac(h: Header, vmk: Uint8Array): string {
+  const key = sodium.crypto_kdf_derive_from_key(sodium.crypto_auth_KEYBYTES, 1, HEADER_KDF_CONTEXT, vmk);
+  try {
+    return toHex(sodium.crypto_auth(utf8(JSON.stringify(macedBody(h))), key));
+  } finally {
+    sodium.memzero(key);
+  }
+}
+
+/** `h` with the next counter and a MAC under `vmk`: what is written to vault.json. */
+export function sealHeader(h: Header, vmk: Uint8Array, previousCounter: number): Header {
+  const { mac: _old, ...rest } = h;
+  const next: Header = { ...rest, counter: previousCounter + 1 };
+  return { ...next, mac: headerMac(next, vmk) };
+}
+
+/** True when the header carries a MAC that `vmk` confirms. */
+export function headerAuthentic(h: Header, vmk: Uint8Array): boolean {
+  if (h.mac === undefined) return false;
+  const expected = fromHex(headerMac(h, vmk));
+  return sodium.memcmp(expected, fromHex(h.mac));
+}
+
+/** True when the vault.json now on disk parses and carries a MAC that `vmk` confirms (verify's check). */
+export async function headerFileAuthentic(file: string, vmk: Uint8Array): Promise<boolean> {
+  try {
+    return headerAuthentic(parseHeader(new Uint8Array(await fs.readFile(file))), vmk);
+  } catch {
+    return false;
+  }
+}
+
+/** The message for a header whose slots, counter or KDF settings were changed by someone without the key. */
+export const headerModified = (): VaultError =>
+  new VaultError('DAMAGED', 'The vault header was modified (vault.json): its key slots or settings were changed without the vault key. Restore vault.json from a backup you trust.', 'vault.json');
 
 /** The exact bytes written to vault.json. */
 export function serializeHeader(h: Header): Uint8Array {

@@ -1,20 +1,128 @@
 /**
- * This device's high-water mark of each vault's generation, kept outside the
- * vault (a restored or synced older copy of the vault cannot carry it back).
- * Written after each change without waiting for the disk: it only has to be
- * good enough to notice a rollback, and never delays an acknowledged write.
+ * What this device remembers of each vault, kept outside the vault (a restored
+ * or synced older copy of the vault cannot carry it back):
+ * - the high-water mark of its generation, written after each change without
+ *   waiting for the disk: it only has to be good enough to notice a rollback,
+ *   and never delays an acknowledged write;
+ * - a sticky rollback alarm, set when a rollback is seen and cleared only when
+ *   the user accepts the older copy;
+ * - the header last seen (counter, MAC, KDF settings), so a header changed
+ *   behind this device's back is refused before any slow key derivation.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { hash, toHex } from './crypto';
+import { serializeHeader, type Header } from './header';
+
+/** The parts of vault.json this device remembers from its last unlock. */
+export interface HeaderSeen {
+  counter: number;
+  mac: string;
+  /** Hash of the whole vault.json, so any edit at the same counter (a salt, a wrap) is caught. */
+  digest: string;
+  opslimit: number;
+  memlimit: number;
+}
+
+/** What to remember of a header: its counter, MAC and passphrase KDF cost (undefined for a header without a MAC). */
+export function seenOf(h: Header): HeaderSeen | undefined {
+  const pass = h.slots.find((s) => s.type === 'passphrase');
+  if (h.counter === undefined || h.mac === undefined || pass?.type !== 'passphrase') return undefined;
+  return { counter: h.counter, mac: h.mac, digest: toHex(hash(serializeHeader(h))), opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
+}
+
+/**
+ * How `h` compares with the header this device last saw: 'modified' when it
+ * differs at the same counter (a KDF cost raised, a slot removed or edited) or
+ * lost its MAC; 'older' for a lower counter (a restored backup, or an old
+ * vault.json put back: its MAC is checked once the key is unwrapped, and it is
+ * then reported as a rollback); 'ok' otherwise (a newer counter is a change made
+ * on another device, also MAC-checked after unwrapping).
+ */
+export function compareSeen(h: Header, seen: HeaderSeen | undefined): 'ok' | 'older' | 'modified' {
+  if (!seen) return 'ok';
+  const now = seenOf(h);
+  if (!now) return 'modified';
+  if (now.counter < seen.counter) return 'older';
+  if (now.counter > seen.counter) return 'ok';
+  const same = now.digest === seen.digest && now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit;
+  return same ? 'ok' : 'modified';
+}
+
+async function writeSmall(file: string, text: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, text, { mode: 0o600 });
+  await fs.rename(tmp, file);
+}
 
 export class HighWaterMark {
   private readonly file: string;
+  private readonly alarmFile: string;
+  private readonly headerFile: string;
   private pending: Promise<void> = Promise.resolve();
   private wanted = 0;
   private written = 0;
 
   constructor(stateDir: string, vaultId: string) {
     this.file = path.join(stateDir, `${vaultId}.hwm`);
+    this.alarmFile = path.join(stateDir, `${vaultId}.rolled-back`);
+    this.headerFile = path.join(stateDir, `${vaultId}.header`);
+  }
+
+  /** True once a rollback was seen and not yet accepted. */
+  async alarm(): Promise<boolean> {
+    return fs.access(this.alarmFile).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Raises or clears the sticky rollback alarm (durably: it must survive a crash). */
+  async setAlarm(on: boolean): Promise<void> {
+    if (on) await writeSmall(this.alarmFile, 'rolled back\n');
+    else await fs.rm(this.alarmFile, { force: true });
+  }
+
+  /**
+   * Whether the vault at generation `gen` is to be reported as rolled back: it
+   * is below the mark now, or was at an earlier unlock and was not accepted.
+   * Raises the sticky alarm when first seen; never lowers the mark.
+   */
+  async rolledBack(gen: number, olderHeader = false): Promise<boolean> {
+    const mark = await this.read();
+    // If the alarm cannot be stored, the mark (never lowered) still reports a lower generation next time.
+    if (gen < mark || olderHeader) await this.setAlarm(true).catch(() => undefined);
+    this.note(gen);
+    return gen < mark || olderHeader || (await this.alarm());
+  }
+
+  /** The user accepts the vault as it is: the mark becomes `gen`, its header is remembered and the alarm is cleared. */
+  async accept(gen: number, header: HeaderSeen | undefined): Promise<void> {
+    await this.reset(gen);
+    if (header) await this.noteHeader(header);
+    await this.setAlarm(false);
+  }
+
+  /** The header this device last unlocked, if any. */
+  async headerSeen(): Promise<HeaderSeen | undefined> {
+    try {
+      const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string';
+      return ok ? (r as HeaderSeen) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Remembers the header just authenticated or written. */
+  async noteHeader(seen: HeaderSeen | undefined): Promise<void> {
+    if (!seen) return;
+    try {
+      await writeSmall(this.headerFile, JSON.stringify(seen) + '\n');
+    } catch {
+      // Best effort: without it this device checks the header only after unlocking.
+    }
   }
 
   async read(): Promise<number> {
@@ -24,6 +132,8 @@ export class HighWaterMark {
     } catch {
       this.written = 0;
     }
+    // The mark only ever rises (until reset): a lower generation must not overwrite it.
+    this.wanted = Math.max(this.wanted, this.written);
     return this.written;
   }
 
@@ -43,11 +153,13 @@ export class HighWaterMark {
     });
   }
 
-  /** Sets the mark to exactly `gen` (after the user has been told about a rollback). */
-  reset(gen: number): void {
+  /** Sets the mark to exactly `gen` (only when the user accepts a rollback). */
+  async reset(gen: number): Promise<void> {
+    await this.pending;
     this.written = -1;
     this.wanted = gen;
     this.note(gen);
+    await this.pending;
   }
 
   flush(): Promise<void> {

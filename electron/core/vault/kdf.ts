@@ -24,6 +24,11 @@ export function kdfInBounds(p: KdfParams): boolean {
   );
 }
 
+/** INVALID unless `kdf` (if given, e.g. a new cost for a passphrase) lies within the floor and ceiling. */
+export function checkKdf(kdf: KdfParams | undefined): void {
+  if (kdf && !kdfInBounds(kdf)) throw new VaultError('INVALID', 'Key-derivation settings must be 2 to 10 passes and 64 MiB to 1 GiB of memory.');
+}
+
 // The worker is a file of its own, found beside this module: kdf-worker.cjs in the source
 // tree, and in the build the copy with libsodium bundled in that sits beside the main bundle
 // inside app.asar (Electron loads worker files from the archive), so nothing is unpacked.

@@ -3,7 +3,7 @@
  * and the subkeys derived from it.
  */
 import { concat, deriveSubkey, fromB64, fromRecoveryText, hash, KEY_BYTES, randomBytes, toB64, toRecoveryText, utf8, wipe, SUBKEY } from './crypto';
-import { deriveKey, SALT_BYTES } from './kdf';
+import { deriveKey, KDF_FLOOR, SALT_BYTES } from './kdf';
 import { unwrapSlot, wrapSlot, type Header, type SlotHeader } from './header';
 import type { StoreKeys } from './store';
 import { VaultError, type KdfParams } from './types';
@@ -27,6 +27,14 @@ export async function passphraseSlot(h: HeaderId, passphrase: string, kdf: KdfPa
   } finally {
     wipe(kek);
   }
+}
+
+/** `h` with its passphrase slot replaced by one for `next`, at cost `kdf` (default: the current slot's cost). */
+export async function withPassphrase(h: Header, next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<Header> {
+  const old = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
+  const params = kdf ?? (old ? { opslimit: old.kdf.opslimit, memlimit: old.kdf.memlimit } : { ...KDF_FLOOR });
+  const slot = await passphraseSlot(h, next, params, vmk);
+  return { ...h, slots: [slot, ...h.slots.filter((s) => s.type !== 'passphrase')] };
 }
 
 /** Unwraps the master key with a passphrase; BAD_PASSPHRASE if it does not open the slot. */
@@ -53,15 +61,50 @@ export function recoverySlot(h: HeaderId, vmk: Uint8Array): { slot: RecoverySlot
   const salt = randomBytes(SALT_BYTES);
   const kek = recoveryKek(salt, rk);
   const slot = wrapSlot<RecoverySlot>(h, { type: 'recovery', salt: toB64(salt) }, kek, vmk);
-  const text = toRecoveryText(rk);
+  const text = `${toRecoveryText(rk)}-${checkGroup(rk)}`;
   wipe(rk, kek);
   return { slot, text };
 }
 
+/** KEY_BYTES of base32 is 52 characters (13 groups); the check group adds 4 more. */
+const KEY_CHARS = Math.ceil((KEY_BYTES * 8) / 5);
+const CHECK_CHARS = 4;
+
+/** Four base32 characters (20 bits) of a hash of the key: a mistyped character is caught before any unlock attempt. */
+function checkGroup(rk: Uint8Array): string {
+  const input = concat(utf8('mnemo recovery check v1'), rk);
+  const digest = hash(input);
+  const group = toRecoveryText(digest.subarray(0, 3)).slice(0, CHECK_CHARS);
+  wipe(input, digest);
+  return group;
+}
+
+const typo = () =>
+  new VaultError('INVALID', 'That recovery key has a typo: a character is wrong, missing or extra. Check it against your copy and type it again; nothing was changed.');
+
+/**
+ * The recovery key's 32 bytes from the text as typed (case, spaces and dashes
+ * forgiven). Keys printed since the check group was added have 14 groups and
+ * must pass the check; keys printed before have 13 and are taken as they are.
+ */
+export function parseRecoveryKey(text: unknown): Uint8Array {
+  if (typeof text !== 'string') throw typo();
+  const clean = text.toUpperCase().replace(/[\s-]/g, '');
+  if (clean.length !== KEY_CHARS && clean.length !== KEY_CHARS + CHECK_CHARS) {
+    throw new VaultError('INVALID', 'That is not a recovery key: it is 14 groups of four letters and digits separated by dashes (13 for keys made by older versions).');
+  }
+  const rk = fromRecoveryText(clean.slice(0, KEY_CHARS), KEY_BYTES);
+  if (!rk) throw typo();
+  if (clean.length > KEY_CHARS && checkGroup(rk) !== clean.slice(KEY_CHARS)) {
+    wipe(rk);
+    throw typo();
+  }
+  return rk;
+}
+
 /** Unwraps the master key with the recovery key as typed. */
 export function unwrapWithRecoveryKey(h: Header, text: unknown): Uint8Array {
-  const rk = typeof text === 'string' ? fromRecoveryText(text, KEY_BYTES) : undefined;
-  if (!rk) throw new VaultError('INVALID', 'That is not a recovery key: it is 13 groups of letters and digits separated by dashes.');
+  const rk = parseRecoveryKey(text);
   const slot = h.slots.find((s): s is RecoverySlot => s.type === 'recovery');
   if (!slot) throw new VaultError('BAD_PASSPHRASE', 'This vault has no recovery key; unlock it with the passphrase.');
   const kek = recoveryKek(fromB64(slot.salt), rk);

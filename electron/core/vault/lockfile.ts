@@ -1,65 +1,154 @@
 /**
- * One process per vault: `<vault>/.lock` holds the owner's pid, created with
- * O_EXCL. A lock whose pid is no longer alive (a crash) is taken over.
+ * One process per vault. Liveness comes from the kernel, never from a pid: the
+ * lock is a resource the kernel frees the instant its holder dies (even while
+ * the dead process lingers as a zombie), so taking over a crashed holder's lock
+ * is atomic and a reused pid can never keep a vault shut.
+ *
+ * - Linux: an abstract-namespace Unix socket named after the vault's real path.
+ * - Windows: a named pipe with the same name (also freed by the kernel).
+ * - macOS/BSD: a file in the per-user temp folder opened with O_EXLOCK|O_NONBLOCK
+ *   (a flock the kernel drops when the descriptor closes at death).
+ *
+ * `<vault>/.lock` records the holder's host, pid and start time, only so the
+ * message can name where the vault is open. Vaults live in sync folders, so a
+ * record written by another computer refuses the vault with that computer's
+ * name (its kernel cannot tell us whether it still holds it); deleting `.lock`
+ * overrides that once the other computer is known to be closed.
  */
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { hash, toHex, utf8 } from './crypto';
 import { VaultError } from './types';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export interface LockOptions {
+  /** Take the kernel lock but write nothing in the vault folder (read-only commands change no byte or mtime there). */
+  readOnly?: boolean;
 }
 
-const held = new Set<string>();
+interface LockRecord {
+  host: string;
+  pid: number;
+  started: number;
+}
+
+const inUse = () => new VaultError('IN_USE', 'The vault is open in another Mnemo window or mnemo command; close it there first.');
+const STARTED = Math.round(Date.now() - process.uptime() * 1000);
+const records = new Set<string>();
 let exitHookInstalled = false;
 
-/** Takes the vault's process lock; IN_USE if a live process (this one included) holds it. */
-export function acquireLock(dir: string): () => void {
-  const file = path.join(dir, '.lock');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = fs.openSync(file, 'wx', 0o600);
-      fs.writeSync(fd, `${process.pid}\n`);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      held.add(file);
-      installExitHook();
-      return () => release(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new VaultError('IO', 'Could not lock the vault for this process.');
-    }
-    const pid = Number.parseInt(readOrEmpty(file), 10);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-      throw new VaultError('IN_USE', 'The vault is open in another Mnemo window or mnemo command; close it there first.');
-    }
-    // The owner died without releasing it: take it over.
-    fs.rmSync(file, { force: true });
-  }
-  throw new VaultError('IN_USE', 'The vault is locked by another process; close it there first.');
-}
-
-function readOrEmpty(file: string): string {
+/** A name for the vault's kernel lock: the same for every path that reaches the same folder. */
+function lockName(dir: string): string {
+  let real: string;
   try {
-    return fs.readFileSync(file, 'utf8');
+    real = fs.realpathSync(dir);
   } catch {
-    return '';
+    real = path.resolve(dir);
   }
+  return `mnemo-vault-${toHex(hash(utf8(real)))}`;
 }
 
-function release(file: string): void {
-  if (!held.delete(file)) return;
-  if (readOrEmpty(file).trim() === String(process.pid)) fs.rmSync(file, { force: true });
+/** Listens on `address`; resolves with the server, or undefined when another listener (a live holder) has it. */
+function listenExclusive(address: string): Promise<net.Server | undefined> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(undefined);
+      else reject(new VaultError('IO', 'Could not lock the vault for this process.'));
+    });
+    server.listen({ path: address, exclusive: true }, () => {
+      // The lock must not keep a finished CLI command alive.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+/** Darwin/BSD open(2) flags: O_RDWR | O_CREAT | O_NONBLOCK | O_EXLOCK. */
+const BSD_EXLOCK_FLAGS = 0x0002 | 0x0200 | 0x0004 | 0x0020;
+
+/** Takes the kernel-held lock; returns its release, or undefined if a live process holds it. */
+async function kernelLock(name: string): Promise<(() => void) | undefined> {
+  if (process.platform === 'linux' || process.platform === 'android') {
+    const server = await listenExclusive(`\0${name}`);
+    return server && (() => server.close());
+  }
+  if (process.platform === 'win32') {
+    const server = await listenExclusive(`\\\\.\\pipe\\${name}`);
+    return server && (() => server.close());
+  }
+  if (process.platform === 'darwin' || process.platform === 'freebsd' || process.platform === 'openbsd') {
+    let fd: number;
+    try {
+      fd = fs.openSync(path.join(os.tmpdir(), `${name}.lock`), BSD_EXLOCK_FLAGS, 0o600);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EWOULDBLOCK' || code === 'EAGAIN') return undefined;
+      throw new VaultError('IO', 'Could not lock the vault for this process.');
+    }
+    return () => fs.closeSync(fd);
+  }
+  throw new VaultError('IO', 'This operating system has no vault lock Mnemo can use; the vault was not opened.');
+}
+
+function readRecord(file: string): LockRecord | undefined {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockRecord>;
+    if (typeof r.host === 'string' && typeof r.pid === 'number' && typeof r.started === 'number') return { host: r.host, pid: r.pid, started: r.started };
+  } catch {
+    // A missing or old-style (pid only) record says nothing about another computer.
+  }
+  return undefined;
+}
+
+const mine = (r: LockRecord | undefined): boolean => r?.host === os.hostname() && r.pid === process.pid && r.started === STARTED;
+
+/**
+ * Takes the vault's process lock; IN_USE if a live process (this one included)
+ * holds it, or if the lock record says the vault is open on another computer.
+ */
+export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<() => void> {
+  const releaseKernel = await kernelLock(lockName(dir));
+  if (!releaseKernel) throw inUse();
+  const file = path.join(dir, '.lock');
+  const record = readRecord(file);
+  if (record && record.host !== os.hostname()) {
+    releaseKernel();
+    throw new VaultError(
+      'IN_USE',
+      `The vault is open on ${record.host} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
+    );
+  }
+  // Any record from this computer is stale now: its holder would still hold the kernel lock.
+  if (!opts.readOnly) writeRecord(dir, file);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (records.delete(file) && mine(readRecord(file))) fs.rmSync(file, { force: true });
+    releaseKernel();
+  };
+}
+
+function writeRecord(dir: string, file: string): void {
+  const tmp = path.join(dir, `.lock.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, JSON.stringify({ host: os.hostname(), pid: process.pid, started: STARTED }) + '\n', { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    // The record only improves a message; the kernel lock is what excludes.
+    fs.rmSync(tmp, { force: true });
+    return;
+  }
+  records.add(file);
+  installExitHook();
 }
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const file of [...held]) release(file);
+    for (const file of [...records]) if (mine(readRecord(file))) fs.rmSync(file, { force: true });
   });
 }

@@ -22,7 +22,7 @@ export interface Rotated {
 }
 
 /** Re-encrypts everything in `old` under a fresh master key and switches vault.json to it. */
-export async function rotate(dir: string, header: Header, old: Unlocked, passphrase: string, writeHeader: (h: Header) => Promise<void>): Promise<Rotated> {
+export async function rotate(dir: string, header: Header, old: Unlocked, passphrase: string, writeHeader: (h: Header, vmk: Uint8Array) => Promise<void>): Promise<Rotated> {
   const vmk = randomBytes(32);
   const keys = storeKeys(vmk);
   const manifest = toHex(randomBytes(16));
@@ -68,7 +68,7 @@ export async function rotate(dir: string, header: Header, old: Unlocked, passphr
     const passSlot = header.slots.find((s) => s.type === 'passphrase');
     const kdf: KdfParams = passSlot?.type === 'passphrase' ? passSlot.kdf : { opslimit: 2, memlimit: 64 * 1024 * 1024 };
     const recovery = recoverySlot(header, vmk);
-    await writeHeader({ ...header, manifest, slots: [await passphraseSlot(header, passphrase, kdf, vmk), recovery.slot] });
+    await writeHeader({ ...header, manifest, slots: [await passphraseSlot(header, passphrase, kdf, vmk), recovery.slot] }, vmk);
     return { vmk, keys, store, state, live: liveSegments(state), recoveryKey: recovery.text };
   } catch (e) {
     await store.close();

@@ -86,7 +86,11 @@ export type VaultChange =
   | { op: 'lock' };
 
 export interface UnlockReport {
-  /** The manifest generation is below this device's high-water mark: someone restored an older copy. */
+  /**
+   * The manifest generation is below this device's high-water mark (someone
+   * restored an older copy), now or at an earlier unlock: it stays true at every
+   * unlock until `acceptRollback()`.
+   */
   rolledBack: boolean;
   /** Virtual paths whose blob is missing or fails its hash (found lazily; may be empty at unlock). */
   damaged: string[];
@@ -178,12 +182,33 @@ export interface VaultApi {
   lock(): void;
   /** lock() and release the process lock file. */
   close(): Promise<void>;
-  /** Re-wraps the master key only. BAD_PASSPHRASE if `current` is wrong. */
-  changePassphrase(current: string, next: string): Promise<void>;
-  /** Resolves if `passphrase` opens this vault; BAD_PASSPHRASE otherwise. */
+  /**
+   * Re-wraps the master key only. BAD_PASSPHRASE if `current` is wrong. `kdf`
+   * re-derives at another Argon2id cost (INVALID outside 2-10 passes, 64 MiB-1 GiB);
+   * without it the current cost is kept.
+   */
+  changePassphrase(current: string, next: string, kdf?: KdfParams): Promise<void>;
+  /**
+   * Sets a new passphrase without the old one. Only in a session unlocked with
+   * the recovery key (see isRecoverySession); otherwise INVALID.
+   */
+  setPassphrase(next: string, kdf?: KdfParams): Promise<void>;
+  /** True when the vault is unlocked and was unlocked with the recovery key. */
+  isRecoverySession(): boolean;
+  /** Resolves if `passphrase` opens this vault; BAD_PASSPHRASE otherwise. Changes nothing. */
   verifyPassphrase(passphrase: string): Promise<void>;
-  /** Replaces the recovery slot after checking the passphrase (BAD_PASSPHRASE changes nothing); returns the new key (shown once). */
+  /**
+   * A new recovery key that truly revokes the old one: checks the passphrase
+   * (BAD_PASSPHRASE) and rotates the keys (as rotateKeys). Returns the new key, shown once.
+   */
   newRecoveryKey(passphrase: string): Promise<string>;
+  /**
+   * Accepts a rollback reported by unlock (UnlockReport.rolledBack): lowers this
+   * device's high-water mark to the vault's current generation and clears the
+   * alarm, which otherwise stays raised at every unlock. Needs the vault unlocked;
+   * callers should ask for the passphrase first (verifyPassphrase).
+   */
+  acceptRollback(): Promise<void>;
   /**
    * New master key; re-encrypts every blob, the manifest and the internal store.
    * Needs the current passphrase (to re-wrap the new key) and returns a new

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
-import { FORMAT, parseHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
-import { HighWaterMark } from './hwm';
-import { calibrateKdf, KDF_FLOOR } from './kdf';
-import { checkPassphrase, passphraseSlot, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { compareSeen, HighWaterMark, seenOf } from './hwm';
+import { calibrateKdf, checkKdf } from './kdf';
+import { checkPassphrase, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
 import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
 import { rotate } from './rotate';
@@ -24,6 +24,7 @@ import {
   type FileMeta,
   type HistoryEntry,
   type InternalStore,
+  type KdfParams,
   type MemoryOps,
   type OpenOptions,
   type UnlockReport,
@@ -33,6 +34,8 @@ import {
 } from './types';
 
 const HEADER_FILE = 'vault.json';
+/** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
+const HEADER_MAC_MARK = 'vault/header-mac';
 
 interface Session extends Unlocked {
   vmk: Uint8Array;
@@ -45,6 +48,12 @@ export class Vault implements VaultApi {
   private readonly listeners = new Set<(c: VaultChange) => void>();
   private readonly hwm: HighWaterMark;
   private releaseLock: (() => void) | undefined;
+  /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
+  private unlockedWith: 'passphrase' | 'recovery' | undefined;
+  /** The sticky rollback alarm as of this session's unlock. */
+  private rolledBack = false;
+  /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
+  private olderHeader = false;
   readonly memory: MemoryOps;
   readonly internal: InternalStore;
   private readonly rawOps: MemoryOps;
@@ -97,17 +106,21 @@ export class Vault implements VaultApi {
     const vmk = randomBytes(32);
     const keys = storeKeys(vmk);
     const manifest = toHex(randomBytes(16));
-    const header: Header = { ...id, manifest, slots: [await passphraseSlot(id, passphrase, kdf, vmk)] };
+    const slots: Header['slots'] = [await passphraseSlot(id, passphrase, kdf, vmk)];
     const recovery = recoverySlot(id, vmk);
-    header.slots.push(recovery.slot);
+    slots.push(recovery.slot);
+    const header = sealHeader({ ...id, manifest, slots }, vmk, 0);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit);
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
     await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = acquireLock(dir);
+    vault.releaseLock = await acquireLock(dir);
     vault.begin(vmk, keys, store, state);
+    vault.unlockedWith = 'passphrase';
     vault.hwm.note(state.gen);
+    await vault.hwm.noteHeader(seenOf(header));
+    await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
     return { vault, recoveryKey: recovery.text };
   }
 
@@ -117,7 +130,7 @@ export class Vault implements VaultApi {
     const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
     if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
     const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = acquireLock(dir);
+    vault.releaseLock = await acquireLock(dir);
     return vault;
   }
 
@@ -126,33 +139,72 @@ export class Vault implements VaultApi {
   }
 
   async unlock(passphrase: string): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: false, damaged: [] };
-    return this.enter(await unwrapWithPassphrase(this.header, passphrase));
+    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
+    await this.checkHeaderSeen();
+    return this.enter(await unwrapWithPassphrase(this.header, passphrase), 'passphrase');
   }
 
   async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: false, damaged: [] };
-    return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey));
+    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
+    await this.checkHeaderSeen();
+    return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey), 'recovery');
   }
 
-  private async enter(vmk: Uint8Array): Promise<UnlockReport> {
+  /** True when the current session was unlocked with the recovery key (so `setPassphrase` is allowed). */
+  isRecoverySession(): boolean {
+    return this.session !== undefined && this.unlockedWith === 'recovery';
+  }
+
+  /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
+  private async checkHeaderSeen(): Promise<void> {
+    const seen = compareSeen(this.header, await this.hwm.headerSeen());
+    if (seen === 'modified') throw headerModified();
+    this.olderHeader = seen === 'older';
+  }
+
+  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+    if (this.header.mac !== undefined && !headerAuthentic(this.header, vmk)) {
+      wipe(vmk);
+      throw headerModified();
+    }
     const keys = storeKeys(vmk);
     const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit);
     let state: State;
     try {
       state = await store.load();
+      // A MAC-less header on a vault that once had one: the MAC was stripped.
+      if (this.header.mac === undefined && state.internal.has(HEADER_MAC_MARK)) throw headerModified();
     } catch (e) {
       await store.close();
       wipeKeys(keys);
       wipe(vmk);
       throw e;
     }
-    const mark = await this.hwm.read();
-    const rolledBack = state.gen < mark;
-    if (rolledBack) this.hwm.reset(state.gen);
-    else this.hwm.note(state.gen);
+    // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
+    // reported at every unlock until the user accepts it (acceptRollback).
+    this.rolledBack = await this.hwm.rolledBack(state.gen, this.olderHeader);
     this.begin(vmk, keys, store, state);
-    return { rolledBack, damaged: [...store.problems] };
+    this.unlockedWith = via;
+    if (this.header.mac === undefined) {
+      // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
+      await this.queue(() => this.writeHeader(this.header, vmk));
+      await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
+    } else if (!this.olderHeader) await this.hwm.noteHeader(seenOf(this.header));
+    return { rolledBack: this.rolledBack, damaged: [...store.problems] };
+  }
+
+  /**
+   * Accepts the current (older) state of a vault reported as rolled back: lowers
+   * this device's high-water mark to it and clears the alarm. Only this does.
+   */
+  async acceptRollback(): Promise<void> {
+    await this.queue(async () => {
+      const s = this.unlocked();
+      const seen = seenOf(this.header);
+      await io('accept the rollback', () => this.hwm.accept(s.state.gen, seen));
+      this.olderHeader = false;
+      this.rolledBack = false;
+    });
   }
 
   private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
@@ -197,48 +249,61 @@ export class Vault implements VaultApi {
     this.releaseLock = undefined;
   }
 
-  async changePassphrase(current: string, next: string): Promise<void> {
+  async changePassphrase(current: string, next: string, kdf?: KdfParams): Promise<void> {
     checkPassphrase(next);
+    checkKdf(kdf);
     await this.queue(async () => {
       const vmk = await unwrapWithPassphrase(this.header, current);
       try {
-        const old = this.header.slots.find((s) => s.type === 'passphrase');
-        const kdf = old?.type === 'passphrase' ? old.kdf : { ...KDF_FLOOR };
-        const slot = await passphraseSlot(this.header, next, kdf, vmk);
-        await this.writeHeader({ ...this.header, slots: this.header.slots.map((s) => (s.type === 'passphrase' ? slot : s)) });
+        await this.replacePassphraseSlot(next, kdf, vmk);
       } finally {
         wipe(vmk);
       }
     });
   }
 
-  /** Resolves if `passphrase` opens this unlocked vault; BAD_PASSPHRASE otherwise. Nothing changes either way. */
+  /**
+   * Sets a new passphrase without the old one: allowed only in a session
+   * unlocked with the recovery key (the way back in after a forgotten passphrase).
+   */
+  async setPassphrase(next: string, kdf?: KdfParams): Promise<void> {
+    checkPassphrase(next);
+    checkKdf(kdf);
+    await this.queue(async () => {
+      const s = this.unlocked();
+      if (this.unlockedWith !== 'recovery') {
+        throw new VaultError('INVALID', 'Setting a passphrase without the current one needs a vault unlocked with the recovery key; otherwise change it with the current passphrase.');
+      }
+      await this.replacePassphraseSlot(next, kdf, s.vmk);
+    });
+  }
+
+  private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {
+    await this.writeHeader(await withPassphrase(this.header, next, kdf, vmk), vmk);
+  }
+
+  /** Throws BAD_PASSPHRASE unless `passphrase` opens this vault (and this session's key); wipes what it derives. */
   async verifyPassphrase(passphrase: string): Promise<void> {
-    const s = this.unlocked();
-    const check = await unwrapWithPassphrase(this.header, passphrase);
-    const same = sameBytes(check, s.vmk);
-    wipe(check);
+    const vmk = await unwrapWithPassphrase(this.header, passphrase);
+    const same = !this.session || sameBytes(vmk, this.session.vmk);
+    wipe(vmk);
     if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
   }
 
-  /** A new recovery key replacing the old one, only for the holder of the passphrase (BAD_PASSPHRASE changes nothing). */
+  /**
+   * Revokes the recovery key: a new one only truly replaces the old one under a
+   * new master key (the old slot, spliced back or restored with an old
+   * vault.json, would still unwrap the old key), so this rotates the keys.
+   */
   async newRecoveryKey(passphrase: string): Promise<string> {
-    await this.verifyPassphrase(passphrase);
-    return this.queue(async () => {
-      const { slot, text } = recoverySlot(this.header, this.unlocked().vmk);
-      await this.writeHeader({ ...this.header, slots: [...this.header.slots.filter((s) => s.type !== 'recovery'), slot] });
-      return text;
-    });
+    return this.rotateKeys(passphrase);
   }
 
   async rotateKeys(passphrase: string): Promise<string> {
     return this.queue(async () => {
       const s = this.unlocked();
-      const check = await unwrapWithPassphrase(this.header, passphrase);
-      const same = sameBytes(check, s.vmk);
-      wipe(check);
-      if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
-      const result = await rotate(this.dir, this.header, s, passphrase, (h) => this.writeHeader(h));
+      await this.verifyPassphrase(passphrase);
+      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.writeHeader(h, vmk));
       const old = s;
       this.session = undefined;
       wipe(old.vmk);
@@ -251,9 +316,12 @@ export class Vault implements VaultApi {
     });
   }
 
-  private async writeHeader(next: Header): Promise<void> {
-    await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(next)));
-    this.header = next;
+  /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
+  private async writeHeader(next: Header, vmk: Uint8Array): Promise<void> {
+    const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
+    await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    this.header = sealed;
+    await this.hwm.noteHeader(seenOf(sealed));
   }
 
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
@@ -302,6 +370,8 @@ export class Vault implements VaultApi {
     return this.queue(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
+      if (!(await headerFileAuthentic(path.join(this.dir, HEADER_FILE), s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+      if (this.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
       return { ok: problems.length === 0, problems: [...new Set(problems)] };
     });
   }

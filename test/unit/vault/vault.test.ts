@@ -60,7 +60,7 @@ describe('unlocking', () => {
     expect(t.vault.memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/a.md']);
   });
 
-  it('a vault is opened by one process at a time, and a dead owner’s lock is taken over', async () => {
+  it('a vault is opened by one process at a time, and a lock file left by a dead owner does not keep it shut', async () => {
     t = await tempVault();
     expect(await code(Vault.open(t.dir, { stateDir: t.stateDir }))).toBe('IN_USE');
     await t.vault.close();

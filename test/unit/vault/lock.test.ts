@@ -1,0 +1,129 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireLock } from '../../../electron/core/vault/lockfile';
+import { Vault } from '../../../electron/core/vault/vault';
+import { cryptoReady } from '../../../electron/core/vault/crypto';
+import { VaultError } from '../../../electron/core/vault/types';
+
+const CHILD = path.join(import.meta.dirname, 'lock-child.ts');
+
+interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  next(): Promise<string>;
+  exited: Promise<void>;
+}
+
+function start(dir: string): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, path.join(path.dirname(dir), 'state')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines = readline.createInterface({ input: proc.stdout });
+  const queue: string[] = [];
+  const waiters: ((l: string) => void)[] = [];
+  lines.on('line', (l) => {
+    const w = waiters.shift();
+    if (w) w(l);
+    else queue.push(l);
+  });
+  const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()));
+  return {
+    proc,
+    exited,
+    next: () => {
+      const l = queue.shift();
+      return l !== undefined ? Promise.resolve(l) : new Promise((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
+let roots: string[] = [];
+afterEach(async () => {
+  for (const r of roots) await fs.rm(r, { recursive: true, force: true });
+  roots = [];
+});
+async function tempDir(): Promise<string> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-lock-'));
+  roots.push(root);
+  return root;
+}
+
+describe('the vault lock', () => {
+  it('after the holder is killed, exactly one of eight processes started at once gets the vault, every time', async () => {
+    const root = await tempDir();
+    const dir = path.join(root, 'vault');
+    const made = await Vault.create(dir, 'correct horse battery staple', { kdf: { opslimit: 2, memlimit: 64 * 1024 * 1024 }, stateDir: path.join(root, 'state') });
+    await made.vault.close();
+    const TRIALS = 20;
+    const winners: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const holder = start(dir);
+      expect(await holder.next()).toBe('ready');
+      holder.proc.stdin.write('go\n');
+      expect(await holder.next()).toBe('won');
+      holder.proc.kill('SIGKILL');
+      await holder.exited;
+
+      const racers = Array.from({ length: 8 }, () => start(dir));
+      for (const r of racers) expect(await r.next()).toBe('ready');
+      for (const r of racers) r.proc.stdin.write('go\n');
+      const answers = await Promise.all(racers.map((r) => r.next()));
+      winners.push(answers.filter((a) => a === 'won').length);
+      for (const a of answers.filter((x) => x !== 'won')) expect(a).toMatch(/^IN_USE .*open in another Mnemo window/);
+      for (const r of racers) r.proc.stdin.end();
+      await Promise.all(racers.map((r) => r.exited));
+    }
+    expect(winners).toEqual(Array(TRIALS).fill(1));
+  }, 600_000);
+
+  it('a lock file naming a live but unrelated process (a reused pid) does not keep the vault shut', async () => {
+    await cryptoReady();
+    const dir = await tempDir();
+    for (const pid of [process.ppid, process.pid, 1]) {
+      await fs.writeFile(path.join(dir, '.lock'), `${pid}\n`);
+      const release = await acquireLock(dir);
+      release();
+    }
+    await fs.writeFile(path.join(dir, '.lock'), JSON.stringify({ host: os.hostname(), pid: process.ppid, started: 1 }) + '\n');
+    const release = await acquireLock(dir);
+    release();
+  });
+
+  it('a second open in the same process is refused while the first holds the vault, and allowed after release', async () => {
+    await cryptoReady();
+    const dir = await tempDir();
+    const release = await acquireLock(dir);
+    await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'IN_USE' });
+    release();
+    (await acquireLock(dir))();
+  });
+
+  it('a lock record written by another computer (a synced folder) refuses the vault naming that computer', async () => {
+    await cryptoReady();
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, '.lock'), JSON.stringify({ host: 'other-laptop', pid: 4242, started: 1 }) + '\n');
+    const err = await acquireLock(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(VaultError);
+    expect((err as VaultError).code).toBe('IN_USE');
+    expect((err as VaultError).message).toContain('open on other-laptop');
+    expect((err as VaultError).message).not.toContain(dir);
+  });
+
+  it('a read-only lock changes nothing in the vault folder, yet still excludes a writer', async () => {
+    await cryptoReady();
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'vault.json'), '{}');
+    const before = await fs.readdir(dir);
+    const mtime = (await fs.stat(dir)).mtimeMs;
+    const release = await acquireLock(dir, { readOnly: true });
+    expect(await fs.readdir(dir)).toEqual(before);
+    expect((await fs.stat(dir)).mtimeMs).toBe(mtime);
+    await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'IN_USE' });
+    release();
+    expect(await fs.readdir(dir)).toEqual(before);
+  });
+});
