@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import type { Writable } from 'node:stream';
 import { Vault } from '../core/vault/vault';
+import { requireStrongPassphrase } from '../core/passphrase-strength';
 import { defaultStateDir } from '../core/app-paths';
 import { createMemoryHandlers } from '../core/memory/handlers';
 import { rolledBackResult, runMemoryCommand } from '../core/memory/run';
@@ -19,6 +20,7 @@ export interface Flags {
   conversation?: string | undefined;
   'kdf-ops'?: string | undefined;
   'kdf-mem'?: string | undefined;
+  'allow-weak'?: boolean | undefined;
 }
 
 export interface RunExtras {
@@ -100,6 +102,7 @@ export async function initCommand(
     return Exit.FAILED;
   }
   const pass = await passphrase(true);
+  if (!flags['allow-weak']) await requireStrongPassphrase(pass);
   const { vault, recoveryKey } = await Vault.create(dir, pass, { stateDir: defaultStateDir(io.env), ...(kdf ? { kdf } : {}) });
   try {
     io.stderr.write(`Created a vault at ${dir}.\nYour recovery key (shown only now; keep it somewhere safe, apart from this computer):\n`);
@@ -195,6 +198,7 @@ async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
 async function passwdCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
   const kdf = kdfFlags(flags);
   const next = await extras.newPassphrase();
+  if (!flags['allow-weak']) await requireStrongPassphrase(next);
   if (extras.viaRecoveryKey) await ctx.vault.setPassphrase(next, kdf);
   else await ctx.vault.changePassphrase(extras.currentPassphrase, next, kdf);
   ctx.stderr.write('Passphrase changed. Backups made before now still open with the old passphrase.\n');

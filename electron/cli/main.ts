@@ -25,6 +25,7 @@ const OPTIONS = {
   'kdf-ops': { type: 'string' },
   'kdf-mem': { type: 'string' },
   plaintext: { type: 'boolean' },
+  'allow-weak': { type: 'boolean' },
   overwrite: { type: 'boolean' },
   once: { type: 'string' },
   conversation: { type: 'string' },

@@ -35,6 +35,8 @@ Options:
   --kdf-ops N, --kdf-mem MIB
                            init and passwd: Argon2id cost (2-10 passes,
                            64-1024 MiB; init calibrates one if not given)
+  --allow-weak             init and passwd: accept a passphrase the strength
+                           check (the same as the app's) would refuse
   -h, --help               Show this help
 
 Exit codes: 0 ok, 1 operation failed (also: the vault is open elsewhere), 2 usage,

@@ -9,6 +9,7 @@
  * is created or its passphrase changed; the window's meter asks main too.
  */
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { VaultError } from './vault/types';
 
 /** The verdict on one passphrase, with feedback a person can act on. */
 export interface PassphraseAssessment {
@@ -86,4 +87,10 @@ export async function assessPassphrase(passphrase: string, userInputs: string[] 
 export function weakPassphraseMessage(a: PassphraseAssessment): string {
   const advice = a.suggestions[0] ?? 'Use four or more unrelated words.';
   return `This passphrase is too weak: it would be easy to guess. ${a.warning} ${advice}`.replace(/\s+/g, ' ').trim();
+}
+
+/** INVALID (with what is weak and what to do) unless `passphrase` is acceptable; the one rule for the window and the CLI. */
+export async function requireStrongPassphrase(passphrase: string): Promise<void> {
+  const verdict = await assessPassphrase(passphrase);
+  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphraseMessage(verdict));
 }

@@ -1,5 +1,5 @@
 /** Handlers for creating, unlocking, locking and maintaining the vault. */
-import { assessPassphrase, weakPassphraseMessage } from '../../core/passphrase-strength';
+import { requireStrongPassphrase } from '../../core/passphrase-strength';
 import { copyVault, exportPlaintext, isFreshTarget } from '../../core/transfer';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
@@ -11,7 +11,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
   return {
     vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked() }),
     vaultCreate: async ({ passphrase }) => {
-      await refuseWeak(passphrase);
+      await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
     },
     vaultUnlock: async ({ passphrase }) => (await s.opened()).unlock(passphrase),
@@ -22,7 +22,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     },
     vaultChangePassphrase: async ({ current, next }) => {
       s.unlocked();
-      await refuseWeak(next);
+      await requireStrongPassphrase(next);
       await s.unlocked().changePassphrase(current, next);
       return null;
     },
@@ -48,10 +48,4 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return { saved: true, count: await exportPlaintext(vault, target) };
     },
   };
-}
-
-/** Main decides, not the window: a weak passphrase is refused before anything is written. */
-async function refuseWeak(passphrase: string): Promise<void> {
-  const verdict = await assessPassphrase(passphrase);
-  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphraseMessage(verdict));
 }
