@@ -3,6 +3,8 @@ import { ChatView } from './features/chat/ChatView';
 import { MemoriesView } from './features/memories/MemoriesView';
 import { SettingsView } from './features/settings/SettingsView';
 import { CreateVault } from './features/unlock/CreateVault';
+import { RollbackNotice } from './features/unlock/RollbackNotice';
+import { SetPassphrase } from './features/unlock/SetPassphrase';
 import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
 import { call, messageOf, on } from './lib/api';
 
@@ -15,7 +17,7 @@ export function App() {
 
   useEffect(() => {
     call('vaultStatus').then(
-      (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: false, damaged: [] } } : { kind: 'locked' }),
+      (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: s.rolledBack, damaged: [] } } : { kind: 'locked' }),
       (err: unknown) => setPhase({ kind: 'failed', message: messageOf(err) }),
     );
     return on('vaultLocked', (e) => setPhase({ kind: 'locked', reason: e.reason === 'idle' ? 'Locked after being idle.' : e.reason === 'system' ? 'Locked because the computer locked or went to sleep.' : undefined }));
@@ -40,6 +42,7 @@ export function App() {
         </>
       );
     case 'open':
+      if (phase.notice.viaRecoveryKey) return <SetPassphrase onDone={() => setPhase({ kind: 'open', notice: { ...phase.notice, viaRecoveryKey: false } })} />;
       return <Workspace notice={phase.notice} />;
   }
 }
@@ -48,6 +51,7 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
   const [tab, setTab] = useState<Tab>('chat');
   const [openPath, setOpenPath] = useState<string>();
   const [dismissed, setDismissed] = useState(false);
+  const [rolledBack, setRolledBack] = useState(notice.rolledBack);
   const lock = useCallback(() => void call('vaultLock'), []);
   const openInEditor = useCallback((path: string) => {
     setOpenPath(path);
@@ -89,10 +93,10 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
           Lock
         </button>
       </header>
-      {!dismissed && (notice.rolledBack || notice.damaged.length > 0) && (
+      {rolledBack && <RollbackNotice onAccepted={() => setRolledBack(false)} />}
+      {!dismissed && notice.damaged.length > 0 && (
         <div role="alert" className="banner warning">
-          {notice.rolledBack && <p>This vault is older than the newest copy this computer has seen: it may have been restored from a backup or rolled back. Recent memories may be missing.</p>}
-          {notice.damaged.length > 0 && <p>Some vault files are damaged: {notice.damaged.join('; ')}. The rest opens normally; check the vault in Settings.</p>}
+          <p>Some vault files are damaged: {notice.damaged.join('; ')}. The rest opens normally; check the vault in Settings.</p>
           <button onClick={() => setDismissed(true)}>Dismiss</button>
         </div>
       )}

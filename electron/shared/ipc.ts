@@ -33,12 +33,16 @@ const call = <A extends z.ZodTuple, R extends z.ZodType>(channel: string, args: 
 
 /** Every call: method name → channel, argument tuple, result. */
 export const CALLS = {
-  vaultStatus: call('vault:status', none, z.object({ exists: z.boolean(), unlocked: z.boolean() })),
+  vaultStatus: call('vault:status', none, z.object({ exists: z.boolean(), unlocked: z.boolean(), rolledBack: z.boolean() })),
   vaultCreate: call('vault:create', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultUnlock: call('vault:unlock', one(z.object({ passphrase })), UnlockReport),
   vaultUnlockWithRecoveryKey: call('vault:unlock-recovery', one(z.object({ recoveryKey: z.string().min(1).max(200) })), UnlockReport),
   vaultLock: call('vault:lock', none, z.null()),
   vaultChangePassphrase: call('vault:change-passphrase', one(z.object({ current: passphrase, next: passphrase })), z.null()),
+  /** After a recovery-key unlock only: a new passphrase without the forgotten one (main refuses it otherwise, and refuses weak ones). */
+  vaultSetPassphrase: call('vault:set-passphrase', one(z.object({ next: passphrase })), z.null()),
+  /** Keeps a vault reported as rolled back as it is now; the alarm stays up until this, and it needs the passphrase. */
+  vaultAcceptRollback: call('vault:accept-rollback', one(z.object({ passphrase })), z.null()),
   vaultNewRecoveryKey: call('vault:new-recovery-key', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultRotateKeys: call('vault:rotate-keys', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),

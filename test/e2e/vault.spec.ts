@@ -45,8 +45,30 @@ test('lock, a wrong passphrase is refused with a message, the right one and the 
     await page.getByLabel('Recovery key').fill(recoveryKey);
     await shot(page, '06-unlock-recovery-key');
     await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    // The passphrase was likely forgotten: the way back in ends with a new one, by keyboard alone.
+    await expect(page.getByRole('heading', { name: 'Choose a new passphrase' })).toBeVisible();
+    await expect(page.getByLabel('New passphrase', { exact: true })).toBeFocused();
+    await page.keyboard.type('Football2024!!');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Football2024!!');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toContainText(/too weak/i);
+    const fresh = 'tundra-pylon-ginger-mosaic-83';
+    await page.getByLabel('New passphrase', { exact: true }).fill(fresh);
+    await page.getByLabel('Confirm new passphrase').fill(fresh);
+    await shot(page, '06b-set-passphrase-after-recovery');
+    await page.getByRole('button', { name: 'Set passphrase' }).click();
     await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
     expect(app.session.isUnlocked()).toBe(true);
+
+    await lock(page);
+    await unlock(page, fresh);
+    expect(app.session.isUnlocked()).toBe(true);
+    await lock(page);
+    await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText(/does not open this vault/i);
   } finally {
     await app.cleanup();
   }

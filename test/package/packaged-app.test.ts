@@ -99,11 +99,11 @@ describe('the packaged main bundle, loaded from the layout an installed app reso
   it('starts the key-derivation worker from the archive and creates, locks and unlocks a vault', async () => {
     const passphrase = 'lantern orbit meadow quartz 8142 ferry';
     expect(await call('vaultCreate', { passphrase })).toMatchObject({ ok: true, value: { recoveryKey: expect.any(String) } });
-    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: true } });
+    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: true, rolledBack: false } });
     expect(await call('vaultLock')).toEqual({ ok: true, value: null });
-    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: false } });
+    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: false, rolledBack: false } });
     expect(await call('vaultUnlock', { passphrase })).toMatchObject({ ok: true });
-    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: true } });
+    expect(await call('vaultStatus')).toEqual({ ok: true, value: { exists: true, unlocked: true, rolledBack: false } });
     expect(await call('vaultLock')).toEqual({ ok: true, value: null });
   });
 });

@@ -16,6 +16,10 @@ export class MemoryToolError extends Error {
   }
 }
 
+/** What Claude is told on a vault whose rollback alarm is up: nothing is read from or written to the older copy. */
+export const ROLLED_BACK_MESSAGE =
+  'the memory vault was rolled back: it is older than the newest copy this device has seen (restored from a backup, or a sync brought back an older copy). Memory is unavailable until the user checks it and accepts it (mnemo accept-rollback, or in the app).';
+
 /** Which path a failed vault call was about, to word the error like the reference does. */
 export interface ErrorContext {
   command: string;

@@ -8,7 +8,7 @@
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { GuardMode } from '../../shared/settings';
 import type { ChangeSource, EntryMeta, MemoryOps, VaultApi } from '../vault/types';
-import { MemoryToolError, notFoundMessage, toToolError, type ErrorContext } from './errors';
+import { MemoryToolError, notFoundMessage, ROLLED_BACK_MESSAGE, toToolError, type ErrorContext } from './errors';
 import { formatDirectoryView, formatFileView, MAX_LINES, numberLines } from './format';
 import { guardPath, guardText, redactionNote } from './guard';
 import { resolveLimits, sizeProblem, type MemoryLimits } from './limits';
@@ -56,7 +56,11 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
 
   async function exclusive<T>(ctx: ErrorContext, fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
     try {
-      return await vault.exclusive(fn);
+      return await vault.exclusive((ops) => {
+        // The alarm is sticky: an older copy is neither read nor changed until the user accepts it.
+        if (vault.isRolledBack()) throw new MemoryToolError(ROLLED_BACK_MESSAGE);
+        return fn(ops);
+      });
     } catch (e) {
       throw toToolError(e, ctx);
     }

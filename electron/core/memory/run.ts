@@ -7,6 +7,7 @@ import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
 import { parseAnyCommand, type AnyParsedCommand } from './schema';
+import { ROLLED_BACK_MESSAGE } from './errors';
 
 export interface MemoryCommandResult {
   content: string;
@@ -59,8 +60,7 @@ export async function runMemoryCommand(handlers: MemoryToolHandlers, input: unkn
  */
 export function rolledBackResult(): MemoryCommandResult {
   return {
-    content:
-      'Error: the memory vault was rolled back: it is older than the newest copy this device has seen (restored from a backup, or a sync brought back an older copy). Memory is unavailable until the user checks it and accepts it (mnemo accept-rollback, or in the app).',
+    content: `Error: ${ROLLED_BACK_MESSAGE}`,
     is_error: true,
   };
 }

@@ -151,6 +151,10 @@ export class Vault implements VaultApi {
   }
 
   /** True when the current session was unlocked with the recovery key (so `setPassphrase` is allowed). */
+  isRolledBack(): boolean {
+    return this.session !== undefined && this.rolledBack;
+  }
+
   isRecoverySession(): boolean {
     return this.session !== undefined && this.unlockedWith === 'recovery';
   }

@@ -6,10 +6,10 @@ import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
 export function vaultHandlers(s: AppSession): HandlersFor<
-  'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
+  'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultSetPassphrase' | 'vaultAcceptRollback' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
 > {
   return {
-    vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked() }),
+    vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked(), rolledBack: s.isUnlocked() && s.unlocked().isRolledBack() }),
     vaultCreate: async ({ passphrase }) => {
       await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
@@ -24,6 +24,17 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       s.unlocked();
       await requireStrongPassphrase(next);
       await s.unlocked().changePassphrase(current, next);
+      return null;
+    },
+    vaultSetPassphrase: async ({ next }) => {
+      await requireStrongPassphrase(next);
+      await s.unlocked().setPassphrase(next);
+      return null;
+    },
+    vaultAcceptRollback: async ({ passphrase }) => {
+      const vault = s.unlocked();
+      await vault.verifyPassphrase(passphrase);
+      await vault.acceptRollback();
       return null;
     },
     // A recovery key is a lasting credential: only the holder of the passphrase may mint one.

@@ -1,30 +1,26 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { usePassphraseStrength } from '../../lib/strength';
+import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
 export function CreateVault({ onDone }: { onDone: () => void }) {
-  const [pass, setPass] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const fields = useNewPassphrase();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [recoveryKey, setRecoveryKey] = useState<string>();
-  const strength = usePassphraseStrength(pass);
 
   if (recoveryKey) return <RecoveryKeyStep recoveryKey={recoveryKey} onDone={onDone} />;
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(undefined);
-    // Main judges again on create; this only saves a round trip when the meter already said no.
-    if (strength.assessment && !strength.assessment.acceptable) return setError(`This passphrase is too weak. ${strength.hint}`);
-    if (pass !== confirm) return setError('The two passphrases differ. Type the same passphrase twice.');
+    const problem = fields.problem();
+    if (problem) return setError(problem);
     setBusy(true);
     try {
-      const { recoveryKey } = await call('vaultCreate', { passphrase: pass });
-      setPass('');
-      setConfirm('');
+      const { recoveryKey } = await call('vaultCreate', { passphrase: fields.pass });
+      fields.clear();
       setRecoveryKey(recoveryKey);
     } catch (err) {
       setError(messageOf(err));
@@ -38,20 +34,7 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
       <form className="card" onSubmit={submit} aria-labelledby="create-title">
         <h1 id="create-title">Create your memory vault</h1>
         <p>Everything Claude remembers is stored encrypted on this computer. Choose a passphrase only you know: without it (or the recovery key) nobody can open the vault — not even us.</p>
-        <label>
-          Passphrase
-          <input type="password" autoFocus autoComplete="new-password" value={pass} onChange={(e) => setPass(e.target.value)} />
-        </label>
-        <div className="meter" role="meter" aria-label="Passphrase strength" aria-valuemin={0} aria-valuemax={4} aria-valuenow={strength.assessment?.score ?? 0} aria-valuetext={strength.label}>
-          <div className={`bar ${strength.label.replace(' ', '-')}`} style={{ width: `${((strength.assessment?.score ?? 0) + 1) * 20}%` }} />
-        </div>
-        <p className="hint">
-          Strength: {pass ? strength.label : '—'}. {pass ? strength.hint : ''}
-        </p>
-        <label>
-          Confirm passphrase
-          <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        </label>
+        <NewPassphraseFields state={fields} />
         <ErrorText message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Creating the vault…' : 'Create vault'}

@@ -5,6 +5,8 @@ import { call, messageOf } from '../../lib/api';
 export interface UnlockNotice {
   rolledBack: boolean;
   damaged: string[];
+  /** Unlocked with the recovery key: the app asks for a new passphrase next. */
+  viaRecoveryKey?: boolean;
 }
 
 /** The unlock screen: passphrase, or the recovery key. Key derivation runs in main, so the window stays responsive. */
@@ -22,7 +24,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
     try {
       const report = mode === 'passphrase' ? await call('vaultUnlock', { passphrase: secret }) : await call('vaultUnlockWithRecoveryKey', { recoveryKey: secret });
       setSecret('');
-      onUnlocked(report);
+      onUnlocked({ ...report, viaRecoveryKey: mode === 'recovery' });
     } catch (err) {
       setError(messageOf(err));
     } finally {

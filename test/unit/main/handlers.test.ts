@@ -57,7 +57,7 @@ describe('the handler table', () => {
     const { handlers, session, events } = await fresh();
     const created = await dispatch(handlers, 'vaultCreate', [{ passphrase: 'correct horse battery staple' }]);
     expect(created.ok).toBe(true);
-    expect(await dispatch(handlers, 'vaultStatus', [])).toEqual({ ok: true, value: { exists: true, unlocked: true } });
+    expect(await dispatch(handlers, 'vaultStatus', [])).toEqual({ ok: true, value: { exists: true, unlocked: true, rolledBack: false } });
     await dispatch(handlers, 'vaultLock', []);
     expect(events).toContainEqual({ event: 'vaultLocked', payload: { reason: 'user' } });
     expect(await dispatch(handlers, 'vaultUnlock', [{ passphrase: 'wrong horse' }])).toMatchObject({ ok: false, error: { code: 'BAD_PASSPHRASE' } });

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { ErrorText } from '../../components/ErrorText';
+import { call, messageOf } from '../../lib/api';
+
+/**
+ * The rollback alarm. It cannot be dismissed: it stays at every unlock, and
+ * Claude gets no memory, until the user keeps the older copy with the passphrase.
+ */
+export function RollbackNotice({ onAccepted }: { onAccepted: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [passphrase, setPassphrase] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const accept = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!passphrase) return setError('Enter your passphrase to keep this copy.');
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('vaultAcceptRollback', { passphrase });
+      setPassphrase('');
+      onAccepted();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div role="alert" className="banner warning">
+      <p>
+        This vault is older than the newest copy this computer has seen: it may have been restored from a backup, or a sync brought back an older copy. Recent memories may be missing, and
+        Claude cannot use memory until you decide. If you restored it on purpose, keep it as it is; otherwise close Mnemo and bring back the newer copy.
+      </p>
+      {asking ? (
+        <form onSubmit={accept} aria-label="Keep this older copy">
+          <label>
+            Passphrase
+            <input type="password" autoFocus autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} disabled={busy} aria-describedby={error ? 'rollback-error' : undefined} />
+          </label>
+          <ErrorText message={error} id="rollback-error" />
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Keep this copy'}
+          </button>
+          <button type="button" className="link" onClick={() => setAsking(false)} disabled={busy}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <button onClick={() => setAsking(true)}>Keep this older copy…</button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { ErrorText } from '../../components/ErrorText';
+import { call, messageOf } from '../../lib/api';
+import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
+
+/**
+ * Right after an unlock with the recovery key: the passphrase was most likely
+ * forgotten, so the way back in ends with a new one. Main allows this call
+ * only in a session unlocked with the recovery key, and refuses weak passphrases.
+ */
+export function SetPassphrase({ onDone }: { onDone: () => void }) {
+  const fields = useNewPassphrase();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    const problem = fields.problem();
+    if (problem) return setError(problem);
+    setBusy(true);
+    try {
+      await call('vaultSetPassphrase', { next: fields.pass });
+      fields.clear();
+      onDone();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="centered">
+      <form className="card" onSubmit={submit} aria-labelledby="set-pass-title" aria-busy={busy}>
+        <h1 id="set-pass-title">Choose a new passphrase</h1>
+        <p>You unlocked with the recovery key. Choose a new passphrase for everyday unlocking; your recovery key keeps working. Backups made before now still open with the old passphrase.</p>
+        <NewPassphraseFields state={fields} label="New passphrase" />
+        <ErrorText message={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Setting the passphrase… (deriving the key)' : 'Set passphrase'}
+        </button>
+      </form>
+    </main>
+  );
+}
