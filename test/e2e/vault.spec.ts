@@ -50,7 +50,7 @@ test('lock, a wrong passphrase is refused with a message, the right one and the 
     await expect(page.getByLabel('New passphrase', { exact: true })).toBeFocused();
     await page.keyboard.type('Football2024!!');
     await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Confirm new passphrase')).toBeFocused();
     await page.keyboard.type('Football2024!!');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('alert')).toContainText(/too weak/i);
