@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { createVault, freshApp, lock, PASSPHRASE, shot, unlock } from './helpers';
 
 test('first run refuses a weak passphrase, creates the vault, and shows the recovery key once', async () => {
@@ -107,6 +109,51 @@ test('an idle or OS lock from main returns to the unlock screen with the reason 
     await unlock(page);
     app.session.lock('system'); // the OS locked the screen or went to sleep
     await expect(page.getByText(/computer locked or went to sleep/)).toBeVisible();
+  } finally {
+    await app.cleanup();
+  }
+});
+
+test('a vault restored from an older copy stays flagged at every unlock until the passphrase holder keeps it', async () => {
+  const app = await freshApp();
+  try {
+    const { page, session } = app;
+    await createVault(page);
+    await session.unlocked().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
+    await session.close();
+    const vaultDir = path.join(app.userDataDir, 'vault');
+    const copy = path.join(app.userDataDir, 'older-copy');
+    await fs.cp(vaultDir, copy, { recursive: true });
+    await page.reload();
+    await unlock(page);
+    await session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
+    await session.close();
+    await fs.rm(vaultDir, { recursive: true });
+    await fs.cp(copy, vaultDir, { recursive: true });
+
+    await page.reload();
+    await unlock(page);
+    const banner = page.getByRole('alert').filter({ hasText: /older than the newest copy/ });
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole('button', { name: /dismiss/i })).toHaveCount(0);
+    await lock(page);
+    await unlock(page);
+    await expect(banner).toBeVisible();
+
+    await banner.getByRole('button', { name: /keep this older copy/i }).click();
+    await expect(banner.getByLabel('Passphrase')).toBeFocused();
+    await page.keyboard.type('not-the-passphrase');
+    await page.keyboard.press('Enter');
+    await expect(banner.locator('#rollback-error')).toContainText(/does not open this vault|wrong passphrase/i);
+    expect(session.unlocked().isRolledBack()).toBe(true);
+    await banner.getByLabel('Passphrase').fill(PASSPHRASE);
+    await shot(page, '07b-rollback-keep');
+    await banner.getByLabel('Passphrase').press('Enter');
+    await expect(banner).toHaveCount(0);
+    expect(session.unlocked().isRolledBack()).toBe(false);
+    await lock(page);
+    await unlock(page);
+    await expect(page.getByText(/older than the newest copy/)).toHaveCount(0);
   } finally {
     await app.cleanup();
   }
