@@ -43,6 +43,8 @@ export const CALLS = {
   vaultSetPassphrase: call('vault:set-passphrase', one(z.object({ next: passphrase })), z.null()),
   /** Keeps a vault reported as rolled back as it is now; the alarm stays up until this, and it needs the passphrase. */
   vaultAcceptRollback: call('vault:accept-rollback', one(z.object({ passphrase })), z.null()),
+  /** Re-derives the passphrase's key at a higher Argon2id cost (measured on this computer); needs the passphrase. */
+  vaultStrengthenKdf: call('vault:strengthen-kdf', one(z.object({ passphrase })), z.object({ opslimit: z.number(), memlimitMiB: z.number() })),
   vaultNewRecoveryKey: call('vault:new-recovery-key', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultRotateKeys: call('vault:rotate-keys', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),

@@ -29,11 +29,15 @@ export async function passphraseSlot(h: HeaderId, passphrase: string, kdf: KdfPa
   }
 }
 
+/** The Argon2id cost of the passphrase slot (the floor if there is none). */
+export function passphraseCost(h: Header): KdfParams {
+  const slot = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
+  return slot ? { opslimit: slot.kdf.opslimit, memlimit: slot.kdf.memlimit } : { ...KDF_FLOOR };
+}
+
 /** `h` with its passphrase slot replaced by one for `next`, at cost `kdf` (default: the current slot's cost). */
 export async function withPassphrase(h: Header, next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<Header> {
-  const old = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
-  const params = kdf ?? (old ? { opslimit: old.kdf.opslimit, memlimit: old.kdf.memlimit } : { ...KDF_FLOOR });
-  const slot = await passphraseSlot(h, next, params, vmk);
+  const slot = await passphraseSlot(h, next, kdf ?? passphraseCost(h), vmk);
   return { ...h, slots: [slot, ...h.slots.filter((s) => s.type !== 'passphrase')] };
 }
 

@@ -193,6 +193,8 @@ export interface VaultApi {
    * the recovery key (see isRecoverySession); otherwise INVALID.
    */
   setPassphrase(next: string, kdf?: KdfParams): Promise<void>;
+  /** The passphrase slot's Argon2id cost. */
+  passphraseKdf(): KdfParams;
   /** True while the vault is unlocked and its rollback alarm is up (until acceptRollback). */
   isRolledBack(): boolean;
   /** True when the vault is unlocked and was unlocked with the recovery key. */

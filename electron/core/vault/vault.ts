@@ -11,7 +11,7 @@ import { writeFileDurable, io, readIfExists } from './files';
 import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { calibrateKdf, checkKdf } from './kdf';
-import { checkPassphrase, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { checkPassphrase, passphraseCost, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
 import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
 import { rotate } from './rotate';
@@ -151,6 +151,10 @@ export class Vault implements VaultApi {
   }
 
   /** True when the current session was unlocked with the recovery key (so `setPassphrase` is allowed). */
+  passphraseKdf(): KdfParams {
+    return passphraseCost(this.header);
+  }
+
   isRolledBack(): boolean {
     return this.session !== undefined && this.rolledBack;
   }

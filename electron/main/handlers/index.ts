@@ -8,6 +8,7 @@ import { MemoryPathError } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import { CALLS, type CallName, type Result } from '../../shared/ipc';
 import { chatHandlers } from './chat';
+import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
 import { AppSession, type HandlerContext } from './session';
 import { settingsHandlers } from './settings';
@@ -23,7 +24,7 @@ export { AppSession } from './session';
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
   // Every event is parsed against the contract before it can reach the window.
   const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers() };
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session) };
   return { handlers, session };
 }
 

@@ -14,6 +14,8 @@ export function SecuritySettings() {
   const [exportPass, setExportPass] = useState('');
   const [newKeyAsk, setNewKeyAsk] = useState(false);
   const [newKeyPass, setNewKeyPass] = useState('');
+  const [kdfAsk, setKdfAsk] = useState(false);
+  const [kdfPass, setKdfPass] = useState('');
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   const strength = usePassphraseStrength(next);
@@ -66,6 +68,27 @@ export function SecuritySettings() {
           Change passphrase
         </button>
       </form>
+      <h3>Key derivation</h3>
+      <p>Your passphrase is stretched with Argon2id so that each guess costs an attacker time. Strengthen it to this computer’s current measure (or one more pass); unlocking takes a little longer.</p>
+      <button onClick={() => setKdfAsk(true)}>Strengthen key derivation…</button>
+      {kdfAsk && (
+        <PassphraseConfirm
+          label="Passphrase (to strengthen key derivation)"
+          question="Mnemo measures this computer, then re-derives your passphrase’s key at the higher cost. Backups made before now keep the old cost."
+          action="Strengthen"
+          value={kdfPass}
+          onChange={setKdfPass}
+          onCancel={() => (setKdfAsk(false), setKdfPass(''))}
+          onConfirm={() =>
+            void run(async () => {
+              const r = await call('vaultStrengthenKdf', { passphrase: kdfPass });
+              setKdfPass('');
+              setKdfAsk(false);
+              return `Key derivation now uses ${r.opslimit} passes and ${r.memlimitMiB} MiB of memory.`;
+            })
+          }
+        />
+      )}
       <h3>Recovery key</h3>
       <button onClick={() => setNewKeyAsk(true)}>Show a new recovery key</button>
       {newKeyAsk && (

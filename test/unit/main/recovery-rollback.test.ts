@@ -92,3 +92,32 @@ describe('the rollback alarm in the app', () => {
     await fourth.session.close();
   });
 });
+
+describe('strengthening key derivation from Settings', () => {
+  it('never lowers the cost, adds a pass when this computer measures no higher, and stops at the ceiling', async () => {
+    const { strongerKdf } = await import('../../../electron/main/handlers/kdf');
+    const MiB = 1024 * 1024;
+    expect(strongerKdf({ opslimit: 2, memlimit: 64 * MiB }, { opslimit: 3, memlimit: 256 * MiB })).toEqual({ opslimit: 3, memlimit: 256 * MiB });
+    expect(strongerKdf({ opslimit: 4, memlimit: 256 * MiB }, { opslimit: 2, memlimit: 128 * MiB })).toEqual({ opslimit: 5, memlimit: 256 * MiB });
+    expect(strongerKdf({ opslimit: 2, memlimit: 512 * MiB }, { opslimit: 3, memlimit: 256 * MiB })).toEqual({ opslimit: 3, memlimit: 512 * MiB });
+    expect(strongerKdf({ opslimit: 10, memlimit: 1024 * MiB }, { opslimit: 3, memlimit: 256 * MiB })).toBeUndefined();
+  });
+
+  it('needs the passphrase, raises the cost in vault.json, and the same passphrase still unlocks', async () => {
+    const dir = await root();
+    const a = app(dir);
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    const before = a.session.unlocked().passphraseKdf();
+    expect(await dispatch(a.handlers, 'vaultStrengthenKdf', [{ passphrase: 'not the passphrase at all' }])).toMatchObject({ ok: false, error: { code: 'BAD_PASSPHRASE' } });
+    expect(a.session.unlocked().passphraseKdf()).toEqual(before);
+    const r = ok<{ opslimit: number; memlimitMiB: number }>(await dispatch(a.handlers, 'vaultStrengthenKdf', [{ passphrase: PASS }]));
+    const after = a.session.unlocked().passphraseKdf();
+    expect(after.opslimit * after.memlimit).toBeGreaterThan(before.opslimit * before.memlimit);
+    expect(r).toEqual({ opslimit: after.opslimit, memlimitMiB: after.memlimit / 1024 / 1024 });
+    const header = JSON.parse(await fs.readFile(path.join(vaultDirIn(dir), 'vault.json'), 'utf8')) as { slots: Array<{ type: string; kdf?: { opslimit: number; memlimit: number } }> };
+    expect(header.slots.find((s) => s.type === 'passphrase')?.kdf).toMatchObject(after);
+    await dispatch(a.handlers, 'vaultLock', []);
+    ok(await dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }]));
+    await a.session.close();
+  }, 120_000);
+});
