@@ -3,11 +3,11 @@
  * header.ts for vault.json). Open it locked with `Vault.open`, or make one with
  * `Vault.create`; unlock with the passphrase or the recovery key.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
+import { nodeFs, type VaultFs } from './fsio';
 import { FORMAT, parseHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
 import { HighWaterMark } from './hwm';
 import { calibrateKdf, KDF_FLOOR } from './kdf';
@@ -33,6 +33,7 @@ import {
 } from './types';
 
 const HEADER_FILE = 'vault.json';
+const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
 
 interface Session extends Unlocked {
   vmk: Uint8Array;
@@ -54,6 +55,8 @@ export class Vault implements VaultApi {
     private header: Header,
     stateDir: string,
     private readonly journalLimit?: number,
+    private readonly fs: VaultFs = nodeFs,
+    readonly readOnly = false,
   ) {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
     this.rawOps = memoryOps(() => this.unlocked());
@@ -76,8 +79,8 @@ export class Vault implements VaultApi {
   }
 
   /** True when `dir` holds a vault (its vault.json exists). */
-  static async exists(dir: string): Promise<boolean> {
-    return fs.access(path.join(dir, HEADER_FILE)).then(
+  static async exists(dir: string, fsx: VaultFs = nodeFs): Promise<boolean> {
+    return fsx.stat(path.join(dir, HEADER_FILE)).then(
       () => true,
       () => false,
     );
@@ -90,8 +93,9 @@ export class Vault implements VaultApi {
   static async create(dir: string, passphrase: string, opts: CreateOptions = {}): Promise<{ vault: Vault; recoveryKey: string }> {
     await cryptoReady();
     checkPassphrase(passphrase);
-    if (await Vault.exists(dir)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
-    await io('create the vault folder', () => fs.mkdir(dir, { recursive: true, mode: 0o700 }));
+    const fsx = opts.fs ?? nodeFs;
+    if (await Vault.exists(dir, fsx)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
+    await io('create the vault folder', () => fsx.mkdir(dir));
     const id = { format: FORMAT, version: VERSION, vaultId: toHex(randomBytes(16)) } as const;
     const kdf = opts.kdf ?? (await calibrateKdf());
     const vmk = randomBytes(32);
@@ -101,23 +105,28 @@ export class Vault implements VaultApi {
     const recovery = recoverySlot(id, vmk);
     header.slots.push(recovery.slot);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit);
+    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx });
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
-    await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit);
+    await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = acquireLock(dir);
     vault.begin(vmk, keys, store, state);
     vault.hwm.note(state.gen);
     return { vault, recoveryKey: recovery.text };
   }
 
-  /** Opens the vault in `dir`, locked, taking its process lock. */
+  /**
+   * Opens the vault in `dir`, locked, taking its process lock. With
+   * `readOnly` nothing in the folder is written, renamed, truncated or
+   * removed (no lock file either), and every change fails with INVALID.
+   */
   static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
     await cryptoReady();
-    const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
+    const fsx = opts.fs ?? nodeFs;
+    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
     if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
-    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = acquireLock(dir);
+    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
+    if (!vault.readOnly) vault.releaseLock = acquireLock(dir);
     return vault;
   }
 
@@ -137,7 +146,7 @@ export class Vault implements VaultApi {
 
   private async enter(vmk: Uint8Array): Promise<UnlockReport> {
     const keys = storeKeys(vmk);
-    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit);
+    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit, { fs: this.fs, readOnly: this.readOnly });
     let state: State;
     try {
       state = await store.load();
@@ -189,7 +198,7 @@ export class Vault implements VaultApi {
   /** Locks and releases the vault; folds the journal into the manifest first so the next unlock replays nothing. */
   async close(): Promise<void> {
     const s = this.session;
-    if (s && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
+    if (s && !this.readOnly && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
     this.lock();
     await s?.store.close();
     await this.hwm.flush();
@@ -223,17 +232,20 @@ export class Vault implements VaultApi {
   async rotateKeys(passphrase: string): Promise<string> {
     return this.queue(async () => {
       const s = this.unlocked();
+      if (this.readOnly) throw readOnlyError();
       const check = await unwrapWithPassphrase(this.header, passphrase);
       const same = sameBytes(check, s.vmk);
       wipe(check);
       if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
-      const result = await rotate(this.dir, this.header, s, passphrase, (h) => this.writeHeader(h));
+      const result = await rotate(this.dir, this.header, s, passphrase, (h) => this.writeHeader(h), this.journalLimit);
       const old = s;
       this.session = undefined;
       wipe(old.vmk);
       wipeKeys(old.keys);
       await old.store.close();
       this.begin(result.vmk, result.keys, result.store, result.state);
+      // vault.json now names the new epoch durably: only now may the old epoch's files go.
+      result.store.named = true;
       await result.store.collect(result.live);
       this.hwm.note(result.state.gen);
       return result.recoveryKey;
@@ -241,7 +253,8 @@ export class Vault implements VaultApi {
   }
 
   private async writeHeader(next: Header): Promise<void> {
-    await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(next)));
+    if (this.readOnly) throw readOnlyError();
+    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(next)));
     this.header = next;
   }
 
