@@ -2,6 +2,7 @@
  * Copies out of the vault, shared by the desktop app and the CLI: an encrypted
  * backup (the vault's files as one consistent generation) and a plaintext export.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { VaultApi } from './vault/types';
@@ -58,7 +59,38 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
-/** Copies the vault's encrypted files to `target` while holding its mutation queue, so the copy is one generation. */
-export async function copyVault(vault: VaultApi, target: string): Promise<void> {
-  await vault.exclusive(() => copyTree(vault.dir, target));
+/**
+ * Copies the vault's encrypted files to `target` (missing or an empty folder)
+ * while holding its mutation queue, so the copy is one generation. The copy is
+ * written and synced in a temp folder beside `target`, passed to `check` (which
+ * throws to abandon it), and only then renamed into place: a crash leaves no
+ * backup or a whole one, never a half backup that looks whole.
+ */
+export async function copyVault(vault: VaultApi, target: string, check?: (copy: string) => Promise<void>): Promise<void> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
+  try {
+    await vault.exclusive(() => copyTree(vault.dir, tmp));
+    await syncTree(tmp);
+    await check?.(tmp);
+    await fs.rmdir(target).catch(() => undefined);
+    await fs.rename(tmp, target);
+    await syncDir(path.dirname(target));
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await fs.open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Syncs every folder below `dir` (files were synced as they were written), so their entries are durable before the rename. */
+async function syncTree(dir: string): Promise<void> {
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) if (e.isDirectory()) await syncTree(path.join(dir, e.name));
+  await syncDir(dir);
 }

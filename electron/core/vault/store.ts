@@ -239,7 +239,7 @@ export class Store {
       }
       const rec = item.rec;
       if (!rec) this.problems.push(`${name}: record at offset ${item.pos} fails authentication; that change is lost`);
-      else if (rec.op.t === 'reloc') state.apply(rec.op);
+      else if (rec.op.t === 'reloc' || rec.op.t === 'blob') state.apply(rec.op);
       else if (rec.g <= state.gen) this.problems.push(`${name}: record at offset ${item.pos} is out of order; it was ignored`);
       else {
         state.gen = rec.g - 1;
@@ -324,7 +324,7 @@ export class Store {
     const j = this.journal!;
     const fh = j.fh!;
     // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
-    const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
+    const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' || op.t === 'blob' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
     await io('save the change', async () => {
       const bytesWritten = await fh.write(record, j.size);
       if (bytesWritten !== record.length) throw new Error('short write');
@@ -335,6 +335,24 @@ export class Store {
     j.size += record.length;
     j.records += 1;
     return placed;
+  }
+
+  /**
+   * Appends several writes as one change: each blob in a record of its own,
+   * synced, then one `batch` record naming them all. Until that record is on
+   * disk none of the writes exists, so a crash keeps all or none. Never
+   * checkpoints between the blobs and the batch record.
+   */
+  async appendBatch(state: State, items: Array<{ op: Extract<Op, { t: 'write' }>; blob: SealedBlob }>): Promise<Op> {
+    if (this.readOnly) throw readOnlyError();
+    if (this.named && this.dueForCheckpoint()) await this.checkpoint(state);
+    const ops: Op[] = [];
+    for (const { op, blob } of items) {
+      const placed = await this.appendHere(state, { t: 'blob', b: blob.ref }, blob, false);
+      ops.push({ ...op, b: (placed as Extract<Op, { t: 'blob' }>).b });
+    }
+    await this.flush();
+    return this.appendHere(state, { t: 'batch', ops });
   }
 
   /** The segment currently taking appends. */

@@ -13,7 +13,7 @@ import { HighWaterMark } from './hwm';
 import { calibrateKdf, KDF_FLOOR } from './kdf';
 import { checkPassphrase, passphraseSlot, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
-import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
+import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem, type Unlocked } from './ops';
 import { rotate } from './rotate';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
@@ -175,6 +175,11 @@ export class Vault implements VaultApi {
         session.state.apply(placed);
         this.hwm.note(session.state.gen);
       },
+      commitBatch: async (items) => {
+        const placed = await store.appendBatch(session.state, items);
+        session.state.apply(placed);
+        this.hwm.note(session.state.gen);
+      },
       emit: (change) => this.emit(change),
     };
     this.session = session;
@@ -256,6 +261,11 @@ export class Vault implements VaultApi {
     if (this.readOnly) throw readOnlyError();
     await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(next)));
     this.header = next;
+  }
+
+  /** Imports files as one change, all or none (see ops.ts `importBatch`); returns how many were written. */
+  importFiles(items: ImportItem[], opts: Parameters<typeof importBatch>[2]): Promise<number> {
+    return this.queue(() => importBatch(this.unlocked(), items, opts));
   }
 
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
