@@ -9,17 +9,15 @@
  * immutable blob packs until no live blob points into them.
  */
 import path from 'node:path';
-import { concat, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
+import { ID_BYTES, randomBytes, toHex } from './crypto';
+import { BlobStore, liveSegments, liveSize, segmentFile, type SealedBlob, type StoreKeys } from './blobs';
 import { io, readIfExists, removeTemps, writeFileDurable, writeTemp } from './files';
 import { nodeFs, type VaultFile, type VaultFs } from './fsio';
-import { hexBytes, openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
-import { State, type BlobRef, type Op, type Snapshot } from './state';
+import { openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
+import { replaySegment } from './replay';
+import { State, type Op, type Snapshot } from './state';
 import { VaultError } from './types';
 
-const MAGIC = {
-  blobs: utf8('MNEMOBL1'),
-  internal: utf8('MNEMOIN1'),
-};
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_RECORDS = 4096;
 /**
@@ -43,25 +41,8 @@ export interface StoreOptions {
 
 const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
 
-export interface StoreKeys {
-  manifest: Uint8Array;
-  journal: Uint8Array;
-  blobs: Uint8Array;
-  internal: Uint8Array;
-}
-export type BlobKind = 'blobs' | 'internal';
-
-/** A blob sealed in memory, ready to travel in a journal record. */
-export interface SealedBlob {
-  bytes: Uint8Array;
-  ref: BlobRef;
-}
-
-export const segmentFile = (id: string): string => `segments/${id}`;
-
-export class Store {
+export class Store extends BlobStore {
   private journal: { id: string; fh: VaultFile | undefined; size: number; records: number } | undefined;
-  private readonly readers = new Map<string, Promise<VaultFile>>();
   /** Problems found while loading: shown at unlock, listed by verify. */
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
@@ -82,19 +63,18 @@ export class Store {
   named = true;
 
   private readonly codec: SegmentCodec;
-  readonly fs: VaultFs;
   readonly readOnly: boolean;
 
   constructor(
-    readonly dir: string,
-    private readonly vaultId: Uint8Array,
-    private readonly keys: StoreKeys,
+    dir: string,
+    vaultId: Uint8Array,
+    keys: StoreKeys,
     private readonly manifestId: string,
     private readonly journalLimit = CHECKPOINT_RECORDS,
     opts: StoreOptions = {},
   ) {
+    super(dir, vaultId, keys, opts.fs ?? nodeFs);
     this.codec = new SegmentCodec(vaultId, keys.journal);
-    this.fs = opts.fs ?? nodeFs;
     this.readOnly = opts.readOnly ?? false;
   }
 
@@ -221,79 +201,11 @@ export class Store {
     return state;
   }
 
-  /** Applies every readable record of a journal segment to `state`; returns where the readable part ends. */
+  /** Applies a journal segment to `state` (see replay.ts); a damaged one forces a fresh segment at the next write. */
   private replay(segId: string, bytes: Uint8Array, state: State): number {
-    const name = segmentFile(segId);
-    if (!this.codec.headerOk(segId, bytes)) {
-      this.problems.push(`${name}: the journal header is damaged; recent changes may be lost`);
-      this.mustCheckpoint = true;
-      return bytes.length;
-    }
-    let end = SEG_HEADER;
-    for (const item of this.codec.scan(segId, bytes)) {
-      if (item.kind === 'torn') return item.pos;
-      if (item.kind === 'broken') {
-        this.problems.push(`${name}: unreadable record at offset ${item.pos}; later changes may be lost`);
-        this.mustCheckpoint = true;
-        return bytes.length;
-      }
-      const rec = item.rec;
-      if (!rec) this.problems.push(`${name}: record at offset ${item.pos} fails authentication; that change is lost`);
-      else if (rec.op.t === 'reloc' || rec.op.t === 'blob') state.apply(rec.op);
-      else if (rec.g <= state.gen) this.problems.push(`${name}: record at offset ${item.pos} is out of order; it was ignored`);
-      else {
-        state.gen = rec.g - 1;
-        state.apply(rec.op);
-      }
-      end = item.next;
-    }
+    const { end, damaged } = replaySegment(this.codec, segId, bytes, state, this.problems);
+    if (damaged) this.mustCheckpoint = true;
     return end;
-  }
-
-  /** Seals plaintext as a blob; the caller zeroes `plain` if it is sensitive. */
-  sealBlob(kind: BlobKind, plain: Uint8Array): SealedBlob {
-    const id = randomBytes(ID_BYTES);
-    const ad = concat(MAGIC[kind], this.vaultId, id);
-    const body = padded(plain);
-    const bytes = concat(ad, seal(this.keys[kind], body, ad));
-    wipe(body);
-    return { bytes, ref: { id: toHex(id), seg: '', off: 0, len: bytes.length, h: toHex(hash(bytes)) } };
-  }
-
-  /** Reads, hash-checks and decrypts a blob. DAMAGED if any of it fails. */
-  async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
-    const damaged = () => new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
-    const bytes = await this.readRaw(ref);
-    if (!bytes) throw damaged();
-    const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));
-    if (!sameBytes(bytes.subarray(0, ad.length), ad)) throw damaged();
-    const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
-    if (!plain) throw damaged();
-    const out = unpadded(plain).slice();
-    wipe(plain);
-    return out;
-  }
-
-  /** A blob's sealed bytes as stored, if they are all there and match their hash. */
-  async readRaw(ref: BlobRef): Promise<Uint8Array | undefined> {
-    try {
-      const fh = await this.reader(ref.seg);
-      const bytes = new Uint8Array(ref.len);
-      const bytesRead = await fh.read(bytes, ref.off);
-      return bytesRead === ref.len && toHex(hash(bytes)) === ref.h ? bytes : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private reader(seg: string): Promise<VaultFile> {
-    let fh = this.readers.get(seg);
-    if (!fh) {
-      fh = this.fs.open(path.join(this.dir, segmentFile(seg)), 'read');
-      fh.catch(() => this.readers.delete(seg));
-      this.readers.set(seg, fh);
-    }
-    return fh;
   }
 
   /**
@@ -455,9 +367,7 @@ export class Store {
       }
       for (const name of await this.fs.readdir(path.join(this.dir, 'segments'))) {
         if (name === this.journal!.id || live.has(name) || name.startsWith('.')) continue;
-        const fh = this.readers.get(name);
-        this.readers.delete(name);
-        await fh?.then((h) => h.close()).catch(() => undefined);
+        await this.dropReader(name);
         await this.fs.unlink(path.join(this.dir, 'segments', name));
       }
     });
@@ -493,21 +403,8 @@ export class Store {
   async close(): Promise<void> {
     await this.journal?.fh?.close().catch(() => undefined);
     this.journal = undefined;
-    for (const fh of this.readers.values()) await fh.then((h) => h.close()).catch(() => undefined);
-    this.readers.clear();
+    await this.closeReaders();
   }
 }
 
-/** Sealed bytes of every blob `state` still references, history and internal values included. */
-export function liveSize(state: State): number {
-  let n = 0;
-  for (const b of state.liveBlobs()) n += b.len;
-  return n;
-}
-
-/** Segment ids that hold at least one blob `state` still references. */
-export function liveSegments(state: State): Set<string> {
-  const live = new Set<string>();
-  for (const b of state.liveBlobs()) live.add(b.seg);
-  return live;
-}
+export { liveSegments, liveSize, segmentFile, type BlobKind, type SealedBlob, type StoreKeys } from './blobs';

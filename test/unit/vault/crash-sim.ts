@@ -111,6 +111,8 @@ export async function drive(opts: {
   sample?: number;
   /** Total calls the op makes (from a dry run); needed to spread the sample. */
   total?: number;
+  /** Sample even in the full run (an op whose every check is too slow to run at each call). */
+  alwaysSample?: boolean;
   open: (sim: SimFs) => Promise<Vault | undefined>;
   /** Returns the vault to read the new state from, or that state already read (for an op that closes the vault). */
   op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>;
@@ -123,7 +125,7 @@ export async function drive(opts: {
   const failures: string[] = [];
   let points = 0;
   const start = sim.calls;
-  const stride = FULL || !opts.total ? 1 : Math.max(1, Math.ceil(opts.total / (opts.sample ?? 12)));
+  const stride = (FULL && !opts.alwaysSample) || !opts.total ? 1 : Math.max(1, Math.ceil(opts.total / (opts.sample ?? 12)));
   sim.after = async (n, what) => {
     const k = n - start;
     if (k % stride !== 0 && k !== opts.total) return;

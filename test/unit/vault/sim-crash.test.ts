@@ -56,7 +56,7 @@ const openWith = (base: Base, journalLimit?: number) => async (sim: SimFs) => {
 };
 
 /** Counts the op's calls in a dry run, then drives it with crash checks; prints and returns the number of crash points. */
-async function crashTest(name: string, base: Base, op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>, opts: { journalLimit?: number; sample?: number; passphrases?: string[]; sameState?: boolean } = {}) {
+async function crashTest(name: string, base: Base, op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>, opts: { journalLimit?: number; sample?: number; passphrases?: string[]; sameState?: boolean; alwaysSample?: boolean } = {}) {
   const open = base.image.size ? openWith(base, opts.journalLimit) : async () => undefined;
   const dry = new SimFs(dirs.run, base.image);
   const dv = await open(dry);
@@ -65,8 +65,8 @@ async function crashTest(name: string, base: Base, op: (v: Vault | undefined, si
   const total = dry.calls - start;
   if (typeof r !== 'string') await (r ?? dv)?.close();
   const keys = { ...base.keys, passphrases: opts.passphrases ?? base.keys.passphrases };
-  const res = await drive({ dirs, base: base.image, keys, total, sample: opts.sample, open, op });
-  console.log(`crash points: ${name}: ${res.points} of ${res.calls} calls checked, each with unsynced folder changes kept and lost${FULL ? '' : ' (sampled)'}`);
+  const res = await drive({ dirs, base: base.image, keys, total, sample: opts.sample, open, op, alwaysSample: opts.alwaysSample });
+  console.log(`crash points: ${name}: ${res.points} of ${res.calls} calls checked, each with unsynced folder changes kept and lost${FULL && !opts.alwaysSample ? '' : ' (sampled)'}`);
   expect(res.failures).toEqual([]);
   // Rotations and checkpoints keep the content; every other op changes it.
   if (opts.sameState) expect(res.after).toBe(res.before);
@@ -128,11 +128,20 @@ it('a crash at any point of a key rotation whose new epoch passes 16 MiB leaves 
   await crashTest('rotation over 16 MiB', base, async (v) => void (await v!.rotateKeys(PASS)), { sample: 6, sameState: true });
 }, T);
 
-it('a crash at any point of a key rotation with more than 4,096 records in the new epoch leaves the old or the new keys working', async () => {
+it('a crash at any point of a key rotation with more records than the journal limit leaves the old or the new keys working', async () => {
+  // The same path as 4,096 records under the default limit, at a size where every point can be checked.
+  const base = await makeBase(async (v) => {
+    for (let i = 0; i < 100; i++) await v.memory.mkdir(`/memories/d${i}`, 'user');
+  });
+  await crashTest('rotation over the journal limit (64 records)', base, async (v) => void (await v!.rotateKeys(PASS)), { sample: 6, sameState: true, journalLimit: 64 });
+}, T);
+
+it('a crash during a key rotation with more than 4,096 records in the new epoch leaves the old or the new keys working (sampled points)', async () => {
   const base = await makeBase(async (v) => {
     for (let i = 0; i < 4200; i++) await v.memory.mkdir(`/memories/d${i}`, 'user');
   });
-  await crashTest('rotation over 4,096 records', base, async (v) => void (await v!.rotateKeys(PASS)), { sample: 6, sameState: true });
+  // Each check loads a 4,200-record vault, so even the full run samples here: 60 points spread over the ~4,250 calls.
+  await crashTest('rotation over 4,096 records', base, async (v) => void (await v!.rotateKeys(PASS)), { sample: FULL ? 60 : 6, sameState: true, alwaysSample: true });
 }, T);
 
 it('a crash at any point of an import of 400 files leaves all of them or none', async () => {

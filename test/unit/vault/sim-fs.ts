@@ -126,10 +126,15 @@ export class SimFs implements VaultFs {
     return n;
   }
 
+  private hooks: Promise<void> = Promise.resolve();
+
   private async call<T>(what: string, fn: () => T): Promise<T> {
     const result = fn();
-    this.calls++;
-    await this.after?.(this.calls, what);
+    const n = ++this.calls;
+    // Calls made concurrently (two closes at once) are checked one after the other.
+    const run = this.hooks.then(() => this.after?.(n, what));
+    this.hooks = run.catch(() => undefined);
+    await run;
     return result;
   }
 
