@@ -138,7 +138,10 @@ export class Store extends BlobStore {
           await this.fs.syncDir(this.dir);
         });
       }
-      return this.resume(next);
+      const state = await this.resume(next);
+      // A damaged manifest must never become the fallback.
+      if (snap === null) this.manifestGood = false;
+      return state;
     }
     const prev = snap === null ? await this.readManifest(this.prevManifestPath) : undefined;
     if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication, so recent changes may have been cut off; restore the vault from a backup.', 'manifest');
