@@ -79,6 +79,8 @@ export type CommandName = keyof typeof COMMANDS;
 
 /** Commands that need the passphrase itself (to re-wrap a new key or open a copy), not the recovery key. */
 export const NEEDS_PASSPHRASE: ReadonlySet<string> = new Set(['rotate', 'recovery-key', 'backup']);
+/** Commands that only read: they open the vault read-only and never change a byte or an mtime in its folder. */
+export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'export', 'backup']);
 /** Commands that still run on a vault reported as rolled back (each says so itself). */
 export const RUN_WHEN_ROLLED_BACK: ReadonlySet<string> = new Set(['accept-rollback', 'verify', 'memory']);
 

@@ -1,6 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Vault } from '../core/vault/vault';
+import { VaultError } from '../core/vault/types';
+import type { ImportItem } from '../core/vault/ops';
+import { DEFAULT_MEMORY_LIMITS } from '../core/memory/limits';
+import { formatFileSize } from '../core/memory/format';
 import { defaultStateDir } from '../core/app-paths';
 import { copyVault, exportPlaintext, isFreshTarget } from '../core/transfer';
 import { validateMemoryPath } from '../core/memory/paths';
@@ -32,9 +36,11 @@ async function walk(root: string, rel = ''): Promise<Array<[string, string]>> {
 }
 
 /**
- * `mnemo import DIR [--overwrite]`: adds the files under DIR as memories. Every
- * file is checked first (path rules, UTF-8, existing memories) so a bad file
- * changes nothing at all.
+ * `mnemo import DIR [--overwrite]`: adds the files under DIR as memories, as
+ * one change: every file is checked first (path rules, UTF-8, the memory
+ * tool's size limits, existing memories) and then all are written together or
+ * none, even if the process is killed. Files identical to the memory already
+ * there are skipped, so running it again after an interruption succeeds.
  */
 export async function importCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const source = path.resolve(ctx.argv[0]!);
@@ -46,7 +52,8 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
     return Exit.FAILED;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const planned: Array<{ memoryPath: string; text: string }> = [];
+  const limits = DEFAULT_MEMORY_LIMITS;
+  const planned: ImportItem[] = [];
   const problems: string[] = [];
   for (const [rel, abs] of files) {
     let memoryPath: string;
@@ -54,6 +61,12 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
       memoryPath = validateMemoryPath(`/memories/${rel}`);
     } catch (err) {
       problems.push(`${rel}: ${(err as Error).message}`);
+      continue;
+    }
+    // Checked before reading, so a huge file is never loaded whole.
+    const { size } = await fs.stat(abs);
+    if (size > limits.maxFileBytes) {
+      problems.push(`${rel}: ${formatFileSize(size)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file`);
       continue;
     }
     let text: string;
@@ -64,28 +77,34 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
       continue;
     }
     const existing = ctx.vault.memory.stat(memoryPath);
-    if (existing && (existing.kind === 'dir' || !flags.overwrite)) {
-      problems.push(`${rel}: ${memoryPath} already exists${existing.kind === 'file' ? ' (use --overwrite to replace it)' : ''}`);
+    if (existing?.kind === 'dir') {
+      problems.push(`${rel}: ${memoryPath} is a folder in the vault`);
       continue;
     }
-    planned.push({ memoryPath, text });
+    planned.push({ path: memoryPath, text });
   }
   if (problems.length) {
     ctx.stderr.write(`mnemo: nothing was imported:\n${problems.map((p) => `  ${p}\n`).join('')}`);
     return Exit.FAILED;
   }
-  await ctx.vault.exclusive(async (ops) => {
-    for (const { memoryPath, text } of planned) {
-      await ops.writeFile(memoryPath, text, { mode: flags.overwrite ? 'upsert' : 'create', source: 'cli' });
-    }
-  });
-  ctx.stderr.write(`Imported ${planned.length} memories.\n`);
-  return Exit.OK;
+  if (!(ctx.vault instanceof Vault)) throw new Error('import needs a vault opened from disk');
+  try {
+    const written = await ctx.vault.importFiles(planned, { overwrite: flags.overwrite === true, source: 'cli', maxFileBytes: limits.maxFileBytes, maxTotalBytes: limits.maxVaultBytes });
+    const skipped = planned.length - written;
+    ctx.stderr.write(`Imported ${written} memories${skipped ? ` (${skipped} already there with the same text, skipped)` : ''}.\n`);
+    return Exit.OK;
+  } catch (err) {
+    if (!(err instanceof VaultError) || !['EXISTS', 'LIMIT', 'NOT_A_FILE', 'NOT_A_DIRECTORY', 'INVALID'].includes(err.code)) throw err;
+    ctx.stderr.write(`mnemo: nothing was imported: ${err.message}\n`);
+    return Exit.FAILED;
+  }
 }
 
 /**
  * `mnemo backup DIR`: an encrypted copy of the vault, taken while holding the
- * mutation queue so it is one consistent generation, then opened and verified.
+ * mutation queue so it is one consistent generation, written into a temp
+ * folder, opened read-only and verified there, and only then renamed into
+ * place — so DIR never holds a half or unverified backup.
  */
 export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const target = path.resolve(ctx.argv[0]!);
@@ -93,19 +112,22 @@ export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extra
     ctx.stderr.write(`mnemo: ${target} is not empty; backup writes only into a new or empty folder.\n`);
     return Exit.FAILED;
   }
-  await copyVault(ctx.vault, target);
-  const copy = await Vault.open(target, { stateDir: defaultStateDir(ctx.env) });
-  try {
-    await copy.unlock(extras.currentPassphrase);
-    const report = await copy.verify();
-    // Lock before closing so closing leaves the copy byte-for-byte as taken.
-    copy.lock();
-    if (!report.ok) {
-      ctx.stderr.write(`mnemo: the backup at ${target} did not verify:\n${report.problems.map((p) => `  ${p}\n`).join('')}`);
-      return Exit.FAILED;
+  let problems: string[] = [];
+  await copyVault(ctx.vault, target, async (tmp) => {
+    const copy = await Vault.open(tmp, { stateDir: defaultStateDir(ctx.env), readOnly: true });
+    try {
+      await copy.unlock(extras.currentPassphrase);
+      problems = (await copy.verify()).problems;
+    } finally {
+      await copy.close();
     }
-  } finally {
-    await copy.close();
+    if (problems.length) throw new Error('the backup copy did not verify');
+  }).catch((err: unknown) => {
+    if (!problems.length) throw err;
+  });
+  if (problems.length) {
+    ctx.stderr.write(`mnemo: the backup copy did not verify, so nothing was written to ${target}:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    return Exit.FAILED;
   }
   ctx.stderr.write(`Backed up to ${target} (encrypted; opens with this vault's passphrase or recovery key).\n`);
   return Exit.OK;

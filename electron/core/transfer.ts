@@ -2,8 +2,10 @@
  * Copies out of the vault, shared by the desktop app and the CLI: an encrypted
  * backup (the vault's files as one consistent generation) and a plaintext export.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { nodeFs, type VaultFs } from './vault/fsio';
 import type { VaultApi } from './vault/types';
 
 /** True if `dir` does not exist or is an empty directory: we never write into a folder that holds something. */
@@ -47,18 +49,61 @@ function belongsInBackup(name: string): boolean {
   return !name.endsWith('.lock') && !name.startsWith('.tmp') && !name.endsWith('.tmp');
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
-  await fs.mkdir(to, { recursive: true, mode: 0o700 });
-  for (const e of await fs.readdir(from, { withFileTypes: true })) {
-    if (!belongsInBackup(e.name)) continue;
-    const src = path.join(from, e.name);
-    const dest = path.join(to, e.name);
-    if (e.isDirectory()) await copyTree(src, dest);
-    else if (e.isFile()) await writeNewFileDurably(dest, await fs.readFile(src));
+async function copyTree(fsx: VaultFs, from: string, to: string): Promise<void> {
+  await fsx.mkdir(to);
+  for (const name of await fsx.readdir(from)) {
+    if (!belongsInBackup(name)) continue;
+    const src = path.join(from, name);
+    const dest = path.join(to, name);
+    if ((await fsx.stat(src)).isDirectory) await copyTree(fsx, src, dest);
+    else {
+      const data = await fsx.readFile(src);
+      const fh = await fsx.open(dest, 'new');
+      try {
+        if ((await fh.write(data, 0)) !== data.length) throw new Error('short write');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
   }
+  // Each folder's entries durable before the copy is renamed into place.
+  await fsx.syncDir(to);
 }
 
-/** Copies the vault's encrypted files to `target` while holding its mutation queue, so the copy is one generation. */
-export async function copyVault(vault: VaultApi, target: string): Promise<void> {
-  await vault.exclusive(() => copyTree(vault.dir, target));
+async function removeTree(fsx: VaultFs, dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsx.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = path.join(dir, name);
+    if ((await fsx.stat(p)).isDirectory) await removeTree(fsx, p);
+    else await fsx.unlink(p);
+  }
+  await fsx.rmdir(dir);
+}
+
+/**
+ * Copies the vault's encrypted files to `target` (missing or an empty folder)
+ * while holding its mutation queue, so the copy is one generation. The copy is
+ * written and synced in a temp folder beside `target`, passed to `check` (which
+ * throws to abandon it), and only then renamed into place: a crash leaves no
+ * backup or a whole one, never a half backup that looks whole. `fsx` is the
+ * vault's file layer (tests pass a simulated disk).
+ */
+export async function copyVault(vault: VaultApi, target: string, check?: (copy: string) => Promise<void>, fsx: VaultFs = nodeFs): Promise<void> {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
+  try {
+    await vault.exclusive(() => copyTree(fsx, vault.dir, tmp));
+    await fsx.syncDir(path.dirname(tmp));
+    await check?.(tmp);
+    await fsx.rmdir(target);
+    await fsx.rename(tmp, target);
+    await fsx.syncDir(path.dirname(target));
+  } finally {
+    await removeTree(fsx, tmp);
+  }
 }

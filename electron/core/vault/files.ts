@@ -1,10 +1,11 @@
 /**
- * Durable file primitives. A write is acknowledged only after its bytes and
- * its directory entry are on disk; the OS's error text never leaves here.
+ * Durable file primitives over a VaultFs. A write is acknowledged only after
+ * its bytes and its directory entry are on disk; the OS's error text never
+ * leaves here.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes, toHex } from './crypto';
+import type { VaultFs } from './fsio';
 import { VaultError } from './types';
 
 /** Runs `fn`, turning any OS error into a generic IO VaultError (no host paths, no OS text). */
@@ -19,38 +20,35 @@ export async function io<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
-  const fh = await fs.open(dir, 'r');
+/** Writes `data` to a new temp file beside `file` and syncs it; returns the temp file's path. */
+export async function writeTemp(fsx: VaultFs, file: string, data: Uint8Array): Promise<string> {
+  const tmp = path.join(path.dirname(file), `.tmp-${toHex(randomBytes(8))}`);
+  const fh = await fsx.open(tmp, 'new');
   try {
+    if ((await fh.write(data, 0)) !== data.length) throw new Error('short write');
     await fh.sync();
   } finally {
     await fh.close();
   }
+  return tmp;
 }
 
 /** Atomic replace: temp file (O_EXCL), fsync, rename over `file`, fsync the directory. */
-export async function writeFileDurable(file: string, data: Uint8Array): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.tmp-${toHex(randomBytes(8))}`);
-  const fh = await fs.open(tmp, 'wx', 0o600);
+export async function writeFileDurable(fsx: VaultFs, file: string, data: Uint8Array): Promise<void> {
+  const tmp = await writeTemp(fsx, file, data);
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fs.rename(tmp, file);
+    await fsx.rename(tmp, file);
   } catch (e) {
-    await fs.rm(tmp, { force: true });
+    await fsx.unlink(tmp);
     throw e;
   }
-  await fsyncDir(path.dirname(file));
+  await fsx.syncDir(path.dirname(file));
 }
 
 /** Reads a whole file, or undefined if it does not exist. */
-export async function readIfExists(file: string): Promise<Uint8Array | undefined> {
+export async function readIfExists(fsx: VaultFs, file: string): Promise<Uint8Array | undefined> {
   try {
-    return new Uint8Array(await fs.readFile(file));
+    return await fsx.readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
@@ -58,8 +56,8 @@ export async function readIfExists(file: string): Promise<Uint8Array | undefined
 }
 
 /** Removes temp files a crash may have left behind (they never hold acknowledged data). */
-export async function removeTemps(dir: string): Promise<void> {
-  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    if (name.startsWith('.tmp-')) await fs.rm(path.join(dir, name), { force: true });
+export async function removeTemps(fsx: VaultFs, dir: string): Promise<void> {
+  for (const name of await fsx.readdir(dir).catch(() => [] as string[])) {
+    if (name.startsWith('.tmp-')) await fsx.unlink(path.join(dir, name));
   }
 }

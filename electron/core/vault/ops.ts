@@ -13,6 +13,8 @@ export interface Unlocked {
   state: State;
   /** Durably records `op` (with its blob) and applies it to the State. */
   commit(op: Op, blob?: Parameters<Store['append']>[2]): Promise<void>;
+  /** Durably records several writes as one change (all or none) and applies them. */
+  commitBatch(items: Parameters<Store['appendBatch']>[1]): Promise<void>;
   emit(change: VaultChange): void;
 }
 
@@ -99,6 +101,69 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       u.emit({ op: 'rename', path: from, newPath: to, source });
     },
   };
+}
+
+/** One file of an import: where it goes and its text. */
+export interface ImportItem {
+  path: string;
+  text: string;
+}
+
+/**
+ * Writes every item as one change: all of them or, after a crash or a refusal,
+ * none. Items identical to the memory already there (same path, same text) are
+ * skipped, so re-running an interrupted or finished import succeeds. Refuses
+ * (INVALID / EXISTS / LIMIT, naming the file, nothing written) when a path is
+ * outside the memory folder or a folder, when a different memory is there and
+ * `overwrite` is off, or when a file or the total would pass `limits`.
+ * Returns how many files were written.
+ */
+export async function importBatch(u: Unlocked, items: ImportItem[], opts: { overwrite: boolean; source: ChangeSource; maxFileBytes: number; maxTotalBytes: number }): Promise<number> {
+  const { state, store } = u;
+  const todo: Array<{ item: ImportItem; bytes: Uint8Array }> = [];
+  let total = state.totalSize();
+  const seen = new Set<string>();
+  for (const item of items) {
+    checkInside(item.path);
+    if (seen.has(item.path)) throw new VaultError('INVALID', `${item.path} appears twice in the import; nothing was imported.`, item.path);
+    seen.add(item.path);
+    if (item.path === ROOT || state.dirs.has(item.path)) throw new VaultError('NOT_A_FILE', `${item.path} is a folder in the vault; nothing was imported.`, item.path);
+    const bytes = utf8(item.text);
+    if (bytes.length > opts.maxFileBytes) {
+      throw new VaultError('LIMIT', `${item.path} is ${bytes.length} bytes, over the ${opts.maxFileBytes}-byte limit for one memory file; nothing was imported. Split or shorten it.`, item.path);
+    }
+    const existing = state.files.get(item.path);
+    if (existing) {
+      const current = await store.readBlob('blobs', existing.b, item.path);
+      const same = current.length === bytes.length && current.every((b, i) => b === bytes[i]);
+      wipe(current);
+      if (same) {
+        wipe(bytes);
+        continue;
+      }
+      if (!opts.overwrite) throw new VaultError('EXISTS', `${item.path} already exists with different text (use --overwrite to replace it); nothing was imported.`, item.path);
+      total -= existing.s;
+    }
+    checkParents(state, item.path);
+    total += bytes.length;
+    todo.push({ item, bytes });
+  }
+  if (total > opts.maxTotalBytes) {
+    for (const t of todo) wipe(t.bytes);
+    throw new VaultError('LIMIT', `The import would bring the memories to ${total} bytes, over the ${opts.maxTotalBytes}-byte limit; nothing was imported.`);
+  }
+  if (!todo.length) return 0;
+  const at = Date.now();
+  const created = new Set(todo.filter((t) => !state.files.has(t.item.path)).map((t) => t.item.path));
+  const batch = todo.map(({ item, bytes }) => {
+    const blob = store.sealBlob('blobs', bytes);
+    const size = bytes.length;
+    wipe(bytes);
+    return { op: { t: 'write' as const, p: item.path, b: blob.ref, s: size, v: state.nextVersion(item.path), at }, blob };
+  });
+  await u.commitBatch(batch);
+  for (const { op } of batch) u.emit({ op: 'write', path: op.p, version: op.v, source: opts.source, created: created.has(op.p) });
+  return batch.length;
 }
 
 const INTERNAL_KEY = /^(?=.{1,200}$)[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/;

@@ -1,12 +1,15 @@
 /**
  * Key rotation: a new master key, every live blob re-encrypted under it into a
  * new manifest epoch, and vault.json switched over in one atomic replace. Until
- * that replace the old vault is untouched, so a crash at any point leaves either
- * the old keys or the new ones working, never neither.
+ * that replace the old vault is untouched: the new epoch only appends to its
+ * own journal (no checkpoint, no collection), and the old epoch's files are
+ * removed by the caller only after the new vault.json is durable. So a crash
+ * at any point leaves either the old keys or the new ones working, never
+ * neither.
  */
 import { randomBytes, toHex, wipe } from './crypto';
 import { vaultIdBytes, type Header } from './header';
-import { passphraseSlot, recoverySlot, storeKeys } from './keys';
+import { passphraseSlot, recoverySlot, storeKeys, wipeKeys } from './keys';
 import { State, type HistRec } from './state';
 import { liveSegments, Store, type StoreKeys } from './store';
 import type { Unlocked } from './ops';
@@ -21,24 +24,33 @@ export interface Rotated {
   recoveryKey: string;
 }
 
-/** Re-encrypts everything in `old` under a fresh master key and switches vault.json to it. */
-export async function rotate(dir: string, header: Header, old: Unlocked, passphrase: string, writeHeader: (h: Header, vmk: Uint8Array) => Promise<void>): Promise<Rotated> {
+/**
+ * Re-encrypts everything in `old` under a fresh master key and switches
+ * vault.json to it. The returned store collects nothing until the caller sets
+ * `named` (after this returns, vault.json names it). On failure every new key
+ * is wiped and the old vault is as it was.
+ */
+export async function rotate(dir: string, header: Header, old: Unlocked, passphrase: string, writeHeader: (h: Header, vmk: Uint8Array) => Promise<void>, journalLimit?: number): Promise<Rotated> {
   const vmk = randomBytes(32);
   const keys = storeKeys(vmk);
   const manifest = toHex(randomBytes(16));
   const src = old.state;
   const state = State.empty(src.depth, Date.now());
-  const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state);
+  let store: Store | undefined;
   try {
+    store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, journalLimit, { fs: old.store.fs });
+    store.named = false;
+    const target = store;
     const copy = async (kind: 'blobs' | 'internal', ref: HistRec['b'], subject: string) => {
       const plain = await old.store.readBlob(kind, ref, subject);
-      const sealed = store.sealBlob(kind, plain);
+      const sealed = target.sealBlob(kind, plain);
       const size = plain.length;
       wipe(plain);
       return { sealed, size };
     };
     const add = async (op: Parameters<Store['append']>[1], blob?: Parameters<Store['append']>[2]) => {
-      state.apply(await store.append(state, op, blob, false));
+      // Never checkpoint here: a checkpoint would collect the old epoch's files while vault.json still names them.
+      state.apply(await target.appendHere(state, op, blob, false));
     };
     for (const [p, d] of src.dirs) await add({ t: 'mkdir', p, at: d.c });
     const paths = new Set([...src.files.keys(), ...src.hist.keys()]);
@@ -71,7 +83,8 @@ export async function rotate(dir: string, header: Header, old: Unlocked, passphr
     await writeHeader({ ...header, manifest, slots: [await passphraseSlot(header, passphrase, kdf, vmk), recovery.slot] }, vmk);
     return { vmk, keys, store, state, live: liveSegments(state), recoveryKey: recovery.text };
   } catch (e) {
-    await store.close();
+    await store?.close();
+    wipeKeys(keys);
     wipe(vmk);
     throw e;
   }

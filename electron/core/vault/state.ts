@@ -45,7 +45,11 @@ export type Op =
   | { t: 'idel'; k: string }
   | { t: 'depth'; n: number }
   /** The blob with this id now lives at this place (compaction); takes no generation. */
-  | { t: 'reloc'; b: BlobRef };
+  | { t: 'reloc'; b: BlobRef }
+  /** A blob written ahead of the `batch` that uses it; changes nothing by itself and takes no generation. */
+  | { t: 'blob'; b: BlobRef }
+  /** Several changes that count only together (an import): one record, so a crash keeps all or none. Refs carry their place. */
+  | { t: 'batch'; ops: Op[] };
 
 export interface Snapshot {
   gen: number;
@@ -161,6 +165,11 @@ export class State {
   apply(op: Op): void {
     if (op.t === 'reloc') {
       this.relocate(op.b);
+      return;
+    }
+    if (op.t === 'blob') return;
+    if (op.t === 'batch') {
+      for (const o of op.ops) this.apply(o);
       return;
     }
     this.gen += 1;

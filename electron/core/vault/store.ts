@@ -8,47 +8,41 @@
  * (a checkpoint) and a fresh journal segment begins; older segments stay as
  * immutable blob packs until no live blob points into them.
  */
-import { constants as fsConstants } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { concat, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
-import { fsyncDir, io, readIfExists, removeTemps, writeFileDurable } from './files';
-import { hexBytes, openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
-import { State, type BlobRef, type Op, type Snapshot } from './state';
+import { ID_BYTES, randomBytes, toHex } from './crypto';
+import { BlobStore, liveSegments, liveSize, segmentFile, type SealedBlob, type StoreKeys } from './blobs';
+import { io, readIfExists, removeTemps, writeFileDurable, writeTemp } from './files';
+import { nodeFs, type VaultFile, type VaultFs } from './fsio';
+import { openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
+import { replaySegment } from './replay';
+import { State, type Op, type Snapshot } from './state';
 import { VaultError } from './types';
 
-const MAGIC = {
-  blobs: utf8('MNEMOBL1'),
-  internal: utf8('MNEMOIN1'),
-};
-// O_DSYNC where the platform has it (not Windows), else an explicit fdatasync after each append.
-const DSYNC = typeof fsConstants.O_DSYNC === 'number' && process.platform !== 'win32';
-const JOURNAL_FLAGS = fsConstants.O_RDWR | (DSYNC ? fsConstants.O_DSYNC : 0);
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 const CHECKPOINT_RECORDS = 4096;
+/**
+ * A journal that has grown past max(this, twice the live bytes at the last
+ * checkpoint) holds mostly superseded data: checkpoint and compact it. Tied to
+ * the live size, the checkpoint's cost (proportional to the vault) is spread
+ * over at least as many written bytes, so a write's amortised cost does not
+ * grow with the vault.
+ */
+const SPACE_MIN_BYTES = 128 * 1024;
 /** A segment at least this big whose live blobs fill less than this share of it is compacted at the next checkpoint. */
-const COMPACT_MIN_BYTES = 256 * 1024;
+const COMPACT_MIN_BYTES = 64 * 1024;
 const COMPACT_LIVE_RATIO = 0.25;
 
-export interface StoreKeys {
-  manifest: Uint8Array;
-  journal: Uint8Array;
-  blobs: Uint8Array;
-  internal: Uint8Array;
-}
-export type BlobKind = 'blobs' | 'internal';
-
-/** A blob sealed in memory, ready to travel in a journal record. */
-export interface SealedBlob {
-  bytes: Uint8Array;
-  ref: BlobRef;
+/** How a Store reaches the disk, and whether it may change it. */
+export interface StoreOptions {
+  fs?: VaultFs;
+  /** Never write, rename, truncate or delete anything: reads only. */
+  readOnly?: boolean;
 }
 
-export const segmentFile = (id: string): string => `segments/${id}`;
+const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
 
-export class Store {
-  private journal: { id: string; fh: FileHandle; size: number; records: number } | undefined;
-  private readonly readers = new Map<string, Promise<FileHandle>>();
+export class Store extends BlobStore {
+  private journal: { id: string; fh: VaultFile | undefined; size: number; records: number } | undefined;
   /** Problems found while loading: shown at unlock, listed by verify. */
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
@@ -59,26 +53,39 @@ export class Store {
   private compacting = false;
   /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
   private mustCheckpoint = false;
+  /** Live blob bytes at the last checkpoint or load: the journal may grow to twice this before it is compacted. */
+  private liveBytes = 0;
+  /**
+   * False while vault.json names another key epoch (a rotation in progress):
+   * nothing may then be collected, since the files it would remove are the
+   * ones the vault still opens with.
+   */
+  named = true;
 
   private readonly codec: SegmentCodec;
+  readonly readOnly: boolean;
 
   constructor(
-    readonly dir: string,
-    private readonly vaultId: Uint8Array,
-    private readonly keys: StoreKeys,
+    dir: string,
+    vaultId: Uint8Array,
+    keys: StoreKeys,
     private readonly manifestId: string,
     private readonly journalLimit = CHECKPOINT_RECORDS,
+    opts: StoreOptions = {},
   ) {
+    super(dir, vaultId, keys, opts.fs ?? nodeFs);
     this.codec = new SegmentCodec(vaultId, keys.journal);
+    this.readOnly = opts.readOnly ?? false;
   }
 
-  /** Writes the first journal segment and manifest of a new vault. */
-  static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State, journalLimit?: number): Promise<Store> {
-    const store = new Store(dir, vaultId, keys, manifestId, journalLimit);
+  /** Writes the first journal segment and manifest of a new vault (or of a rotation's new key epoch). */
+  static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State, journalLimit?: number, opts: StoreOptions = {}): Promise<Store> {
+    const store = new Store(dir, vaultId, keys, manifestId, journalLimit, opts);
     await io('create the vault files', async () => {
-      await fs.mkdir(path.join(dir, 'segments'), { recursive: true, mode: 0o700 });
+      await store.fs.mkdir(path.join(dir, 'segments'));
+      await store.fs.syncDir(dir);
       await store.startJournal();
-      await store.writeManifest(state.toSnapshot(store.journal!.id, []));
+      await writeFileDurable(store.fs, store.manifestPath, store.sealed(state.toSnapshot(store.journal!.id, [])));
       store.manifestGood = true;
     });
     return store;
@@ -92,26 +99,53 @@ export class Store {
     return `${this.manifestPath}.prev`;
   }
 
+  /** A checkpoint's new manifest, durable before the current one is moved aside. */
+  get nextManifestPath(): string {
+    return `${this.manifestPath}.next`;
+  }
+
   /** The decrypted snapshot in `file`: undefined if the file is missing, null if it fails authentication. */
   private async readManifest(file: string): Promise<Snapshot | undefined | null> {
-    const raw = await io('read the vault', () => readIfExists(file));
+    const raw = await io('read the vault', () => readIfExists(this.fs, file));
     if (!raw) return undefined;
     return openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
   }
 
   /**
-   * Decrypts the manifest and replays the journal. If the manifest is missing (a
-   * crash inside a checkpoint) or damaged, rebuilds the same state from the
-   * previous checkpoint's manifest and the journals written since. DAMAGED
-   * naming `manifest` only if neither manifest can be read.
+   * Decrypts the manifest and replays the journal. A checkpoint makes its new
+   * manifest durable (as `.next`) before moving the current one aside, so a
+   * missing manifest is either finished from `.next` (a crash between the two
+   * renames) or damage: DAMAGED, never a silent step back to the previous
+   * checkpoint, which would drop the newest changes unnoticed. A manifest that
+   * is present but fails authentication is rebuilt from the previous
+   * checkpoint's manifest and the journals written since, and reported.
    */
   async load(): Promise<State> {
-    await io('read the vault', () => removeTemps(this.dir));
+    if (!this.readOnly) await io('read the vault', () => removeTemps(this.fs, this.dir));
     const snap = await this.readManifest(this.manifestPath);
-    if (snap) return this.resume(snap);
-    const prev = await this.readManifest(this.prevManifestPath);
-    if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication; restore the vault from a backup.', 'manifest');
-    if (snap === null) this.problems.push('manifest: damaged; the vault was rebuilt from the previous checkpoint and the journal');
+    const state = snap ? await this.resume(snap) : await this.loadFallback(snap);
+    this.liveBytes = liveSize(state);
+    return state;
+  }
+
+  private async loadFallback(snap: null | undefined): Promise<State> {
+    const next = await this.readManifest(this.nextManifestPath);
+    if (next) {
+      // The checkpoint's new manifest was durable: finish its rename, then carry on from it.
+      if (!this.readOnly && snap === undefined) {
+        await io('save the vault index', async () => {
+          await this.fs.rename(this.nextManifestPath, this.manifestPath);
+          await this.fs.syncDir(this.dir);
+        });
+      }
+      const state = await this.resume(next);
+      // A damaged manifest must never become the fallback.
+      if (snap === null) this.manifestGood = false;
+      return state;
+    }
+    const prev = snap === null ? await this.readManifest(this.prevManifestPath) : undefined;
+    if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication, so recent changes may have been cut off; restore the vault from a backup.', 'manifest');
+    this.problems.push('manifest: damaged; the vault was rebuilt from the previous checkpoint and the journal');
     return this.recover(prev);
   }
 
@@ -121,7 +155,7 @@ export class Store {
     this.listed = new Set([...snap.segs, snap.journal]);
     await io('read the vault journal', async () => {
       const file = path.join(this.dir, segmentFile(snap.journal));
-      const bytes = await readIfExists(file);
+      const bytes = await readIfExists(this.fs, file);
       if (!bytes) {
         this.problems.push(`${segmentFile(snap.journal)}: the journal is missing; recent changes may be lost`);
         this.mustCheckpoint = true;
@@ -129,8 +163,9 @@ export class Store {
       }
       const genBefore = state.gen;
       const end = this.replay(snap.journal, bytes, state);
-      const fh = await fs.open(file, JOURNAL_FLAGS);
-      if (end < bytes.length && !this.mustCheckpoint) {
+      // A read-only open never opens a file for writing: its journal stays as found.
+      const fh = this.readOnly ? undefined : await this.fs.open(file, 'journal');
+      if (fh && end < bytes.length && !this.mustCheckpoint) {
         // A torn last record from an interrupted write: never acknowledged, so drop it.
         await fh.truncate(end);
         await fh.sync();
@@ -153,10 +188,10 @@ export class Store {
     this.mustCheckpoint = true;
     await io('read the vault journal', async () => {
       const dir = path.join(this.dir, 'segments');
-      const others = (await fs.readdir(dir)).filter((n) => !n.startsWith('.') && !listed.has(n));
-      const byAge = await Promise.all(others.map(async (id) => ({ id, at: (await fs.stat(path.join(dir, id))).mtimeMs })));
+      const others = (await this.fs.readdir(dir)).filter((n) => !n.startsWith('.') && !listed.has(n));
+      const byAge = await Promise.all(others.map(async (id) => ({ id, at: (await this.fs.stat(path.join(dir, id))).mtimeMs })));
       for (const id of [prev.journal, ...byAge.sort((a, b) => a.at - b.at).map((x) => x.id)]) {
-        const bytes = await readIfExists(path.join(dir, id));
+        const bytes = await readIfExists(this.fs, path.join(dir, id));
         if (bytes) {
           this.replay(id, bytes, state);
           replayed.add(id);
@@ -169,79 +204,11 @@ export class Store {
     return state;
   }
 
-  /** Applies every readable record of a journal segment to `state`; returns where the readable part ends. */
+  /** Applies a journal segment to `state` (see replay.ts); a damaged one forces a fresh segment at the next write. */
   private replay(segId: string, bytes: Uint8Array, state: State): number {
-    const name = segmentFile(segId);
-    if (!this.codec.headerOk(segId, bytes)) {
-      this.problems.push(`${name}: the journal header is damaged; recent changes may be lost`);
-      this.mustCheckpoint = true;
-      return bytes.length;
-    }
-    let end = SEG_HEADER;
-    for (const item of this.codec.scan(segId, bytes)) {
-      if (item.kind === 'torn') return item.pos;
-      if (item.kind === 'broken') {
-        this.problems.push(`${name}: unreadable record at offset ${item.pos}; later changes may be lost`);
-        this.mustCheckpoint = true;
-        return bytes.length;
-      }
-      const rec = item.rec;
-      if (!rec) this.problems.push(`${name}: record at offset ${item.pos} fails authentication; that change is lost`);
-      else if (rec.op.t === 'reloc') state.apply(rec.op);
-      else if (rec.g <= state.gen) this.problems.push(`${name}: record at offset ${item.pos} is out of order; it was ignored`);
-      else {
-        state.gen = rec.g - 1;
-        state.apply(rec.op);
-      }
-      end = item.next;
-    }
+    const { end, damaged } = replaySegment(this.codec, segId, bytes, state, this.problems);
+    if (damaged) this.mustCheckpoint = true;
     return end;
-  }
-
-  /** Seals plaintext as a blob; the caller zeroes `plain` if it is sensitive. */
-  sealBlob(kind: BlobKind, plain: Uint8Array): SealedBlob {
-    const id = randomBytes(ID_BYTES);
-    const ad = concat(MAGIC[kind], this.vaultId, id);
-    const body = padded(plain);
-    const bytes = concat(ad, seal(this.keys[kind], body, ad));
-    wipe(body);
-    return { bytes, ref: { id: toHex(id), seg: '', off: 0, len: bytes.length, h: toHex(hash(bytes)) } };
-  }
-
-  /** Reads, hash-checks and decrypts a blob. DAMAGED if any of it fails. */
-  async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
-    const damaged = () => new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
-    const bytes = await this.readRaw(ref);
-    if (!bytes) throw damaged();
-    const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));
-    if (!sameBytes(bytes.subarray(0, ad.length), ad)) throw damaged();
-    const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
-    if (!plain) throw damaged();
-    const out = unpadded(plain).slice();
-    wipe(plain);
-    return out;
-  }
-
-  /** A blob's sealed bytes as stored, if they are all there and match their hash. */
-  async readRaw(ref: BlobRef): Promise<Uint8Array | undefined> {
-    try {
-      const fh = await this.reader(ref.seg);
-      const bytes = new Uint8Array(ref.len);
-      const { bytesRead } = await fh.read(bytes, 0, ref.len, ref.off);
-      return bytesRead === ref.len && toHex(hash(bytes)) === ref.h ? bytes : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private reader(seg: string): Promise<FileHandle> {
-    let fh = this.readers.get(seg);
-    if (!fh) {
-      fh = fs.open(path.join(this.dir, segmentFile(seg)), 'r');
-      fh.catch(() => this.readers.delete(seg));
-      this.readers.set(seg, fh);
-    }
-    return fh;
   }
 
   /**
@@ -250,22 +217,57 @@ export class Store {
    * after this resolves, so memory never runs ahead of the disk.
    */
   async append(state: State, op: Op, blob?: SealedBlob, sync = true): Promise<Op> {
-    if (!this.compacting && (this.mustCheckpoint || !this.journal || this.journal.size > CHECKPOINT_BYTES || this.journal.records >= this.journalLimit)) {
-      await this.checkpoint(state);
-    }
+    if (this.readOnly) throw readOnlyError();
+    if (!this.compacting && this.named && this.dueForCheckpoint()) await this.checkpoint(state);
+    return this.appendHere(state, op, blob, sync);
+  }
+
+  /** True when the journal is over its record or byte limit, holds mostly superseded data, or cannot be appended to. */
+  private dueForCheckpoint(): boolean {
+    const j = this.journal;
+    if (this.mustCheckpoint || !j?.fh) return true;
+    return j.size > CHECKPOINT_BYTES || j.records >= this.journalLimit || j.size > Math.max(SPACE_MIN_BYTES, 2 * this.liveBytes);
+  }
+
+  /**
+   * Appends to the current journal whatever its size, never checkpointing: a
+   * rotation fills its new epoch this way, so nothing is collected while
+   * vault.json still names the old epoch.
+   */
+  async appendHere(state: State, op: Op, blob?: SealedBlob, sync = true): Promise<Op> {
+    if (this.readOnly) throw readOnlyError();
     const j = this.journal!;
+    const fh = j.fh!;
     // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
-    const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
+    const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' || op.t === 'blob' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
     await io('save the change', async () => {
-      const { bytesWritten } = await j.fh.write(record, 0, record.length, j.size);
+      const bytesWritten = await fh.write(record, j.size);
       if (bytesWritten !== record.length) throw new Error('short write');
       // The journal is opened O_DSYNC: the write returns once the record is on disk, one system call instead of two.
-      if (sync && !DSYNC) await j.fh.datasync();
+      if (sync && !fh.dsync) await fh.datasync();
     });
     const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: blobAt } } : op;
     j.size += record.length;
     j.records += 1;
     return placed;
+  }
+
+  /**
+   * Appends several writes as one change: each blob in a record of its own,
+   * synced, then one `batch` record naming them all. Until that record is on
+   * disk none of the writes exists, so a crash keeps all or none. Never
+   * checkpoints between the blobs and the batch record.
+   */
+  async appendBatch(state: State, items: Array<{ op: Extract<Op, { t: 'write' }>; blob: SealedBlob }>): Promise<Op> {
+    if (this.readOnly) throw readOnlyError();
+    if (this.named && this.dueForCheckpoint()) await this.checkpoint(state);
+    const ops: Op[] = [];
+    for (const { op, blob } of items) {
+      const placed = await this.appendHere(state, { t: 'blob', b: blob.ref }, blob, false);
+      ops.push({ ...op, b: (placed as Extract<Op, { t: 'blob' }>).b });
+    }
+    await this.flush();
+    return this.appendHere(state, { t: 'batch', ops });
   }
 
   /** The segment currently taking appends. */
@@ -280,30 +282,47 @@ export class Store {
 
   /** Makes appends made with `sync = false` durable. */
   async flush(): Promise<void> {
-    await io('save the change', async () => this.journal?.fh.datasync());
+    await io('save the change', async () => this.journal?.fh?.datasync());
   }
 
   /**
    * Rewrites the manifest from `state`, starts a fresh journal segment and (with
-   * `collect`) removes segment files no live blob uses.
+   * `collect`, and only while vault.json names this epoch) compacts sparse
+   * segments and removes segment files no live blob uses.
    */
   async checkpoint(state: State, collect = true): Promise<void> {
+    if (this.readOnly) throw readOnlyError();
+    const tidy = collect && this.named;
     await io('save the vault index', async () => {
       const old = this.journal;
       await this.startJournal();
-      if (collect) await this.compact(state);
+      if (tidy) await this.compact(state);
       const live = liveSegments(state);
       live.delete(this.journal!.id);
-      // The manifest being replaced becomes the fallback, with its journal kept until the next checkpoint:
-      // if the new one is ever lost or damaged, that pair rebuilds the same state.
-      if (this.manifestGood) await fs.rename(this.manifestPath, this.prevManifestPath).catch(() => undefined);
-      await this.writeManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
-      this.manifestGood = true;
+      await this.commitManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
-      await old?.fh.close();
-      if (collect) await this.collect(old ? new Set([...live, old.id]) : live);
+      this.liveBytes = liveSize(state);
+      await old?.fh?.close();
+      if (tidy) await this.collect(old ? new Set([...live, old.id]) : live);
     });
+  }
+
+  /**
+   * Installs a new manifest so that at every instant one durable manifest
+   * names the newest state: written and synced as `.next` first, then the
+   * current one becomes the fallback `.prev` (with its journal kept until the
+   * next checkpoint, so the pair can rebuild the same state if the new one is
+   * ever damaged), then `.next` takes its place.
+   */
+  private async commitManifest(snap: Snapshot): Promise<void> {
+    const tmp = await writeTemp(this.fs, this.nextManifestPath, this.sealed(snap));
+    await this.fs.rename(tmp, this.nextManifestPath);
+    await this.fs.syncDir(this.dir);
+    if (this.manifestGood) await this.fs.rename(this.manifestPath, this.prevManifestPath).catch(() => undefined);
+    await this.fs.rename(this.nextManifestPath, this.manifestPath);
+    await this.fs.syncDir(this.dir);
+    this.manifestGood = true;
   }
 
   /**
@@ -319,7 +338,7 @@ export class Store {
     const sparse = new Set<string>();
     for (const [seg, bytes] of liveBytes) {
       if (seg === this.journal!.id) continue;
-      const size = await fs.stat(path.join(this.dir, segmentFile(seg))).then((st) => st.size, () => 0);
+      const size = await this.fs.stat(path.join(this.dir, segmentFile(seg))).then((st) => st.size, () => 0);
       if (size >= COMPACT_MIN_BYTES && bytes < size * COMPACT_LIVE_RATIO) sparse.add(seg);
     }
     if (!sparse.size) return;
@@ -329,27 +348,30 @@ export class Store {
         const bytes = await this.readRaw(b);
         // A damaged blob stays where it is (and keeps its segment) so verify can still name it.
         if (!bytes) continue;
-        state.apply(await this.append(state, { t: 'reloc', b: { ...b, seg: '', off: 0 } }, { bytes, ref: b }, false));
+        state.apply(await this.appendHere(state, { t: 'reloc', b: { ...b, seg: '', off: 0 } }, { bytes, ref: b }, false));
       }
-      await this.journal!.fh.datasync();
+      await this.journal!.fh!.datasync();
     } finally {
       this.compacting = false;
     }
   }
 
-  /** Removes segment files that are neither the journal nor in `live`, and manifests of other key epochs. */
+  /**
+   * Removes segment files that are neither the journal nor in `live`, and
+   * manifests of other key epochs. Does nothing while vault.json names another
+   * epoch: those files are the ones the vault opens with.
+   */
   async collect(live: Set<string>): Promise<void> {
+    if (this.readOnly || !this.named) return;
     await io('tidy the vault', async () => {
-      for (const name of await fs.readdir(this.dir)) {
-        const mine = name === `manifest.${this.manifestId}` || name === `manifest.${this.manifestId}.prev`;
-        if (name.startsWith('manifest.') && !mine) await fs.rm(path.join(this.dir, name), { force: true });
+      const mine = new Set([this.manifestPath, this.prevManifestPath, this.nextManifestPath].map((p) => path.basename(p)));
+      for (const name of await this.fs.readdir(this.dir)) {
+        if (name.startsWith('manifest.') && !mine.has(name)) await this.fs.unlink(path.join(this.dir, name));
       }
-      for (const name of await fs.readdir(path.join(this.dir, 'segments'))) {
+      for (const name of await this.fs.readdir(path.join(this.dir, 'segments'))) {
         if (name === this.journal!.id || live.has(name) || name.startsWith('.')) continue;
-        const fh = this.readers.get(name);
-        this.readers.delete(name);
-        await fh?.then((h) => h.close()).catch(() => undefined);
-        await fs.rm(path.join(this.dir, 'segments', name), { force: true });
+        await this.dropReader(name);
+        await this.fs.unlink(path.join(this.dir, 'segments', name));
       }
     });
   }
@@ -357,15 +379,15 @@ export class Store {
   private async startJournal(): Promise<void> {
     const id = toHex(randomBytes(ID_BYTES));
     const dir = path.join(this.dir, 'segments');
-    const fh = await fs.open(path.join(dir, id), JOURNAL_FLAGS | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
-    await fh.write(this.codec.header(id), 0, SEG_HEADER, 0);
+    const fh = await this.fs.open(path.join(dir, id), 'journal-new');
+    await fh.write(this.codec.header(id), 0);
     await fh.sync();
-    await fsyncDir(dir);
+    await this.fs.syncDir(dir);
     this.journal = { id, fh, size: SEG_HEADER, records: 0 };
   }
 
-  private async writeManifest(snap: Snapshot): Promise<void> {
-    await writeFileDurable(this.manifestPath, sealManifest(this.keys.manifest, this.vaultId, snap));
+  private sealed(snap: Snapshot): Uint8Array {
+    return sealManifest(this.keys.manifest, this.vaultId, snap);
   }
 
   /** Authenticates both manifests and every record of every segment the manifest lists; returns one line per problem. */
@@ -374,7 +396,7 @@ export class Store {
     if ((await this.readManifest(this.manifestPath)) === null) problems.push('manifest: damaged');
     if ((await this.readManifest(this.prevManifestPath)) === null) problems.push('manifest (previous copy, the fallback): damaged');
     for (const id of [...this.listed].sort()) {
-      const bytes = await io('read the vault', () => readIfExists(path.join(this.dir, segmentFile(id))));
+      const bytes = await io('read the vault', () => readIfExists(this.fs, path.join(this.dir, segmentFile(id))));
       problems.push(...(bytes ? this.codec.verify(id, bytes) : [`${segmentFile(id)}: missing`]));
     }
     return problems;
@@ -382,16 +404,10 @@ export class Store {
 
   /** Closes every file handle. Keys belong to the caller. */
   async close(): Promise<void> {
-    await this.journal?.fh.close().catch(() => undefined);
+    await this.journal?.fh?.close().catch(() => undefined);
     this.journal = undefined;
-    for (const fh of this.readers.values()) await fh.then((h) => h.close()).catch(() => undefined);
-    this.readers.clear();
+    await this.closeReaders();
   }
 }
 
-/** Segment ids that hold at least one blob `state` still references. */
-export function liveSegments(state: State): Set<string> {
-  const live = new Set<string>();
-  for (const b of state.liveBlobs()) live.add(b.seg);
-  return live;
-}
+export { liveSegments, liveSize, segmentFile, type BlobKind, type SealedBlob, type StoreKeys } from './blobs';

@@ -7,6 +7,8 @@
  * never sees a host path from above and never returns one.
  */
 
+import type { VaultFs } from './fsio';
+
 /** Why a vault operation failed. Messages never contain host paths or secrets. */
 export type VaultErrorCode =
   | 'NOT_FOUND' // no such memory or directory
@@ -157,12 +159,18 @@ export interface CreateOptions {
   stateDir?: string;
   /** As in OpenOptions. */
   journalLimit?: number;
+  /** As in OpenOptions (tests only). */
+  fs?: VaultFs;
 }
 
 export interface OpenOptions {
   stateDir?: string;
   /** Journal records between manifest checkpoints (default 4096); small values are for tests. */
   journalLimit?: number;
+  /** The file layer every vault read and write goes through (default: node:fs). Tests inject a crashing disk model. */
+  fs?: VaultFs;
+  /** Open for reading only: no lock file, no tidying, no checkpoint on close; every change fails with INVALID. */
+  readOnly?: boolean;
 }
 
 /**

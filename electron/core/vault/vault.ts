@@ -3,17 +3,17 @@
  * header.ts for vault.json). Open it locked with `Vault.open`, or make one with
  * `Vault.create`; unlock with the passphrase or the recovery key.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
 import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { nodeFs, type VaultFs } from './fsio';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { calibrateKdf, checkKdf } from './kdf';
 import { checkPassphrase, passphraseCost, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
-import { checkBlobs, internalStore, memoryOps, type Unlocked } from './ops';
+import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem, type Unlocked } from './ops';
 import { rotate } from './rotate';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
@@ -36,6 +36,7 @@ import {
 const HEADER_FILE = 'vault.json';
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
+const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
 
 interface Session extends Unlocked {
   vmk: Uint8Array;
@@ -63,6 +64,8 @@ export class Vault implements VaultApi {
     private header: Header,
     stateDir: string,
     private readonly journalLimit?: number,
+    private readonly fs: VaultFs = nodeFs,
+    readonly readOnly = false,
   ) {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
     this.rawOps = memoryOps(() => this.unlocked());
@@ -85,8 +88,8 @@ export class Vault implements VaultApi {
   }
 
   /** True when `dir` holds a vault (its vault.json exists). */
-  static async exists(dir: string): Promise<boolean> {
-    return fs.access(path.join(dir, HEADER_FILE)).then(
+  static async exists(dir: string, fsx: VaultFs = nodeFs): Promise<boolean> {
+    return fsx.stat(path.join(dir, HEADER_FILE)).then(
       () => true,
       () => false,
     );
@@ -99,8 +102,9 @@ export class Vault implements VaultApi {
   static async create(dir: string, passphrase: string, opts: CreateOptions = {}): Promise<{ vault: Vault; recoveryKey: string }> {
     await cryptoReady();
     checkPassphrase(passphrase);
-    if (await Vault.exists(dir)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
-    await io('create the vault folder', () => fs.mkdir(dir, { recursive: true, mode: 0o700 }));
+    const fsx = opts.fs ?? nodeFs;
+    if (await Vault.exists(dir, fsx)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
+    await io('create the vault folder', () => fsx.mkdir(dir));
     const id = { format: FORMAT, version: VERSION, vaultId: toHex(randomBytes(16)) } as const;
     const kdf = opts.kdf ?? (await calibrateKdf());
     const vmk = randomBytes(32);
@@ -111,10 +115,10 @@ export class Vault implements VaultApi {
     slots.push(recovery.slot);
     const header = sealHeader({ ...id, manifest, slots }, vmk, 0);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit);
+    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx });
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
-    await io('write vault.json', () => writeFileDurable(path.join(dir, HEADER_FILE), serializeHeader(header)));
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit);
+    await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
     vault.begin(vmk, keys, store, state);
     vault.unlockedWith = 'passphrase';
@@ -124,13 +128,20 @@ export class Vault implements VaultApi {
     return { vault, recoveryKey: recovery.text };
   }
 
-  /** Opens the vault in `dir`, locked, taking its process lock. */
+  /**
+   * Opens the vault in `dir`, locked, taking its process lock. With
+   * `readOnly` nothing in the folder is written, renamed, truncated or
+   * removed (the kernel lock is taken, no lock record written), and every
+   * change fails with INVALID.
+   */
   static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
     await cryptoReady();
-    const bytes = await io('read vault.json', () => readIfExists(path.join(dir, HEADER_FILE)));
+    const fsx = opts.fs ?? nodeFs;
+    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
     if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
-    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit);
-    vault.releaseLock = await acquireLock(dir);
+    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
+    // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
+    vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
     return vault;
   }
 
@@ -150,7 +161,6 @@ export class Vault implements VaultApi {
     return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey), 'recovery');
   }
 
-  /** True when the current session was unlocked with the recovery key (so `setPassphrase` is allowed). */
   passphraseKdf(): KdfParams {
     return passphraseCost(this.header);
   }
@@ -176,7 +186,7 @@ export class Vault implements VaultApi {
       throw headerModified();
     }
     const keys = storeKeys(vmk);
-    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit);
+    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit, { fs: this.fs, readOnly: this.readOnly });
     let state: State;
     try {
       state = await store.load();
@@ -193,7 +203,7 @@ export class Vault implements VaultApi {
     this.rolledBack = await this.hwm.rolledBack(state.gen, this.olderHeader);
     this.begin(vmk, keys, store, state);
     this.unlockedWith = via;
-    if (this.header.mac === undefined) {
+    if (this.header.mac === undefined && !this.readOnly) {
       // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
       await this.queue(() => this.writeHeader(this.header, vmk));
       await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
@@ -226,6 +236,11 @@ export class Vault implements VaultApi {
         session.state.apply(placed);
         this.hwm.note(session.state.gen);
       },
+      commitBatch: async (items) => {
+        const placed = await store.appendBatch(session.state, items);
+        session.state.apply(placed);
+        this.hwm.note(session.state.gen);
+      },
       emit: (change) => this.emit(change),
     };
     this.session = session;
@@ -249,7 +264,7 @@ export class Vault implements VaultApi {
   /** Locks and releases the vault; folds the journal into the manifest first so the next unlock replays nothing. */
   async close(): Promise<void> {
     const s = this.session;
-    if (s && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
+    if (s && !this.readOnly && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
     this.lock();
     await s?.store.close();
     await this.hwm.flush();
@@ -310,14 +325,17 @@ export class Vault implements VaultApi {
   async rotateKeys(passphrase: string): Promise<string> {
     return this.queue(async () => {
       const s = this.unlocked();
+      if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
-      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.writeHeader(h, vmk));
+      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.writeHeader(h, vmk), this.journalLimit);
       const old = s;
       this.session = undefined;
       wipe(old.vmk);
       wipeKeys(old.keys);
       await old.store.close();
       this.begin(result.vmk, result.keys, result.store, result.state);
+      // vault.json now names the new epoch durably: only now may the old epoch's files go.
+      result.store.named = true;
       await result.store.collect(result.live);
       this.hwm.note(result.state.gen);
       return result.recoveryKey;
@@ -326,10 +344,16 @@ export class Vault implements VaultApi {
 
   /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
   private async writeHeader(next: Header, vmk: Uint8Array): Promise<void> {
+    if (this.readOnly) throw readOnlyError();
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
-    await io('write vault.json', () => writeFileDurable(path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
     this.header = sealed;
     await this.hwm.noteHeader(seenOf(sealed));
+  }
+
+  /** Imports files as one change, all or none (see ops.ts `importBatch`); returns how many were written. */
+  importFiles(items: ImportItem[], opts: Parameters<typeof importBatch>[2]): Promise<number> {
+    return this.queue(() => importBatch(this.unlocked(), items, opts));
   }
 
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {

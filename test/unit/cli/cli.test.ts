@@ -154,7 +154,9 @@ describe('mnemo export, import and backup', () => {
     const b = await initVault();
     expect((await mnemo(['import', out, '--vault', b.vault], { env: b.env })).code).toBe(0);
     expect((await mnemo(['cat', '/memories/sub/two.md', '--vault', b.vault], { env: b.env })).stdout).toBe('second\n');
-    // A second import conflicts on every file: nothing is written.
+    // Importing the same files again skips them; a changed one conflicts and nothing is written.
+    expect((await mnemo(['import', out, '--vault', b.vault], { env: b.env })).code).toBe(0);
+    await fs.writeFile(path.join(out, 'one.md'), 'changed');
     const again = await mnemo(['import', out, '--vault', b.vault], { env: b.env });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists/);

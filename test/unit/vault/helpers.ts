@@ -50,3 +50,22 @@ export async function listFiles(dir: string): Promise<string[]> {
   }
   return out.sort();
 }
+
+/** Size, mtime and bytes of every entry below `dir`, the folders themselves included. */
+export async function fingerprint(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string) => {
+    const st = await fs.stat(d);
+    out[path.relative(dir, d) || '.'] = `dir ${st.mtimeMs}`;
+    for (const e of await fs.readdir(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else {
+        const s = await fs.stat(p);
+        out[path.relative(dir, p)] = `${s.size} ${s.mtimeMs} ${(await fs.readFile(p)).toString('base64')}`;
+      }
+    }
+  };
+  await walk(dir);
+  return out;
+}

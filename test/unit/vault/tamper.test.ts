@@ -48,7 +48,7 @@ async function inspect(): Promise<{ problems: string[]; readable: string[] }> {
   const store = new Store(t.dir, vaultIdBytes(header), storeKeys(vmk), header.manifest);
   try {
     const state = await store.load();
-    const u: Unlocked = { store, state, commit: async () => undefined, emit: () => undefined };
+    const u: Unlocked = { store, state, commit: async () => undefined, commitBatch: async () => undefined, emit: () => undefined };
     const problems = [...store.problems, ...(await store.verifySegments()), ...(await checkBlobs(u))];
     const readable: string[] = [];
     for (const [p, text] of Object.entries(MEMORIES)) {

@@ -273,15 +273,16 @@ describe('internal store and keys', () => {
     expect(await again.verify()).toEqual({ ok: true, problems: [] });
   });
 
-  it('a crash between moving the old manifest aside and writing the new one loses nothing and is not reported as damage', async () => {
+  it('a crash between moving the old manifest aside and renaming the new one into place loses nothing and is not reported as damage', async () => {
     t = await tempVault();
     await write(t.vault, '/memories/a.md', 'before the checkpoint');
     let v = await t.reopen();
     await write(v, '/memories/b.md', 'after the checkpoint, in the journal');
     v.lock();
     await v.close();
+    // The checkpoint's new manifest is durable as .next before the current one moves aside.
     const manifest = (await fs.readdir(t.dir)).find((f) => f.startsWith('manifest.') && !f.endsWith('.prev'))!;
-    await fs.rm(path.join(t.dir, manifest));
+    await fs.rename(path.join(t.dir, manifest), path.join(t.dir, `${manifest}.next`));
     t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
     expect(await t.vault.unlock(PASS)).toEqual({ rolledBack: false, damaged: [] });
     expect(await t.vault.memory.readFile('/memories/a.md')).toBe('before the checkpoint');
