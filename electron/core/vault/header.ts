@@ -5,7 +5,6 @@
  * fail instead of silently weakening the vault. A checksum over the canonical
  * bytes tells accidental damage (exit 4) apart from a wrong passphrase (exit 3).
  */
-import fs from 'node:fs/promises';
 import sodium from 'libsodium-wrappers-sumo';
 import { z } from 'zod';
 import { fromB64, fromHex, hash, open, seal, toB64, toHex, utf8 } from './crypto';
@@ -84,10 +83,10 @@ export function headerAuthentic(h: Header, vmk: Uint8Array): boolean {
   return sodium.memcmp(expected, fromHex(h.mac));
 }
 
-/** True when the vault.json now on disk parses and carries a MAC that `vmk` confirms (verify's check). */
-export async function headerFileAuthentic(file: string, vmk: Uint8Array): Promise<boolean> {
+/** True if `bytes` (vault.json as read from disk) parse and carry a MAC that `vmk` confirms. */
+export function headerBytesAuthentic(bytes: Uint8Array | undefined, vmk: Uint8Array): boolean {
   try {
-    return headerAuthentic(parseHeader(new Uint8Array(await fs.readFile(file))), vmk);
+    return bytes !== undefined && headerAuthentic(parseHeader(bytes), vmk);
   } catch {
     return false;
   }

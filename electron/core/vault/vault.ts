@@ -7,7 +7,7 @@ import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
 import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
 import { writeFileDurable, io, readIfExists } from './files';
-import { FORMAT, headerAuthentic, headerFileAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { FORMAT, headerAuthentic, headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
 import { nodeFs, type VaultFs } from './fsio';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { calibrateKdf, checkKdf } from './kdf';
@@ -402,7 +402,7 @@ export class Vault implements VaultApi {
     return this.queue(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
-      if (!(await headerFileAuthentic(path.join(this.dir, HEADER_FILE), s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+      if (!headerBytesAuthentic(await readIfExists(this.fs, path.join(this.dir, HEADER_FILE)), s.vmk)) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
       if (this.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
       return { ok: problems.length === 0, problems: [...new Set(problems)] };
     });

@@ -109,7 +109,7 @@ describe('the built main bundle', () => {
 
   it('answers IPC only from our window’s main frame', async () => {
     const handler = rec.ipcHandlers.get(CALLS.vaultStatus.channel)!;
-    expect(await handler(mainFrameEvent())).toEqual({ ok: true, value: { exists: false, unlocked: false } });
+    expect(await handler(mainFrameEvent())).toEqual({ ok: true, value: { exists: false, unlocked: false, rolledBack: false } });
     const subframe = { sender: win.webContents, senderFrame: { url: 'app://mnemo/index.html' } };
     expect(await handler(subframe)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     const foreign = { sender: win.webContents, senderFrame: { ...win.webContents.mainFrame, url: 'https://evil.example/' } };

@@ -65,10 +65,15 @@ export interface CheckResult {
 /** `NO_VAULT`, or the dump of the vault on `image`, after checking it opens and verifies. */
 async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | undefined, keys: Keys, usePassphrase: boolean): Promise<string> {
   const sim = new SimFs(dirs.check, image);
+  // The device's own state (high-water mark, last header seen) as the running process had left it at the crash;
+  // a copy, so what the check notes there does not leak into the run or the next check.
+  const stateDir = await fs.mkdtemp(path.join(path.dirname(dirs.state), 'state-at-crash-'));
+  await fs.cp(dirs.state, stateDir, { recursive: true });
   let v: Vault;
   try {
-    v = await Vault.open(dirs.check, { fs: sim, stateDir: dirs.state });
+    v = await Vault.open(dirs.check, { fs: sim, stateDir });
   } catch (e) {
+    await fs.rm(stateDir, { recursive: true, force: true });
     if (e instanceof VaultError && e.code === 'NO_VAULT') return 'NO_VAULT';
     throw e;
   }
@@ -94,6 +99,7 @@ async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | unde
     return await dump(v);
   } finally {
     await v.close();
+    await fs.rm(stateDir, { recursive: true, force: true });
   }
 }
 
@@ -117,6 +123,9 @@ export async function drive(opts: {
   /** Returns the vault to read the new state from, or that state already read (for an op that closes the vault). */
   op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>;
 }): Promise<CheckResult & { before: string; after: string }> {
+  // Each op starts on a device that knows the base image only (bases are reused across ops, which advance the mark).
+  await fs.rm(opts.dirs.state, { recursive: true, force: true });
+  await fs.mkdir(opts.dirs.state, { recursive: true });
   const sim = new SimFs(opts.dirs.run, opts.base);
   const baseHeader = opts.base.get('vault.json') as Uint8Array | undefined;
   const v = await opts.open(sim);
