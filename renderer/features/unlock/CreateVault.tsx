@@ -1,32 +1,24 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
 export function CreateVault({ onDone }: { onDone: () => void }) {
   const fields = useNewPassphrase();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
   const [recoveryKey, setRecoveryKey] = useState<string>();
 
   if (recoveryKey) return <RecoveryKeyStep recoveryKey={recoveryKey} onDone={onDone} />;
 
-  const submit = async (e: React.FormEvent) => {
+  const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    setError(undefined);
-    const problem = fields.problem();
-    if (problem) return setError(problem);
-    setBusy(true);
-    try {
+    void run(fields.problem(), async () => {
       const { recoveryKey } = await call('vaultCreate', { passphrase: fields.pass });
       fields.clear();
       setRecoveryKey(recoveryKey);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

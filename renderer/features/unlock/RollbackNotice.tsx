@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 
 /**
  * The rollback alarm. It cannot be dismissed: it stays at every unlock, and
@@ -9,23 +10,15 @@ import { call, messageOf } from '../../lib/api';
 export function RollbackNotice({ onAccepted }: { onAccepted: () => void }) {
   const [asking, setAsking] = useState(false);
   const [passphrase, setPassphrase] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
 
-  const accept = async (e: React.FormEvent) => {
+  const accept = (e: React.FormEvent) => {
     e.preventDefault();
-    if (!passphrase) return setError('Enter your passphrase to keep this copy.');
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(passphrase ? undefined : 'Enter your passphrase to keep this copy.', async () => {
       await call('vaultAcceptRollback', { passphrase });
       setPassphrase('');
       onAccepted();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

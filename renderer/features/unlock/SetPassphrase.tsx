@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
 
 /**
@@ -10,24 +10,15 @@ import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
  */
 export function SetPassphrase({ onDone }: { onDone: () => void }) {
   const fields = useNewPassphrase();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
 
-  const submit = async (e: React.FormEvent) => {
+  const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    setError(undefined);
-    const problem = fields.problem();
-    if (problem) return setError(problem);
-    setBusy(true);
-    try {
+    void run(fields.problem(), async () => {
       await call('vaultSetPassphrase', { next: fields.pass });
       fields.clear();
       onDone();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 
 export interface UnlockNotice {
   rolledBack: boolean;
@@ -13,23 +14,15 @@ export interface UnlockNotice {
 export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => void }) {
   const [mode, setMode] = useState<'passphrase' | 'recovery'>('passphrase');
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, run } = useAction();
 
-  const submit = async (e: React.FormEvent) => {
+  const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (!secret) return setError(mode === 'passphrase' ? 'Enter your passphrase.' : 'Enter your recovery key.');
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(secret ? undefined : mode === 'passphrase' ? 'Enter your passphrase.' : 'Enter your recovery key.', async () => {
       const report = mode === 'passphrase' ? await call('vaultUnlock', { passphrase: secret }) : await call('vaultUnlockWithRecoveryKey', { recoveryKey: secret });
       setSecret('');
       onUnlocked({ ...report, viaRecoveryKey: mode === 'recovery' });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

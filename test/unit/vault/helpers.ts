@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Vault } from '../../../electron/core/vault/vault';
+import { VaultError } from '../../../electron/core/vault/types';
 
 export const PASS = 'correct horse battery staple';
 export const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
@@ -69,3 +70,13 @@ export async function fingerprint(dir: string): Promise<Record<string, string>> 
   await walk(dir);
   return out;
 }
+
+/** The VaultError code a promise fails with, 'OK' if it succeeds (other errors as text). */
+export const code = async (p: Promise<unknown>): Promise<string> => {
+  try {
+    await p;
+  } catch (e) {
+    return e instanceof VaultError ? e.code : String(e);
+  }
+  return 'OK';
+};

@@ -2,8 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
-import { VaultError } from '../../../electron/core/vault/types';
-import { fingerprint, PASS, tempVault, type TempVault } from './helpers';
+import { code, fingerprint, PASS, tempVault, type TempVault } from './helpers';
 
 let t: TempVault | undefined;
 afterEach(async () => {
@@ -11,14 +10,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e instanceof VaultError ? e.code : String(e);
-  }
-  return 'OK';
-};
 const write = (v: Vault, p: string, text: string) => v.memory.writeFile(p, text, { mode: 'upsert', source: 'user' });
 
 

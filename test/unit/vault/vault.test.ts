@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
-import { VaultError, type VaultChange } from '../../../electron/core/vault/types';
-import { FLOOR, PASS, tempVault, type TempVault } from './helpers';
+import { type VaultChange } from '../../../electron/core/vault/types';
+import { code, FLOOR, PASS, tempVault, type TempVault } from './helpers';
 
 let t: TempVault | undefined;
 afterEach(async () => {
@@ -11,14 +11,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e instanceof VaultError ? e.code : String(e);
-  }
-  return 'OK';
-};
 const write = (v: Vault, p: string, text: string, mode: 'create' | 'update' | 'upsert' = 'upsert') => v.memory.writeFile(p, text, { mode, source: 'user' });
 
 describe('unlocking', () => {
