@@ -133,7 +133,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
     if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. That exchange is left out of what Claude sees next; rephrase the request, or start a new conversation.' };
   } catch (err) {
-    failure = mapChatError(err);
+    failure = mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []);
     stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
   }
   tools.dispose();

@@ -24,17 +24,45 @@ export interface HandlerContext {
   clipboard?: SecretClipboard;
   /** Confirms and opens links (a dialog and the OS browser in the app). Absent: no link opens. */
   links?: LinkPorts;
+  /** The clock for how long a shown recovery key stays copyable (Date.now when absent; tests move it). */
+  now?: () => number;
 }
+
+/** How long after main hands out a recovery key the window may still have main copy it. */
+export const RECOVERY_KEY_COPYABLE_MS = 10 * 60_000;
 
 export class AppSession {
   private vault: Vault | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Turn id → how to stop it. */
   readonly turns = new Map<string, { controller: AbortController; approvals: Map<string, (allow: boolean) => void> }>();
-  /** The recovery key last shown to the window, kept so Copy goes through main; forgotten on lock. */
-  shownRecoveryKey: string | undefined;
+  private shown: { key: string; until: number } | undefined;
+  /**
+   * True once a passphrase was set (or is being set) without the old one since
+   * the last unlock: a recovery-key unlock allows that once, so a page cannot
+   * later replace the passphrase the user has just chosen. Cleared on lock.
+   */
+  passphraseSetSinceUnlock = false;
 
   constructor(readonly ctx: HandlerContext) {}
+
+  private now(): number {
+    return (this.ctx.now ?? Date.now)();
+  }
+
+  /**
+   * The recovery key last shown to the window, kept so Copy goes through main;
+   * forgotten on lock and RECOVERY_KEY_COPYABLE_MS after it was shown, so a page
+   * compromised later cannot have main put it back in the clipboard.
+   */
+  get shownRecoveryKey(): string | undefined {
+    if (this.shown && this.now() > this.shown.until) this.shown = undefined;
+    return this.shown?.key;
+  }
+
+  set shownRecoveryKey(key: string | undefined) {
+    this.shown = key === undefined ? undefined : { key, until: this.now() + RECOVERY_KEY_COPYABLE_MS };
+  }
 
   get dir(): string {
     return vaultDirIn(this.ctx.userDataDir);
@@ -85,6 +113,7 @@ export class AppSession {
   /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
   lock(reason: 'user' | 'idle' | 'system'): void {
     this.shownRecoveryKey = undefined;
+    this.passphraseSetSinceUnlock = false;
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();

@@ -27,8 +27,18 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return null;
     },
     vaultSetPassphrase: async ({ next }) => {
-      await requireStrongPassphrase(next);
-      await s.unlocked().setPassphrase(next);
+      // Once per unlock, claimed before the first await so two racing calls cannot both set one; a failed try gives the claim back.
+      if (s.passphraseSetSinceUnlock) {
+        throw new VaultError('INVALID', 'A new passphrase was already set after the recovery key was used. To change it again, use Change passphrase with the new one.');
+      }
+      s.passphraseSetSinceUnlock = true;
+      try {
+        await requireStrongPassphrase(next);
+        await s.unlocked().setPassphrase(next);
+      } catch (err) {
+        s.passphraseSetSinceUnlock = false;
+        throw err;
+      }
       return null;
     },
     vaultAcceptRollback: async ({ passphrase }) => {
