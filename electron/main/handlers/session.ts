@@ -121,9 +121,11 @@ export class AppSession {
     }
   }
 
-  /** Locks and releases the vault (app quit). */
+  /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */
   async close(): Promise<void> {
     this.shownRecoveryKey = undefined;
+    // A copied recovery key would outlive its clearing timer, which ends with this process.
+    await this.ctx.clipboard?.clearNow();
     for (const t of this.turns.values()) t.controller.abort();
     this.unsubscribe?.();
     await this.vault?.close();

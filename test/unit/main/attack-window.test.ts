@@ -3,10 +3,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SecretClipboard, type ClipboardPort } from '../../../electron/main/clipboard';
 import { confirmLinkDialog, decideLink } from '../../../electron/main/links';
 import { createHandlers, dispatch, type HandlerContext } from '../../../electron/main/handlers';
 import type { EventName, EventPayload } from '../../../electron/shared/ipc';
-import { apiError, startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+import { apiError, memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
 
 const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 const PASS = 'amber-kettle-orbit-sonnet-42';
@@ -36,7 +37,7 @@ async function app(extra: Partial<HandlerContext> = {}) {
     kdf: KDF,
     pickDirectory: async () => undefined,
     emit: <K extends EventName>(event: K, payload: EventPayload<K>) => sent.push({ event, payload }),
-    clipboard: { copy: async (s: string) => void copied.push(s) } as unknown as HandlerContext['clipboard'],
+    clipboard: { copy: async (s: string) => void copied.push(s), clearNow: async () => undefined } as unknown as HandlerContext['clipboard'],
     ...extra,
   });
   return { ...a, sent, copied, dir };
@@ -166,5 +167,53 @@ describe('locking while the keys are rotated', () => {
     expect(await dispatch(a.handlers, 'memoryRead', [{ path: '/memories/a.md' }])).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
     expect(await dispatch(a.handlers, 'clipboardWriteRecoveryKey', [])).toMatchObject({ ok: false });
     await a.session.close();
+  });
+});
+
+describe('a hostile API server sending odd tool calls', () => {
+  it.each([['null', null], ['a string', 'view /memories'], ['an array', ['/memories']]])('ends the turn cleanly when a tool call input is %s', async (_name, input) => {
+    const fake = await startFakeAnthropic();
+    servers.push(fake);
+    fake.script(reply(memoryCall(input as unknown as Record<string, unknown>)), reply(text('done')));
+    const a = await app({ env: { ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey } });
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    const conv = ok<{ id: string }>(await dispatch(a.handlers, 'chatCreate', []));
+    ok(await dispatch(a.handlers, 'chatSend', [{ id: conv.id, text: 'hello' }]));
+    await expect.poll(() => a.sent.some((s) => JSON.stringify(s.payload).includes('"type":"done"'))).toBe(true);
+    expect(a.session.turns.size).toBe(0);
+    await a.session.close();
+  });
+});
+
+describe('the recovery key in the clipboard when Mnemo quits', () => {
+  /** An OS clipboard that outlives the process, and timers that never fire (the process is gone before a minute passes). */
+  function osClipboard() {
+    const state = { text: '' };
+    const port: ClipboardPort = {
+      write: async (t) => void (state.text = t),
+      readText: async () => state.text,
+      clear: async () => void (state.text = ''),
+    };
+    return { state, clip: new SecretClipboard(port, 'linux', { setTimeout: () => 0, clearTimeout: () => undefined }) };
+  }
+
+  it('is cleared at quit instead of staying there once the clearing timer dies with the process', async () => {
+    const { state, clip } = osClipboard();
+    const a = await app({ clipboard: clip });
+    const { recoveryKey } = ok<{ recoveryKey: string }>(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    ok(await dispatch(a.handlers, 'clipboardWriteRecoveryKey', []));
+    expect(state.text).toBe(recoveryKey);
+    await a.session.close();
+    expect(state.text).toBe('');
+  });
+
+  it('leaves alone what the user copied after the key', async () => {
+    const { state, clip } = osClipboard();
+    const a = await app({ clipboard: clip });
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    ok(await dispatch(a.handlers, 'clipboardWriteRecoveryKey', []));
+    state.text = 'a shopping list';
+    await a.session.close();
+    expect(state.text).toBe('a shopping list');
   });
 });
