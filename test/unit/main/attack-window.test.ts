@@ -89,6 +89,24 @@ describe('a hostile API server', () => {
   });
 });
 
+describe('a hostile API server naming its own stop reason', () => {
+  it('reaches the window only as one of the stop reasons the app knows', async () => {
+    const fake = await startFakeAnthropic();
+    servers.push(fake);
+    const smuggled = `<img src=x onerror=alert(1)> ${fake.apiKey}`;
+    fake.script({ ...reply(text('hi')), stop_reason: smuggled as 'end_turn' });
+    const a = await app({ env: { ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey } });
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    const conv = ok<{ id: string }>(await dispatch(a.handlers, 'chatCreate', []));
+    ok(await dispatch(a.handlers, 'chatSend', [{ id: conv.id, text: 'hello' }]));
+    await expect.poll(() => a.sent.some((s) => JSON.stringify(s.payload).includes('"type":"done"'))).toBe(true);
+    const done = a.sent.map((s) => (s.payload as { event?: { type: string; stopReason?: string } }).event).find((e) => e?.type === 'done');
+    expect(done?.stopReason).toBe('unknown');
+    expect(JSON.stringify(a.sent)).not.toContain(fake.apiKey);
+    await a.session.close();
+  });
+});
+
 describe('links a compromised window asks main to open', () => {
   it('refuses an address that puts a trusted name in front of its real host as userinfo', () => {
     for (const href of ['https://console.anthropic.com@evil.example/', 'https://console.anthropic.com:x@evil.example/settings/keys', 'https://console.anthropic.com%2Fsettings%2Fkeys@evil.example/']) {
