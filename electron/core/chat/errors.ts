@@ -37,8 +37,10 @@ export function mapChatError(err: unknown, secrets: readonly string[] = []): Map
     return { code: 'network', message: 'Could not reach the Anthropic API. Check your internet connection (or ANTHROPIC_BASE_URL, if you set it), then retry.' };
   }
   if (err instanceof APIError) {
-    const type = (err.error as { error?: { type?: string; message?: string } } | undefined)?.error?.type;
-    const apiMessage = (err.error as { error?: { message?: string } } | undefined)?.error?.message ?? '';
+    // The body is the server's JSON, whatever its shape: only strings are read from it.
+    const body = (err.error as { error?: { type?: unknown; message?: unknown } } | null | undefined)?.error;
+    const type = typeof body?.type === 'string' ? body.type : undefined;
+    const apiMessage = typeof body?.message === 'string' ? body.message : '';
     const status = err.status;
     if (status === 401) return { code: 'auth', message: 'The API key was refused (401). Check the key in Settings, or set a new one.' };
     if (status === 403) return { code: 'permission', message: 'This API key may not use this model or feature (403). Check the model in Settings or your Anthropic plan.' };

@@ -107,6 +107,26 @@ describe('a hostile API server naming its own stop reason', () => {
   });
 });
 
+describe('a hostile API server with an error body of the wrong shape', () => {
+  it.each([['an object', { html: '<b>x</b>' }], ['a number', 42], ['null', null]])('still ends the turn with an error and done when the message is %s', async (_name, message) => {
+    const fake = await startFakeAnthropic();
+    servers.push(fake);
+    const bad = apiError(400, 'invalid_request_error', message as unknown as string);
+    fake.script(bad, bad);
+    const a = await app({ env: { ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey } });
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    const conv = ok<{ id: string }>(await dispatch(a.handlers, 'chatCreate', []));
+    ok(await dispatch(a.handlers, 'chatSend', [{ id: conv.id, text: 'hello' }]));
+    await expect.poll(() => a.session.turns.size).toBe(0);
+    const events = a.sent.map((s) => (s.payload as { event?: { type: string; message?: string } }).event);
+    expect(events.find((e) => e?.type === 'error')?.message).toMatch(/refused the request \(400\)/);
+    expect(events.some((e) => e?.type === 'done')).toBe(true);
+    const r = ok<{ ok: boolean; message: string }>(await dispatch(a.handlers, 'settingsTestConnection', []));
+    expect(r.message).toMatch(/400/);
+    await a.session.close();
+  });
+});
+
 describe('links a compromised window asks main to open', () => {
   it('refuses an address that puts a trusted name in front of its real host as userinfo', () => {
     for (const href of ['https://console.anthropic.com@evil.example/', 'https://console.anthropic.com:x@evil.example/settings/keys', 'https://console.anthropic.com%2Fsettings%2Fkeys@evil.example/']) {
