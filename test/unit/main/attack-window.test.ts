@@ -127,6 +127,24 @@ describe('a hostile API server with an error body of the wrong shape', () => {
   });
 });
 
+describe('a turn that fails outside its own error handling', () => {
+  it('still tells the window it is done, so the window does not wait forever', async () => {
+    const fake = await startFakeAnthropic();
+    servers.push(fake);
+    const a = await app({ env: { ANTHROPIC_BASE_URL: fake.baseURL, ANTHROPIC_API_KEY: fake.apiKey } });
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    const conv = ok<{ id: string }>(await dispatch(a.handlers, 'chatCreate', []));
+    ok(await dispatch(a.handlers, 'chatSend', [{ id: conv.id, text: 'hello' }]));
+    // Locked before the turn has read its conversation: the turn cannot start at all.
+    ok(await dispatch(a.handlers, 'vaultLock', []));
+    await expect.poll(() => a.session.turns.size).toBe(0);
+    const events = a.sent.flatMap((s) => (s.event === 'chatEvent' ? [(s.payload as { event: { type: string } }).event.type] : []));
+    expect(events).toContain('error');
+    expect(events.at(-1)).toBe('done');
+    await a.session.close();
+  });
+});
+
 describe('links a compromised window asks main to open', () => {
   it('refuses an address that puts a trusted name in front of its real host as userinfo', () => {
     for (const href of ['https://console.anthropic.com@evil.example/', 'https://console.anthropic.com:x@evil.example/settings/keys', 'https://console.anthropic.com%2Fsettings%2Fkeys@evil.example/']) {
