@@ -43,6 +43,8 @@ export class AppSession {
    * later replace the passphrase the user has just chosen. Cleared on lock.
    */
   passphraseSetSinceUnlock = false;
+  /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
+  locks = 0;
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -114,6 +116,7 @@ export class AppSession {
   lock(reason: 'user' | 'idle' | 'system'): void {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
+    this.locks++;
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();

@@ -212,6 +212,25 @@ describe('a new passphrase without the old one', () => {
 });
 
 describe('locking while the keys are rotated', () => {
+  it('reports a lock that cut a rotation short as a lock, not as damaged memories, and keeps every memory', async () => {
+    const a = await app();
+    const first = ok<{ recoveryKey: string }>(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }])).recoveryKey;
+    ok(await dispatch(a.handlers, 'memoryWrite', [{ path: '/memories/a.md', text: 'secret', mode: 'create' }]));
+    const rotating = dispatch(a.handlers, 'vaultRotateKeys', [{ passphrase: PASS }]);
+    // Let the rotation get under way (a few turns of the event loop), then lock, as idle auto-lock or a suspend would.
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    ok(await dispatch(a.handlers, 'vaultLock', []));
+    const r = await rotating;
+    if (!r.ok) expect(r.error).toMatchObject({ code: 'LOCKED', message: expect.stringMatching(/locked/) });
+    // Whichever key is current (the old one if the rotation stopped, else the new one) still opens the vault.
+    ok(await dispatch(a.handlers, 'vaultUnlockWithRecoveryKey', [{ recoveryKey: r.ok ? (r.value as { recoveryKey: string }).recoveryKey : first }]));
+    ok(await dispatch(a.handlers, 'vaultLock', []));
+    ok(await dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }]));
+    expect(ok<{ text: string }>(await dispatch(a.handlers, 'memoryRead', [{ path: '/memories/a.md' }])).text).toBe('secret');
+    await a.session.close();
+  });
+
+
   it('leaves the vault locked when the window locks it in the middle of a rotation', async () => {
     const a = await app();
     ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
