@@ -45,6 +45,7 @@ export class AppSession {
   passphraseSetSinceUnlock = false;
   /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
   locks = 0;
+  private unlocking: Promise<unknown> = Promise.resolve();
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -82,6 +83,17 @@ export class AppSession {
   async opened(): Promise<Vault> {
     if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir }));
     return this.vault!;
+  }
+
+  /**
+   * Runs unlocks one after another: two racing ones would each derive keys and
+   * begin a session, and the one overwritten would keep its keys past any lock.
+   * The second then finds the vault unlocked and begins nothing.
+   */
+  serialUnlock<T>(unlock: (vault: Vault) => Promise<T>): Promise<T> {
+    const run = this.unlocking.then(async () => unlock(await this.opened()));
+    this.unlocking = run.catch(() => undefined);
+    return run;
   }
 
   /** The vault if unlocked, else LOCKED. */

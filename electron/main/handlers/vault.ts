@@ -36,8 +36,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
     },
-    vaultUnlock: async ({ passphrase }) => (await s.opened()).unlock(passphrase),
-    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => (await s.opened()).unlockWithRecoveryKey(recoveryKey),
+    vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => v.unlock(passphrase)),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => v.unlockWithRecoveryKey(recoveryKey)),
     vaultLock: async () => {
       s.lock('user');
       return null;

@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
 import { SecretClipboard, type ClipboardPort } from '../../../electron/main/clipboard';
 import { confirmLinkDialog, decideLink } from '../../../electron/main/links';
 import { createHandlers, dispatch, type HandlerContext } from '../../../electron/main/handlers';
@@ -290,5 +291,23 @@ describe('the recovery key in the clipboard when Mnemo quits', () => {
     state.text = 'a shopping list';
     await a.session.close();
     expect(state.text).toBe('a shopping list');
+  });
+});
+
+describe('unlocks racing each other', () => {
+  it('open one session, so locking wipes every key that was derived', async () => {
+    const a = await app();
+    ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
+    ok(await dispatch(a.handlers, 'vaultLock', []));
+    // A session is begun once per successful unlock; a second one would be orphaned with its keys, never wiped by lock.
+    const begin = vi.spyOn(Vault.prototype as unknown as { begin: (...a: unknown[]) => void }, 'begin');
+    try {
+      const results = await Promise.all([dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }]), dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }])]);
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(begin).toHaveBeenCalledTimes(1);
+    } finally {
+      begin.mockRestore();
+    }
+    await a.session.close();
   });
 });
