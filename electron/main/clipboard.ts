@@ -51,14 +51,30 @@ export class SecretClipboard {
     private readonly timers: TimerPort = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
   ) {}
 
+  private pending: string | undefined;
+
   /** Copies `secret`, concealed, and clears it after CLEAR_AFTER_MS unless the clipboard has changed since. */
   async copy(secret: string): Promise<void> {
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     await this.port.write(secret, concealedMarkers(this.platform));
+    this.pending = secret;
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
+      this.pending = undefined;
       void this.clearIfStill(secret);
     }, CLEAR_AFTER_MS);
+  }
+
+  /**
+   * Clears now what `copy` would clear later (app quit): the timer dies with
+   * the process, and the OS clipboard would otherwise keep the secret.
+   */
+  async clearNow(): Promise<void> {
+    const secret = this.pending;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+    if (secret !== undefined) await this.clearIfStill(secret);
   }
 
   private async clearIfStill(secret: string): Promise<void> {

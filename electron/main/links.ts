@@ -2,7 +2,9 @@
  * Opening links outside the app. The window is untrusted, so main decides:
  * the exact pages the app itself links to open at once; any other http(s)
  * link opens only after the user has read its full address in a main-process
- * dialog and chosen Open; every other scheme never opens. A link can carry
+ * dialog and chosen Open (the dialog names the host on its own line, so a
+ * look-alike such as console.anthropic.com.evil.example shows where it goes);
+ * userinfo and every other scheme never open. A link can carry
  * memory text in its address, which is why nothing opens on one click.
  */
 
@@ -20,6 +22,8 @@ export function decideLink(href: string): LinkDecision {
     return { kind: 'refuse' };
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { kind: 'refuse' };
+  // `https://console.anthropic.com@evil.example/` reads as Anthropic's but goes to evil.example; no page the app shows needs userinfo.
+  if (u.username || u.password) return { kind: 'refuse' };
   const url = u.href;
   if (DIRECT_LINKS.has(url)) return { kind: 'open', url };
   return { kind: 'confirm', url };
@@ -41,15 +45,21 @@ export async function openLink(href: string, ports: LinkPorts): Promise<boolean>
   return true;
 }
 
-/** The dialog options for the confirmation: the full address, Open / Cancel, Cancel the default and the Esc answer. */
+/** The dialog options for the confirmation: the site, the full address, Open / Cancel, Cancel the default and the Esc answer. */
 export function confirmLinkDialog(url: string): { type: 'question'; buttons: string[]; defaultId: number; cancelId: number; title: string; message: string; detail: string; noLink: boolean } {
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // decideLink only passes parsed URLs; an unparsable one still shows in full below.
+  }
   return {
     type: 'question',
     buttons: ['Open', 'Cancel'],
     defaultId: 1,
     cancelId: 1,
     title: 'Open link',
-    message: 'Open this address in your browser?',
+    message: host ? `Open a page on ${host} in your browser?` : 'Open this address in your browser?',
     detail: `${url}\n\nAnything in the address is sent to that site. Open it only if you expected this link.`,
     noLink: true,
   };

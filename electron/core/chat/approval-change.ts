@@ -3,6 +3,7 @@
  * edit, the files a delete removes. Read from the vault as it is now, so the
  * user judges the real effect rather than the text Claude sent.
  */
+import { validateMemoryPath } from '../memory/paths';
 import type { MemoryOps } from '../vault/types';
 
 export interface ApprovalChange {
@@ -17,12 +18,15 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 /**
  * The effect of `command` with `input` on the memory as it is now. Never
  * throws: a change whose effect cannot be computed (bad input, missing or
- * damaged file) gets no detail, and the tool itself reports the error.
+ * damaged file) gets no detail, and the tool itself reports the error. The
+ * path is read in its canonical form, as the tool reads it: `/memories/dir/`
+ * or a decomposed accent names the same entry, and the card must show it.
  */
 export async function describeChange(memory: Pick<MemoryOps, 'stat' | 'list' | 'readFile'>, command: string, input: Record<string, unknown>): Promise<ApprovalChange> {
-  const path = str(input.path);
   try {
-    if (!path) return {};
+    const raw = str(input.path);
+    if (!raw) return {};
+    const path = validateMemoryPath(raw);
     const meta = memory.stat(path);
     const current = meta?.kind === 'file' ? await memory.readFile(path) : undefined;
     if (command === 'create') {

@@ -10,6 +10,7 @@ import type { ChatEvent, ToolRecord } from '../../shared/chat';
 export type { ToolRecord } from '../../shared/chat';
 import type { GuardMode } from '../../shared/settings';
 import { createMemoryHandlers, type MemoryObservation } from '../memory/handlers';
+import { validateMemoryPath } from '../memory/paths';
 import { describeChange, type ApprovalChange } from './approval-change';
 import type { VaultApi } from '../vault/types';
 
@@ -69,8 +70,9 @@ export class TurnTools {
       const req: ApprovalRequest = {
         id: call?.id ?? '',
         command,
-        path: pathOf(input),
-        ...(typeof input.new_path === 'string' ? { newPath: input.new_path } : {}),
+        // Canonical, as the tool will use them, so the card names the entry that changes.
+        path: canonical(pathOf(input)),
+        ...(typeof input.new_path === 'string' ? { newPath: canonical(input.new_path) } : {}),
         ...(typeof input.file_text === 'string' ? { preview: input.file_text } : typeof input.new_str === 'string' ? { preview: input.new_str } : typeof input.insert_text === 'string' ? { preview: input.insert_text } : {}),
       };
       const change = await describeChange(vault.memory, command, input);
@@ -137,6 +139,15 @@ export class TurnTools {
   /** The turn is over: stop listening to the vault. */
   dispose(): void {
     this.unsubscribe();
+  }
+}
+
+/** The path as the memory tool will use it, or as given when the tool will refuse it anyway. */
+function canonical(p: string): string {
+  try {
+    return validateMemoryPath(p);
+  } catch {
+    return p;
   }
 }
 

@@ -118,7 +118,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       // Settle on a stop even if the stream itself does not (an abort raised from inside a stream listener can leave it pending).
       const message = await untilStopped(stream.finalMessage(), opts.signal);
       addUsage(tokens, message.usage);
-      stopReason = message.stop_reason ?? 'end_turn';
+      stopReason = knownStopReason(message.stop_reason);
       if (current.text) texts.push(current.text);
       if (message.stop_reason === 'tool_use') {
         const response = await runner.generateToolResponse();
@@ -133,7 +133,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
     if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. That exchange is left out of what Claude sees next; rephrase the request, or start a new conversation.' };
   } catch (err) {
-    failure = mapChatError(err);
+    failure = mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []);
     stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
   }
   tools.dispose();
@@ -216,6 +216,14 @@ function toolResultsOf(response: BetaMessageParam | null): BetaToolResultBlockPa
 function resultText(content: BetaToolResultBlockParam['content']): string {
   if (typeof content === 'string') return content;
   return (content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
+}
+
+/** The API's stop reasons; the server's string goes on to the window, so anything else is reported as `unknown`. */
+const STOP_REASONS = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded']);
+
+function knownStopReason(reason: string | null | undefined): string {
+  if (reason === null || reason === undefined) return 'end_turn';
+  return STOP_REASONS.has(reason) ? reason : 'unknown';
 }
 
 function untilStopped<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

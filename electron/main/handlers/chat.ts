@@ -48,7 +48,11 @@ export function chatHandlers(
         onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
         approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
       })
-        .catch(() => s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } }))
+        .catch(() => {
+          s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
+          // The window ends a turn on `done` only; without it, it would wait for this one forever.
+          s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'done', stopReason: 'error', conversationId: id } });
+        })
         .finally(() => s.turns.delete(turnId));
       return { turnId };
     },

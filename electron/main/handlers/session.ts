@@ -24,17 +24,48 @@ export interface HandlerContext {
   clipboard?: SecretClipboard;
   /** Confirms and opens links (a dialog and the OS browser in the app). Absent: no link opens. */
   links?: LinkPorts;
+  /** The clock for how long a shown recovery key stays copyable (Date.now when absent; tests move it). */
+  now?: () => number;
 }
+
+/** How long after main hands out a recovery key the window may still have main copy it. */
+export const RECOVERY_KEY_COPYABLE_MS = 10 * 60_000;
 
 export class AppSession {
   private vault: Vault | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Turn id → how to stop it. */
   readonly turns = new Map<string, { controller: AbortController; approvals: Map<string, (allow: boolean) => void> }>();
-  /** The recovery key last shown to the window, kept so Copy goes through main; forgotten on lock. */
-  shownRecoveryKey: string | undefined;
+  private shown: { key: string; until: number } | undefined;
+  /**
+   * True once a passphrase was set (or is being set) without the old one since
+   * the last unlock: a recovery-key unlock allows that once, so a page cannot
+   * later replace the passphrase the user has just chosen. Cleared on lock.
+   */
+  passphraseSetSinceUnlock = false;
+  /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
+  locks = 0;
+  private unlocking: Promise<unknown> = Promise.resolve();
 
   constructor(readonly ctx: HandlerContext) {}
+
+  private now(): number {
+    return (this.ctx.now ?? Date.now)();
+  }
+
+  /**
+   * The recovery key last shown to the window, kept so Copy goes through main;
+   * forgotten on lock and RECOVERY_KEY_COPYABLE_MS after it was shown, so a page
+   * compromised later cannot have main put it back in the clipboard.
+   */
+  get shownRecoveryKey(): string | undefined {
+    if (this.shown && this.now() > this.shown.until) this.shown = undefined;
+    return this.shown?.key;
+  }
+
+  set shownRecoveryKey(key: string | undefined) {
+    this.shown = key === undefined ? undefined : { key, until: this.now() + RECOVERY_KEY_COPYABLE_MS };
+  }
 
   get dir(): string {
     return vaultDirIn(this.ctx.userDataDir);
@@ -52,6 +83,17 @@ export class AppSession {
   async opened(): Promise<Vault> {
     if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir }));
     return this.vault!;
+  }
+
+  /**
+   * Runs unlocks one after another: two racing ones would each derive keys and
+   * begin a session, and the one overwritten would keep its keys past any lock.
+   * The second then finds the vault unlocked and begins nothing.
+   */
+  serialUnlock<T>(unlock: (vault: Vault) => Promise<T>): Promise<T> {
+    const run = this.unlocking.then(async () => unlock(await this.opened()));
+    this.unlocking = run.catch(() => undefined);
+    return run;
   }
 
   /** The vault if unlocked, else LOCKED. */
@@ -85,6 +127,8 @@ export class AppSession {
   /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
   lock(reason: 'user' | 'idle' | 'system'): void {
     this.shownRecoveryKey = undefined;
+    this.passphraseSetSinceUnlock = false;
+    this.locks++;
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();
@@ -92,9 +136,11 @@ export class AppSession {
     }
   }
 
-  /** Locks and releases the vault (app quit). */
+  /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */
   async close(): Promise<void> {
     this.shownRecoveryKey = undefined;
+    // A copied recovery key would outlive its clearing timer, which ends with this process.
+    await this.ctx.clipboard?.clearNow();
     for (const t of this.turns.values()) t.controller.abort();
     this.unsubscribe?.();
     await this.vault?.close();

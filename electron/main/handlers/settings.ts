@@ -28,7 +28,7 @@ export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'se
         await tc.client.messages.create({ model: tc.connection.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
         return { ok: true, message: `Connected; ${tc.connection.model} answered.` };
       } catch (err) {
-        return { ok: false, message: mapChatError(err).message };
+        return { ok: false, message: mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []).message };
       }
     },
   };

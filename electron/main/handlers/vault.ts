@@ -2,8 +2,30 @@
 import { requireStrongPassphrase } from '../../core/passphrase-strength';
 import { copyVault, exportPlaintext, isFreshTarget } from '../../core/transfer';
 import { VaultError } from '../../core/vault/types';
+import type { Vault } from '../../core/vault/vault';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+
+/**
+ * Runs a key rotation and keeps its new recovery key for Copy. A lock in the
+ * middle (idle, suspend, the user) wipes the keys the rotation reads with, and
+ * the vault then reports its files as damaged though they are not: that is
+ * said as what it is. A key whose rotation finished is always returned (the
+ * old one is revoked), but not kept for Copy if the vault locked meanwhile.
+ */
+async function rotating(s: AppSession, run: (vault: Vault) => Promise<string>): Promise<string> {
+  const locks = s.locks;
+  let key: string;
+  try {
+    key = await run(s.unlocked());
+  } catch (err) {
+    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked before the new recovery key was made, so there is none. Unlock it and try again.');
+    throw err;
+  }
+  // The rotation finished, so the old key is revoked: the window must still get the new one, but a lock has forgotten what Copy may copy.
+  if (s.locks === locks) s.shownRecoveryKey = key;
+  return key;
+}
 
 export function vaultHandlers(s: AppSession): HandlersFor<
   'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultSetPassphrase' | 'vaultAcceptRollback' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
@@ -14,8 +36,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
     },
-    vaultUnlock: async ({ passphrase }) => (await s.opened()).unlock(passphrase),
-    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => (await s.opened()).unlockWithRecoveryKey(recoveryKey),
+    vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => v.unlock(passphrase)),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => v.unlockWithRecoveryKey(recoveryKey)),
     vaultLock: async () => {
       s.lock('user');
       return null;
@@ -27,8 +49,18 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return null;
     },
     vaultSetPassphrase: async ({ next }) => {
-      await requireStrongPassphrase(next);
-      await s.unlocked().setPassphrase(next);
+      // Once per unlock, claimed before the first await so two racing calls cannot both set one; a failed try gives the claim back.
+      if (s.passphraseSetSinceUnlock) {
+        throw new VaultError('INVALID', 'A new passphrase was already set after the recovery key was used. To change it again, use Change passphrase with the new one.');
+      }
+      s.passphraseSetSinceUnlock = true;
+      try {
+        await requireStrongPassphrase(next);
+        await s.unlocked().setPassphrase(next);
+      } catch (err) {
+        s.passphraseSetSinceUnlock = false;
+        throw err;
+      }
       return null;
     },
     vaultAcceptRollback: async ({ passphrase }) => {
@@ -38,8 +70,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       return null;
     },
     // A recovery key is a lasting credential: only the holder of the passphrase may mint one.
-    vaultNewRecoveryKey: async ({ passphrase }) => ({ recoveryKey: (s.shownRecoveryKey = await s.unlocked().newRecoveryKey(passphrase)) }),
-    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: (s.shownRecoveryKey = await s.unlocked().rotateKeys(passphrase)) }),
+    vaultNewRecoveryKey: async ({ passphrase }) => ({ recoveryKey: await rotating(s, (v) => v.newRecoveryKey(passphrase)) }),
+    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: await rotating(s, (v) => v.rotateKeys(passphrase)) }),
     vaultVerify: async () => s.unlocked().verify(),
     vaultBackup: async () => {
       const vault = s.unlocked();

@@ -10,7 +10,7 @@ export function windowHandlers(s: AppSession): HandlersFor<'clipboardWriteRecove
       s.unlocked();
       // Only the key main itself just handed out can be copied: the window cannot put other text there through this call.
       const key = s.shownRecoveryKey;
-      if (!key) throw new VaultError('NOT_FOUND', 'There is no recovery key on screen to copy. Make a new one in Settings.');
+      if (!key) throw new VaultError('NOT_FOUND', 'The recovery key can be copied only in the first minutes after it is shown. Copy it by hand from the screen, or make a new one in Settings.');
       if (!s.ctx.clipboard) return { copied: false };
       await s.ctx.clipboard.copy(key);
       return { copied: true };
