@@ -115,16 +115,21 @@ export class Vault implements VaultApi {
     slots.push(recovery.slot);
     const header = sealHeader({ ...id, manifest, slots }, vmk, 0);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx });
-    // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
-    await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
-    vault.begin(vmk, keys, store, state);
-    vault.unlockedWith = 'passphrase';
-    vault.hwm.note(state.gen);
+    try {
+      vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx }), state);
+      vault.unlockedWith = 'passphrase';
+      // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.
+      await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
+      // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
+      await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
+    } catch (e) {
+      await vault.close().catch(() => undefined);
+      throw e;
+    }
+    vault.hwm.note(vault.unlocked().state.gen);
     await vault.hwm.noteHeader(seenOf(header));
-    await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
     return { vault, recoveryKey: recovery.text };
   }
 
