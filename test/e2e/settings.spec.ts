@@ -112,5 +112,26 @@ test('a new recovery key replaces the old one', async () => {
   await expect(page.getByRole('alert')).toBeVisible();
   await page.getByLabel('Recovery key').fill(fresh);
   await page.getByRole('button', { name: 'Unlock', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+  // The new key opens the vault; a recovery-key unlock then asks for a new passphrase.
+  await expect(page.getByRole('heading', { name: 'Choose a new passphrase' })).toBeVisible();
+  expect(app.session.isUnlocked()).toBe(true);
+});
+
+test('strengthening key derivation asks for the passphrase, raises the cost, and the passphrase still unlocks', async () => {
+  const { page } = app;
+  const before = app.session.unlocked().passphraseKdf();
+  await page.getByRole('button', { name: 'Strengthen key derivation…' }).click();
+  const field = page.getByLabel('Passphrase (to strengthen key derivation)');
+  await expect(field).toBeFocused();
+  await page.keyboard.type('not-the-passphrase-at-all');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toContainText(/does not open this vault|wrong passphrase/i);
+  expect(app.session.unlocked().passphraseKdf()).toEqual(before);
+  await field.fill(PASSPHRASE);
+  await field.press('Enter');
+  await expect(page.getByRole('status')).toContainText(/Key derivation now uses \d+ passes and \d+ MiB/, { timeout: 60_000 });
+  const after = app.session.unlocked().passphraseKdf();
+  expect(after.opslimit * after.memlimit).toBeGreaterThan(before.opslimit * before.memlimit);
+  await lock(page);
+  await unlock(page);
 });
