@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initVault, mnemo } from './helpers';
+import { initVault, mnemo, snapshot } from './helpers';
 
 describe('mnemo import of a hostile folder', () => {
   it('a file and a folder whose names normalise to the same path are refused and nothing is imported', async () => {
@@ -18,5 +18,19 @@ describe('mnemo import of a hostile folder', () => {
     const verify = await mnemo(['verify', '--vault', vault], { env });
     expect(verify.code).toBe(0);
     expect((await mnemo(['ls', '/memories', '--vault', vault], { env })).stdout).not.toMatch(/caf/);
+  });
+});
+
+describe('mnemo backup into the vault itself', () => {
+  it('a backup folder inside the vault folder is refused up front, naming the problem, and the vault is unchanged', async () => {
+    const { vault, env } = await initVault();
+    const before = await snapshot(vault);
+    for (const target of [path.join(vault, 'bk'), path.join(vault, 'segments', 'bk'), vault]) {
+      const res = await mnemo(['backup', target, '--vault', vault], { env });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/inside the vault folder/);
+      expect(res.stderr).not.toMatch(/unexpectedly|ENAMETOOLONG/);
+    }
+    expect(await snapshot(vault)).toEqual(before);
   });
 });
