@@ -5,11 +5,11 @@
  * fail instead of silently weakening the vault. A checksum over the canonical
  * bytes tells accidental damage (exit 4) apart from a wrong passphrase (exit 3).
  */
-import fs from 'node:fs/promises';
 import sodium from 'libsodium-wrappers-sumo';
 import { z } from 'zod';
 import { fromB64, fromHex, hash, open, seal, toB64, toHex, utf8 } from './crypto';
 import { kdfInBounds } from './kdf';
+import type { VaultFs } from './fsio';
 import { VaultError } from './types';
 
 export const FORMAT = 'mnemo-vault';
@@ -85,9 +85,10 @@ export function headerAuthentic(h: Header, vmk: Uint8Array): boolean {
 }
 
 /** True when the vault.json now on disk parses and carries a MAC that `vmk` confirms (verify's check). */
-export async function headerFileAuthentic(file: string, vmk: Uint8Array): Promise<boolean> {
+export async function headerFileAuthentic(fsx: VaultFs, file: string, vmk: Uint8Array): Promise<boolean> {
   try {
-    return headerAuthentic(parseHeader(new Uint8Array(await fs.readFile(file))), vmk);
+    // Through the vault's file layer, like every other vault read (the crash simulator's disk included).
+    return headerAuthentic(parseHeader(await fsx.readFile(file)), vmk);
   } catch {
     return false;
   }

@@ -426,7 +426,7 @@ export class Vault implements VaultApi {
     return this.queue(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
-      if (!(await headerFileAuthentic(path.join(this.dir, HEADER_FILE), s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+      if (!(await headerFileAuthentic(this.fs, path.join(this.dir, HEADER_FILE), s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
       if (this.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
       return { ok: problems.length === 0, problems: [...new Set(problems)] };
     });

@@ -65,10 +65,14 @@ export interface CheckResult {
 /** `NO_VAULT`, or the dump of the vault on `image`, after checking it opens and verifies. */
 async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | undefined, keys: Keys, usePassphrase: boolean): Promise<string> {
   const sim = new SimFs(dirs.check, image);
+  // A device state of its own: the run went on past this crash point and noted a newer
+  // generation (and header) than a process killed here ever could have, which is no rollback.
+  const stateDir = await fs.mkdtemp(path.join(dirs.state, 'check-'));
   let v: Vault;
   try {
-    v = await Vault.open(dirs.check, { fs: sim, stateDir: dirs.state });
+    v = await Vault.open(dirs.check, { fs: sim, stateDir });
   } catch (e) {
+    await fs.rm(stateDir, { recursive: true, force: true });
     if (e instanceof VaultError && e.code === 'NO_VAULT') return 'NO_VAULT';
     throw e;
   }
@@ -94,6 +98,7 @@ async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | unde
     return await dump(v);
   } finally {
     await v.close();
+    await fs.rm(stateDir, { recursive: true, force: true });
   }
 }
 
