@@ -116,6 +116,10 @@ export class Vault implements VaultApi {
     const header = sealHeader({ ...id, manifest, slots }, vmk, 0);
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const store = await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx });
+    // The mark that this vault's header carries a MAC is on disk before vault.json is: a crash
+    // can never leave a vault without it, whose MAC could then be stripped unnoticed.
+    const mark = store.sealBlob('internal', new Uint8Array([1]));
+    state.apply(await store.append(state, { t: 'iput', k: HEADER_MAC_MARK, b: mark.ref }, mark));
     // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
     await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
@@ -124,7 +128,6 @@ export class Vault implements VaultApi {
     vault.unlockedWith = 'passphrase';
     vault.hwm.note(state.gen);
     await vault.hwm.noteHeader(seenOf(header));
-    await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
     return { vault, recoveryKey: recovery.text };
   }
 
