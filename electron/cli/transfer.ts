@@ -6,7 +6,7 @@ import type { ImportItem } from '../core/vault/ops';
 import { DEFAULT_MEMORY_LIMITS } from '../core/memory/limits';
 import { formatFileSize } from '../core/memory/format';
 import { defaultStateDir } from '../core/app-paths';
-import { copyVault, exportPlaintext, isFreshTarget } from '../core/transfer';
+import { copyVault, exportPlaintext, isFreshTarget, isInsideVault } from '../core/transfer';
 import { validateMemoryPath } from '../core/memory/paths';
 import { Exit, type CliCommandContext } from './context';
 import type { Flags, RunExtras } from './commands';
@@ -108,6 +108,10 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
  */
 export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const target = path.resolve(ctx.argv[0]!);
+  if (await isInsideVault(ctx.vault.dir, target)) {
+    ctx.stderr.write('mnemo: a backup cannot go inside the vault folder; choose a folder outside it.\n');
+    return Exit.FAILED;
+  }
   if (!(await isFreshTarget(target))) {
     ctx.stderr.write(`mnemo: ${target} is not empty; backup writes only into a new or empty folder.\n`);
     return Exit.FAILED;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { nodeFs, type VaultFs } from './vault/fsio';
-import type { VaultApi } from './vault/types';
+import { VaultError, type VaultApi } from './vault/types';
 
 /** True if `dir` does not exist or is an empty directory: we never write into a folder that holds something. */
 export async function isFreshTarget(dir: string): Promise<boolean> {
@@ -15,6 +15,31 @@ export async function isFreshTarget(dir: string): Promise<boolean> {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
+}
+
+/** `p` with its longest existing prefix resolved through links, so two spellings of one folder compare equal. */
+async function realish(p: string): Promise<string> {
+  const abs = path.resolve(p);
+  const rest: string[] = [];
+  for (let cur = abs; ; cur = path.dirname(cur)) {
+    try {
+      return path.join(await fs.realpath(cur), ...rest.reverse());
+    } catch {
+      if (path.dirname(cur) === cur) return abs;
+      rest.push(path.basename(cur));
+    }
+  }
+}
+
+/**
+ * True if `target` is the vault folder or inside it. A copy of the vault made
+ * there would copy itself (without end) and would then sit among the vault's
+ * own files.
+ */
+export async function isInsideVault(vaultDir: string, target: string): Promise<boolean> {
+  const [v, t] = await Promise.all([realish(vaultDir), realish(target)]);
+  const rel = path.relative(v, t);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** Writes a new file (never over an existing one) and syncs it. */
@@ -95,6 +120,7 @@ async function removeTree(fsx: VaultFs, dir: string): Promise<void> {
  * vault's file layer (tests pass a simulated disk).
  */
 export async function copyVault(vault: VaultApi, target: string, check?: (copy: string) => Promise<void>, fsx: VaultFs = nodeFs): Promise<void> {
+  if (await isInsideVault(vault.dir, target)) throw new VaultError('INVALID', 'A backup cannot go inside the vault folder; choose a folder outside it.');
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
   try {
     await vault.exclusive(() => copyTree(fsx, vault.dir, tmp));

@@ -51,17 +51,31 @@ export interface VaultFs {
 
 // O_DSYNC where the platform has it (not Windows), else an explicit fdatasync after each append.
 const DSYNC = typeof C.O_DSYNC === 'number' && process.platform !== 'win32';
+// Reads never wait on a FIFO's writer (which would hang the vault's process); see regularOnly.
+const READ = C.O_RDONLY | (C.O_NONBLOCK ?? 0);
 const FLAGS: Record<OpenMode, number | string> = {
-  read: 'r',
+  read: READ,
   journal: C.O_RDWR | (DSYNC ? C.O_DSYNC : 0),
   'journal-new': C.O_RDWR | C.O_CREAT | C.O_EXCL | (DSYNC ? C.O_DSYNC : 0),
   new: 'wx',
 };
 
+/**
+ * Refuses anything but a regular file behind a vault file's name: whoever can
+ * write the (often synced) vault folder could put a FIFO there, or a link to an
+ * endless device, and reading it would hang or exhaust the process.
+ */
+async function regularOnly(fh: fs.FileHandle): Promise<void> {
+  if ((await fh.stat()).isFile()) return;
+  await fh.close();
+  throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
+}
+
 /** The real file system. */
 export const nodeFs: VaultFs = {
   async open(file, mode) {
     const fh = await fs.open(file, FLAGS[mode], 0o600);
+    await regularOnly(fh);
     return {
       dsync: DSYNC && (mode === 'journal' || mode === 'journal-new'),
       read: async (buf, pos) => (await fh.read(buf, 0, buf.length, pos)).bytesRead,
@@ -72,7 +86,15 @@ export const nodeFs: VaultFs = {
       close: () => fh.close(),
     };
   },
-  readFile: async (file) => new Uint8Array(await fs.readFile(file)),
+  async readFile(file) {
+    const fh = await fs.open(file, READ);
+    await regularOnly(fh);
+    try {
+      return new Uint8Array(await fh.readFile());
+    } finally {
+      await fh.close();
+    }
+  },
   rename: (from, to) => fs.rename(from, to),
   unlink: (file) => fs.rm(file, { force: true }),
   rmdir: (dir) => fs.rmdir(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e))),

@@ -144,8 +144,9 @@ export class HighWaterMark {
       if (this.wanted === this.written) return;
       const value = this.wanted;
       try {
-        await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-        await fs.writeFile(this.file, `${value}\n`, { mode: 0o600 });
+        // Beside and renamed over, never truncated in place: a process killed mid-write
+        // would leave an empty mark, read as 0, and an old copy would no longer be noticed.
+        await writeSmall(this.file, `${value}\n`);
         this.written = value;
       } catch {
         // Best effort: a missing mark only weakens rollback detection.

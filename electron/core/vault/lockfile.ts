@@ -92,14 +92,44 @@ async function kernelLock(name: string): Promise<(() => void) | undefined> {
   throw new VaultError('IO', 'This operating system has no vault lock Mnemo can use; the vault was not opened.');
 }
 
+/** Longer than any record this code writes (~80 bytes); anything bigger is not a record. */
+const MAX_RECORD_BYTES = 4096;
+/** Never follow a link out of the folder; never wait on a FIFO's writer. */
+const RECORD_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads `.lock`, which anyone with write access to a synced folder controls:
+ * only a small regular file is read, so a FIFO, a device behind a link or a
+ * huge file can neither hang nor exhaust the process that opens the vault.
+ */
 function readRecord(file: string): LockRecord | undefined {
+  let fd: number;
   try {
-    const r = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockRecord>;
+    fd = fs.openSync(file, RECORD_OPEN_FLAGS);
+  } catch {
+    // Missing, or a link (ELOOP): no record this code wrote.
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_RECORD_BYTES) return undefined;
+    const buf = Buffer.alloc(MAX_RECORD_BYTES);
+    const n = fs.readSync(fd, buf, 0, MAX_RECORD_BYTES, 0);
+    const r = JSON.parse(buf.subarray(0, n).toString('utf8')) as Partial<LockRecord>;
     if (typeof r.host === 'string' && typeof r.pid === 'number' && typeof r.started === 'number') return { host: r.host, pid: r.pid, started: r.started };
   } catch {
     // A missing or old-style (pid only) record says nothing about another computer.
+  } finally {
+    fs.closeSync(fd);
   }
   return undefined;
+}
+
+/** A host name from a record, fit for a message: printable and short (the record may be hostile). */
+function shownHost(host: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = host.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean;
 }
 
 const mine = (r: LockRecord | undefined): boolean => r?.host === os.hostname() && r.pid === process.pid && r.started === STARTED;
@@ -117,7 +147,7 @@ export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<
     releaseKernel();
     throw new VaultError(
       'IN_USE',
-      `The vault is open on ${record.host} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
+      `The vault is open on ${shownHost(record.host)} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
     );
   }
   // Any record from this computer is stale now: its holder would still hold the kernel lock.

@@ -148,6 +148,17 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
     total += bytes.length;
     todo.push({ item, bytes });
   }
+  // A file in the batch may not sit under another file of the same batch (names
+  // that differ only in Unicode form normalise to one path): state would hold a
+  // file and a folder at one path, hiding the memories under it.
+  for (const p of seen) {
+    for (let dir = parentOf(p); dir.length > ROOT.length; dir = parentOf(dir)) {
+      if (seen.has(dir)) {
+        for (const t of todo) wipe(t.bytes);
+        throw new VaultError('NOT_A_DIRECTORY', `${dir} is both a file and a folder in the import; nothing was imported.`, dir);
+      }
+    }
+  }
   if (total > opts.maxTotalBytes) {
     for (const t of todo) wipe(t.bytes);
     throw new VaultError('LIMIT', `The import would bring the memories to ${total} bytes, over the ${opts.maxTotalBytes}-byte limit; nothing was imported.`);

@@ -240,12 +240,21 @@ export class Store extends BlobStore {
     const fh = j.fh!;
     // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
     const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' || op.t === 'blob' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
-    await io('save the change', async () => {
-      const bytesWritten = await fh.write(record, j.size);
-      if (bytesWritten !== record.length) throw new Error('short write');
-      // The journal is opened O_DSYNC: the write returns once the record is on disk, one system call instead of two.
-      if (sync && !fh.dsync) await fh.datasync();
-    });
+    try {
+      await io('save the change', async () => {
+        const bytesWritten = await fh.write(record, j.size);
+        if (bytesWritten !== record.length) throw new Error('short write');
+        // The journal is opened O_DSYNC: the write returns once the record is on disk, one system call instead of two.
+        if (sync && !fh.dsync) await fh.datasync();
+      });
+    } catch (e) {
+      // A failed write (a full disk) may have stored part of the record. Cut it off, or the
+      // next, shorter record would end before its leftover bytes, which read back as damage.
+      await fh.truncate(j.size).catch(() => {
+        this.mustCheckpoint = true;
+      });
+      throw e;
+    }
     const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: blobAt } } : op;
     j.size += record.length;
     j.records += 1;

@@ -156,11 +156,17 @@ export class Vault implements VaultApi {
 
   async unlock(passphrase: string): Promise<UnlockReport> {
     if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
+    // A task still running from before a lock owns the vault files until it settles.
+    await this.queueTail;
+    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
     await this.checkHeaderSeen();
     return this.enter(await unwrapWithPassphrase(this.header, passphrase), 'passphrase');
   }
 
   async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
+    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
+    // A task still running from before a lock owns the vault files until it settles.
+    await this.queueTail;
     if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
     await this.checkHeaderSeen();
     return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey), 'recovery');
@@ -256,13 +262,21 @@ export class Vault implements VaultApi {
     return this.session;
   }
 
+  /**
+   * Locks at once: every task not yet started fails with LOCKED. A task already
+   * running (a write, a checkpoint, a rotation) holds this session's keys and
+   * files, so they are wiped and closed when it settles, not under it (which
+   * failed it half-way and blamed the memories for it).
+   */
   lock(): void {
     const s = this.session;
     if (!s) return;
     this.session = undefined;
-    wipe(s.vmk);
-    wipeKeys(s.keys);
-    void s.store.close();
+    void this.queue(async () => {
+      wipe(s.vmk);
+      wipeKeys(s.keys);
+      await s.store.close();
+    });
     this.emit({ op: 'lock' });
   }
 
@@ -271,6 +285,8 @@ export class Vault implements VaultApi {
     const s = this.session;
     if (s && !this.readOnly && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
     this.lock();
+    // The running task and the lock's wipe settle before the kernel lock is let go.
+    await this.queueTail;
     await s?.store.close();
     await this.hwm.flush();
     this.releaseLock?.();
@@ -333,6 +349,8 @@ export class Vault implements VaultApi {
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
       const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.writeHeader(h, vmk), this.journalLimit);
+      // Locked while rotating: the rotation is done and durable, but the vault stays locked.
+      const lockedMeanwhile = this.session !== s;
       const old = s;
       this.session = undefined;
       wipe(old.vmk);
@@ -343,6 +361,12 @@ export class Vault implements VaultApi {
       result.store.named = true;
       await result.store.collect(result.live);
       this.hwm.note(result.state.gen);
+      if (lockedMeanwhile) {
+        this.session = undefined;
+        wipe(result.vmk);
+        wipeKeys(result.keys);
+        await result.store.close();
+      }
       return result.recoveryKey;
     });
   }
