@@ -68,7 +68,8 @@ async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | unde
   // The device's own state (high-water mark, last header seen) as the running process had left it at the crash;
   // a copy, so what the check notes there does not leak into the run or the next check.
   const stateDir = await fs.mkdtemp(path.join(path.dirname(dirs.state), 'state-at-crash-'));
-  await fs.cp(dirs.state, stateDir, { recursive: true });
+  // A mark being written is a temp file renamed over the old one: copy the marks, not a temp that may vanish mid-copy.
+  await fs.cp(dirs.state, stateDir, { recursive: true, filter: (src) => !src.endsWith('.tmp') });
   let v: Vault;
   try {
     v = await Vault.open(dirs.check, { fs: sim, stateDir });
