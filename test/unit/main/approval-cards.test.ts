@@ -49,3 +49,21 @@ it('a delete card on a folder lists every file it removes', async () => {
   const a = await held({ command: 'delete', path: '/memories/dir' }, { '/memories/dir/one.md': '1', '/memories/dir/sub/two.md': '2' });
   expect(a.change?.removes).toEqual({ files: ['/memories/dir/one.md', '/memories/dir/sub/two.md'] });
 });
+
+// A hostile tool call: the card must show what the tool will really do, whatever spelling of the path it uses.
+it('a delete card spelled with a trailing slash still lists every file the delete removes', async () => {
+  const a = await held({ command: 'delete', path: '/memories/dir/' }, { '/memories/dir/one.md': '1', '/memories/dir/sub/two.md': '2' });
+  // The tool removed the folder: the card must have said so.
+  expect(rig!.t.vault.memory.stat('/memories/dir')).toBeUndefined();
+  expect(a.change?.removes).toEqual({ files: ['/memories/dir/one.md', '/memories/dir/sub/two.md'] });
+  expect(a.path).toBe('/memories/dir');
+});
+
+it('an edit card under a decomposed (NFD) spelling of an existing file still shows the diff of the edit', async () => {
+  const nfc = '/memories/caf\u00e9.md';
+  const nfd = '/memories/cafe\u0301.md';
+  const a = await held({ command: 'str_replace', path: nfd, old_str: 'user', new_str: 'attacker' }, { [nfc]: 'Everything about the user' });
+  expect(await rig!.t.vault.memory.readFile(nfc)).toBe('Everything about the attacker');
+  expect(a.change?.diff).toEqual({ before: 'Everything about the user', after: 'Everything about the attacker' });
+  expect(a.path).toBe(nfc);
+});
