@@ -150,16 +150,20 @@ describe('approval mode', () => {
     const edits = ['a', 'b', 'c'].map((k) => ({ command: 'str_replace', path: '/memories/list.md', old_str: `${k}: 1`, new_str: `${k}: 2` }));
     const calls = edits.map((e) => memoryCall(e));
     rig.fake.script(reply(...calls), reply(text('Updated.')));
-    // Once all three wait, approve the last one, then each earlier one when the previous write has landed: applied c, b, a.
-    const waiting: Array<() => void> = [];
+    // Once all three wait, approve the edit of "c", then "b" and "a" each when the previous write has landed.
+    // Approvals are asked in whatever order their previews finish, so each is found by its call id.
+    const ids = calls.map((call) => (call.type === 'tool_use' ? call.id : ''));
+    const order = [ids[2]!, ids[1]!, ids[0]!];
+    const waiting = new Map<string, () => void>();
+    const next = () => waiting.get(order.shift() ?? '')?.();
     const off = rig.t.vault.onChange((change) => {
-      if (change.op === 'write') waiting.pop()?.();
+      if (change.op === 'write') next();
     });
     const events = await rig.turn(c.id, 'bump all three', {
-      approve: () =>
+      approve: (r) =>
         new Promise<boolean>((resolve) => {
-          waiting.push(() => resolve(true));
-          if (waiting.length === 3) waiting.pop()!();
+          waiting.set(r.id, () => resolve(true));
+          if (waiting.size === 3) next();
         }),
     });
     off();
