@@ -15,7 +15,7 @@ export function kdfHandlers(s: AppSession): HandlersFor<'vaultStrengthenKdf'> {
   return {
     vaultStrengthenKdf: async ({ passphrase }) => {
       const vault = s.unlocked();
-      await vault.verifyPassphrase(passphrase);
+      await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
       const next = strongerKdf(vault.passphraseKdf(), await calibrateKdf());
       if (!next) throw new VaultError('INVALID', 'Key derivation is already at the highest cost Mnemo allows (10 passes, 1 GiB). Nothing was changed.');
       await vault.changePassphrase(passphrase, passphrase, next);

@@ -9,6 +9,7 @@ import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
 import type { SecretClipboard } from '../clipboard';
 import type { LinkPorts } from '../links';
+import { GuessLimiter } from './guesses';
 
 export interface HandlerContext {
   userDataDir: string;
@@ -46,6 +47,8 @@ export class AppSession {
   /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
   locks = 0;
   private unlocking: Promise<unknown> = Promise.resolve();
+  /** Every passphrase or recovery-key check the window asks for, one at a time and slowed after wrong ones. */
+  readonly guesses = new GuessLimiter(() => this.now());
 
   constructor(readonly ctx: HandlerContext) {}
 

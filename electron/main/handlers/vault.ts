@@ -36,8 +36,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
     },
-    vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => v.unlock(passphrase)),
-    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => v.unlockWithRecoveryKey(recoveryKey)),
+    vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlock(passphrase))),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey))),
     vaultLock: async () => {
       s.lock('user');
       return null;
@@ -45,7 +45,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultChangePassphrase: async ({ current, next }) => {
       s.unlocked();
       await requireStrongPassphrase(next);
-      await s.unlocked().changePassphrase(current, next);
+      await s.guesses.attempt(() => s.unlocked().changePassphrase(current, next));
       return null;
     },
     vaultSetPassphrase: async ({ next }) => {
@@ -65,13 +65,13 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     },
     vaultAcceptRollback: async ({ passphrase }) => {
       const vault = s.unlocked();
-      await vault.verifyPassphrase(passphrase);
+      await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
       await vault.acceptRollback();
       return null;
     },
     // A recovery key is a lasting credential: only the holder of the passphrase may mint one.
-    vaultNewRecoveryKey: async ({ passphrase }) => ({ recoveryKey: await rotating(s, (v) => v.newRecoveryKey(passphrase)) }),
-    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: await rotating(s, (v) => v.rotateKeys(passphrase)) }),
+    vaultNewRecoveryKey: async ({ passphrase }) => ({ recoveryKey: await s.guesses.attempt(() => rotating(s, (v) => v.newRecoveryKey(passphrase))) }),
+    vaultRotateKeys: async ({ passphrase }) => ({ recoveryKey: await s.guesses.attempt(() => rotating(s, (v) => v.rotateKeys(passphrase))) }),
     vaultVerify: async () => s.unlocked().verify(),
     vaultBackup: async () => {
       const vault = s.unlocked();
@@ -84,7 +84,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultExportPlaintext: async ({ passphrase }) => {
       const vault = s.unlocked();
       // Plaintext leaves the vault only for the holder of the passphrase, checked before any dialog opens.
-      await vault.verifyPassphrase(passphrase);
+      await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
       const target = await s.ctx.pickDirectory('export');
       if (!target) return { saved: false, count: 0 };
       if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the export.');
