@@ -42,6 +42,21 @@ describe('provenance', () => {
     expect(again.writer('/memories/b.md')).toEqual({ kind: 'import' });
   });
 
+  it('rotating the keys keeps every version’s author and every deletion record', async () => {
+    t = await tempVault();
+    await t.vault.memory.writeFile('/memories/a.md', 'one', { mode: 'create', source: 'claude', by: { kind: 'claude', conversationId: 'c0ffee00c0ffee00', turn: 1 } });
+    await t.vault.memory.writeFile('/memories/a.md', 'two', { mode: 'update', source: 'user' });
+    await t.vault.memory.writeFile('/memories/gone.md', 'gone', { mode: 'create', source: 'user' });
+    await t.vault.memory.remove('/memories/gone.md', 'claude', { kind: 'claude', conversationId: 'c0ffee00c0ffee00', turn: 4 });
+    const versions = t.vault.versions('/memories/a.md');
+    const trash = t.vault.trash();
+    await t.vault.rotateKeys('correct horse battery staple');
+    expect(t.vault.versions('/memories/a.md')).toEqual(versions);
+    expect(t.vault.trash()).toEqual(trash);
+    const again = await t.reopen();
+    expect(again.trash()).toEqual(trash);
+  });
+
   it('the history of a memory includes its current version, last', async () => {
     t = await tempVault();
     await t.vault.memory.writeFile('/memories/a.md', 'one', { mode: 'create', source: 'user' });
