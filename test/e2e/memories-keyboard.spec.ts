@@ -75,5 +75,16 @@ test('Enter opens a memory, F2 renames it, Delete asks before deleting — all f
   await page.keyboard.press('Delete');
   const ask = page.getByRole('alertdialog');
   await expect(ask).toContainText('Delete /memories/z.md?');
+  await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(item('z.md')).toBeFocused();
   expect(app.session.unlocked().memory.stat('/memories/z.md')).toBeDefined();
+
+  // Escape leaves the rename form too, back to the item it was asked from.
+  await page.keyboard.press('F2');
+  await expect(page.getByLabel('New path')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel('New path')).toHaveCount(0);
+  await expect(item('z.md')).toBeFocused();
 });

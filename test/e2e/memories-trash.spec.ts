@@ -60,7 +60,9 @@ test('emptying the trash asks first, then removes deleted memories and their ver
   await trash.getByRole('button', { name: 'Empty trash' }).click();
   const ask = page.getByRole('alertdialog');
   await expect(ask).toContainText('Permanently delete 1 memory and all its versions?');
-  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(trash.getByRole('button', { name: 'Empty trash' })).toBeFocused();
   await expect(trash.getByRole('button', { name: /\/memories\/old\.md/ })).toBeVisible();
   expect(vault().trash()).toHaveLength(1);
 

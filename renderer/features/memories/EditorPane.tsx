@@ -5,6 +5,7 @@ import { ApiError, call, messageOf, on } from '../../lib/api';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
+import { useReturnFocus } from './useReturnFocus';
 
 interface Loaded {
   text: string;
@@ -61,9 +62,16 @@ export function EditorPane({
     void load();
   }, [path, load]);
 
+  const back = useReturnFocus();
+  const closeAsk = () => {
+    setMode('edit');
+    back.restore();
+  };
   useEffect(() => {
-    if (request) setMode(request.mode);
-  }, [request]);
+    if (!request) return;
+    back.remember();
+    setMode(request.mode);
+  }, [request, back]);
 
   useEffect(() => {
     onDirty(dirty);
@@ -137,12 +145,25 @@ export function EditorPane({
         <button onClick={() => void save()} disabled={!dirty} title="Save (Ctrl+S)">
           Save
         </button>
-        <button onClick={() => setMode(mode === 'rename' ? 'edit' : 'rename')}>Rename</button>
+        <button
+          onClick={() => {
+            back.remember();
+            setMode(mode === 'rename' ? 'edit' : 'rename');
+          }}
+        >
+          Rename
+        </button>
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
           History
         </button>
         {/* Set apart at the far end and drawn as destructive, so it is never hit in place of History. */}
-        <button className="danger apart" onClick={() => setMode('delete')}>
+        <button
+          className="danger apart"
+          onClick={() => {
+            back.remember();
+            setMode('delete');
+          }}
+        >
           Delete
         </button>
       </div>
@@ -152,14 +173,14 @@ export function EditorPane({
         </p>
       )}
       <ErrorText message={error} />
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('edit')} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby="delete-q" className="confirm">
+        <div role="alertdialog" aria-labelledby="delete-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="delete-q">Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
           <button className="danger" onClick={() => void remove()}>
             Delete
           </button>
-          <button onClick={() => setMode('edit')} autoFocus>
+          <button onClick={closeAsk} autoFocus>
             Cancel
           </button>
         </div>

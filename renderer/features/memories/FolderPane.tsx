@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { RenameForm } from './RenameForm';
+import { useReturnFocus } from './useReturnFocus';
 
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
 export function FolderPane({
@@ -19,9 +20,16 @@ export function FolderPane({
   onDeleted: () => void;
 }) {
   const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>(request?.mode ?? 'idle');
+  const back = useReturnFocus();
+  const closeAsk = () => {
+    setMode('idle');
+    back.restore();
+  };
   useEffect(() => {
-    if (request) setMode(request.mode);
-  }, [request]);
+    if (!request) return;
+    back.remember();
+    setMode(request.mode);
+  }, [request, back]);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">
@@ -29,22 +37,35 @@ export function FolderPane({
         <h2 className="file-title" title={`${path}/`}>
           {path}/
         </h2>
-        <button onClick={() => setMode('rename')}>Rename</button>
-        <button className="danger apart" onClick={() => setMode('delete')}>
+        <button
+          onClick={() => {
+            back.remember();
+            setMode('rename');
+          }}
+        >
+          Rename
+        </button>
+        <button
+          className="danger apart"
+          onClick={() => {
+            back.remember();
+            setMode('delete');
+          }}
+        >
           Delete
         </button>
       </div>
       <p className="empty">
         {count} {count === 1 ? 'item' : 'items'} inside.
       </p>
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('idle')} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm">
+        <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="delete-folder-q">
             Delete the folder {path} and the {count} {count === 1 ? 'item' : 'items'} in it? Its memories move to the trash (under Memories), where they can be restored until the trash is emptied.
           </p>
           <button className="danger" onClick={() => void call('memoryDelete', { path }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
-          <button onClick={() => setMode('idle')} autoFocus>
+          <button onClick={closeAsk} autoFocus>
             Cancel
           </button>
         </div>

@@ -3,6 +3,7 @@ import type { TrashEntry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
+import { useReturnFocus } from './useReturnFocus';
 
 const when = (ms: number) => new Date(ms).toLocaleString();
 
@@ -19,6 +20,11 @@ export function TrashPane({ onRestored }: { onRestored: (path: string) => void }
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const titles = useConversationTitles();
+  const back = useReturnFocus();
+  const closeAsk = () => {
+    setAsking(false);
+    back.restore();
+  };
 
   const refresh = useCallback(() => {
     call('memoryTrash').then(setEntries, (e: unknown) => setError(messageOf(e)));
@@ -65,19 +71,26 @@ export function TrashPane({ onRestored }: { onRestored: (path: string) => void }
     <section className="trash-pane" aria-label="Trash">
       <div className="toolbar">
         <h2 className="file-title">Trash</h2>
-        <button className="danger" disabled={count === 0} onClick={() => setAsking(true)}>
+        <button
+          className="danger"
+          disabled={count === 0}
+          onClick={() => {
+            back.remember();
+            setAsking(true);
+          }}
+        >
           Empty trash
         </button>
       </div>
       {asking && (
-        <div role="alertdialog" aria-labelledby="empty-trash-q" className="confirm">
+        <div role="alertdialog" aria-labelledby="empty-trash-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="empty-trash-q">
             Permanently delete {count} {count === 1 ? 'memory and all its versions' : 'memories and all their versions'}? This cannot be undone.
           </p>
           <button className="danger" onClick={() => void empty()}>
             Delete permanently
           </button>
-          <button onClick={() => setAsking(false)} autoFocus>
+          <button onClick={closeAsk} autoFocus>
             Cancel
           </button>
         </div>
