@@ -138,6 +138,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
             }}
             role="treeitem"
             aria-label={name}
+            aria-describedby={`tree-desc-${i}`}
             aria-selected={selected === e.path}
             aria-expanded={open}
             aria-level={row.level}
@@ -176,6 +177,12 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
             </span>
             <span className="meta">
               {e.kind === 'file' ? `${size(e.size)} · ` : ''}
+              {when(e.modified)}
+            </span>
+            {/* What the badge and the line under the name say, for screen readers (the name alone is the item's label). */}
+            <span className="spoken" id={`tree-desc-${i}`}>
+              {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
+              {e.kind === 'file' ? `${size(e.size)}, ` : ''}
               {when(e.modified)}
             </span>
           </li>
