@@ -56,6 +56,14 @@ test('the memory list collapses and its separator resizes it by keyboard, report
   await expect(sep).toHaveAttribute('aria-valuenow', String(before + 32));
   expect(await width(editor)).toBeLessThan(wide);
 
+  // Dragging works too: the separator follows the pointer.
+  const box = (await sep.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(sep).toHaveAttribute('aria-valuenow', String(before + 32 + 40));
+
   const hide = page.getByRole('button', { name: 'Hide memory list' });
   await expect(hide).toHaveAttribute('aria-expanded', 'true');
   await hide.click();
