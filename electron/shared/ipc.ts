@@ -15,13 +15,27 @@ const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
 
-const FileEntry = z.object({ kind: z.literal('file'), path: z.string(), size: z.number(), created: z.number(), modified: z.number(), version: z.number() });
+/** Who wrote a version or deleted a memory; absent on records from before it was kept (show "unknown"). */
+export const Provenance = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('claude'), conversationId: z.string().optional(), turn: z.number().optional() }),
+  z.object({ kind: z.literal('user') }),
+  z.object({ kind: z.literal('import') }),
+  z.object({ kind: z.literal('restore'), fromVersion: z.number().optional() }),
+  z.object({ kind: z.literal('cli') }),
+  z.object({ kind: z.literal('system') }),
+]);
+export type Provenance = z.infer<typeof Provenance>;
+const FileEntry = z.object({ kind: z.literal('file'), path: z.string(), size: z.number(), created: z.number(), modified: z.number(), version: z.number(), by: Provenance.optional() });
 const DirEntry = z.object({ kind: z.literal('dir'), path: z.string(), created: z.number(), modified: z.number() });
 export const Entry = z.discriminatedUnion('kind', [FileEntry, DirEntry]);
 export type Entry = z.infer<typeof Entry>;
 
 const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()) });
 const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
+export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), current: z.boolean() });
+export type VersionEntry = z.infer<typeof VersionEntry>;
+export const TrashEntry = z.object({ path: z.string(), deleted: z.number().optional(), by: Provenance.optional(), versions: z.array(VersionEntry) });
+export type TrashEntry = z.infer<typeof TrashEntry>;
 export const PublicSettings = Settings.extend({ hasApiKey: z.boolean() });
 export type PublicSettings = z.infer<typeof PublicSettings>;
 const Conversation = z.object({ id: z.string(), title: z.string(), created: z.number(), updated: z.number(), transcript: z.array(TranscriptEntry) });
@@ -74,6 +88,14 @@ export const CALLS = {
   memoryHistory: call('memory:history', one(z.object({ path })), z.array(HistoryEntry)),
   memoryReadVersion: call('memory:read-version', one(z.object({ path, version: z.number().int().min(1) })), z.object({ text: z.string() })),
   memoryRestore: call('memory:restore', one(z.object({ path, version: z.number().int().min(1) })), FileEntry),
+  /** Every kept version of a memory and its current one (last), each with who wrote it. */
+  memoryVersions: call('memory:versions', one(z.object({ path })), z.array(VersionEntry)),
+  /** Deleted memories whose versions are still kept. */
+  memoryTrash: call('memory:trash', none, z.array(TrashEntry)),
+  /** Brings a deleted memory back as a new version (recorded as a restore); EXISTS if something now occupies its path. */
+  memoryTrashRestore: call('memory:trash-restore', one(z.object({ path, version: z.number().int().min(1).optional() })), FileEntry),
+  /** Permanently removes deleted memories' versions (all of the trash, or the listed paths). */
+  memoryTrashEmpty: call('memory:trash-empty', one(z.object({ paths: z.array(path).max(10_000).optional() })), z.object({ removed: z.number() })),
   memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
 
   settingsGet: call('settings:get', none, PublicSettings),

@@ -42,7 +42,7 @@ test('two conversations: Claude writes a memory, the user edits it, and the next
   await expect(lastReply(page)).toContainText('Noted: you like coffee.');
   await page.getByRole('button', { name: 'created /memories/prefs.md' }).click();
   await expect(page.getByLabel('Result sent to Claude')).toHaveText('File created successfully at: /memories/prefs.md');
-  await expect(page.getByLabel('Changes to /memories/prefs.md')).toContainText('+ - Drinks: coffee');
+  await expect(page.getByLabel('Changes to /memories/prefs.md')).toContainText('added: - Drinks: coffee');
   await shot(page, '20-chat-chips-and-diff');
 
   // The user corrects the memory by hand in the editor.

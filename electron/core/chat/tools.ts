@@ -12,7 +12,7 @@ import type { GuardMode } from '../../shared/settings';
 import { createMemoryHandlers, type MemoryObservation } from '../memory/handlers';
 import { validateMemoryPath } from '../memory/paths';
 import { describeChange, type ApprovalChange } from './approval-change';
-import type { VaultApi } from '../vault/types';
+import type { Provenance, VaultApi } from '../vault/types';
 
 export interface ApprovalRequest {
   id: string;
@@ -57,9 +57,11 @@ export class TurnTools {
       emit: (e: ChatEvent) => void;
       approve?: (req: ApprovalRequest) => Promise<boolean>;
       signal?: AbortSignal;
+      /** Recorded with each change this turn makes: Claude, in which conversation and turn. */
+      by?: Provenance;
     },
   ) {
-    const base = createMemoryHandlers(vault, { guardMode: opts.guardMode, source: 'claude', observe: (o) => this.observed(o) });
+    const base = createMemoryHandlers(vault, { guardMode: opts.guardMode, source: 'claude', ...(opts.by ? { by: opts.by } : {}), observe: (o) => this.observed(o) });
     this.unsubscribe = vault.onChange((c) => {
       const call = c.op === 'write' && c.source === 'claude' ? this.current.getStore() : undefined;
       if (call && c.op === 'write') call.version = c.version;

@@ -64,6 +64,8 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     emit,
     ...(settings.approvalMode && opts.approve ? { approve: opts.approve } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    // This turn's number in the conversation (1 = the first message): versions Claude writes name it.
+    by: { kind: 'claude', conversationId: conv.id, turn: conv.transcript.filter((e) => e.role === 'user').length + 1 },
   });
   // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
   const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) : undefined;

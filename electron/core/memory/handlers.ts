@@ -7,7 +7,7 @@
  */
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { GuardMode } from '../../shared/settings';
-import type { ChangeSource, EntryMeta, MemoryOps, VaultApi } from '../vault/types';
+import type { ChangeSource, EntryMeta, MemoryOps, Provenance, VaultApi } from '../vault/types';
 import { MemoryToolError, notFoundMessage, ROLLED_BACK_MESSAGE, toToolError, type ErrorContext } from './errors';
 import { formatDirectoryView, formatFileView, MAX_LINES, numberLines } from './format';
 import { guardPath, guardText, redactionNote } from './guard';
@@ -33,6 +33,8 @@ export interface MemoryHandlerOptions {
   limits?: Partial<MemoryLimits>;
   /** Who the vault records as the author of changes; 'claude' unless said otherwise. */
   source?: ChangeSource;
+  /** Recorded with every version written and every deletion (e.g. Claude in which conversation and turn); defaults to `source`. */
+  by?: Provenance;
   observe?: (e: MemoryObservation) => void;
 }
 
@@ -45,6 +47,7 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions): MemoryToolHandlers {
   const limits = resolveLimits(opts.limits);
   const source: ChangeSource = opts.source ?? 'claude';
+  const by = opts.by ? { by: opts.by } : {};
 
   const observe = (o: MemoryObservation): void => {
     try {
@@ -110,7 +113,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
         checkAncestors(ops, path, 'create');
         const problem = sizeProblem(path, utf8Bytes(guarded.text), 0, ops.totalSize(), limits);
         if (problem) throw new MemoryToolError(problem);
-        await ops.writeFile(path, guarded.text, { mode: 'create', source });
+        await ops.writeFile(path, guarded.text, { mode: 'create', source, ...by });
       });
       observe({ command: 'create', path, after: guarded.text });
       return `File created successfully at: ${path}${redactionNote(guarded.redacted)}`;
@@ -143,7 +146,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
         const after = before.slice(0, index) + guarded.text + before.slice(index + oldStr.length);
         const problem = sizeProblem(path, utf8Bytes(after), meta.size, ops.totalSize(), limits);
         if (problem) throw new MemoryToolError(problem);
-        await ops.writeFile(path, after, { mode: 'update', expectedVersion: meta.version, source });
+        await ops.writeFile(path, after, { mode: 'update', expectedVersion: meta.version, source, ...by });
         // Two lines of context either side of the line where the match began, as the reference shows.
         const changed = lineIndexAt(before, index);
         const newLines = after.split('\n');
@@ -178,7 +181,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
         const after = lines.join('\n');
         const problem = sizeProblem(path, utf8Bytes(after), meta.size, ops.totalSize(), limits);
         if (problem) throw new MemoryToolError(problem);
-        await ops.writeFile(path, after, { mode: 'update', expectedVersion: meta.version, source });
+        await ops.writeFile(path, after, { mode: 'update', expectedVersion: meta.version, source, ...by });
         return { before, after };
       });
       observe({ command: 'insert', path, before, after });
@@ -193,7 +196,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
         if (!meta) throw new MemoryToolError(notFoundMessage('delete', path));
         // The old text is read only for an observer (the chat's diff); without one, delete stays a pure index change.
         const before = meta.kind === 'file' && opts.observe ? await readIfIntact(ops, path) : undefined;
-        await ops.remove(path, source);
+        await ops.remove(path, source, opts.by);
         return before;
       });
       observe({ command: 'delete', path, ...(before !== undefined ? { before } : {}) });

@@ -5,7 +5,7 @@
 import { fromUtf8, utf8, wipe } from './crypto';
 import { parentOf, ROOT, type Op, type State } from './state';
 import type { Store } from './store';
-import { VaultError, type ChangeSource, type EntryMeta, type FileMeta, type InternalStore, type MemoryOps, type VaultChange, type WriteOptions } from './types';
+import { VaultError, type ChangeSource, type EntryMeta, type FileMeta, type InternalStore, type MemoryOps, type Provenance, type VaultChange, type WriteOptions } from './types';
 
 /** What the ops need from an unlocked vault. */
 export interface Unlocked {
@@ -16,6 +16,11 @@ export interface Unlocked {
   /** Durably records several writes as one change (all or none) and applies them. */
   commitBatch(items: Parameters<Store['appendBatch']>[1]): Promise<void>;
   emit(change: VaultChange): void;
+}
+
+/** The provenance a change records when its caller names only a source. */
+export function provenanceOf(source: ChangeSource): Provenance {
+  return { kind: source };
 }
 
 const notFound = (p: string) => new VaultError('NOT_FOUND', `${p} does not exist.`, p);
@@ -69,7 +74,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       const size = plain.length;
       wipe(plain);
       const version = state.nextVersion(p);
-      await u.commit({ t: 'write', p, b: blob.ref, s: size, v: version, at: Date.now() }, blob);
+      await u.commit({ t: 'write', p, b: blob.ref, s: size, v: version, at: Date.now(), w: opts.by ?? provenanceOf(opts.source) }, blob);
       u.emit({ op: 'write', path: p, version, source: opts.source, created: !existing });
       return state.stat(p) as FileMeta;
     },
@@ -82,11 +87,11 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       await u.commit({ t: 'mkdir', p, at: Date.now() });
       u.emit({ op: 'mkdir', path: p, source });
     },
-    async remove(p, source: ChangeSource) {
+    async remove(p, source: ChangeSource, by?: Provenance) {
       const u = get();
       if (p === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be deleted.`, p);
       if (!u.state.stat(p)) throw notFound(p);
-      await u.commit({ t: 'rm', p, at: Date.now() });
+      await u.commit({ t: 'rm', p, at: Date.now(), w: by ?? provenanceOf(source) });
       u.emit({ op: 'delete', path: p, source });
     },
     async rename(from, to, source: ChangeSource) {
@@ -170,7 +175,7 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
     const blob = store.sealBlob('blobs', bytes);
     const size = bytes.length;
     wipe(bytes);
-    return { op: { t: 'write' as const, p: item.path, b: blob.ref, s: size, v: state.nextVersion(item.path), at }, blob };
+    return { op: { t: 'write' as const, p: item.path, b: blob.ref, s: size, v: state.nextVersion(item.path), at, w: { kind: 'import' as const } }, blob };
   });
   await u.commitBatch(batch);
   for (const { op } of batch) u.emit({ op: 'write', path: op.p, version: op.v, source: opts.source, created: created.has(op.p) });

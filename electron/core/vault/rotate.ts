@@ -57,18 +57,21 @@ export async function rotate(dir: string, header: Header, old: Unlocked, passphr
     for (const p of paths) {
       for (const h of src.hist.get(p) ?? []) {
         const { sealed } = await copy('blobs', h.b, p);
-        await add({ t: 'write', p, b: sealed.ref, s: h.s, v: h.v, at: h.m }, sealed);
+        await add({ t: 'write', p, b: sealed.ref, s: h.s, v: h.v, at: h.m, ...(h.w ? { w: h.w } : {}) }, sealed);
       }
       const f = src.files.get(p);
       if (f) {
         const { sealed } = await copy('blobs', f.b, p);
-        await add({ t: 'write', p, b: sealed.ref, s: f.s, v: f.v, at: f.m }, sealed);
+        await add({ t: 'write', p, b: sealed.ref, s: f.s, v: f.v, at: f.m, ...(f.w ? { w: f.w } : {}) }, sealed);
       } else {
         await add({ t: 'rm', p, at: Date.now() });
       }
     }
     // Writing a deleted file's history recreated its folders; remove the ones that were gone.
     for (const p of [...state.dirs.keys()].sort().reverse()) if (!src.dirs.has(p) && state.dirs.has(p)) await add({ t: 'rm', p, at: Date.now() });
+    // Deletion records as they were (the re-created deletions above are not news); the checkpoint below stores them.
+    state.trash.clear();
+    for (const [p, t] of src.trash) if (state.hist.has(p) && !state.files.has(p)) state.trash.set(p, { ...t });
     for (const [k, ref] of src.internal) {
       const { sealed } = await copy('internal', ref, `internal:${k}`);
       await add({ t: 'iput', k, b: sealed.ref }, sealed);

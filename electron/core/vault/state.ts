@@ -5,7 +5,7 @@
  * size of the vault. Journal records are `Op`s; `apply` is the one place that
  * interprets them, both live and when replaying the journal at unlock.
  */
-import type { DirMeta, EntryMeta, FileMeta, HistoryEntry } from './types';
+import type { DirMeta, EntryMeta, FileMeta, HistoryEntry, Provenance, TrashEntry, VersionEntry } from './types';
 
 export const ROOT = '/memories';
 
@@ -23,12 +23,20 @@ export interface FileRec {
   c: number;
   m: number;
   v: number;
+  /** Who wrote this version (absent in records from before provenance was kept). */
+  w?: Provenance;
 }
 export interface HistRec {
   v: number;
   b: BlobRef;
   s: number;
   m: number;
+  w?: Provenance;
+}
+/** When and by whom a path's last file was deleted; its versions stay in `hist` (the trash). */
+export interface TrashRec {
+  at: number;
+  w?: Provenance;
 }
 export interface DirRec {
   c: number;
@@ -37,9 +45,11 @@ export interface DirRec {
 
 /** A manifest change. Blob refs in ops carry no seg/off: those come from where the record sits. */
 export type Op =
-  | { t: 'write'; p: string; b: BlobRef; s: number; v: number; at: number }
+  | { t: 'write'; p: string; b: BlobRef; s: number; v: number; at: number; w?: Provenance }
   | { t: 'mkdir'; p: string; at: number }
-  | { t: 'rm'; p: string; at: number }
+  | { t: 'rm'; p: string; at: number; w?: Provenance }
+  /** Forgets the kept versions of deleted memories (emptying the trash); a path that holds a file again is left alone. */
+  | { t: 'purge'; ps: string[] }
   | { t: 'mv'; p: string; np: string; at: number }
   | { t: 'iput'; k: string; b: BlobRef }
   | { t: 'idel'; k: string }
@@ -60,6 +70,8 @@ export interface Snapshot {
   dirs: Record<string, DirRec>;
   hist: Record<string, HistRec[]>;
   internal: Record<string, BlobRef>;
+  /** Absent in manifests written before the trash recorded deletions. */
+  trash?: Record<string, TrashRec>;
 }
 
 export const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));
@@ -72,6 +84,7 @@ export class State {
   readonly dirs = new Map<string, DirRec>();
   readonly hist = new Map<string, HistRec[]>();
   readonly internal = new Map<string, BlobRef>();
+  readonly trash = new Map<string, TrashRec>();
   private readonly children = new Map<string, Set<string>>();
   private total = 0;
 
@@ -97,6 +110,7 @@ export class State {
     }
     for (const [p, h] of Object.entries(snap.hist)) s.hist.set(p, h);
     for (const [k, b] of Object.entries(snap.internal)) s.internal.set(k, b);
+    for (const [p, t] of Object.entries(snap.trash ?? {})) s.trash.set(p, t);
     return s;
   }
 
@@ -110,6 +124,7 @@ export class State {
       dirs: Object.fromEntries(this.dirs),
       hist: Object.fromEntries(this.hist),
       internal: Object.fromEntries(this.internal),
+      trash: Object.fromEntries(this.trash),
     };
   }
 
@@ -156,6 +171,30 @@ export class State {
     return (this.hist.get(p) ?? []).map((h) => ({ version: h.v, size: h.s, modified: h.m }));
   }
 
+  /** Every kept version of `p`, oldest first, then its current one (if it exists), with who wrote each. */
+  versions(p: string): VersionEntry[] {
+    const out: VersionEntry[] = (this.hist.get(p) ?? []).map((h) => ({ version: h.v, size: h.s, modified: h.m, current: false, ...(h.w ? { by: h.w } : {}) }));
+    const f = this.files.get(p);
+    if (f) out.push({ version: f.v, size: f.s, modified: f.m, current: true, ...(f.w ? { by: f.w } : {}) });
+    return out;
+  }
+
+  /** Who wrote the current version of file `p`, if recorded. */
+  writer(p: string): Provenance | undefined {
+    return this.files.get(p)?.w;
+  }
+
+  /** Deleted memories with kept versions (paths with history but no file now), sorted by path. */
+  trashed(): TrashEntry[] {
+    const out: TrashEntry[] = [];
+    for (const p of this.hist.keys()) {
+      if (this.files.has(p) || !this.hist.get(p)?.length) continue;
+      const t = this.trash.get(p);
+      out.push({ path: p, versions: this.versions(p), ...(t ? { deleted: t.at, ...(t.w ? { by: t.w } : {}) } : {}) });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
   /** The version number the next write of `p` gets: never reuses one still in its history. */
   nextVersion(p: string): number {
     const h = this.hist.get(p);
@@ -184,7 +223,8 @@ export class State {
           this.children.get(parentOf(op.p))?.add(op.p);
           this.touch(parentOf(op.p), op.at);
         }
-        this.files.set(op.p, { b: op.b, s: op.s, c: prev?.c ?? op.at, m: op.at, v: op.v });
+        this.files.set(op.p, { b: op.b, s: op.s, c: prev?.c ?? op.at, m: op.at, v: op.v, ...(op.w ? { w: op.w } : {}) });
+        this.trash.delete(op.p);
         this.total += op.s;
         return;
       }
@@ -192,7 +232,10 @@ export class State {
         this.ensureDirs(op.p, op.at);
         return;
       case 'rm':
-        for (const p of [...this.subtree(op.p), op.p]) this.removeOne(p);
+        for (const p of [...this.subtree(op.p), op.p]) {
+          if (this.files.has(p)) this.trash.set(p, { at: op.at, ...(op.w ? { w: op.w } : {}) });
+          this.removeOne(p);
+        }
         this.touch(parentOf(op.p), op.at);
         return;
       case 'mv':
@@ -204,9 +247,17 @@ export class State {
       case 'idel':
         this.internal.delete(op.k);
         return;
+      case 'purge':
+        for (const p of op.ps) {
+          if (this.files.has(p)) continue;
+          this.hist.delete(p);
+          this.trash.delete(p);
+        }
+        return;
       case 'depth':
         this.depth = op.n;
         for (const [p, h] of this.hist) if (h.length > op.n) this.hist.set(p, h.slice(h.length - op.n));
+        for (const p of this.trash.keys()) if (!this.hist.get(p)?.length) this.trash.delete(p);
         return;
     }
   }
@@ -228,7 +279,7 @@ export class State {
   private pushHistory(p: string, rec: FileRec): void {
     if (this.depth <= 0) return;
     const h = this.hist.get(p) ?? [];
-    h.push({ v: rec.v, b: rec.b, s: rec.s, m: rec.m });
+    h.push({ v: rec.v, b: rec.b, s: rec.s, m: rec.m, ...(rec.w ? { w: rec.w } : {}) });
     if (h.length > this.depth) h.splice(0, h.length - this.depth);
     this.hist.set(p, h);
   }
@@ -255,6 +306,7 @@ export class State {
       if (f) {
         this.files.delete(p);
         this.files.set(np, { ...f, m: p === from ? at : f.m });
+        this.trash.delete(np);
         const h = this.hist.get(p);
         this.hist.delete(p);
         if (h) this.hist.set(np, h);

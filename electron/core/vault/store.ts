@@ -297,15 +297,16 @@ export class Store extends BlobStore {
   /**
    * Rewrites the manifest from `state`, starts a fresh journal segment and (with
    * `collect`, and only while vault.json names this epoch) compacts sparse
-   * segments and removes segment files no live blob uses.
+   * segments and removes segment files no live blob uses. Segments in `scrub`
+   * are compacted whatever their share of live blobs (emptying the trash).
    */
-  async checkpoint(state: State, collect = true): Promise<void> {
+  async checkpoint(state: State, collect = true, scrub?: ReadonlySet<string>): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const tidy = collect && this.named;
     await io('save the vault index', async () => {
       const old = this.journal;
       await this.startJournal();
-      if (tidy) await this.compact(state);
+      if (tidy) await this.compact(state, scrub);
       const live = liveSegments(state);
       live.delete(this.journal!.id);
       await this.commitManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
@@ -341,14 +342,14 @@ export class Store extends BlobStore {
    * only the manifest written next makes the move count, so a crash here loses
    * nothing.
    */
-  private async compact(state: State): Promise<void> {
+  private async compact(state: State, scrub?: ReadonlySet<string>): Promise<void> {
     const liveBytes = new Map<string, number>();
     for (const b of state.liveBlobs()) liveBytes.set(b.seg, (liveBytes.get(b.seg) ?? 0) + b.len);
     const sparse = new Set<string>();
     for (const [seg, bytes] of liveBytes) {
       if (seg === this.journal!.id) continue;
       const size = await this.fs.stat(path.join(this.dir, segmentFile(seg))).then((st) => st.size, () => 0);
-      if (size >= COMPACT_MIN_BYTES && bytes < size * COMPACT_LIVE_RATIO) sparse.add(seg);
+      if (scrub?.has(seg) || (size >= COMPACT_MIN_BYTES && bytes < size * COMPACT_LIVE_RATIO)) sparse.add(seg);
     }
     if (!sparse.size) return;
     this.compacting = true;

@@ -80,6 +80,37 @@ export interface HistoryEntry {
 /** Who made a change; shown in the UI and passed to change listeners. */
 export type ChangeSource = 'claude' | 'user' | 'cli' | 'system';
 
+/**
+ * Who wrote a version (or deleted a memory), kept with it in the manifest.
+ * Records written before this existed carry none: show them as unknown.
+ */
+export type Provenance =
+  | { kind: 'claude'; conversationId?: string; turn?: number }
+  | { kind: 'user' }
+  | { kind: 'import' }
+  | { kind: 'restore'; fromVersion?: number }
+  | { kind: 'cli' }
+  | { kind: 'system' };
+
+/** One version of a memory, the current one included, with who wrote it. */
+export interface VersionEntry extends HistoryEntry {
+  /** Absent on versions written before provenance was recorded. */
+  by?: Provenance;
+  /** True for the memory's current text. */
+  current: boolean;
+}
+
+/** A deleted memory whose versions are still kept (the trash). */
+export interface TrashEntry {
+  path: string;
+  /** When it was deleted; absent if deleted before deletions were recorded. */
+  deleted?: number;
+  /** Who deleted it, when known. */
+  by?: Provenance;
+  /** Its kept versions, oldest first. */
+  versions: VersionEntry[];
+}
+
 export type VaultChange =
   | { op: 'write'; path: string; version: number; source: ChangeSource; created: boolean }
   | { op: 'mkdir'; path: string; source: ChangeSource }
@@ -110,6 +141,8 @@ export interface WriteOptions {
   /** If set, fail with CONFLICT unless the current version equals this. */
   expectedVersion?: number;
   source: ChangeSource;
+  /** Who wrote it, kept with the version; defaults to what `source` says. */
+  by?: Provenance;
 }
 
 /**
@@ -130,8 +163,12 @@ export interface MemoryOps {
   writeFile(path: string, text: string, opts: WriteOptions): Promise<FileMeta>;
   /** Creates the directory and missing parents; no error if it exists. */
   mkdir(path: string, source: ChangeSource): Promise<void>;
-  /** Removes a file or a directory recursively; the removed files' history is kept until collected. */
-  remove(path: string, source: ChangeSource): Promise<void>;
+  /**
+   * Removes a file or a directory recursively; the removed files' history is
+   * kept (the trash) until the trash is emptied. `by` (default: from `source`)
+   * is recorded as who deleted them.
+   */
+  remove(path: string, source: ChangeSource, by?: Provenance): Promise<void>;
   /** Moves a file or directory (creating missing parents of newPath). EXISTS if newPath exists. */
   rename(oldPath: string, newPath: string, source: ChangeSource): Promise<void>;
   /** Total plaintext bytes of all current memory files. */

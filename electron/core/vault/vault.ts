@@ -15,6 +15,7 @@ import { checkPassphrase, passphraseCost, passphraseSlot, withPassphrase, recove
 import { acquireLock } from './lockfile';
 import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem, type Unlocked } from './ops';
 import { rotate } from './rotate';
+import { emptyTrash, listTrash, restoreFromTrash } from './trash';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import {
@@ -27,6 +28,9 @@ import {
   type KdfParams,
   type MemoryOps,
   type OpenOptions,
+  type Provenance,
+  type TrashEntry,
+  type VersionEntry,
   type UnlockReport,
   type VaultApi,
   type VaultChange,
@@ -77,7 +81,7 @@ export class Vault implements VaultApi {
       totalSize: raw.totalSize,
       writeFile: (p, text, opts) => this.queue(() => raw.writeFile(p, text, opts)),
       mkdir: (p, source) => this.queue(() => raw.mkdir(p, source)),
-      remove: (p, source) => this.queue(() => raw.remove(p, source)),
+      remove: (p, source, by) => this.queue(() => raw.remove(p, source, by)),
       rename: (a, b, source) => this.queue(() => raw.rename(a, b, source)),
     };
     this.internal = internalStore(() => this.unlocked(), (fn) => this.queue(fn));
@@ -414,8 +418,37 @@ export class Vault implements VaultApi {
     }
   }
 
+  /** Writes an old version's text as a new version, recorded as a restore of that version (queued). */
   restore(p: string, version: number, source: ChangeSource): Promise<FileMeta> {
-    return this.queue(async () => this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source }));
+    return this.queue(async () => this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source, by: { kind: 'restore', fromVersion: version } }));
+  }
+
+  /** Every kept version of `p` and its current one (last), each with who wrote it. */
+  versions(p: string): VersionEntry[] {
+    return this.unlocked().state.versions(p);
+  }
+
+  /** Who wrote the current version of memory file `p`, when recorded. */
+  writer(p: string): Provenance | undefined {
+    return this.unlocked().state.writer(p);
+  }
+
+  /** Deleted memories whose versions are still kept. */
+  trash(): TrashEntry[] {
+    return listTrash(this.unlocked());
+  }
+
+  /** Brings a deleted memory back (see trash.ts `restoreFromTrash`); queued. */
+  restoreDeleted(p: string, version?: number): Promise<FileMeta> {
+    return this.queue(() => restoreFromTrash(this.unlocked(), this.rawOps, (q, v) => this.readVersion(q, v), p, version));
+  }
+
+  /** Permanently removes deleted memories' versions (see trash.ts `emptyTrash`); queued. */
+  emptyTrash(paths?: string[]): Promise<number> {
+    return this.queue(async () => {
+      if (this.readOnly) throw readOnlyError();
+      return emptyTrash(this.unlocked(), paths);
+    });
   }
 
   historyDepth(): number {

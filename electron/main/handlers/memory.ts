@@ -1,17 +1,24 @@
 /** Handlers for the memory browser and editor: every path checked by the memory tool's own rules. */
 import { validateMemoryPath, validateMovedPaths } from '../../core/memory/paths';
-import type { EntryMeta, FileMeta } from '../../core/vault/types';
+import type { EntryMeta, FileMeta, Provenance } from '../../core/vault/types';
+import { trashHandlers, type TrashCalls } from './trash';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
 const entry = (e: EntryMeta) => e;
+const withWriter = (e: FileMeta, by: Provenance | undefined) => (by ? { ...e, by } : e);
 const fileEntry = (e: FileMeta) => e;
 
 export function memoryHandlers(s: AppSession): HandlersFor<
-  'memoryList' | 'memoryRead' | 'memoryWrite' | 'memoryMkdir' | 'memoryRename' | 'memoryDelete' | 'memoryHistory' | 'memoryReadVersion' | 'memoryRestore' | 'memorySearch'
+  'memoryList' | 'memoryRead' | 'memoryWrite' | 'memoryMkdir' | 'memoryRename' | 'memoryDelete' | 'memoryHistory' | 'memoryReadVersion' | 'memoryRestore' | 'memorySearch' | TrashCalls
 > {
   return {
-    memoryList: async () => s.unlocked().memory.list('/memories', Infinity).map(entry),
+    memoryList: async () => {
+      const vault = s.unlocked();
+      // Each file carries its last writer, so the tree can badge what Claude changed.
+      return vault.memory.list('/memories', Infinity).map((e) => (e.kind === 'file' ? withWriter(e, vault.writer(e.path)) : entry(e)));
+    },
+    ...trashHandlers(s),
     memoryRead: async ({ path }) => {
       const vault = s.unlocked();
       const p = validateMemoryPath(path);

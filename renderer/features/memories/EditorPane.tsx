@@ -5,6 +5,7 @@ import { ApiError, call, messageOf, on } from '../../lib/api';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
+import { useReturnFocus } from './useReturnFocus';
 
 interface Loaded {
   text: string;
@@ -18,7 +19,20 @@ interface Loaded {
  * delete, history. Changes made elsewhere (by Claude) show up live; a save over
  * one shows both versions and lets the user choose — nothing is overwritten silently.
  */
-export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: string; onDirty: (dirty: boolean) => void; onRenamed: (to: string) => void; onDeleted: () => void }) {
+export function EditorPane({
+  path,
+  request,
+  onDirty,
+  onRenamed,
+  onDeleted,
+}: {
+  path: string;
+  /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
+  request?: { mode: 'rename' | 'delete'; n: number } | undefined;
+  onDirty: (dirty: boolean) => void;
+  onRenamed: (to: string) => void;
+  onDeleted: () => void;
+}) {
   const [loaded, setLoaded] = useState<Loaded>();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string>();
@@ -47,6 +61,17 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
     setNotice(undefined);
     void load();
   }, [path, load]);
+
+  const back = useReturnFocus();
+  const closeAsk = () => {
+    setMode('edit');
+    back.restore();
+  };
+  useEffect(() => {
+    if (!request) return;
+    back.remember();
+    setMode(request.mode);
+  }, [request, back]);
 
   useEffect(() => {
     onDirty(dirty);
@@ -109,7 +134,7 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   return (
     <div className="editor-pane">
       <div className="toolbar" role="toolbar" aria-label="Memory actions">
-        <h2 className="file-title">
+        <h2 className="file-title" title={path}>
           {path}
           {dirty && (
             <span className="unsaved" aria-label="Unsaved changes" title="Unsaved changes">
@@ -120,10 +145,26 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
         <button onClick={() => void save()} disabled={!dirty} title="Save (Ctrl+S)">
           Save
         </button>
-        <button onClick={() => setMode(mode === 'rename' ? 'edit' : 'rename')}>Rename</button>
-        <button onClick={() => setMode('delete')}>Delete</button>
+        <button
+          onClick={() => {
+            back.remember();
+            setMode(mode === 'rename' ? 'edit' : 'rename');
+          }}
+        >
+          Rename
+        </button>
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
           History
+        </button>
+        {/* Set apart at the far end and drawn as destructive, so it is never hit in place of History. */}
+        <button
+          className="danger apart"
+          onClick={() => {
+            back.remember();
+            setMode('delete');
+          }}
+        >
+          Delete
         </button>
       </div>
       {notice && (
@@ -132,12 +173,14 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
         </p>
       )}
       <ErrorText message={error} />
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('edit')} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby="delete-q" className="confirm">
-          <p id="delete-q">Delete {path}? Its versions stay in history until they are collected.</p>
-          <button onClick={() => void remove()}>Delete</button>
-          <button onClick={() => setMode('edit')} autoFocus>
+        <div role="alertdialog" aria-labelledby="delete-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
+          <p id="delete-q">Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
+          <button className="danger" onClick={() => void remove()}>
+            Delete
+          </button>
+          <button onClick={closeAsk} autoFocus>
             Cancel
           </button>
         </div>

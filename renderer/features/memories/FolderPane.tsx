@@ -1,30 +1,71 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { RenameForm } from './RenameForm';
+import { useReturnFocus } from './useReturnFocus';
 
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
-export function FolderPane({ path, count, onRenamed, onDeleted }: { path: string; count: number; onRenamed: (to: string) => void; onDeleted: () => void }) {
-  const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>('idle');
+export function FolderPane({
+  path,
+  count,
+  request,
+  onRenamed,
+  onDeleted,
+}: {
+  path: string;
+  count: number;
+  /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
+  request?: { mode: 'rename' | 'delete'; n: number } | undefined;
+  onRenamed: (to: string) => void;
+  onDeleted: () => void;
+}) {
+  const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>(request?.mode ?? 'idle');
+  const back = useReturnFocus();
+  const closeAsk = () => {
+    setMode('idle');
+    back.restore();
+  };
+  useEffect(() => {
+    if (!request) return;
+    back.remember();
+    setMode(request.mode);
+  }, [request, back]);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">
       <div className="toolbar" role="toolbar" aria-label="Folder actions">
-        <h2 className="file-title">{path}/</h2>
-        <button onClick={() => setMode('rename')}>Rename</button>
-        <button onClick={() => setMode('delete')}>Delete</button>
+        <h2 className="file-title" title={`${path}/`}>
+          {path}/
+        </h2>
+        <button
+          onClick={() => {
+            back.remember();
+            setMode('rename');
+          }}
+        >
+          Rename
+        </button>
+        <button
+          className="danger apart"
+          onClick={() => {
+            back.remember();
+            setMode('delete');
+          }}
+        >
+          Delete
+        </button>
       </div>
       <p className="empty">
         {count} {count === 1 ? 'item' : 'items'} inside.
       </p>
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={() => setMode('idle')} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm">
+        <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="delete-folder-q">
-            Delete the folder {path} and the {count} {count === 1 ? 'item' : 'items'} in it? Their versions stay in history until collected.
+            Delete the folder {path} and the {count} {count === 1 ? 'item' : 'items'} in it? Its memories move to the trash (under Memories), where they can be restored until the trash is emptied.
           </p>
-          <button onClick={() => void call('memoryDelete', { path }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
-          <button onClick={() => setMode('idle')} autoFocus>
+          <button className="danger" onClick={() => void call('memoryDelete', { path }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
+          <button onClick={closeAsk} autoFocus>
             Cancel
           </button>
         </div>

@@ -1,22 +1,25 @@
 import { useEffect, useState } from 'react';
+import type { VersionEntry } from '../../../electron/shared/ipc';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { describeWriter, useConversationTitles } from './provenance';
+import { Splitter, usePaneSize } from './Splitter';
 
-interface Version {
-  version: number;
-  size: number;
-  modified: number;
-}
-
-/** Earlier versions of one memory, each with a diff against the current text and a Restore button. */
+/**
+ * Every version of one memory, newest (the current one) first, each saying who
+ * wrote it and when; an earlier one shows its diff to the current text and can
+ * be restored.
+ */
 export function History({ path, current, onRestored }: { path: string; current: string; onRestored: () => void }) {
-  const [versions, setVersions] = useState<Version[]>([]);
+  const [versions, setVersions] = useState<VersionEntry[]>([]);
   const [chosen, setChosen] = useState<{ version: number; text: string }>();
   const [error, setError] = useState<string>();
+  const titles = useConversationTitles();
+  const [size, setSize] = usePaneSize('history', 360, 220, 720);
 
   useEffect(() => {
-    call('memoryHistory', { path }).then((v) => setVersions([...v].reverse()), (e: unknown) => setError(messageOf(e)));
+    call('memoryVersions', { path }).then((v) => setVersions([...v].reverse()), (e: unknown) => setError(messageOf(e)));
   }, [path, current]);
 
   const show = async (version: number) => {
@@ -36,30 +39,38 @@ export function History({ path, current, onRestored }: { path: string; current: 
       setError(messageOf(e));
     }
   };
+  const isCurrent = versions.find((v) => v.version === chosen?.version)?.current;
 
   return (
-    <aside className="history" aria-label="Version history">
-      <h2>History</h2>
-      {versions.length === 0 && <p className="empty">No earlier versions.</p>}
-      <ul>
-        {versions.map((v) => (
-          <li key={v.version}>
-            <button aria-pressed={chosen?.version === v.version} onClick={() => void show(v.version)}>
-              Version {v.version} · {new Date(v.modified).toLocaleString()} · {v.size} B
-            </button>
-          </li>
-        ))}
-      </ul>
-      {chosen && (
-        <>
-          <p>
-            Changes from version {chosen.version} to the current text:
-          </p>
-          <Diff before={chosen.text} after={current} label={`Diff from version ${chosen.version}`} />
-          <button onClick={() => void restore()}>Restore</button>
-        </>
-      )}
-      <ErrorText message={error} />
-    </aside>
+    <>
+      <Splitter label="Resize history" controls="history-pane" value={size} min={220} max={720} onChange={setSize} edge="start" />
+      <aside className="history" id="history-pane" aria-label="Version history" style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
+        <h2>History</h2>
+        {versions.length === 0 && <p className="empty">No versions yet.</p>}
+        <ul>
+          {versions.map((v) => (
+            <li key={v.version}>
+              <button aria-pressed={chosen?.version === v.version} onClick={() => void show(v.version)}>
+                Version {v.version}
+                {v.current ? ' (current)' : ''} · <span className={`writer ${v.by?.kind ?? 'unknown'}`}>{describeWriter(v.by, titles)}</span>
+                <span className="meta">
+                  {' '}
+                  · {new Date(v.modified).toLocaleString()} · {v.size} B
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {chosen && isCurrent && <p className="empty">This is the current text.</p>}
+        {chosen && !isCurrent && (
+          <>
+            <p>Changes from version {chosen.version} to the current text:</p>
+            <Diff before={chosen.text} after={current} label={`Diff from version ${chosen.version}`} />
+            <button onClick={() => void restore()}>Restore</button>
+          </>
+        )}
+        <ErrorText message={error} />
+      </aside>
+    </>
   );
 }

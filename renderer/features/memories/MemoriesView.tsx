@@ -4,6 +4,8 @@ import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
+import { Splitter, usePaneSize } from './Splitter';
+import { TrashPane } from './TrashPane';
 import { Tree } from './Tree';
 
 type Hit = { path: string; line: number; snippet: string };
@@ -18,6 +20,11 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
   const [hits, setHits] = useState<Hit[]>();
   const [error, setError] = useState<string>();
   const dirty = useRef(false);
+  // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
+  const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
+  const [listShown, setListShown] = useState(true);
+  const [trashOpen, setTrashOpen] = useState(false);
+  const [request, setRequest] = useState<{ mode: 'rename' | 'delete'; n: number }>();
 
   const refresh = useCallback(() => {
     call('memoryList').then(setEntries, (e: unknown) => setError(messageOf(e)));
@@ -35,11 +42,17 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
     return () => window.removeEventListener('beforeunload', guard);
   }, []);
 
-  const open = (path: string) => {
-    if (path === selected) return;
-    if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return;
+  const open = (path: string): boolean => {
+    setTrashOpen(false);
+    if (path === selected) return true;
+    if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return false;
     dirty.current = false;
+    setRequest(undefined);
     setSelected(path);
+    return true;
+  };
+  const ask = (path: string, mode: 'rename' | 'delete') => {
+    if (open(path)) setRequest((r) => ({ mode, n: (r?.n ?? 0) + 1 }));
   };
 
   const create = async (e: React.FormEvent) => {
@@ -70,10 +83,17 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
 
   return (
     <div className="memories">
-      <div className="sidebar">
+      <button className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={() => setListShown(!listShown)} title={listShown ? 'Hide memory list' : 'Show memory list'}>
+        <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
+        <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
+      </button>
+      <div className="sidebar memory-list" id="memory-list" hidden={!listShown} style={{ '--pane-w': `${listSize}px` } as React.CSSProperties}>
         <div className="row">
           <button onClick={() => setCreating('file')}>New memory</button>
           <button onClick={() => setCreating('dir')}>New folder</button>
+          <button aria-pressed={trashOpen} onClick={() => setTrashOpen(!trashOpen)}>
+            Trash
+          </button>
         </div>
         {creating && (
           <form className="inline-form" onSubmit={create}>
@@ -107,13 +127,22 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
             </li>
           </ul>
         ) : (
-          <Tree entries={entries} selected={selected} onSelect={(e) => open(e.path)} />
+          <Tree entries={entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
         )}
       </div>
+      {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
-        {selected && entries.find((e) => e.path === selected)?.kind === 'dir' ? (
+        {trashOpen ? (
+          <TrashPane
+            onRestored={(path) => {
+              refresh();
+              open(path);
+            }}
+          />
+        ) : selected && entries.find((e) => e.path === selected)?.kind === 'dir' ? (
           <FolderPane
             key={selected}
+            request={request}
             path={selected}
             count={entries.filter((e) => e.path.startsWith(selected + '/')).length}
             onRenamed={(to) => {
@@ -128,6 +157,7 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
         ) : selected ? (
           <EditorPane
             key={selected}
+            request={request}
             path={selected}
             onDirty={(d) => (dirty.current = d)}
             onRenamed={(to) => {

@@ -7,6 +7,9 @@ export function RenameForm({ path, onRenamed, onCancel, onError }: { path: strin
   return (
     <form
       className="inline-form"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onCancel();
+      }}
       onSubmit={(e) => {
         e.preventDefault();
         const to = newPath.trim();

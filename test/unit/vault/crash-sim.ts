@@ -45,7 +45,8 @@ export async function dump(v: Vault): Promise<string> {
   for (const e of v.memory.list('/memories', Infinity)) if (e.kind === 'file') hist.push(`${e.path} ${v.history(e.path).map((h) => h.version).join(',')}`);
   const internal: string[] = [];
   for (const k of v.internal.keys('')) internal.push(`${k} ${digest((await v.internal.get(k)) ?? new Uint8Array())}`);
-  return JSON.stringify({ files, hist, internal, depth: v.historyDepth() });
+  const trash = v.trash().map((e) => `${e.path} ${e.versions.map((x) => x.version).join(',')}`);
+  return JSON.stringify({ files, hist, internal, depth: v.historyDepth(), trash });
 }
 
 export interface Keys {

@@ -91,6 +91,16 @@ it('a crash at any point of writing, rewriting (str_replace) or deleting a memor
   await crashTest('delete', small, async (v) => void (await v!.memory.remove('/memories/d', 'user')));
 }, T);
 
+it('a crash at any point of emptying the trash leaves the deleted versions all kept or all gone, and a vault that opens', async () => {
+  const base = await makeBase(async (v) => {
+    await v.memory.writeFile('/memories/keep.md', 'kept', { mode: 'create', source: 'user' });
+    await v.memory.writeFile('/memories/gone.md', 'gone one', { mode: 'create', source: 'user' });
+    await v.memory.writeFile('/memories/gone.md', 'gone two', { mode: 'update', source: 'claude' });
+    await v.memory.remove('/memories/gone.md', 'user');
+  });
+  await crashTest('empty trash', base, async (v) => void (await v!.emptyTrash()));
+}, T);
+
 it('a crash at any point of a checkpoint or a compaction leaves the same state', async () => {
   // A checkpoint runs at close when the journal holds records: the state is the same before and after, so changes are made first.
   await crashTest('checkpoint', small, async (v) => {

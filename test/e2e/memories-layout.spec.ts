@@ -1,0 +1,88 @@
+import { expect, test, type Locator } from '@playwright/test';
+import { createVault, freshApp, openMemories, shot } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+const PATH = '/memories/projects/2026/quarterly-planning-notes.md';
+test.beforeEach(async () => {
+  app = await freshApp();
+  await createVault(app.page);
+  await app.session.unlocked().memory.writeFile(PATH, '# Q2\nShip the thing.', { mode: 'create', source: 'user' });
+  await openMemories(app.page);
+});
+test.afterEach(async () => app.cleanup());
+
+const width = async (l: Locator) => (await l.boundingBox())!.width;
+/** The path heading shows the whole path: not clipped, and named in full for assistive tech. */
+async function expectWholePath() {
+  const title = app.page.getByRole('heading', { name: PATH });
+  await expect(title).toBeVisible();
+  await expect(title).toHaveAttribute('title', PATH);
+  expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+}
+
+test('at 900×650 with history open the editor keeps at least half the window and the whole path shows', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 900, height: 650 });
+  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await page.getByRole('button', { name: 'History' }).click();
+  await expect(page.getByRole('complementary', { name: 'Version history' })).toBeVisible();
+  expect(await width(page.getByRole('textbox', { name: 'Editor' }))).toBeGreaterThanOrEqual(450);
+  await expectWholePath();
+  await shot(page, '19-memories-900x650');
+});
+
+test('at 200 % zoom (a 640×400 CSS-pixel window) the whole path shows and the editor keeps half the width', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 640, height: 400 });
+  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await page.getByRole('button', { name: 'History' }).click();
+  await expectWholePath();
+  expect(await width(page.getByRole('textbox', { name: 'Editor' }))).toBeGreaterThanOrEqual(320);
+  await shot(page, '20-memories-zoom-200');
+});
+
+test('the memory list collapses and its separator resizes it by keyboard, reporting its size', async () => {
+  const { page } = app;
+  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  const editor = page.getByRole('textbox', { name: 'Editor' });
+  const sep = page.getByRole('separator', { name: 'Resize memory list' });
+  const before = Number(await sep.getAttribute('aria-valuenow'));
+  expect(before).toBeGreaterThan(0);
+  const wide = await width(editor);
+  await sep.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(sep).toHaveAttribute('aria-valuenow', String(before + 32));
+  expect(await width(editor)).toBeLessThan(wide);
+
+  // Dragging works too: the separator follows the pointer.
+  const box = (await sep.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(sep).toHaveAttribute('aria-valuenow', String(before + 32 + 40));
+
+  const hide = page.getByRole('button', { name: 'Hide memory list' });
+  await expect(hide).toHaveAttribute('aria-expanded', 'true');
+  await hide.click();
+  await expect(page.getByRole('tree', { name: 'Memories' })).toBeHidden();
+  expect(await width(editor)).toBeGreaterThan(wide);
+  await page.getByRole('button', { name: 'Show memory list' }).click();
+  await expect(page.getByRole('tree', { name: 'Memories' })).toBeVisible();
+});
+
+test('the history pane resizes by keyboard through its separator', async () => {
+  const { page } = app;
+  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await page.getByRole('button', { name: 'History' }).click();
+  const sep = page.getByRole('separator', { name: 'Resize history' });
+  const before = Number(await sep.getAttribute('aria-valuenow'));
+  const pane = page.getByRole('complementary', { name: 'Version history' });
+  const w = await width(pane);
+  await sep.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(sep).toHaveAttribute('aria-valuenow', String(before - 16));
+  expect(await width(pane)).toBeLessThan(w);
+});
