@@ -150,3 +150,10 @@ export function scopedVault(vault: VaultApi, scope: MemoryScope): VaultApi {
     },
   });
 }
+
+/** Which project a vault memory path belongs to, and the path as that project sees it. */
+export function locateVaultPath(path: string): { project: string | undefined; path: string } {
+  if (!isWithinDir(path, PROJECTS_DIR) || path === PROJECTS_DIR) return { project: undefined, path };
+  const id = path.slice(PROJECTS_DIR.length + 1).split('/')[0]!;
+  return { project: id, path: new MemoryScope(`${PROJECTS_DIR}/${id}`).fromVault(path) ?? MEMORY_ROOT };
+}

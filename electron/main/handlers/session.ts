@@ -4,6 +4,8 @@
  * window, and the chat turns in flight.
  */
 import { vaultDirIn } from '../../core/app-paths';
+import { TemporaryConversations } from '../../core/chat/temporary';
+import { locateVaultPath } from '../../core/projects/scope';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -17,6 +19,8 @@ export interface HandlerContext {
   emit<K extends EventName>(event: K, payload: EventPayload<K>): void;
   /** Asks the user for a folder (a dialog in Electron). The path never reaches the renderer. */
   pickDirectory(purpose: 'backup' | 'export'): Promise<string | undefined>;
+  /** Asks the user where to save a file (a save dialog in Electron), suggesting a name. Absent: nothing is saved. */
+  pickSaveFile?(suggestedName: string): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
   /** Key-derivation cost for new vaults; calibrated when absent (tests pass the floor). */
   kdf?: KdfParams;
@@ -46,6 +50,8 @@ export class AppSession {
   /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
   locks = 0;
   private unlocking: Promise<unknown> = Promise.resolve();
+  /** This session's temporary chats: in memory only, forgotten on lock and quit. */
+  readonly temporary = new TemporaryConversations();
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -114,11 +120,14 @@ export class AppSession {
     this.vault = vault;
     this.unsubscribe = vault.onChange((c) => {
       if (c.op === 'lock') return;
+      // The window sees each project's memory as its own /memories, never the vault's internal folder.
+      const at = locateVaultPath(c.path);
       this.ctx.emit('memoryChanged', {
         op: c.op,
-        path: c.path,
+        path: at.path,
         source: c.source,
-        ...(c.op === 'rename' ? { newPath: c.newPath } : {}),
+        ...(at.project ? { project: at.project } : {}),
+        ...(c.op === 'rename' ? { newPath: locateVaultPath(c.newPath).path } : {}),
         ...(c.op === 'write' ? { version: c.version } : {}),
       });
     });
@@ -129,6 +138,7 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;
+    this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();
@@ -141,6 +151,7 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     // A copied recovery key would outlive its clearing timer, which ends with this process.
     await this.ctx.clipboard?.clearNow();
+    this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     this.unsubscribe?.();
     await this.vault?.close();
