@@ -61,6 +61,18 @@ export class TemporaryConversations implements ConversationStore {
     return next;
   }
 
+  /** As Conversations.rewindLast: takes back the last exchange and returns the user's words. */
+  async rewindLast(id: string): Promise<string> {
+    const c = await this.require(id);
+    const starts = [...(c.turnStarts ?? [])];
+    const start = starts.pop();
+    const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
+    if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+    const text = c.transcript[userAt]!.text;
+    this.byId.set(id, { ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+    return text;
+  }
+
   list(): ConversationSummary[] {
     return [...this.byId.values()].map((c) => ({ ...summaryOf(c), temporary: true }));
   }

@@ -3,6 +3,7 @@
  * Both projects' paths are `/memories/…` paths; the change is made inside the
  * vault's mutation queue, so nothing can write either path in between.
  */
+import { resolveLimits, sizeProblem, type MemoryLimits } from '../memory/limits';
 import { validateMemoryPath } from '../memory/paths';
 import { VaultError, type ChangeSource, type FileMeta, type VaultApi } from '../vault/types';
 import { Projects } from './store';
@@ -15,6 +16,8 @@ export interface MemoryTransfer {
   toPath?: string;
   mode: 'move' | 'copy';
   source: ChangeSource;
+  /** The memory tool's limits (defaults as there). */
+  limits?: Partial<MemoryLimits>;
 }
 
 /**
@@ -38,6 +41,9 @@ export async function transferMemory(vault: VaultApi, t: MemoryTransfer): Promis
     if (t.mode === 'move') {
       await ops.rename(src, dst, t.source);
     } else {
+      // A copy adds to the vault's total, which the memory tool's limit caps for every project together.
+      const problem = sizeProblem(toPath, meta.size, 0, ops.totalSize(), resolveLimits(t.limits));
+      if (problem) throw new VaultError('LIMIT', problem.replace('No change was made: ', 'The memory was not copied: '), toPath);
       await ops.writeFile(dst, await ops.readFile(src), { mode: 'create', source: t.source });
     }
     const moved = ops.stat(dst);

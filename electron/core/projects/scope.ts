@@ -89,6 +89,8 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
       return meta ? scope.entry(meta) : undefined;
     }),
     list: wrap((dir: string, depth: number) => {
+      // A project's root exists once something is written in it; before that it is an empty folder.
+      if (!scope.isBase && dir === MEMORY_ROOT && !ops.stat(scope.root)) return [];
       const entries = ops.list(v(dir), depth);
       return entries.filter((e) => scope.fromVault(e.path) !== undefined).map((e) => scope.entry(e));
     }),

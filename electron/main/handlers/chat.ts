@@ -77,7 +77,7 @@ export function chatHandlers(
     },
     chatRewind: async ({ id }) => {
       if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
-      return { text: await conversations().rewindLast(id) };
+      return { text: await (s.temporary.has(id) ? s.temporary.rewindLast(id) : conversations().rewindLast(id)) };
     },
     chatUndo: async ({ path, version, project }) => {
       // The tool record's path is the conversation's project's /memories path.

@@ -128,6 +128,9 @@ describe('temporary chats over IPC', () => {
     expect(await r.call('chatList')).toEqual([expect.objectContaining({ id: c.id, temporary: true })]);
     expect(await r.call('memoryList')).toEqual([]);
     expect(r.session.unlocked().internal.keys('')).toEqual(keysBefore);
+    // Edit last message works in a temporary chat as in a stored one.
+    expect(await r.call('chatRewind', { id: c.id })).toEqual({ text: 'remember x' });
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ transcript: [] });
     await r.call('vaultLock');
     await r.call('vaultUnlock', { passphrase: PASS });
     expect(await r.call('chatList')).toEqual([]);

@@ -94,6 +94,12 @@ describe('each project has its own /memories', () => {
     expect((await inOther({ command: 'view', path: '/memories/secret.md' })).content).toContain('other only');
   });
 
+  it('a new project\'s /memories is an empty folder to view and list', async () => {
+    const fresh = await new Projects(t.vault).create('Fresh');
+    expect(await (await toolIn(fresh.id))({ command: 'view', path: '/memories' })).toMatchObject({ is_error: false, content: expect.stringContaining('/memories') });
+    expect((await new Projects(t.vault).memoryVault(fresh.id)).memory.list('/memories', Infinity)).toEqual([]);
+  });
+
   it('the first project cannot reach the folder that holds the other projects', async () => {
     const other = await new Projects(t.vault).create('Other');
     await (await toolIn(other.id))({ command: 'create', path: '/memories/secret.md', file_text: 'other only' });
@@ -155,6 +161,14 @@ describe('moving and copying a memory between projects', () => {
     expect(await there.memory.readFile('/memories/n.md')).toBe('v2');
     expect(there.history('/memories/n.md').map((h) => h.version)).toEqual([1]);
     expect(first.memory.stat('/memories/n.md')).toBeUndefined();
+  });
+
+  it('a copy that would take the vault past its size limit is refused and changes nothing', async () => {
+    const other = await new Projects(t.vault).create('Other');
+    await t.vault.memory.writeFile('/memories/big.md', '0123456789', { mode: 'create', source: 'user' });
+    const copy = transferMemory(t.vault, { fromProject: FIRST_PROJECT_ID, path: '/memories/big.md', toProject: other.id, mode: 'copy', source: 'user', limits: { maxVaultBytes: 15 } });
+    await expect(copy).rejects.toMatchObject({ code: 'LIMIT', message: expect.stringMatching(/^The memory was not copied: .*over its/) });
+    expect((await new Projects(t.vault).memoryVault(other.id)).memory.list('/memories', Infinity)).toEqual([]);
   });
 
   it('refuses to overwrite a memory in the other project and changes nothing', async () => {
