@@ -9,7 +9,7 @@
  * approval previews and the editor run unchanged on a project's memory.
  */
 import { MEMORY_ROOT, MemoryPathError } from '../memory/paths';
-import { VaultError, type EntryMeta, type MemoryOps, type VaultApi, type VaultChange } from '../vault/types';
+import { VaultError, type ChangeSource, type EntryMeta, type MemoryOps, type VaultApi, type VaultChange } from '../vault/types';
 
 /** The folder under `/memories` that holds every project but the first. Hidden (leading dot), so listings leave it out. */
 export const PROJECTS_DIR = `${MEMORY_ROOT}/.mnemo-projects`;
@@ -158,4 +158,32 @@ export function locateVaultPath(path: string): { project: string | undefined; pa
   if (!isWithinDir(path, PROJECTS_DIR) || path === PROJECTS_DIR) return { project: undefined, path };
   const id = path.slice(PROJECTS_DIR.length + 1).split('/')[0]!;
   return { project: id, path: new MemoryScope(`${PROJECTS_DIR}/${id}`).fromVault(path) ?? MEMORY_ROOT };
+}
+
+/** A memory change as a project sees it: paths are that project's `/memories…`; `project` is absent for the first project. */
+export interface ProjectChange {
+  op: 'write' | 'mkdir' | 'delete' | 'rename';
+  path: string;
+  newPath?: string;
+  version?: number;
+  source: ChangeSource;
+  project?: string;
+}
+
+/**
+ * A vault change in projects' terms. A move from one project to another is,
+ * for each of them, a delete and a new file, not a rename within its memory.
+ */
+export function projectChanges(c: Exclude<VaultChange, { op: 'lock' }>): ProjectChange[] {
+  const at = locateVaultPath(c.path);
+  const tag = (project: string | undefined) => (project ? { project } : {});
+  if (c.op === 'rename') {
+    const to = locateVaultPath(c.newPath);
+    if (to.project === at.project) return [{ op: 'rename', path: at.path, newPath: to.path, source: c.source, ...tag(at.project) }];
+    return [
+      { op: 'delete', path: at.path, source: c.source, ...tag(at.project) },
+      { op: 'write', path: to.path, source: c.source, ...tag(to.project) },
+    ];
+  }
+  return [{ op: c.op, path: at.path, source: c.source, ...tag(at.project), ...(c.op === 'write' ? { version: c.version } : {}) }];
 }

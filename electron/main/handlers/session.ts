@@ -5,7 +5,7 @@
  */
 import { vaultDirIn } from '../../core/app-paths';
 import { TemporaryConversations } from '../../core/chat/temporary';
-import { locateVaultPath } from '../../core/projects/scope';
+import { projectChanges } from '../../core/projects/scope';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -121,15 +121,7 @@ export class AppSession {
     this.unsubscribe = vault.onChange((c) => {
       if (c.op === 'lock') return;
       // The window sees each project's memory as its own /memories, never the vault's internal folder.
-      const at = locateVaultPath(c.path);
-      this.ctx.emit('memoryChanged', {
-        op: c.op,
-        path: at.path,
-        source: c.source,
-        ...(at.project ? { project: at.project } : {}),
-        ...(c.op === 'rename' ? { newPath: locateVaultPath(c.newPath).path } : {}),
-        ...(c.op === 'write' ? { version: c.version } : {}),
-      });
+      for (const change of projectChanges(c)) this.ctx.emit('memoryChanged', change);
     });
   }
 

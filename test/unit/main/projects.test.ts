@@ -96,7 +96,13 @@ describe('projects over IPC', () => {
       { op: 'write', path: '/memories/d.md', source: 'user', version: 1 },
     ]);
     await r.call('memoryTransfer', { fromProject: 'default', path: '/memories/d.md', toProject: work.id, mode: 'copy' });
+    const seen = r.events.length;
     await r.call('memoryTransfer', { fromProject: work.id, path: '/memories/w.md', toProject: 'default', mode: 'move' });
+    // A move across projects is a delete in one and a new file in the other, not a rename inside either.
+    expect(r.events.slice(seen).map((e) => e.payload)).toEqual([
+      { op: 'delete', path: '/memories/w.md', source: 'user', project: work.id },
+      { op: 'write', path: '/memories/w.md', source: 'user' },
+    ]);
     expect(((await r.call('memoryList')) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/d.md', '/memories/w.md']);
     expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/d.md']);
   });
