@@ -55,6 +55,10 @@ test('a conversation made in a new project is listed under it and writes only to
   expect(await (await new Projects(vault()).memoryVault(garden.id)).memory.readFile('/memories/roses.md')).toBe('prune in march');
   expect(vault().memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/.mnemo-projects']);
   await shot(page, '60-projects-sidebar');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('body')).toHaveCSS('color-scheme', /dark/);
+  await shot(page, '60-projects-sidebar-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Undo acts on the conversation's project: a file of the same name in the first project stays as it is.
   await vault().memory.writeFile('/memories/roses.md', 'the first project\'s roses', { mode: 'create', source: 'user' });
