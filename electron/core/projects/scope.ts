@@ -91,6 +91,9 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
     list: wrap((dir: string, depth: number) => {
       // A project's root exists once something is written in it; before that it is an empty folder.
       if (!scope.isBase && dir === MEMORY_ROOT && !ops.stat(scope.root)) return [];
+      // The first project's root holds the other projects' folder: step around it rather than list and drop it,
+      // so listing the first project costs what it holds, not what every project holds.
+      if (scope.isBase && dir === MEMORY_ROOT) return listAround(ops, depth);
       const entries = ops.list(v(dir), depth);
       return entries.filter((e) => scope.fromVault(e.path) !== undefined).map((e) => scope.entry(e));
     }),
@@ -108,6 +111,15 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
     // The size limit is the vault's, shared by every project.
     totalSize: () => ops.totalSize(),
   };
+}
+
+/** Entries below `/memories` down to `depth`, leaving out the other projects' folder and everything in it. */
+function listAround(ops: MemoryOps, depth: number): EntryMeta[] {
+  const top = ops.list(MEMORY_ROOT, 1).filter((e) => e.path !== PROJECTS_DIR);
+  if (depth <= 1) return top;
+  const all = top.flatMap((e) => (e.kind === 'dir' ? [e, ...ops.list(e.path, depth - 1)] : [e]));
+  // The same order as MemoryOps.list: by path, plain string comparison.
+  return all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**

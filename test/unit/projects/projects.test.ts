@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryHandlers } from '../../../electron/core/memory/handlers';
 import { runMemoryCommand } from '../../../electron/core/memory/run';
 import { transferMemory } from '../../../electron/core/projects/move';
+import { MemoryScope, PROJECTS_DIR, scopeOps } from '../../../electron/core/projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
-import type { VaultApi } from '../../../electron/core/vault/types';
+import type { MemoryOps, VaultApi } from '../../../electron/core/vault/types';
 import { tempVault, type TempVault } from '../vault/helpers';
 
 let t: TempVault;
@@ -98,6 +99,31 @@ describe('each project has its own /memories', () => {
     const fresh = await new Projects(t.vault).create('Fresh');
     expect(await (await toolIn(fresh.id))({ command: 'view', path: '/memories' })).toMatchObject({ is_error: false, content: expect.stringContaining('/memories') });
     expect((await new Projects(t.vault).memoryVault(fresh.id)).memory.list('/memories', Infinity)).toEqual([]);
+  });
+
+  it('listing the first project gives its entries in path order without ever listing the other projects\' folder', async () => {
+    const other = await new Projects(t.vault).create('Other');
+    for (const p of ['/memories/a.md', '/memories/a/b.md', '/memories/a-b.md', '/memories/z/y/x.md', '/memories/.hidden.md']) {
+      await t.vault.memory.writeFile(p, p, { mode: 'create', source: 'user' });
+    }
+    await (await new Projects(t.vault).memoryVault(other.id)).memory.writeFile('/memories/o.md', 'o', { mode: 'create', source: 'user' });
+    const listed: string[] = [];
+    const raw = t.vault.memory;
+    // Records every entry the vault had to produce, so a listing that reads the other projects and drops them shows up.
+    const spying: MemoryOps = {
+      ...raw,
+      stat: (p) => raw.stat(p),
+      list: (dir, depth) => {
+        const entries = raw.list(dir, depth);
+        listed.push(...entries.map((e) => e.path));
+        return entries;
+      },
+    };
+    const scoped = scopeOps(spying, new MemoryScope('/memories'));
+    const expected = raw.list('/memories', Infinity).filter((e) => e.path !== PROJECTS_DIR && !e.path.startsWith(`${PROJECTS_DIR}/`));
+    expect(scoped.list('/memories', Infinity)).toEqual(expected);
+    expect(scoped.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/.hidden.md', '/memories/a', '/memories/a-b.md', '/memories/a.md', '/memories/z']);
+    expect(listed.filter((p) => p.startsWith(`${PROJECTS_DIR}/`))).toEqual([]);
   });
 
   it('the first project cannot reach the folder that holds the other projects', async () => {
