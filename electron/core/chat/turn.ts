@@ -47,10 +47,15 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   const { vault, onEvent: emit } = opts;
   const conversations = opts.conversations ?? new Conversations(vault);
   const conv = await conversations.require(opts.conversationId);
-  // Claude sees the memory of the conversation's project as /memories.
-  const memoryVault = await new Projects(vault).memoryVault(projectOf(conv));
   const settings = await loadSettings(vault);
   const done = (stopReason: string) => emit({ type: 'done', stopReason, conversationId: conv.id });
+  // Claude sees the memory of the conversation's project as /memories; a deleted project's memory is out of reach.
+  const memoryVault = await new Projects(vault).memoryVault(projectOf(conv)).catch(() => undefined);
+  if (!memoryVault) {
+    emit({ type: 'error', code: 'unknown', message: 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.' });
+    done('error');
+    return;
+  }
 
   const tc = await createClient(vault, {
     ...(opts.env ? { env: opts.env } : {}),

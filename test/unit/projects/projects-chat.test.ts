@@ -8,7 +8,7 @@ import { TEMPORARY_MESSAGE, TemporaryConversations } from '../../../electron/cor
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { memoryCall, reply, resultText, text, toolResults } from '../../fake-anthropic/server';
-import { chatRig, toolEnds, type ChatRig } from '../chat/helpers';
+import { chatRig, textOf, toolEnds, type ChatRig } from '../chat/helpers';
 
 let rig: ChatRig | undefined;
 afterEach(async () => {
@@ -48,6 +48,23 @@ describe('a chat turn in a project', () => {
     // The tool records shown in the chat name the project's paths, not the vault's.
     expect((await rig.conversations.require(inWork.id)).transcript.flatMap((e) => (e.role === 'assistant' ? e.tools.map((r) => r.path) : []))).toEqual(['/memories/work.md', '/memories', '/memories/home.md']);
     expect((await rig.conversations.list()).find((c) => c.id === inWork.id)?.project).toBe(work.id);
+  });
+});
+
+describe('a conversation whose project was deleted', () => {
+  it('says so and sends nothing, and continues once the project is restored', async () => {
+    rig = await chatRig();
+    const projects = new Projects(rig.t.vault);
+    const p = await projects.create('Gone');
+    const c = await rig.conversations.create({ project: p.id });
+    await projects.delete(p.id);
+    const events = await rig.turn(c.id, 'Still there?');
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ message: expect.stringMatching(/project was deleted.*Restore the project/) });
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'error' });
+    expect(rig.fake.requests).toHaveLength(0);
+    await projects.restore(p.id);
+    rig.fake.script(reply(text('Back.')));
+    expect(textOf(await rig.turn(c.id, 'Still there?'))).toBe('Back.');
   });
 });
 
