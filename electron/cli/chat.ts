@@ -1,19 +1,29 @@
 /**
  * `mnemo chat`: the app's chat loop in a terminal. `--once "message"` (or a
  * message on stdin) answers once and exits; without it, an interactive chat
- * where Ctrl+C stops the reply in progress. `--conversation ID` continues one.
+ * where Ctrl+C stops the reply in progress. `--conversation ID` continues one;
+ * `--project NAME` starts one in that project; `--temporary` starts one that
+ * is kept only while the command runs and cannot change memory.
  */
 import readline from 'node:readline';
 import { Conversations } from '../core/chat/conversations';
+import { TemporaryConversations, type ConversationStore } from '../core/chat/temporary';
 import { runTurn } from '../core/chat/turn';
 import type { ChatEvent } from '../shared/chat';
-import type { Flags } from './commands';
+import { CommandUsageError, type Flags } from './commands';
+import { selectedProject } from './projects';
 import { Exit, type CliCommandContext } from './context';
 
 export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const conversations = new Conversations(ctx.vault);
   let conversationId: string;
-  if (flags.conversation) {
+  let store: ConversationStore | undefined;
+  if (flags.temporary && flags.conversation) throw new CommandUsageError('--temporary starts a new chat that is not kept; it cannot continue a stored --conversation.');
+  if (flags.temporary) {
+    const temporary = new TemporaryConversations();
+    conversationId = temporary.create((await selectedProject(ctx, flags)).id).id;
+    store = temporary;
+  } else if (flags.conversation) {
     const existing = await conversations.get(flags.conversation).catch(() => undefined);
     if (!existing) {
       ctx.stderr.write(`mnemo: there is no conversation ${flags.conversation}.\n`);
@@ -21,8 +31,9 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     }
     conversationId = existing.id;
   } else {
-    conversationId = (await conversations.create()).id;
+    conversationId = (await conversations.create({ project: (await selectedProject(ctx, flags)).id })).id;
   }
+  const kept = store ? 'temporary chat (not kept; memory is read-only)' : `conversation ${conversationId}`;
 
   const interactive = flags.once === undefined && (ctx.stdin as { isTTY?: boolean }).isTTY === true;
   if (!interactive) {
@@ -31,8 +42,8 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
       ctx.stderr.write('mnemo: nothing to send: give --once "message" or a message on stdin.\n');
       return Exit.USAGE;
     }
-    const ok = await turn(ctx, conversationId, message.trim(), new AbortController());
-    ctx.stderr.write(`conversation ${conversationId}\n`);
+    const ok = await turn(ctx, conversationId, message.trim(), new AbortController(), store);
+    ctx.stderr.write(`${kept}\n`);
     return ok ? Exit.OK : Exit.FAILED;
   }
 
@@ -40,25 +51,25 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
   // Ctrl+C stops the reply in progress; at the prompt it leaves (without a listener readline would only pause).
   let running: AbortController | undefined;
   rl.on('SIGINT', () => (running ? running.abort() : rl.close()));
-  ctx.stderr.write(`Conversation ${conversationId}. Ctrl+C stops a reply; Ctrl+D, Ctrl+C or /quit leaves.\n`);
+  ctx.stderr.write(`${store ? 'A temporary chat: not kept, and Claude cannot change memory' : `Conversation ${conversationId}`}. Ctrl+C stops a reply; Ctrl+D, Ctrl+C or /quit leaves.\n`);
   rl.prompt();
   for await (const line of rl) {
     const text = line.trim();
     if (text === '/quit') break;
     if (text) {
       running = new AbortController();
-      await turn(ctx, conversationId, text, running, rl);
+      await turn(ctx, conversationId, text, running, store, rl);
       running = undefined;
     }
     rl.prompt();
   }
   rl.close();
-  ctx.stderr.write(`\nContinue later with: mnemo chat --conversation ${conversationId}\n`);
+  ctx.stderr.write(store ? '\nThe temporary chat is gone.\n' : `\nContinue later with: mnemo chat --conversation ${conversationId}\n`);
   return Exit.OK;
 }
 
 /** One turn, streamed to stdout; returns false if it ended in an error. */
-async function turn(ctx: CliCommandContext, conversationId: string, text: string, controller: AbortController, rl?: readline.Interface): Promise<boolean> {
+async function turn(ctx: CliCommandContext, conversationId: string, text: string, controller: AbortController, store: ConversationStore | undefined, rl?: readline.Interface): Promise<boolean> {
   let failed = false;
   let atLineStart = true;
   const out = (s: string) => {
@@ -96,6 +107,7 @@ async function turn(ctx: CliCommandContext, conversationId: string, text: string
     onEvent,
     signal: controller.signal,
     env: ctx.env,
+    ...(store ? { conversations: store } : {}),
     approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
   });
   return !failed;

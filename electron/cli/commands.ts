@@ -11,6 +11,7 @@ import { chatCommand } from './chat';
 import { Exit, type CliCommandContext } from './context';
 import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
+import { checkProjectsArgs, conversationsCommand, exportConversationCommand, modelsCommand, projectsCommand, projectVault } from './projects';
 
 /** The flags every command may look at (already parsed by main). */
 export interface Flags {
@@ -21,6 +22,11 @@ export interface Flags {
   'kdf-ops'?: string | undefined;
   'kdf-mem'?: string | undefined;
   'allow-weak'?: boolean | undefined;
+  /** The project (by name) whose memory and conversations a command works in; default the first. */
+  project?: string | undefined;
+  yes?: boolean | undefined;
+  temporary?: boolean | undefined;
+  refresh?: boolean | undefined;
 }
 
 export interface RunExtras {
@@ -74,13 +80,17 @@ export const COMMANDS = {
   import: { checkArgs: positionals(1, 1, 'import takes exactly one DIR.'), run: importCommand },
   backup: { checkArgs: positionals(1, 1, 'backup takes exactly one DIR.'), run: backupCommand },
   chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: chatCommand },
+  projects: { checkArgs: checkProjectsArgs, run: projectsCommand },
+  conversations: { checkArgs: positionals(0, 0, 'conversations takes no arguments; use --project NAME to list one project\'s.'), run: conversationsCommand },
+  models: { checkArgs: positionals(0, 0, 'models takes no arguments; add --refresh to ask the API again.'), run: modelsCommand },
+  'export-conversation': { checkArgs: positionals(1, 2, 'export-conversation takes a conversation ID and an optional FILE (default: standard output).'), run: exportConversationCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;
 
 /** Commands that need the passphrase itself (to re-wrap a new key or open a copy), not the recovery key. */
 export const NEEDS_PASSPHRASE: ReadonlySet<string> = new Set(['rotate', 'recovery-key', 'backup']);
 /** Commands that only read: they open the vault read-only and never change a byte or an mtime in its folder. */
-export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'export', 'backup']);
+export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'export', 'backup', 'conversations', 'export-conversation']);
 /** Commands that still run on a vault reported as rolled back (each says so itself). */
 export const RUN_WHEN_ROLLED_BACK: ReadonlySet<string> = new Set(['accept-rollback', 'verify', 'memory']);
 
@@ -128,9 +138,9 @@ export function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } |
 }
 
 /** `mnemo memory`: one memory-tool call per input line, answered only once it is durable. */
-async function memoryCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
+async function memoryCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
   const settings = await loadSettings(ctx.vault);
-  const handlers = createMemoryHandlers(ctx.vault, { guardMode: () => settings.guardMode, source: 'cli' });
+  const handlers = createMemoryHandlers(await projectVault(ctx, flags), { guardMode: () => settings.guardMode, source: 'cli' });
   const lines = readline.createInterface({ input: ctx.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
@@ -152,14 +162,16 @@ async function memoryCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
   return Exit.OK;
 }
 
-async function lsCommand(ctx: CliCommandContext): Promise<number> {
+async function lsCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  const vault = await projectVault(ctx, flags);
   const dir = validateMemoryPath(ctx.argv[0] ?? '/memories');
-  const meta = ctx.vault.memory.stat(dir);
+  // A project that never wrote a memory has an empty /memories, not a missing one.
+  const meta = vault.memory.stat(dir) ?? (dir === '/memories' ? { kind: 'dir' as const, path: dir, created: 0, modified: 0 } : undefined);
   if (!meta) {
     ctx.stderr.write(`mnemo: ${dir} does not exist.\n`);
     return Exit.FAILED;
   }
-  const entries = meta.kind === 'dir' ? ctx.vault.memory.list(dir, Infinity) : [meta];
+  const entries = meta.kind === 'dir' ? vault.memory.list(dir, Infinity) : [meta];
   for (const e of entries) {
     const size = e.kind === 'file' ? String(e.size) : '-';
     const name = e.kind === 'dir' ? `${e.path}/` : e.path;
@@ -168,9 +180,10 @@ async function lsCommand(ctx: CliCommandContext): Promise<number> {
   return Exit.OK;
 }
 
-async function catCommand(ctx: CliCommandContext): Promise<number> {
+async function catCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  const vault = await projectVault(ctx, flags);
   const path = validateMemoryPath(ctx.argv[0]);
-  const meta = ctx.vault.memory.stat(path);
+  const meta = vault.memory.stat(path);
   if (!meta) {
     ctx.stderr.write(`mnemo: ${path} does not exist.\n`);
     return Exit.FAILED;
@@ -180,7 +193,7 @@ async function catCommand(ctx: CliCommandContext): Promise<number> {
     return Exit.FAILED;
   }
   // Decrypt and authenticate everything before printing anything: a damaged memory prints nothing.
-  const text = await ctx.vault.memory.readFile(path);
+  const text = await vault.memory.readFile(path);
   await new Promise<void>((resolve, reject) => ctx.stdout.write(text, (err) => (err ? reject(err) : resolve())));
   return Exit.OK;
 }

@@ -29,6 +29,10 @@ const OPTIONS = {
   overwrite: { type: 'boolean' },
   once: { type: 'string' },
   conversation: { type: 'string' },
+  project: { type: 'string' },
+  yes: { type: 'boolean' },
+  temporary: { type: 'boolean' },
+  refresh: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -10,15 +10,16 @@ import { copyVault, exportPlaintext, isFreshTarget, isInsideVault } from '../cor
 import { validateMemoryPath } from '../core/memory/paths';
 import { Exit, type CliCommandContext } from './context';
 import type { Flags, RunExtras } from './commands';
+import { projectScope, projectVault } from './projects';
 
 /** `mnemo export DIR --plaintext`: every memory as a plain file under DIR. */
-export async function exportCommand(ctx: CliCommandContext): Promise<number> {
+export async function exportCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const target = path.resolve(ctx.argv[0]!);
   if (!(await isFreshTarget(target))) {
     ctx.stderr.write(`mnemo: ${target} is not empty; export writes only into a new or empty folder.\n`);
     return Exit.FAILED;
   }
-  const count = await exportPlaintext(ctx.vault, target);
+  const count = await exportPlaintext(await projectVault(ctx, flags), target);
   ctx.stderr.write(`Exported ${count} memories to ${target}. These files are NOT encrypted: delete them when you are done.\n`);
   return Exit.OK;
 }
@@ -44,6 +45,9 @@ async function walk(root: string, rel = ''): Promise<Array<[string, string]>> {
  */
 export async function importCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const source = path.resolve(ctx.argv[0]!);
+  // The files go into the selected project's /memories; the batch below is written in the vault's own paths.
+  const scope = await projectScope(ctx, flags);
+  const memory = (await projectVault(ctx, flags)).memory;
   let files: Array<[string, string]>;
   try {
     files = await walk(source);
@@ -59,6 +63,7 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
     let memoryPath: string;
     try {
       memoryPath = validateMemoryPath(`/memories/${rel}`);
+      scope.toVault(memoryPath);
     } catch (err) {
       problems.push(`${rel}: ${(err as Error).message}`);
       continue;
@@ -76,7 +81,7 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
       problems.push(`${rel}: not UTF-8 text`);
       continue;
     }
-    const existing = ctx.vault.memory.stat(memoryPath);
+    const existing = memory.stat(memoryPath);
     if (existing?.kind === 'dir') {
       problems.push(`${rel}: ${memoryPath} is a folder in the vault`);
       continue;
@@ -89,13 +94,14 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
   }
   if (!(ctx.vault instanceof Vault)) throw new Error('import needs a vault opened from disk');
   try {
-    const written = await ctx.vault.importFiles(planned, { overwrite: flags.overwrite === true, source: 'cli', maxFileBytes: limits.maxFileBytes, maxTotalBytes: limits.maxVaultBytes });
+    const inVault = planned.map((item) => ({ ...item, path: scope.toVault(item.path) }));
+    const written = await ctx.vault.importFiles(inVault, { overwrite: flags.overwrite === true, source: 'cli', maxFileBytes: limits.maxFileBytes, maxTotalBytes: limits.maxVaultBytes });
     const skipped = planned.length - written;
     ctx.stderr.write(`Imported ${written} memories${skipped ? ` (${skipped} already there with the same text, skipped)` : ''}.\n`);
     return Exit.OK;
   } catch (err) {
-    if (!(err instanceof VaultError) || !['EXISTS', 'LIMIT', 'NOT_A_FILE', 'NOT_A_DIRECTORY', 'INVALID'].includes(err.code)) throw err;
-    ctx.stderr.write(`mnemo: nothing was imported: ${err.message}\n`);
+    if (!(err instanceof VaultError) || !['EXISTS', 'LIMIT', 'NOT_A_FILE', 'NOT_A_DIRECTORY', 'INVALID'].includes(err.code)) throw scope.error(err);
+    ctx.stderr.write(`mnemo: nothing was imported: ${(scope.error(err) as VaultError).message}\n`);
     return Exit.FAILED;
   }
 }

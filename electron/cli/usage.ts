@@ -23,9 +23,25 @@ Commands:
   import DIR [--overwrite] Add the files under DIR as memories
   backup DIR               Write an encrypted copy of the vault to DIR
   chat                     Chat with Claude on this vault (--once "message",
-                           --conversation ID)
+                           --conversation ID); --temporary: a chat that is not
+                           kept and cannot change memory
+  projects                 List projects, one a line: name, then id
+  projects create NAME     Make a project with its own, empty /memories
+  projects rename OLD NEW  Rename a project
+  projects delete NAME --yes
+                           Take a project off the list; its memories and
+                           conversations stay in the vault
+  projects restore NAME    Bring a deleted project back
+  conversations            List conversations: id, project, title, one a line
+  models [--refresh]       List the API's models: id and context window (kept
+                           in the vault; --refresh asks the API again)
+  export-conversation ID [FILE]
+                           Write a conversation as Markdown to FILE (a new
+                           file) or standard output
 
 Options:
+  --project NAME           memory, ls, cat, export, import, chat, conversations:
+                           work in that project (default: the first project)
   --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
   --passphrase-file FILE   Read the passphrase from FILE (or MNEMO_PASSPHRASE,
                            or you are asked without echo). Never on the command line.

@@ -62,6 +62,11 @@ if (guardsPassed) {
       });
       return r.canceled ? undefined : r.filePaths[0];
     },
+    pickSaveFile: async (suggestedName) => {
+      if (!win) return undefined;
+      const r = await dialog.showSaveDialog(win, { title: 'Export the conversation as Markdown', defaultPath: suggestedName, filters: [{ name: 'Markdown', extensions: ['md'] }] });
+      return r.canceled ? undefined : r.filePath;
+    },
   });
   registerIpc((name, args) => dispatch(handlers, name, args), (event) => isOurMainFrame(win, event));
 

@@ -90,6 +90,10 @@ export const ConversationSummary = z.object({
   created: z.number(),
   updated: z.number(),
   messageCount: z.number(),
+  /** The project's id; absent for the first project (conversations stored before projects). */
+  project: z.string().optional(),
+  /** A temporary chat (never stored; gone when closed, locked or quit). */
+  temporary: z.boolean().optional(),
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 

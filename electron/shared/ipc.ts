@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
 import { Settings, SettingsPatch } from './settings';
+import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
 /** What crosses the boundary instead of a thrown error. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
@@ -14,6 +15,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: str
 const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
+const project = ProjectId.optional();
 
 /** Who wrote a version or deleted a memory; absent on records from before it was kept (show "unknown"). */
 export const Provenance = z.discriminatedUnion('kind', [
@@ -38,7 +40,16 @@ export const TrashEntry = z.object({ path: z.string(), deleted: z.number().optio
 export type TrashEntry = z.infer<typeof TrashEntry>;
 export const PublicSettings = Settings.extend({ hasApiKey: z.boolean() });
 export type PublicSettings = z.infer<typeof PublicSettings>;
-const Conversation = z.object({ id: z.string(), title: z.string(), created: z.number(), updated: z.number(), transcript: z.array(TranscriptEntry) });
+const Conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  transcript: z.array(TranscriptEntry),
+  /** Absent: the first project. */
+  project: z.string().optional(),
+  temporary: z.boolean().optional(),
+});
 export type Conversation = z.infer<typeof Conversation>;
 
 const none = z.tuple([]);
@@ -75,36 +86,55 @@ export const CALLS = {
     z.object({ score: z.number().int().min(0).max(4), acceptable: z.boolean(), warning: z.string(), suggestions: z.array(z.string()) }),
   ),
 
-  memoryList: call('memory:list', none, z.array(Entry)),
-  memoryRead: call('memory:read', one(z.object({ path })), z.object({ text: z.string(), version: z.number() })),
+  // Every memory call works in one project's memory (`project`; default: the first project).
+  memoryList: call('memory:list', z.tuple([z.object({ project }).optional()]), z.array(Entry)),
+  memoryRead: call('memory:read', one(z.object({ path, project })), z.object({ text: z.string(), version: z.number() })),
   memoryWrite: call(
     'memory:write',
-    one(z.object({ path, text: z.string().max(10 * 1024 * 1024), mode: z.enum(['create', 'update']), expectedVersion: z.number().int().optional() })),
+    one(z.object({ path, text: z.string().max(10 * 1024 * 1024), mode: z.enum(['create', 'update']), expectedVersion: z.number().int().optional(), project })),
     FileEntry,
   ),
-  memoryMkdir: call('memory:mkdir', one(z.object({ path })), z.null()),
-  memoryRename: call('memory:rename', one(z.object({ from: path, to: path })), z.null()),
-  memoryDelete: call('memory:delete', one(z.object({ path })), z.null()),
-  memoryHistory: call('memory:history', one(z.object({ path })), z.array(HistoryEntry)),
-  memoryReadVersion: call('memory:read-version', one(z.object({ path, version: z.number().int().min(1) })), z.object({ text: z.string() })),
-  memoryRestore: call('memory:restore', one(z.object({ path, version: z.number().int().min(1) })), FileEntry),
+  memoryMkdir: call('memory:mkdir', one(z.object({ path, project })), z.null()),
+  memoryRename: call('memory:rename', one(z.object({ from: path, to: path, project })), z.null()),
+  memoryDelete: call('memory:delete', one(z.object({ path, project })), z.null()),
+  memoryHistory: call('memory:history', one(z.object({ path, project })), z.array(HistoryEntry)),
+  memoryReadVersion: call('memory:read-version', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ text: z.string() })),
+  memoryRestore: call('memory:restore', one(z.object({ path, version: z.number().int().min(1), project })), FileEntry),
   /** Every kept version of a memory and its current one (last), each with who wrote it. */
-  memoryVersions: call('memory:versions', one(z.object({ path })), z.array(VersionEntry)),
+  memoryVersions: call('memory:versions', one(z.object({ path, project })), z.array(VersionEntry)),
   /** Deleted memories whose versions are still kept. */
-  memoryTrash: call('memory:trash', none, z.array(TrashEntry)),
+  memoryTrash: call('memory:trash', z.tuple([z.object({ project }).optional()]), z.array(TrashEntry)),
   /** Brings a deleted memory back as a new version (recorded as a restore); EXISTS if something now occupies its path. */
-  memoryTrashRestore: call('memory:trash-restore', one(z.object({ path, version: z.number().int().min(1).optional() })), FileEntry),
-  /** Permanently removes deleted memories' versions (all of the trash, or the listed paths). */
-  memoryTrashEmpty: call('memory:trash-empty', one(z.object({ paths: z.array(path).max(10_000).optional() })), z.object({ removed: z.number() })),
-  memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
+  memoryTrashRestore: call('memory:trash-restore', one(z.object({ path, version: z.number().int().min(1).optional(), project })), FileEntry),
+  /** Permanently removes deleted memories' versions (all of the project's trash, or the listed paths). */
+  memoryTrashEmpty: call('memory:trash-empty', one(z.object({ paths: z.array(path).max(10_000).optional(), project })), z.object({ removed: z.number() })),
+  memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500), project })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
+  /** Moves (with its history) or copies one memory file into another project's memory. */
+  memoryTransfer: call(
+    'memory:transfer',
+    one(z.object({ fromProject: ProjectId, path, toProject: ProjectId, toPath: path.optional(), mode: z.enum(['move', 'copy']) })),
+    FileEntry,
+  ),
+
+  projectsList: call('projects:list', none, ProjectList),
+  projectsCreate: call('projects:create', one(z.object({ name: ProjectName })), Project),
+  projectsRename: call('projects:rename', one(z.object({ id: ProjectId, name: ProjectName })), Project),
+  /** Takes a project off the list; its memories and conversations stay in the vault until projectsRestore. The window asks first. */
+  projectsDelete: call('projects:delete', one(z.object({ id: ProjectId })), z.null()),
+  projectsRestore: call('projects:restore', one(z.object({ id: ProjectId })), Project),
+
+  /** The models the API offers, kept in the vault; `refresh` asks the API again. */
+  modelsList: call('models:list', z.tuple([z.object({ refresh: z.boolean().optional() }).optional()]), ModelList),
 
   settingsGet: call('settings:get', none, PublicSettings),
   settingsSet: call('settings:set', one(SettingsPatch), PublicSettings),
   settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean() })),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
 
+  /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */
   chatList: call('chat:list', none, z.array(ConversationSummary)),
-  chatCreate: call('chat:create', none, ConversationSummary),
+  /** A new conversation in `project` (default: the first); `temporary` keeps it in main's memory only and lets Claude read but not change memory. */
+  chatCreate: call('chat:create', z.tuple([z.object({ project, temporary: z.boolean().optional() }).optional()]), ConversationSummary),
   chatGet: call('chat:get', one(z.object({ id })), Conversation),
   chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
@@ -113,7 +143,11 @@ export const CALLS = {
   chatStop: call('chat:stop', one(z.object({ turnId: z.string() })), z.null()),
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
   chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string() })),
-  chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1) })), z.object({ restored: z.boolean() })),
+  chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ restored: z.boolean() })),
+  /** Tokens the conversation uses of its model's context window, for the context meter. */
+  chatContext: call('chat:context', one(z.object({ id })), ContextUse),
+  /** Saves the conversation as Markdown (memory operations included) where the user picks in main's save dialog. */
+  chatExport: call('chat:export', one(z.object({ id })), z.object({ saved: z.boolean() })),
 } as const;
 
 export type CallName = keyof typeof CALLS;
@@ -126,7 +160,15 @@ export const EVENTS = {
   vaultLocked: { channel: 'event:vault-locked', payload: z.object({ reason: z.enum(['user', 'idle', 'system']) }) },
   memoryChanged: {
     channel: 'event:memory-changed',
-    payload: z.object({ op: z.enum(['write', 'mkdir', 'delete', 'rename']), path: z.string(), newPath: z.string().optional(), version: z.number().optional(), source: z.enum(['claude', 'user', 'cli', 'system']) }),
+    payload: z.object({
+      op: z.enum(['write', 'mkdir', 'delete', 'rename']),
+      path: z.string(),
+      newPath: z.string().optional(),
+      version: z.number().optional(),
+      source: z.enum(['claude', 'user', 'cli', 'system']),
+      /** The project whose memory changed (paths are that project's `/memories…`); absent: the first project. */
+      project: ProjectId.optional(),
+    }),
   },
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
 } as const;

@@ -55,6 +55,8 @@ export interface LaunchOptions {
   anthropicApiKey?: string;
   /** Pick-folder answers for backup/export (a dialog in Electron). */
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
+  /** Save-file answers for a conversation export (a save dialog in Electron); absent: cancelled. */
+  pickSaveFile?: (suggestedName: string) => Promise<string | undefined>;
   /** The OS theme the page sees (prefers-color-scheme). */
   colorScheme?: 'light' | 'dark';
   /** The answer to main's "Open this link?" dialog (default: Cancel). */
@@ -92,6 +94,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
       ...(opts.anthropicApiKey ? { ANTHROPIC_API_KEY: opts.anthropicApiKey } : {}),
     },
     pickDirectory: opts.pickDirectory ?? (async () => undefined),
+    pickSaveFile: opts.pickSaveFile ?? (async () => undefined),
     clipboard: new SecretClipboard(
       {
         write: async (text, markers) => void Object.assign(clipboard, { text, markers }),

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { DEFAULT_FAKE_MODELS, handleExtraRoute, type ExtraRoutes } from './models';
 
 export type FakeBlock =
   | { type: 'text'; text: string }
@@ -63,6 +64,8 @@ export interface FakeAnthropic {
   script(...turns: FakeTurn[]): void;
   /** Turns not yet taken. */
   remaining(): number;
+  /** GET /v1/models and POST /v1/messages/count_tokens (see models.ts): set `models`, read what was asked. */
+  extra: ExtraRoutes;
   close(): Promise<void>;
 }
 
@@ -133,6 +136,7 @@ export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the 
   const requests: RecordedRequest[] = [];
   const turns: FakeTurn[] = [];
   const sockets = new Set<Socket>();
+  const extra: ExtraRoutes = { models: [...DEFAULT_FAKE_MODELS], countRequests: [], modelListCalls: 0 };
 
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -147,6 +151,7 @@ export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the 
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+    if (handleExtraRoute(req, res, raw, req.headers.authorization === `Bearer ${apiKey}` || req.headers['x-api-key'] === apiKey, extra)) return;
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
       sendError(res, apiError(404, 'not_found_error', `No route ${req.method} ${req.url}`));
       return;
@@ -189,6 +194,7 @@ export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the 
     requests,
     script: (...t) => void turns.push(...t),
     remaining: () => turns.length,
+    extra,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

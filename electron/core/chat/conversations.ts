@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
+import { FIRST_PROJECT_ID } from '../projects/store';
 
 const INDEX = 'conversations-index';
 const keyOf = (id: string) => `conversations/${id}`;
@@ -23,7 +24,14 @@ export interface StoredConversation {
   transcript: TranscriptEntry[];
   /** For each saved exchange, the index in `messages` of the message holding the user's words. */
   turnStarts?: number[];
+  /** The project it belongs to; absent (stored before projects) means the first project. */
+  project?: string;
+  /** A temporary chat: kept in memory only, never stored, and its memory tool cannot write. */
+  temporary?: boolean;
 }
+
+/** The project a conversation belongs to. */
+export const projectOf = (c: { project?: string | undefined }): string => c.project ?? FIRST_PROJECT_ID;
 
 const ID = /^[0-9a-f]{16,32}$/;
 function checkId(id: string): void {
@@ -47,9 +55,10 @@ export class Conversations {
     return run;
   }
 
-  async create(): Promise<StoredConversation> {
+  /** A new, empty conversation in `project` (default: the first project). */
+  async create(opts: { project?: string } = {}): Promise<StoredConversation> {
     const now = Date.now();
-    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [] };
+    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], ...(opts.project ? { project: opts.project } : {}) };
     await this.save(c);
     return c;
   }
@@ -90,7 +99,7 @@ export class Conversations {
     checkId(c.id);
     await this.vault.internal.putJSON(keyOf(c.id), c);
     const index = await this.index();
-    index[c.id] = { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length };
+    index[c.id] = summaryOf(c);
     await this.vault.internal.putJSON(INDEX, index);
   }
 
@@ -153,11 +162,16 @@ export class Conversations {
     for (const id of stored) {
       if (index[id]) continue;
       const c = await this.vault.internal.getJSON<StoredConversation>(keyOf(id));
-      if (c) index[id] = { id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length };
+      if (c) index[id] = summaryOf(c);
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
     return index;
   }
+}
+
+/** The index entry of a conversation (its project only when it is not the first, as stored before projects). */
+export function summaryOf(c: StoredConversation): ConversationSummary {
+  return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length, ...(c.project ? { project: c.project } : {}) };
 }
 
 /** A title from the first thing the user said: its first line, cut at a word near 60 characters. */

@@ -11,7 +11,9 @@ import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
 import type { VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, titleFrom, UNTITLED } from './conversations';
+import { Conversations, projectOf, titleFrom, UNTITLED } from './conversations';
+import { Projects } from '../projects/store';
+import { readOnlyMemory, type ConversationStore } from './temporary';
 import { mapChatError, type MappedError } from './errors';
 import { costUSD, type TokenCounts } from './pricing';
 import { systemPrompt } from './prompt';
@@ -36,15 +38,24 @@ export interface TurnOptions {
   /** See ClientHooks: the longest server-requested wait sat through, and the backoff cap. */
   maxRetryWaitSeconds?: number;
   backoffCapMs?: number;
+  /** Where the conversation lives (default: the vault); a TemporaryConversations for a temporary chat. */
+  conversations?: ConversationStore;
 }
 
 /** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
 export async function runTurn(opts: TurnOptions): Promise<void> {
   const { vault, onEvent: emit } = opts;
-  const conversations = new Conversations(vault);
+  const conversations = opts.conversations ?? new Conversations(vault);
   const conv = await conversations.require(opts.conversationId);
   const settings = await loadSettings(vault);
   const done = (stopReason: string) => emit({ type: 'done', stopReason, conversationId: conv.id });
+  // Claude sees the memory of the conversation's project as /memories; a deleted project's memory is out of reach.
+  const memoryVault = await new Projects(vault).memoryVault(projectOf(conv)).catch(() => undefined);
+  if (!memoryVault) {
+    emit({ type: 'error', code: 'unknown', message: 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.' });
+    done('error');
+    return;
+  }
 
   const tc = await createClient(vault, {
     ...(opts.env ? { env: opts.env } : {}),
@@ -59,7 +70,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     return;
   }
 
-  const tools = new TurnTools(vault, {
+  const tools = new TurnTools(memoryVault, {
     guardMode: () => settings.guardMode,
     emit,
     ...(settings.approvalMode && opts.approve ? { approve: opts.approve } : {}),
@@ -76,7 +87,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       max_tokens: thinkingBudget === undefined ? tc.connection.maxTokens : Math.max(tc.connection.maxTokens, thinkingBudget + 1024),
       system: systemPrompt(settings.memoryGuidance),
       messages: history,
-      tools: [betaMemoryTool(tools.handlers)],
+      tools: [betaMemoryTool(conv.temporary ? readOnlyMemory(tools.handlers) : tools.handlers)],
       stream: true,
       thread: false,
       betas: ['context-management-2025-06-27', ...(settings.compaction ? ['compact-2026-01-12' as const] : [])],
@@ -180,7 +191,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   done(stopReason);
 }
 
-async function save(conversations: Conversations, id: string, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+async function save(conversations: ConversationStore, id: string, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
   const now = Date.now();
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   await conversations.update(id, (conv) => ({

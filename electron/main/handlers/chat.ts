@@ -1,6 +1,7 @@
 /** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
 import { randomBytes } from 'node:crypto';
-import { Conversations } from '../../core/chat/conversations';
+import { Conversations, summaryOf } from '../../core/chat/conversations';
+import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn } from '../../core/chat/turn';
 import { validateMemoryPath } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
@@ -12,28 +13,33 @@ export function chatHandlers(
 ): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo'> {
   const conversations = () => new Conversations(s.unlocked());
   return {
-    chatList: async () => conversations().list(),
-    chatCreate: async () => {
-      const c = await conversations().create();
-      return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: 0 };
+    chatList: async () => [...s.temporary.list(), ...(await conversations().list())],
+    chatCreate: async (opts) => {
+      const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
+      if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
+      return summaryOf(await conversations().create({ project }));
     },
     chatGet: async ({ id }) => {
-      const c = await conversations().require(id);
+      const c = s.temporary.get(id) ?? (await conversations().require(id));
       // The API history stays in main; the window gets the transcript.
-      return { id: c.id, title: c.title, created: c.created, updated: c.updated, transcript: c.transcript };
+      return { id: c.id, title: c.title, created: c.created, updated: c.updated, transcript: c.transcript, ...(c.project ? { project: c.project } : {}), ...(c.temporary ? { temporary: true } : {}) };
     },
     chatRename: async ({ id, title }) => {
-      await conversations().rename(id, title);
+      if (s.temporary.has(id)) await s.temporary.update(id, (c) => ({ ...c, title: title.replace(/\s+/g, ' ').trim().slice(0, 200) || c.title }));
+      else await conversations().rename(id, title);
       return null;
     },
     chatDelete: async ({ id }) => {
-      await conversations().delete(id);
+      // Closing a temporary chat forgets it; there is nothing stored to delete.
+      if (s.temporary.has(id)) s.temporary.delete(id);
+      else await conversations().delete(id);
       return null;
     },
     chatSearch: async ({ query }) => conversations().search(query),
     chatSend: async ({ id, text }) => {
       const vault = s.unlocked();
-      await conversations().require(id);
+      const temporary = s.temporary.has(id) ? s.temporary : undefined;
+      if (!temporary) await conversations().require(id);
       if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
       const turnId = randomBytes(8).toString('hex');
       const controller = new AbortController();
@@ -44,6 +50,7 @@ export function chatHandlers(
         conversationId: id,
         userText: text,
         env: s.ctx.env,
+        ...(temporary ? { conversations: temporary } : {}),
         signal: controller.signal,
         onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
         approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
@@ -70,10 +77,11 @@ export function chatHandlers(
     },
     chatRewind: async ({ id }) => {
       if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
-      return { text: await conversations().rewindLast(id) };
+      return { text: await (s.temporary.has(id) ? s.temporary.rewindLast(id) : conversations().rewindLast(id)) };
     },
-    chatUndo: async ({ path, version }) => {
-      const vault = s.unlocked();
+    chatUndo: async ({ path, version, project }) => {
+      // The tool record's path is the conversation's project's /memories path.
+      const vault = await new Projects(s.unlocked()).memoryVault(project ?? FIRST_PROJECT_ID);
       const p = validateMemoryPath(path);
       // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
       if (version <= 1) {

@@ -10,6 +10,7 @@ import { CALLS, type CallName, type Result } from '../../shared/ipc';
 import { chatHandlers } from './chat';
 import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
+import { projectHandlers } from './projects';
 import { AppSession, type HandlerContext } from './session';
 import { settingsHandlers } from './settings';
 import { strengthHandlers } from './strength';
@@ -24,7 +25,7 @@ export { AppSession } from './session';
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
   // Every event is parsed against the contract before it can reach the window.
   const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session) };
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session) };
   return { handlers, session };
 }
 

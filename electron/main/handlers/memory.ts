@@ -1,6 +1,10 @@
-/** Handlers for the memory browser and editor: every path checked by the memory tool's own rules. */
+/**
+ * Handlers for the memory browser and editor: every path checked by the memory
+ * tool's own rules, in one project's memory (`project`; default the first).
+ */
 import { validateMemoryPath, validateMovedPaths } from '../../core/memory/paths';
-import type { EntryMeta, FileMeta, Provenance } from '../../core/vault/types';
+import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
+import type { EntryMeta, FileMeta, Provenance, VaultApi } from '../../core/vault/types';
 import { trashHandlers, type TrashCalls } from './trash';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
@@ -12,44 +16,47 @@ const fileEntry = (e: FileMeta) => e;
 export function memoryHandlers(s: AppSession): HandlersFor<
   'memoryList' | 'memoryRead' | 'memoryWrite' | 'memoryMkdir' | 'memoryRename' | 'memoryDelete' | 'memoryHistory' | 'memoryReadVersion' | 'memoryRestore' | 'memorySearch' | TrashCalls
 > {
+  const inProject = (project: string | undefined): Promise<VaultApi> => new Projects(s.unlocked()).memoryVault(project ?? FIRST_PROJECT_ID);
   return {
-    memoryList: async () => {
-      const vault = s.unlocked();
+    memoryList: async (opts) => {
+      const projects = new Projects(s.unlocked());
+      const scope = await projects.memoryScope(opts?.project ?? FIRST_PROJECT_ID);
+      const vault = await projects.memoryVault(opts?.project ?? FIRST_PROJECT_ID);
       // Each file carries its last writer, so the tree can badge what Claude changed.
-      return vault.memory.list('/memories', Infinity).map((e) => (e.kind === 'file' ? withWriter(e, vault.writer(e.path)) : entry(e)));
+      return vault.memory.list('/memories', Infinity).map((e) => (e.kind === 'file' ? withWriter(e, s.unlocked().writer(scope.toVault(e.path))) : entry(e)));
     },
-    ...trashHandlers(s),
-    memoryRead: async ({ path }) => {
-      const vault = s.unlocked();
+    ...trashHandlers(s, (project) => new Projects(s.unlocked()).memoryScope(project ?? FIRST_PROJECT_ID)),
+    memoryRead: async ({ path, project }) => {
+      const vault = await inProject(project);
       const p = validateMemoryPath(path);
       const text = await vault.memory.readFile(p);
       const meta = vault.memory.stat(p);
       return { text, version: meta?.kind === 'file' ? meta.version : 0 };
     },
-    memoryWrite: async ({ path, text, mode, expectedVersion }) =>
-      fileEntry(await s.unlocked().memory.writeFile(validateMemoryPath(path), text, { mode, source: 'user', ...(expectedVersion !== undefined ? { expectedVersion } : {}) })),
-    memoryMkdir: async ({ path }) => {
-      await s.unlocked().memory.mkdir(validateMemoryPath(path), 'user');
+    memoryWrite: async ({ path, text, mode, expectedVersion, project }) =>
+      fileEntry(await (await inProject(project)).memory.writeFile(validateMemoryPath(path), text, { mode, source: 'user', ...(expectedVersion !== undefined ? { expectedVersion } : {}) })),
+    memoryMkdir: async ({ path, project }) => {
+      await (await inProject(project)).memory.mkdir(validateMemoryPath(path), 'user');
       return null;
     },
-    memoryRename: async ({ from, to }) => {
+    memoryRename: async ({ from, to, project }) => {
       const [a, b] = [validateMemoryPath(from), validateMemoryPath(to)];
       // Checked and moved inside one queue turn, so no write can slip a too-deep path in between.
-      await s.unlocked().exclusive(async (ops) => {
+      await (await inProject(project)).exclusive(async (ops) => {
         if (ops.stat(a)?.kind === 'dir') validateMovedPaths(a, b, ops.list(a, Infinity).map((e) => e.path));
         await ops.rename(a, b, 'user');
       });
       return null;
     },
-    memoryDelete: async ({ path }) => {
-      await s.unlocked().memory.remove(validateMemoryPath(path), 'user');
+    memoryDelete: async ({ path, project }) => {
+      await (await inProject(project)).memory.remove(validateMemoryPath(path), 'user');
       return null;
     },
-    memoryHistory: async ({ path }) => s.unlocked().history(validateMemoryPath(path)),
-    memoryReadVersion: async ({ path, version }) => ({ text: await s.unlocked().readVersion(validateMemoryPath(path), version) }),
-    memoryRestore: async ({ path, version }) => fileEntry(await s.unlocked().restore(validateMemoryPath(path), version, 'user')),
-    memorySearch: async ({ query }) => {
-      const vault = s.unlocked();
+    memoryHistory: async ({ path, project }) => (await inProject(project)).history(validateMemoryPath(path)),
+    memoryReadVersion: async ({ path, version, project }) => ({ text: await (await inProject(project)).readVersion(validateMemoryPath(path), version) }),
+    memoryRestore: async ({ path, version, project }) => fileEntry(await (await inProject(project)).restore(validateMemoryPath(path), version, 'user')),
+    memorySearch: async ({ query, project }) => {
+      const vault = await inProject(project);
       const q = query.toLowerCase();
       const hits: Array<{ path: string; line: number; snippet: string }> = [];
       for (const e of vault.memory.list('/memories', Infinity)) {

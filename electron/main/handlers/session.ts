@@ -4,6 +4,8 @@
  * window, and the chat turns in flight.
  */
 import { vaultDirIn } from '../../core/app-paths';
+import { TemporaryConversations } from '../../core/chat/temporary';
+import { projectChanges } from '../../core/projects/scope';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -18,6 +20,8 @@ export interface HandlerContext {
   emit<K extends EventName>(event: K, payload: EventPayload<K>): void;
   /** Asks the user for a folder (a dialog in Electron). The path never reaches the renderer. */
   pickDirectory(purpose: 'backup' | 'export'): Promise<string | undefined>;
+  /** Asks the user where to save a file (a save dialog in Electron), suggesting a name. Absent: nothing is saved. */
+  pickSaveFile?(suggestedName: string): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
   /** Key-derivation cost for new vaults; calibrated when absent (tests pass the floor). */
   kdf?: KdfParams;
@@ -49,6 +53,8 @@ export class AppSession {
   private unlocking: Promise<unknown> = Promise.resolve();
   /** Every passphrase or recovery-key check the window asks for, one at a time and slowed after wrong ones. */
   readonly guesses = new GuessLimiter(() => this.now());
+  /** This session's temporary chats: in memory only, forgotten on lock and quit. */
+  readonly temporary = new TemporaryConversations();
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -117,13 +123,8 @@ export class AppSession {
     this.vault = vault;
     this.unsubscribe = vault.onChange((c) => {
       if (c.op === 'lock') return;
-      this.ctx.emit('memoryChanged', {
-        op: c.op,
-        path: c.path,
-        source: c.source,
-        ...(c.op === 'rename' ? { newPath: c.newPath } : {}),
-        ...(c.op === 'write' ? { version: c.version } : {}),
-      });
+      // The window sees each project's memory as its own /memories, never the vault's internal folder.
+      for (const change of projectChanges(c)) this.ctx.emit('memoryChanged', change);
     });
   }
 
@@ -132,6 +133,7 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;
+    this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     if (this.vault?.isUnlocked()) {
       this.vault.lock();
@@ -144,6 +146,7 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     // A copied recovery key would outlive its clearing timer, which ends with this process.
     await this.ctx.clipboard?.clearNow();
+    this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     this.unsubscribe?.();
     await this.vault?.close();

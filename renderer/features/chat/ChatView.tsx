@@ -4,7 +4,7 @@ import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import { Markdown } from '../../components/Markdown';
 import { call, messageOf, on } from '../../lib/api';
 import { ApprovalCard } from './ApprovalCard';
-import { Sidebar } from './Sidebar';
+import { Sidebar, type NewConversation } from './Sidebar';
 import { ToolChip, type ToolView } from './ToolChip';
 import { money, Transcript, usageLine } from './Transcript';
 
@@ -65,8 +65,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     });
   }, [openConversation]);
 
-  const newConversation = useCallback(async () => {
-    const created = call('chatCreate').then((c): Conversation => ({ ...c, transcript: [] }));
+  const newConversation = useCallback(async (opts?: NewConversation) => {
+    const created = call('chatCreate', opts).then((c): Conversation => ({ ...c, transcript: [] }));
     switching.current = created;
     const c = await created;
     convRef.current = c;
@@ -192,10 +192,10 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
 
   return (
     <div className="chat">
-      <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={() => void newConversation()} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
+      <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
       <div className="conversation">
         <div className="messages" aria-live="polite">
-          {conv && <Transcript entries={conv.transcript} onOpen={onOpenMemory} />}
+          {conv && <Transcript entries={conv.transcript} onOpen={onOpenMemory} project={conv.project} />}
           {live && live.conversationId === conv?.id && (
             <>
               <article className="msg user" aria-label="You">
@@ -206,7 +206,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
                 <p className="who">Claude</p>
                 {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
                 {live.tools.map((t) => (
-                  <ToolChip key={t.id} tool={t} onOpen={onOpenMemory} />
+                  <ToolChip key={t.id} tool={t} onOpen={onOpenMemory} project={conv?.project} />
                 ))}
                 {live.approvals.map((a) => (
                   <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />

@@ -1,27 +1,61 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
+import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf } from '../../lib/api';
+import { ProjectBar } from './ProjectBar';
 
-/** Conversations, newest first: new, search, rename, delete (with confirmation). */
-export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: ConversationSummary[]; selected: string | undefined; onSelect: (id: string) => void; onNew: () => void; onChanged: () => void }) {
+const FIRST = 'default';
+const PICKED = 'mnemo.project';
+
+/** What "New conversation" makes: a conversation in a project, stored or temporary. */
+export interface NewConversation {
+  project: string;
+  temporary?: boolean;
+}
+
+/**
+ * Conversations grouped by project, newest first in each: the project picker
+ * (with create, rename, delete), new and temporary chats in the picked
+ * project, search, rename, delete (with confirmation).
+ */
+export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: ConversationSummary[]; selected: string | undefined; onSelect: (id: string) => void; onNew: (opts: NewConversation) => void; onChanged: () => void }) {
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<Array<ConversationSummary & { snippet: string }>>();
-  const [renaming, setRenaming] = useState<{ id: string; title: string }>();
-  const [deleting, setDeleting] = useState<string>();
   const [error, setError] = useState<string>();
-  const act = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        setError(undefined);
-        onChanged();
-      },
-      (e: unknown) => setError(messageOf(e)),
-    );
-  const shown = hits ?? list;
+  const [projects, setProjects] = useState<Project[]>([]);
+  // Only the project's random id is kept in the page's storage, so the picker survives a lock or restart.
+  const [current, setCurrent] = useState(() => localStorage.getItem(PICKED) ?? FIRST);
+  const pick = (id: string) => {
+    localStorage.setItem(PICKED, id);
+    setCurrent(id);
+  };
+  const loadProjects = useCallback(async () => {
+    try {
+      setProjects((await call('projectsList')).projects);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }, []);
+  useEffect(() => void loadProjects(), [loadProjects]);
+  const picked = projects.some((p) => p.id === current) ? current : FIRST;
+
+  const item = (c: ConversationSummary) => <ConversationItem key={c.id} c={c} selected={c.id === selected} onSelect={onSelect} onChanged={onChanged} />;
   return (
     <nav className="sidebar conversations" aria-label="Conversations">
-      <button onClick={onNew} title="New conversation (Ctrl+K)">
+      <ProjectBar
+        projects={projects}
+        current={picked}
+        onPick={pick}
+        onChanged={async () => {
+          await loadProjects();
+          onChanged();
+        }}
+      />
+      <button onClick={() => onNew({ project: picked })} title="New conversation (Ctrl+K)">
         New conversation
+      </button>
+      <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">
+        New temporary chat
       </button>
       <form
         role="search"
@@ -33,43 +67,85 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
       >
         <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={query} onChange={(e) => (setQuery(e.target.value), e.target.value ? undefined : setHits(undefined))} />
       </form>
-      {error && <p role="alert" className="error">{error}</p>}
-      <ul>
-        {shown.length === 0 && <li className="empty">{hits ? 'Nothing found.' : 'No conversations yet.'}</li>}
-        {shown.map((c) => (
-          <li key={c.id} className={c.id === selected ? 'selected' : ''}>
-            {renaming?.id === c.id ? (
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void act(call('chatRename', { id: c.id, title: renaming.title })).then(() => setRenaming(undefined));
-                }}
-              >
-                <input aria-label="Conversation title" value={renaming.title} onChange={(e) => setRenaming({ id: c.id, title: e.target.value })} autoFocus />
-                <button type="submit">Save title</button>
-              </form>
-            ) : (
-              <button className="conv" aria-current={c.id === selected ? 'true' : undefined} onClick={() => onSelect(c.id)}>
-                {c.title}
-                {'snippet' in c && <span className="snippet">{(c as { snippet: string }).snippet}</span>}
-              </button>
-            )}
-            <button className="small" aria-label={`Rename ${c.title}`} onClick={() => setRenaming({ id: c.id, title: c.title })}>
-              ✎
-            </button>
-            <button className="small" aria-label={`Delete ${c.title}`} onClick={() => setDeleting(c.id)}>
-              ✕
-            </button>
-            {deleting === c.id && (
-              <div role="alertdialog" aria-label="Delete conversation" className="confirm">
-                <p>Delete “{c.title}”? This cannot be undone.</p>
-                <button onClick={() => void act(call('chatDelete', { id: c.id })).then(() => setDeleting(undefined))}>Delete</button>
-                <button onClick={() => setDeleting(undefined)}>Cancel</button>
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {hits ? (
+        <ul>
+          {hits.length === 0 && <li className="empty">Nothing found.</li>}
+          {hits.map(item)}
+        </ul>
+      ) : (
+        projects.map((p) => {
+          // Conversations of a deleted project are not in any group: they come back when the project is restored.
+          const mine = list.filter((c) => (c.project ?? FIRST) === p.id);
+          return (
+            <section key={p.id} aria-label={`Project ${p.name}`} className={p.id === picked ? 'project picked' : 'project'}>
+              <h3>{p.name}</h3>
+              <ul>
+                {mine.length === 0 && <li className="empty">No conversations yet.</li>}
+                {mine.map(item)}
+              </ul>
+            </section>
+          );
+        })
+      )}
     </nav>
+  );
+}
+
+/** One conversation in the list, with rename and delete (confirmed); a temporary chat says so, and closing it forgets it. */
+function ConversationItem({ c, selected, onSelect, onChanged }: { c: ConversationSummary; selected: boolean; onSelect: (id: string) => void; onChanged: () => void }) {
+  const [renaming, setRenaming] = useState<string>();
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string>();
+  const act = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        setError(undefined);
+        onChanged();
+      },
+      (e: unknown) => setError(messageOf(e)),
+    );
+  const label = c.temporary ? `${c.title} (temporary)` : c.title;
+  return (
+    <li className={selected ? 'selected' : ''}>
+      {renaming !== undefined ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(call('chatRename', { id: c.id, title: renaming })).then(() => setRenaming(undefined));
+          }}
+        >
+          <input aria-label="Conversation title" value={renaming} onChange={(e) => setRenaming(e.target.value)} autoFocus />
+          <button type="submit">Save title</button>
+        </form>
+      ) : (
+        <button className="conv" aria-current={selected ? 'true' : undefined} onClick={() => onSelect(c.id)}>
+          {label}
+          {'snippet' in c && <span className="snippet">{(c as { snippet: string }).snippet}</span>}
+        </button>
+      )}
+      <button className="small" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.title)}>
+        ✎
+      </button>
+      <button className="small" aria-label={`${c.temporary ? 'Close' : 'Delete'} ${c.title}`} onClick={() => setDeleting(true)}>
+        ✕
+      </button>
+      {deleting && (
+        <div role="alertdialog" aria-label={c.temporary ? 'Close temporary chat' : 'Delete conversation'} className="confirm">
+          <p>{c.temporary ? `Close “${c.title}”? A temporary chat is not kept: it will be gone.` : `Delete “${c.title}”? This cannot be undone.`}</p>
+          <button onClick={() => void act(call('chatDelete', { id: c.id })).then(() => setDeleting(false))}>{c.temporary ? 'Close' : 'Delete'}</button>
+          <button onClick={() => setDeleting(false)}>Cancel</button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }

@@ -20,7 +20,7 @@ const VERBS: Record<string, string> = { view: 'viewed', create: 'created', str_r
 /** Which chips are expanded, by tool call id: a chip keeps its state when the streaming reply becomes the saved one. */
 const expanded = new Set<string>();
 
-export function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string) => void }) {
+export function ToolChip({ tool, onOpen, project }: { tool: ToolView; onOpen: (path: string) => void; /** The conversation's project (absent: the first), whose memory the paths name. */ project?: string | undefined }) {
   const [open, setOpenState] = useState(() => expanded.has(tool.id));
   const setOpen = (next: boolean) => {
     if (next) expanded.add(tool.id);
@@ -46,11 +46,12 @@ export function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: stri
           )}
           {tool.diff && <Diff before={tool.diff.before} after={tool.diff.after} label={`Changes to ${target}`} />}
           <div className="row">
-            {tool.command !== 'delete' && <button onClick={() => onOpen(target)}>Open in editor</button>}
+            {/* The Memories tab shows the first project's memory; another project's file would be the wrong one. */}
+            {tool.command !== 'delete' && (project ?? 'default') === 'default' && <button onClick={() => onOpen(target)}>Open in editor</button>}
             {canUndo && (
               <button
                 onClick={() =>
-                  void call('chatUndo', { path: target, version: tool.version! }).then(
+                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) }).then(
                     () => setUndo('Undone: the previous version is back.'),
                     (e: unknown) => setUndo(messageOf(e)),
                   )

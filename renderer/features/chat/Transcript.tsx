@@ -6,7 +6,7 @@ export const money = (usd: number | null | undefined) => (usd === null || usd ==
 export const usageLine = (u: Usage) => `${u.model} · ${u.inputTokens.toLocaleString()} in / ${u.outputTokens.toLocaleString()} out · ${money(u.costUSD)}`;
 
 /** The saved part of a conversation. */
-export function Transcript({ entries, onOpen }: { entries: TranscriptEntry[]; onOpen: (path: string) => void }) {
+export function Transcript({ entries, onOpen, project }: { entries: TranscriptEntry[]; onOpen: (path: string) => void; project?: string | undefined }) {
   return (
     <>
       {entries.map((e, i) =>
@@ -19,7 +19,7 @@ export function Transcript({ entries, onOpen }: { entries: TranscriptEntry[]; on
           <article key={i} className="msg assistant" aria-label="Claude">
             <p className="who">Claude</p>
             {e.tools.map((t) => (
-              <ToolChip key={t.id} tool={t as ToolView} onOpen={onOpen} />
+              <ToolChip key={t.id} tool={t as ToolView} onOpen={onOpen} project={project} />
             ))}
             <Markdown text={e.text} />
             {e.stopped && <p className="note">Stopped.</p>}

@@ -80,6 +80,8 @@ export function EditorPane({
   useEffect(
     () =>
       on('memoryChanged', (c) => {
+        // This editor shows the first project's memory; the same path in another project is another file.
+        if (c.project !== undefined && c.project !== 'default') return;
         if (c.op === 'rename' && c.path === path && c.newPath) return onRenamed(c.newPath);
         if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
           setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');

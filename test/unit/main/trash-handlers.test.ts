@@ -59,3 +59,24 @@ it('trash calls check paths by the memory rules in main', async () => {
   }
   await app.session.close();
 });
+
+it('each project’s trash, versions and writers are its own: the first project neither lists nor empties another’s deleted memories', async () => {
+  const app = await unlockedApp();
+  const made = await app.run('projectsCreate', { name: 'Work' });
+  const work = (made as { value: { id: string } }).value.id;
+  await app.run('memoryWrite', { path: '/memories/home.md', text: 'home', mode: 'create' });
+  await app.run('memoryWrite', { path: '/memories/work.md', text: 'work', mode: 'create', project: work });
+  expect(await app.run('memoryList', { project: work })).toMatchObject({ ok: true, value: [{ path: '/memories/work.md', by: { kind: 'user' } }] });
+  expect(await app.run('memoryVersions', { path: '/memories/work.md', project: work })).toMatchObject({ ok: true, value: [{ version: 1, current: true }] });
+  expect(await app.run('memoryVersions', { path: '/memories/work.md' })).toEqual({ ok: true, value: [] });
+  await app.run('memoryDelete', { path: '/memories/home.md' });
+  await app.run('memoryDelete', { path: '/memories/work.md', project: work });
+  expect(await app.run('memoryTrash')).toMatchObject({ ok: true, value: [{ path: '/memories/home.md' }] });
+  expect((await app.run('memoryTrash')) as { value: unknown[] }).toHaveProperty('value.length', 1);
+  expect(await app.run('memoryTrash', { project: work })).toMatchObject({ ok: true, value: [{ path: '/memories/work.md' }] });
+  expect(await app.run('memoryTrashEmpty', {})).toMatchObject({ ok: true, value: { removed: 1 } });
+  expect(await app.run('memoryTrash', { project: work })).toMatchObject({ ok: true, value: [{ path: '/memories/work.md' }] });
+  expect(await app.run('memoryTrashRestore', { path: '/memories/work.md', project: work })).toMatchObject({ ok: true, value: { path: '/memories/work.md' } });
+  expect(await app.run('memoryRead', { path: '/memories/work.md', project: work })).toMatchObject({ ok: true, value: { text: 'work' } });
+  await app.session.close();
+});

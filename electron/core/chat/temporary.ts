@@ -1,0 +1,89 @@
+/**
+ * Temporary chats: conversations that live only in this process's memory
+ * (never written to the vault, gone when closed, locked or quit) and whose
+ * memory tool can read but not change memory.
+ */
+import { randomBytes } from 'node:crypto';
+import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
+import type { ConversationSummary } from '../../shared/chat';
+import { MemoryToolError } from '../memory/errors';
+import { VaultError } from '../vault/types';
+import { summaryOf, UNTITLED, type StoredConversation } from './conversations';
+
+/** What Claude is told when a temporary chat tries to change memory. */
+export const TEMPORARY_MESSAGE = 'This is a temporary chat: it does not change memory. Nothing was written; tell the user if something should be remembered.';
+
+/** The memory tool of a temporary chat: `view` as usual, every write answered with an error and nothing changed. */
+export function readOnlyMemory(handlers: MemoryToolHandlers): MemoryToolHandlers {
+  const refuse = (): never => {
+    throw new MemoryToolError(TEMPORARY_MESSAGE);
+  };
+  return { view: (c) => handlers.view(c), create: refuse, str_replace: refuse, insert: refuse, delete: refuse, rename: refuse };
+}
+
+/** The part of a conversation store a turn uses. Conversations (stored) and TemporaryConversations both have it. */
+export interface ConversationStore {
+  require(id: string): Promise<StoredConversation>;
+  update(id: string, change: (c: StoredConversation) => StoredConversation): Promise<StoredConversation | undefined>;
+}
+
+/** Temporary conversations held in this object only; `clear` (on lock or quit) forgets them all. */
+export class TemporaryConversations implements ConversationStore {
+  private readonly byId = new Map<string, StoredConversation>();
+
+  /** A new temporary conversation in `project`. */
+  create(project?: string): StoredConversation {
+    const now = Date.now();
+    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], temporary: true, ...(project ? { project } : {}) };
+    this.byId.set(c.id, c);
+    return c;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: string): StoredConversation | undefined {
+    return this.byId.get(id);
+  }
+
+  async require(id: string): Promise<StoredConversation> {
+    const c = this.byId.get(id);
+    if (!c) throw new VaultError('NOT_FOUND', 'That temporary chat is gone (temporary chats end when closed or locked).');
+    return c;
+  }
+
+  async update(id: string, change: (c: StoredConversation) => StoredConversation): Promise<StoredConversation | undefined> {
+    const c = this.byId.get(id);
+    if (!c) return undefined;
+    const next = { ...change(c), temporary: true };
+    this.byId.set(id, next);
+    return next;
+  }
+
+  /** As Conversations.rewindLast: takes back the last exchange and returns the user's words. */
+  async rewindLast(id: string): Promise<string> {
+    const c = await this.require(id);
+    const starts = [...(c.turnStarts ?? [])];
+    const start = starts.pop();
+    const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
+    if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+    const text = c.transcript[userAt]!.text;
+    this.byId.set(id, { ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+    return text;
+  }
+
+  list(): ConversationSummary[] {
+    return [...this.byId.values()].map((c) => ({ ...summaryOf(c), temporary: true }));
+  }
+
+  /** Forgets one temporary chat (closed by the user). */
+  delete(id: string): void {
+    this.byId.delete(id);
+  }
+
+  /** Forgets every temporary chat (lock, quit). */
+  clear(): void {
+    this.byId.clear();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Moving or copying a memory file from one project's memory to another's.
+ * Both projects' paths are `/memories/…` paths; the change is made inside the
+ * vault's mutation queue, so nothing can write either path in between.
+ */
+import { resolveLimits, sizeProblem, type MemoryLimits } from '../memory/limits';
+import { validateMemoryPath } from '../memory/paths';
+import { VaultError, type ChangeSource, type FileMeta, type VaultApi } from '../vault/types';
+import { Projects } from './store';
+
+export interface MemoryTransfer {
+  fromProject: string;
+  path: string;
+  toProject: string;
+  /** Where it goes in the other project (default: the same path). */
+  toPath?: string;
+  mode: 'move' | 'copy';
+  source: ChangeSource;
+  /** The memory tool's limits (defaults as there). */
+  limits?: Partial<MemoryLimits>;
+}
+
+/**
+ * Moves (keeping the file's history with it) or copies one memory file to
+ * another project. EXISTS if the destination is taken; nothing changes then.
+ */
+export async function transferMemory(vault: VaultApi, t: MemoryTransfer): Promise<FileMeta> {
+  const projects = new Projects(vault);
+  const from = await projects.memoryScope(t.fromProject);
+  const to = await projects.memoryScope(t.toProject);
+  const path = validateMemoryPath(t.path);
+  const toPath = validateMemoryPath(t.toPath ?? t.path);
+  if (from.root === to.root && path === toPath) throw new VaultError('INVALID', 'The memory is already there; pick another project or path.');
+  const src = from.toVault(path);
+  const dst = to.toVault(toPath);
+  return vault.exclusive(async (ops) => {
+    const meta = ops.stat(src);
+    if (!meta) throw new VaultError('NOT_FOUND', `${path} does not exist in that project.`, path);
+    if (meta.kind !== 'file') throw new VaultError('NOT_A_FILE', `${path} is a folder; move or copy one file at a time.`, path);
+    if (ops.stat(dst)) throw new VaultError('EXISTS', `${toPath} already exists in the other project; rename one of them first.`, toPath);
+    if (t.mode === 'move') {
+      await ops.rename(src, dst, t.source);
+    } else {
+      // A copy adds to the vault's total, which the memory tool's limit caps for every project together.
+      const problem = sizeProblem(toPath, meta.size, 0, ops.totalSize(), resolveLimits(t.limits));
+      if (problem) throw new VaultError('LIMIT', problem.replace('No change was made: ', 'The memory was not copied: '), toPath);
+      await ops.writeFile(dst, await ops.readFile(src), { mode: 'create', source: t.source });
+    }
+    const moved = ops.stat(dst);
+    if (moved?.kind !== 'file') throw new VaultError('IO', 'The memory could not be placed in the other project; try again.');
+    return { ...moved, path: toPath };
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * The vault's projects: each conversation belongs to one, and each has its
+ * own memory root (see scope.ts). The list is one value of the vault's
+ * internal store, so every change (create, rename, delete, restore) is one
+ * durable write: a crash leaves the old list or the new one, never a mix.
+ *
+ * A vault that never stored a list has exactly one project, the first, whose
+ * memory is the vault's `/memories` as it always was: nothing is written to
+ * open an existing vault.
+ */
+import { randomBytes } from 'node:crypto';
+import { VaultError, type VaultApi } from '../vault/types';
+import { MemoryScope, projectRoot, scopedVault } from './scope';
+
+const KEY = 'projects';
+/** The id of the project every vault starts with (and every conversation stored before projects belongs to). */
+export const FIRST_PROJECT_ID = 'default';
+export const FIRST_PROJECT_NAME = 'Default';
+export const MAX_PROJECT_NAME = 100;
+const ID = /^(default|[0-9a-f]{16})$/;
+
+export interface Project {
+  id: string;
+  name: string;
+  created: number;
+}
+
+export interface DeletedProject extends Project {
+  deleted: number;
+}
+
+interface StoredList {
+  projects: Project[];
+  /** Deleted projects: their memories and conversations stay in the vault until restored. */
+  deleted: DeletedProject[];
+}
+
+const firstProject = (): Project => ({ id: FIRST_PROJECT_ID, name: FIRST_PROJECT_NAME, created: 0 });
+
+/** One queue per vault: every change is a read-modify-write of the one list. */
+const queues = new WeakMap<VaultApi, Promise<unknown>>();
+
+// C0 and C1 controls, DEL, line/paragraph separators and bidi controls: a name holding one does not read as what it is.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+/** A project name as stored (NFC, trimmed), or INVALID saying what is wrong with it. */
+export function validateProjectName(input: string): string {
+  const name = input.normalize('NFC').trim();
+  if (!name) throw new VaultError('INVALID', 'A project needs a name; type one.');
+  if (CONTROL.test(name)) throw new VaultError('INVALID', 'A project name cannot contain control characters (such as line breaks or tabs); type it on one line.');
+  if ([...name].length > MAX_PROJECT_NAME) throw new VaultError('INVALID', `A project name can be at most ${MAX_PROJECT_NAME} characters; choose a shorter one.`);
+  return name;
+}
+
+const sameName = (a: string, b: string) => a.toLocaleLowerCase('en-US') === b.toLocaleLowerCase('en-US');
+
+/** Create, list, rename, delete and restore projects, and open a project's memory. */
+export class Projects {
+  constructor(private readonly vault: VaultApi) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = (queues.get(this.vault) ?? Promise.resolve()).then(fn, fn);
+    queues.set(this.vault, run.catch(() => undefined));
+    return run;
+  }
+
+  private async load(): Promise<StoredList> {
+    const stored = await this.vault.internal.getJSON<StoredList>(KEY);
+    if (!stored || !Array.isArray(stored.projects) || stored.projects.length === 0) return { projects: [firstProject()], deleted: stored?.deleted ?? [] };
+    return { projects: stored.projects, deleted: Array.isArray(stored.deleted) ? stored.deleted : [] };
+  }
+
+  /** Every live project, the first one first, then in the order they were made. */
+  async list(): Promise<Project[]> {
+    return (await this.load()).projects;
+  }
+
+  /** Deleted projects, whose memories and conversations can still be brought back with `restore`. */
+  async listDeleted(): Promise<DeletedProject[]> {
+    return (await this.load()).deleted;
+  }
+
+  /** The project with this id, or NOT_FOUND. */
+  async require(id: string): Promise<Project> {
+    const p = (await this.list()).find((x) => x.id === id);
+    if (!p) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted). Pick another project.');
+    return p;
+  }
+
+  /** The project with this name (case-insensitive), or NOT_FOUND naming it. */
+  async byName(name: string): Promise<Project> {
+    const p = (await this.list()).find((x) => sameName(x.name, name.normalize('NFC').trim()));
+    if (!p) throw new VaultError('NOT_FOUND', `There is no project named "${name}". List them with "mnemo projects".`);
+    return p;
+  }
+
+  /** A new project with an empty memory. */
+  async create(name: string): Promise<Project> {
+    const clean = validateProjectName(name);
+    return this.serial(async () => {
+      const list = await this.load();
+      this.checkUnique(list, clean);
+      const project: Project = { id: randomBytes(8).toString('hex'), name: clean, created: Date.now() };
+      await this.vault.internal.putJSON(KEY, { ...list, projects: [...list.projects, project] });
+      return project;
+    });
+  }
+
+  async rename(id: string, name: string): Promise<Project> {
+    const clean = validateProjectName(name);
+    return this.serial(async () => {
+      const list = await this.load();
+      const at = list.projects.findIndex((p) => p.id === id);
+      if (at < 0) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted).');
+      this.checkUnique(list, clean, id);
+      const renamed = { ...list.projects[at]!, name: clean };
+      await this.vault.internal.putJSON(KEY, { ...list, projects: list.projects.map((p, i) => (i === at ? renamed : p)) });
+      return renamed;
+    });
+  }
+
+  /**
+   * Takes the project off the list. Its memories and conversations are not
+   * touched: they stay encrypted in the vault, out of sight, until `restore`.
+   * The first project holds the vault's own memory root and cannot be deleted.
+   */
+  async delete(id: string): Promise<void> {
+    if (id === FIRST_PROJECT_ID) throw new VaultError('INVALID', 'The first project holds the memories the vault started with and cannot be deleted; rename it instead.');
+    await this.serial(async () => {
+      const list = await this.load();
+      const project = list.projects.find((p) => p.id === id);
+      if (!project) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted already).');
+      await this.vault.internal.putJSON(KEY, { projects: list.projects.filter((p) => p.id !== id), deleted: [...list.deleted, { ...project, deleted: Date.now() }] });
+    });
+  }
+
+  /** Brings a deleted project back with its memories and conversations (renamed if its name was taken since). */
+  async restore(id: string): Promise<Project> {
+    return this.serial(async () => {
+      const list = await this.load();
+      const gone = list.deleted.find((p) => p.id === id);
+      if (!gone) throw new VaultError('NOT_FOUND', 'There is no deleted project with that id.');
+      let name = gone.name;
+      for (let n = 2; list.projects.some((p) => sameName(p.name, name)); n++) name = `${gone.name} (${n})`.slice(-MAX_PROJECT_NAME);
+      const project: Project = { id: gone.id, name, created: gone.created };
+      await this.vault.internal.putJSON(KEY, { projects: [...list.projects, project], deleted: list.deleted.filter((p) => p.id !== id) });
+      return project;
+    });
+  }
+
+  /** The memory of a live project as Claude sees it (`/memories` = the project's root). */
+  async memoryScope(id: string): Promise<MemoryScope> {
+    const project = await this.require(id);
+    return new MemoryScope(projectRoot(project.id, project.id === FIRST_PROJECT_ID));
+  }
+
+  /** The vault as seen from a live project: pass it to the memory tool, the editor's handlers and the chat's tools. */
+  async memoryVault(id: string): Promise<VaultApi> {
+    return scopedVault(this.vault, await this.memoryScope(id));
+  }
+
+  private checkUnique(list: StoredList, name: string, except?: string): void {
+    if (list.projects.some((p) => p.id !== except && sameName(p.name, name))) {
+      throw new VaultError('EXISTS', `A project named "${name}" already exists; choose another name.`);
+    }
+  }
+}
+
+/** True if `id` has the shape of a project id. */
+export function isProjectId(id: string): boolean {
+  return ID.test(id);
+}

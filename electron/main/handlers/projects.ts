@@ -1,0 +1,47 @@
+/** Handlers for projects, moving memories between them, models, the context meter and conversation export. */
+import fs from 'node:fs/promises';
+import { Conversations } from '../../core/chat/conversations';
+import { conversationMarkdown, exportFileName } from '../../core/chat/export-markdown';
+import { contextUse, listModels } from '../../core/chat/models';
+import { transferMemory } from '../../core/projects/move';
+import { Projects } from '../../core/projects/store';
+import { VaultError } from '../../core/vault/types';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+export function projectHandlers(
+  s: AppSession,
+): HandlersFor<'projectsList' | 'projectsCreate' | 'projectsRename' | 'projectsDelete' | 'projectsRestore' | 'memoryTransfer' | 'modelsList' | 'chatContext' | 'chatExport'> {
+  const projects = () => new Projects(s.unlocked());
+  /** A conversation, stored or temporary. */
+  const conversation = async (id: string) => (s.temporary.has(id) ? s.temporary.require(id) : new Conversations(s.unlocked()).require(id));
+  return {
+    projectsList: async () => ({ projects: await projects().list(), deleted: await projects().listDeleted() }),
+    projectsCreate: async ({ name }) => projects().create(name),
+    projectsRename: async ({ id, name }) => projects().rename(id, name),
+    projectsDelete: async ({ id }) => {
+      await projects().delete(id);
+      // A temporary chat of a deleted project has nowhere to read memory from: it ends with its project.
+      for (const c of s.temporary.list()) if (c.project === id) s.temporary.delete(c.id);
+      return null;
+    },
+    projectsRestore: async ({ id }) => projects().restore(id),
+    memoryTransfer: async ({ fromProject, path, toProject, toPath, mode }) =>
+      transferMemory(s.unlocked(), { fromProject, path, toProject, mode, source: 'user', ...(toPath !== undefined ? { toPath } : {}) }),
+    modelsList: async (opts) => listModels(s.unlocked(), { refresh: opts?.refresh === true, env: s.ctx.env }),
+    chatContext: async ({ id }) => contextUse(s.unlocked(), await conversation(id), { env: s.ctx.env }),
+    chatExport: async ({ id }) => {
+      const c = await conversation(id);
+      const markdown = conversationMarkdown(c);
+      if (!s.ctx.pickSaveFile) return { saved: false };
+      const target = await s.ctx.pickSaveFile(exportFileName(c.title));
+      if (!target) return { saved: false };
+      try {
+        await fs.writeFile(target, markdown, { encoding: 'utf8', mode: 0o600 });
+      } catch {
+        throw new VaultError('IO', 'The conversation could not be saved there. Pick another folder (one you can write to) and try again.');
+      }
+      return { saved: true };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { Project } from '../../../electron/shared/projects';
+import { call, messageOf } from '../../lib/api';
+
+const FIRST = 'default';
+
+/** The project picker, with create, rename and delete (each confirmed in place). New conversations go to the picked project. */
+export function ProjectBar({ projects, current, onPick, onChanged }: { projects: Project[]; current: string; onPick: (id: string) => void; onChanged: () => Promise<void> }) {
+  const [form, setForm] = useState<{ kind: 'create' | 'rename'; name: string }>();
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string>();
+  const picked = projects.find((p) => p.id === current) ?? projects[0];
+  const act = async (p: Promise<unknown>, after: () => void) => {
+    try {
+      await p;
+      setError(undefined);
+      after();
+      await onChanged();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <div className="project-bar">
+      <label>
+        Project{' '}
+        <select aria-label="Project" value={picked?.id ?? FIRST} onChange={(e) => onPick(e.target.value)}>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button className="small" onClick={() => (setDeleting(false), setForm({ kind: 'create', name: '' }))}>
+        New project
+      </button>
+      <button className="small" aria-label={`Rename project ${picked?.name ?? ''}`} onClick={() => (setDeleting(false), setForm({ kind: 'rename', name: picked?.name ?? '' }))}>
+        Rename project
+      </button>
+      {picked && picked.id !== FIRST && (
+        <button className="small" aria-label={`Delete project ${picked.name}`} onClick={() => (setForm(undefined), setDeleting(true))}>
+          Delete project
+        </button>
+      )}
+      {form && (
+        <form
+          className="inline-form"
+          aria-label={form.kind === 'create' ? 'New project' : 'Rename project'}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (form.kind === 'create') {
+              void act(
+                call('projectsCreate', { name: form.name }).then((p) => onPick(p.id)),
+                () => setForm(undefined),
+              );
+            } else if (picked) {
+              void act(call('projectsRename', { id: picked.id, name: form.name }), () => setForm(undefined));
+            }
+          }}
+        >
+          <input aria-label="Project name" maxLength={400} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} autoFocus />
+          <button type="submit">{form.kind === 'create' ? 'Create project' : 'Save name'}</button>
+          <button type="button" onClick={() => (setForm(undefined), setError(undefined))}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {deleting && picked && (
+        <div role="alertdialog" aria-label="Delete project" className="confirm">
+          <p>
+            Delete the project “{picked.name}”? Its conversations and memories are hidden, not destroyed: they stay in the vault and the project can be restored (mnemo projects restore).
+          </p>
+          <button onClick={() => void act(call('projectsDelete', { id: picked.id }), () => (setDeleting(false), onPick(FIRST)))}>Delete project</button>
+          <button onClick={() => setDeleting(false)}>Cancel</button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+/** Projects and temporary chats in the sidebar, end to end: real handlers, the real SDK, test/fake-anthropic as Claude. */
+import { expect, test, type Page } from '@playwright/test';
+import { setApiKey } from '../../electron/core/chat/settings-store';
+import { Projects } from '../../electron/core/projects/store';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, freshApp, lock, shot, unlock } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+let fake: FakeAnthropic;
+
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  await createVault(app.page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+});
+test.afterEach(async () => {
+  await app.cleanup();
+  await fake.close();
+});
+
+const vault = () => app.session.unlocked();
+async function send(page: Page, message: string): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
+const group = (page: Page, name: string) => page.getByRole('region', { name: `Project ${name}` });
+
+test('a conversation made in a new project is listed under it and writes only to its memory; rename and delete are confirmed', async () => {
+  const { page } = app;
+  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(group(page, 'Garden')).toBeVisible();
+  const garden = await new Projects(vault()).byName('Garden');
+  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue(garden.id);
+
+  // A duplicate name is refused with the reason.
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('alert')).toContainText('already exists');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  fake.script(reply(memoryCall({ command: 'create', path: '/memories/roses.md', file_text: 'prune in march' })), reply(text('Noted for the garden.')));
+  await send(page, 'Roses need pruning in March');
+  await expect(lastReply(page)).toContainText('Noted for the garden.');
+  await expect(group(page, 'Garden').getByRole('button', { name: 'Roses need pruning in March', exact: true })).toBeVisible();
+  await expect(group(page, 'Default').getByText('No conversations yet.')).toBeVisible();
+  expect(await (await new Projects(vault()).memoryVault(garden.id)).memory.readFile('/memories/roses.md')).toBe('prune in march');
+  expect(vault().memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/.mnemo-projects']);
+  await shot(page, '60-projects-sidebar');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('body')).toHaveCSS('color-scheme', /dark/);
+  await shot(page, '60-projects-sidebar-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Undo acts on the conversation's project: a file of the same name in the first project stays as it is.
+  await vault().memory.writeFile('/memories/roses.md', 'the first project\'s roses', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: 'created /memories/roses.md' }).click();
+  await expect(page.getByRole('button', { name: 'Open in editor' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo this change' }).click();
+  await expect(page.getByRole('status')).toContainText('Undone');
+  expect((await new Projects(vault()).memoryVault(garden.id)).memory.stat('/memories/roses.md')).toBeUndefined();
+  expect(await vault().memory.readFile('/memories/roses.md')).toBe("the first project's roses");
+
+  await page.getByRole('button', { name: 'Rename project Garden' }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Allotment');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(group(page, 'Allotment')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete project Allotment' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete project' });
+  await expect(confirm).toContainText('hidden, not destroyed');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(group(page, 'Allotment')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete project Allotment' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete project' }).getByRole('button', { name: 'Delete project' }).click();
+  await expect(group(page, 'Allotment')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  // Deleted, not destroyed: the project waits in the vault with its memory.
+  expect((await new Projects(vault()).listDeleted()).map((p) => p.name)).toEqual(['Allotment']);
+  expect((await new Projects(vault()).listDeleted())[0]!.id).toBe(garden.id);
+});
+
+test('a temporary chat reads memory but cannot write it, and is gone after a lock', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/likes.md', 'likes tea', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: 'New temporary chat' }).click();
+  fake.script(reply(memoryCall({ command: 'view', path: '/memories/likes.md' }), memoryCall({ command: 'create', path: '/memories/secret.md', file_text: 'x' })), reply(text('I will forget this.')));
+  await send(page, 'Just between us');
+  await expect(lastReply(page)).toContainText('I will forget this.');
+  await expect(group(page, 'Default').getByRole('button', { name: 'Just between us (temporary)', exact: true })).toBeVisible();
+  expect(vault().memory.stat('/memories/secret.md')).toBeUndefined();
+  expect(vault().internal.keys('conversations')).toEqual([]);
+  await shot(page, '61-temporary-chat');
+
+  await lock(page);
+  await unlock(page);
+  await expect(group(page, 'Default').getByText('No conversations yet.')).toBeVisible();
+});

@@ -1,0 +1,70 @@
+/**
+ * The fake API's GET /v1/models and POST /v1/messages/count_tokens, kept
+ * apart from the scripted Messages turns: these answer the same way every
+ * time and never take a scripted turn.
+ */
+import type http from 'node:http';
+
+/** A model as GET /v1/models lists it (the fields Mnemo reads, plus the type tag). */
+export interface FakeModel {
+  id: string;
+  display_name: string;
+  /** null: the API did not say, as older model objects do not. */
+  max_input_tokens: number | null;
+}
+
+/** What the fake lists unless a test sets its own: one model without a stated window, to exercise the fallback. */
+export const DEFAULT_FAKE_MODELS: FakeModel[] = [
+  { id: 'claude-sonnet-4-6', display_name: 'Claude Sonnet 4.6', max_input_tokens: 1_000_000 },
+  { id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', max_input_tokens: 200_000 },
+  { id: 'claude-opus-4-1', display_name: 'Claude Opus 4.1', max_input_tokens: null },
+];
+
+/** The deterministic token estimate count_tokens answers: a quarter of the characters of what would be sent, rounded up. */
+export function estimateTokens(body: { system?: unknown; messages?: unknown; tools?: unknown }): number {
+  return Math.ceil(JSON.stringify([body.system ?? null, body.messages ?? [], body.tools ?? []]).length / 4);
+}
+
+export interface ExtraRoutes {
+  models: FakeModel[];
+  /** Bodies of every count_tokens request, in order. */
+  countRequests: Array<Record<string, unknown>>;
+  /** GET /v1/models calls so far. */
+  modelListCalls: number;
+}
+
+/**
+ * Answers the request if it is one of these routes (true), after checking
+ * auth as the API does; false leaves it to the Messages handler.
+ */
+export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResponse, raw: string, authorized: boolean, state: ExtraRoutes): boolean {
+  const url = new URL(req.url ?? '/', 'http://fake');
+  const isModels = req.method === 'GET' && url.pathname === '/v1/models';
+  const isCount = req.method === 'POST' && url.pathname === '/v1/messages/count_tokens';
+  if (!isModels && !isCount) return false;
+  if (!authorized) {
+    json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    return true;
+  }
+  if (isModels) {
+    state.modelListCalls++;
+    const data = state.models.map((m) => ({ type: 'model', created_at: '2025-01-01T00:00:00Z', ...m }));
+    json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+    return true;
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'Body is not JSON' } });
+    return true;
+  }
+  state.countRequests.push(body);
+  json(res, 200, { input_tokens: estimateTokens(body) });
+  return true;
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,194 @@
+/**
+ * Projects, temporary chats, models, the context meter and export through the
+ * IPC handler table, as the window calls them.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandlers, dispatch } from '../../../electron/main/handlers';
+import type { Handlers } from '../../../electron/main/handlers/types';
+import type { AppSession } from '../../../electron/main/handlers/session';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { estimateTokens } from '../../fake-anthropic/models';
+
+const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+const PASS = 'correct horse battery staple';
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Rig {
+  handlers: Handlers;
+  session: AppSession;
+  dir: string;
+  events: Array<{ event: string; payload: unknown }>;
+  fake: FakeAnthropic;
+  saved: string[];
+  call(name: keyof Handlers, ...args: unknown[]): Promise<unknown>;
+}
+
+async function rig(): Promise<Rig> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-projects-'));
+  const fake = await startFakeAnthropic();
+  const events: Rig['events'] = [];
+  const saved: string[] = [];
+  const { handlers, session } = createHandlers({
+    userDataDir: dir,
+    stateDir: path.join(dir, 'state'),
+    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
+    kdf: KDF,
+    pickDirectory: async () => undefined,
+    pickSaveFile: async (name) => {
+      const target = path.join(dir, name);
+      saved.push(target);
+      return target;
+    },
+    emit: (event, payload) => events.push({ event, payload }),
+  });
+  cleanups.push(async () => {
+    await session.close();
+    await fake.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  const call = async (name: keyof Handlers, ...args: unknown[]) => {
+    const r = await dispatch(handlers, name, args);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.value;
+  };
+  await call('vaultCreate', { passphrase: PASS });
+  return { handlers, session, dir, events, fake, saved, call };
+}
+
+/** Waits for the `done` event of a turn. */
+function turnDone(r: Rig, turnId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (r.events.some((e) => e.event === 'chatEvent' && (e.payload as { turnId: string; event: { type: string } }).turnId === turnId && (e.payload as { event: { type: string } }).event.type === 'done') ? resolve() : setImmediate(check));
+    check();
+  });
+}
+
+describe('projects over IPC', () => {
+  it('lists, creates, renames, deletes and restores, with name errors as data', async () => {
+    const r = await rig();
+    expect(await r.call('projectsList')).toEqual({ projects: [{ id: 'default', name: 'Default', created: 0 }], deleted: [] });
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    expect(await dispatch(r.handlers, 'projectsCreate', [{ name: 'work' }])).toMatchObject({ ok: false, error: { code: 'EXISTS' } });
+    expect(await dispatch(r.handlers, 'projectsCreate', [{ name: 'a\tb' }])).toMatchObject({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/control characters/) } });
+    await r.call('projectsRename', { id: work.id, name: 'Office' });
+    await r.call('projectsDelete', { id: work.id });
+    expect(await r.call('projectsList')).toMatchObject({ projects: [{ name: 'Default' }], deleted: [{ id: work.id, name: 'Office' }] });
+    expect(await r.call('projectsRestore', { id: work.id })).toMatchObject({ id: work.id, name: 'Office' });
+  });
+
+  it('the editor works in one project at a time; a memory can be copied or moved across', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    await r.call('memoryWrite', { path: '/memories/w.md', text: 'work note', mode: 'create', project: work.id });
+    await r.call('memoryWrite', { path: '/memories/d.md', text: 'default note', mode: 'create' });
+    expect(((await r.call('memoryList')) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/d.md']);
+    expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/w.md']);
+    expect(await dispatch(r.handlers, 'memoryRead', [{ path: '/memories/w.md' }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    // The change event names the project and its own path, never the vault's internal folder.
+    expect(r.events.filter((e) => e.event === 'memoryChanged').map((e) => e.payload)).toEqual([
+      { op: 'write', path: '/memories/w.md', source: 'user', project: work.id, version: 1 },
+      { op: 'write', path: '/memories/d.md', source: 'user', version: 1 },
+    ]);
+    await r.call('memoryTransfer', { fromProject: 'default', path: '/memories/d.md', toProject: work.id, mode: 'copy' });
+    const seen = r.events.length;
+    await r.call('memoryTransfer', { fromProject: work.id, path: '/memories/w.md', toProject: 'default', mode: 'move' });
+    // A move across projects is a delete in one and a new file in the other, not a rename inside either.
+    expect(r.events.slice(seen).map((e) => e.payload)).toEqual([
+      { op: 'delete', path: '/memories/w.md', source: 'user', project: work.id },
+      { op: 'write', path: '/memories/w.md', source: 'user' },
+    ]);
+    expect(((await r.call('memoryList')) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/d.md', '/memories/w.md']);
+    expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/d.md']);
+  });
+
+  it('a conversation created in a project lists with it, and its turn writes to that project', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string; project?: string };
+    expect(c.project).toBe(work.id);
+    r.fake.script(reply(memoryCall({ command: 'create', path: '/memories/p.md', file_text: 'in work' })), reply(text('ok')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'remember' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/p.md']);
+    expect(await r.call('memoryList')).toEqual([]);
+    expect(await dispatch(r.handlers, 'chatCreate', [{ project: 'ffffffffffffffff' }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('temporary chats over IPC', () => {
+  it('live only in main: listed while unlocked, never in the vault, gone after a lock', async () => {
+    const r = await rig();
+    const keysBefore = r.session.unlocked().internal.keys('');
+    const c = (await r.call('chatCreate', { temporary: true })) as { id: string; temporary?: boolean };
+    expect(c.temporary).toBe(true);
+    r.fake.script(reply(memoryCall({ command: 'create', path: '/memories/x.md', file_text: 'x' })), reply(text('I cannot keep that.')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'remember x' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ temporary: true, transcript: [{ text: 'remember x' }, { text: 'I cannot keep that.', tools: [{ isError: true }] }] });
+    expect(await r.call('chatList')).toEqual([expect.objectContaining({ id: c.id, temporary: true })]);
+    expect(await r.call('memoryList')).toEqual([]);
+    expect(r.session.unlocked().internal.keys('')).toEqual(keysBefore);
+    // Edit last message works in a temporary chat as in a stored one.
+    expect(await r.call('chatRewind', { id: c.id })).toEqual({ text: 'remember x' });
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ transcript: [] });
+    await r.call('vaultLock');
+    await r.call('vaultUnlock', { passphrase: PASS });
+    expect(await r.call('chatList')).toEqual([]);
+    expect(await dispatch(r.handlers, 'chatGet', [{ id: c.id }])).toMatchObject({ ok: false });
+  });
+});
+
+describe('models, the context meter and export over IPC', () => {
+  it('lists models with their context windows, keeps them in the vault and refreshes on demand', async () => {
+    const r = await rig();
+    const first = (await r.call('modelsList')) as { models: Array<{ id: string; contextWindow: number }> };
+    expect(first.models.map((m) => [m.id, m.contextWindow])).toEqual([
+      ['claude-sonnet-4-6', 1_000_000],
+      ['claude-haiku-4-5', 200_000],
+      // The API object states no window for this one: the table's default applies.
+      ['claude-opus-4-1', 200_000],
+    ]);
+    await r.call('modelsList');
+    expect(r.fake.extra.modelListCalls).toBe(1);
+    r.fake.extra.models = [{ id: 'claude-new', display_name: 'New', max_input_tokens: 500_000 }];
+    expect(((await r.call('modelsList', { refresh: true })) as { models: Array<{ id: string }> }).models.map((m) => m.id)).toEqual(['claude-new']);
+    expect(r.fake.extra.modelListCalls).toBe(2);
+  });
+
+  it('the context meter counts the conversation as the next turn would send it', async () => {
+    const r = await rig();
+    const c = (await r.call('chatCreate')) as { id: string };
+    expect(await r.call('chatContext', { id: c.id })).toMatchObject({ used: 0, source: 'none' });
+    r.fake.script(reply(text('Hello there.')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'hi' })) as { turnId: string };
+    await turnDone(r, turnId);
+    const use = (await r.call('chatContext', { id: c.id })) as { used: number; window: number; source: string };
+    const sent = r.fake.extra.countRequests.at(-1)!;
+    expect(use).toMatchObject({ source: 'count', used: estimateTokens(sent), window: 1_000_000 });
+    expect(sent.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello there.' }] },
+    ]);
+  });
+
+  it('exports a conversation as Markdown through the save dialog, memory operations included', async () => {
+    const r = await rig();
+    const c = (await r.call('chatCreate')) as { id: string };
+    r.fake.script(reply(memoryCall({ command: 'create', path: '/memories/tea.md', file_text: 'likes tea' })), reply(text('Noted: tea.')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'I like tea' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(await r.call('chatExport', { id: c.id })).toEqual({ saved: true });
+    const md = await fs.readFile(r.saved[0]!, 'utf8');
+    expect(path.basename(r.saved[0]!)).toBe('I like tea.md');
+    expect(md).toContain('# I like tea');
+    expect(md).toContain('## You\n\nI like tea');
+    expect(md).toContain('> Memory: create `/memories/tea.md`');
+    expect(md).toContain('Noted: tea.');
+  });
+});
