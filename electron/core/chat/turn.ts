@@ -36,6 +36,8 @@ export interface TurnOptions {
   /** See ClientHooks: the longest server-requested wait sat through, and the backoff cap. */
   maxRetryWaitSeconds?: number;
   backoffCapMs?: number;
+  /** Automatic prompt caching on every request (default true; off only to measure what it saves). */
+  promptCaching?: boolean;
 }
 
 /** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
@@ -79,6 +81,9 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       thread: false,
       betas: ['context-management-2025-06-27', ...(settings.compaction ? ['compact-2026-01-12' as const] : [])],
       context_management: contextManagement(settings),
+      // Automatic caching: the API moves one breakpoint to the last block of each request, so every tool round
+      // trip and every next turn reads the tools, system prompt and history from the cache instead of paying for them again.
+      ...(opts.promptCaching === false ? {} : { cache_control: { type: 'ephemeral' as const } }),
       ...(thinkingBudget !== undefined ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } } : {}),
     },
     opts.signal ? { signal: opts.signal } : {},
