@@ -11,7 +11,7 @@ import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
 import type { VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, titleFrom, UNTITLED } from './conversations';
+import { Conversations, titleFrom, UNTITLED, type StoredConversation } from './conversations';
 import { mapChatError, type MappedError } from './errors';
 import { costUSD, type TokenCounts } from './pricing';
 import { systemPrompt } from './prompt';
@@ -165,7 +165,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
   if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
   if (gotReply) {
-    await save(conversations, conv.id, history.length, sendable(messages), opts.userText, {
+    await save(conversations, conv, history.length, sendable(messages), opts.userText, {
       role: 'assistant',
       text: texts.join('\n\n'),
       at: Date.now(),
@@ -183,10 +183,11 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   done(stopReason);
 }
 
-async function save(conversations: Conversations, id: string, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+async function save(conversations: Conversations, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
   const now = Date.now();
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
-  await conversations.update(id, (conv) => ({
+  // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
+  await conversations.update(base.id, (conv) => ({
     ...conv,
     title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
     updated: now,
@@ -194,7 +195,7 @@ async function save(conversations: Conversations, id: string, historyLength: num
     // The user's words are always in the last message of the history the turn started from.
     turnStarts: [...(conv.turnStarts ?? []), historyLength - 1],
     transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
-  }));
+  }), base);
 }
 
 function contextManagement(settings: Settings) {

@@ -1,0 +1,163 @@
+/**
+ * How one conversation is laid out in the vault's internal store, so that
+ * saving a turn costs the same at turn 1,000 as at turn 1: a small head
+ * (`conversations/<id>`: title, dates and how many log records count) and an
+ * append-only log of records (`conversation-log/<id>/<n>`), each cutting the
+ * three lists (API messages, transcript, turn starts) back to a length and
+ * appending what is new. A turn writes one record for its exchange, then the
+ * head; each write is durable on its own, and a record the head does not yet
+ * count is ignored (and overwritten by the next save), so a crash between the
+ * two loses only the turn that was never acknowledged.
+ *
+ * A conversation stored by an earlier version is one value holding all three
+ * lists; it is read as it is and moved to this layout by its next save.
+ */
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { TranscriptEntry } from '../../shared/chat';
+import { VaultError, type VaultApi } from '../vault/types';
+
+/** What the log stores of a conversation: its id and three lists; every other field goes in the head as it is. */
+export interface LoggedConversation {
+  id: string;
+  messages: BetaMessageParam[];
+  transcript: TranscriptEntry[];
+  turnStarts?: number[];
+}
+
+/** A cut-and-append of one list: keep the first `keep` items, then add `add`. */
+interface Tail<T> {
+  keep: number;
+  add: T[];
+}
+
+interface LogRecord {
+  m: Tail<BetaMessageParam>;
+  t: Tail<TranscriptEntry>;
+  s: Tail<number>;
+}
+
+interface Head {
+  /** Log records that count, numbered from 0. */
+  log: number;
+  /** Transcript entries, so the list can be shown without reading the log. */
+  entries: number;
+  /** Everything but the lists (id, title, dates, and whatever fields later versions add). */
+  meta: Record<string, unknown>;
+}
+
+const headKey = (id: string) => `conversations/${id}`;
+const recordKey = (id: string, n: number) => `conversation-log/${id}/${n}`;
+const recordPrefix = (id: string) => `conversation-log/${id}/`;
+const DAMAGED = 'Part of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+
+/** Where a conversation read from the vault stands in its log, so a save can append to it without reading it again. */
+const loadedAt = new WeakMap<object, number>();
+
+/** A conversation as stored, or `undefined` if there is none; one in the earlier single-value layout included. */
+export async function readConversation<C extends LoggedConversation>(vault: VaultApi, id: string): Promise<C | undefined> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw) return undefined;
+  if (!isHead(raw)) return raw as C;
+  const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
+  for (let n = 0; n < raw.log; n++) {
+    const rec = await vault.internal.getJSON<LogRecord>(recordKey(id, n));
+    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    lists.messages = cut(lists.messages, rec.m);
+    lists.transcript = cut(lists.transcript, rec.t);
+    lists.turnStarts = cut(lists.turnStarts, rec.s);
+  }
+  const conv = { ...raw.meta, ...lists } as unknown as C;
+  loadedAt.set(conv, raw.log);
+  return conv;
+}
+
+/** A conversation's other fields and its transcript's length, from the head alone (for the index). */
+export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: Record<string, unknown>; entries: number } | undefined> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw) return undefined;
+  if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
+  const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
+  return { meta, entries: transcript.length };
+}
+
+/**
+ * `base`'s lists under the head's current other fields (a rename made since
+ * it was read), if no save has changed the lists since; otherwise undefined
+ * and the caller reads the conversation again.
+ */
+export async function reuse<C extends LoggedConversation>(vault: VaultApi, base: C): Promise<C | undefined> {
+  const at = loadedAt.get(base);
+  if (at === undefined) return undefined;
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(base.id));
+  if (!raw || !isHead(raw) || raw.log !== at) return undefined;
+  const merged = { ...raw.meta, messages: base.messages, transcript: base.transcript, ...(base.turnStarts ? { turnStarts: base.turnStarts } : {}) } as unknown as C;
+  loadedAt.set(merged, at);
+  return merged;
+}
+
+/**
+ * Stores `next`, made from `prev` (as read by readConversation or reuse;
+ * `undefined` for a new one): one log record with what changed after the
+ * lists' shared beginning, then the head. Callers serialise writes per vault.
+ */
+export async function writeConversation<C extends LoggedConversation>(vault: VaultApi, next: C, prev: C | undefined): Promise<void> {
+  const { messages, transcript, turnStarts = [], ...meta } = next;
+  const at = prev ? loadedAt.get(prev) : undefined;
+  let log: number;
+  if (prev === undefined || at === undefined) {
+    // New, or still in the single-value layout: the whole conversation becomes record 0 (none while it is empty).
+    log = messages.length || transcript.length || turnStarts.length ? 1 : 0;
+    if (log) await putRecord(vault, next.id, 0, { m: { keep: 0, add: messages }, t: { keep: 0, add: transcript }, s: { keep: 0, add: turnStarts } });
+  } else {
+    log = at;
+    const rec: LogRecord = { m: tail(prev.messages, messages), t: tail(prev.transcript, transcript), s: tail(prev.turnStarts ?? [], turnStarts) };
+    const changed = rec.m.add.length || rec.t.add.length || rec.s.add.length || rec.m.keep < prev.messages.length || rec.t.keep < prev.transcript.length || rec.s.keep < (prev.turnStarts ?? []).length;
+    if (changed) await putRecord(vault, next.id, log++, rec);
+  }
+  const head: Head = { log, entries: transcript.length, meta };
+  await vault.internal.putJSON(headKey(next.id), head);
+  loadedAt.set(next, log);
+}
+
+/** Removes the head first, so a crash part-way leaves no half conversation, then its log. */
+export async function deleteConversation(vault: VaultApi, id: string): Promise<void> {
+  await vault.internal.delete(headKey(id));
+  for (const key of vault.internal.keys(recordPrefix(id))) await vault.internal.delete(key);
+}
+
+/** Log records of conversations that are gone (a crash while deleting one). */
+export function orphanedLogs(vault: VaultApi, ids: Iterable<string>): string[] {
+  const live = new Set(ids);
+  return vault.internal.keys('conversation-log/').filter((k) => !live.has(k.split('/')[1] ?? ''));
+}
+
+function isHead(raw: Record<string, unknown>): raw is Record<string, unknown> & Head {
+  return typeof raw.log === 'number' && typeof raw.meta === 'object' && raw.meta !== null;
+}
+
+async function putRecord(vault: VaultApi, id: string, n: number, rec: LogRecord): Promise<void> {
+  await vault.internal.putJSON(recordKey(id, n), rec);
+}
+
+function cut<T>(list: T[], t: Tail<T>): T[] {
+  if (t.keep > list.length) throw new VaultError('DAMAGED', DAMAGED);
+  if (t.keep < list.length) list.length = t.keep;
+  list.push(...t.add);
+  return list;
+}
+
+/**
+ * The change from `before` to `after` as a cut-and-append. Items are compared
+ * by identity first (a turn's new transcript reuses the old entries), then by
+ * value (its API history comes back from the SDK as copies).
+ */
+function tail<T>(before: T[], after: T[]): Tail<T> {
+  let keep = 0;
+  const n = Math.min(before.length, after.length);
+  while (keep < n && same(before[keep], after[keep])) keep++;
+  return { keep, add: after.slice(keep) };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
