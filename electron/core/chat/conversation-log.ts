@@ -9,6 +9,13 @@
  * count is ignored (and overwritten by the next save), so a crash between the
  * two loses only the turn that was never acknowledged.
  *
+ * Reading back one record per turn would make opening a long conversation
+ * slow, so each full group of GROUP records is also stored as one merged
+ * record (`conversation-log/<id>/g<j>`), written by the save that fills the
+ * group, before its head; the group's single records are then removed. A save
+ * still writes a bounded number of bytes: one turn, and once per GROUP turns
+ * the group's turns again.
+ *
  * A conversation stored by an earlier version is one value holding all three
  * lists; it is read as it is and moved to this layout by its next save.
  */
@@ -47,6 +54,9 @@ interface Head {
 
 const headKey = (id: string) => `conversations/${id}`;
 const recordKey = (id: string, n: number) => `conversation-log/${id}/${n}`;
+const groupKey = (id: string, g: number) => `conversation-log/${id}/g${g}`;
+/** Records per merged group. */
+const GROUP = 32;
 const recordPrefix = (id: string) => `conversation-log/${id}/`;
 const DAMAGED = 'Part of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
 
@@ -59,8 +69,10 @@ export async function readConversation<C extends LoggedConversation>(vault: Vaul
   if (!raw) return undefined;
   if (!isHead(raw)) return raw as C;
   const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
-  for (let n = 0; n < raw.log; n++) {
-    const rec = await vault.internal.getJSON<LogRecord>(recordKey(id, n));
+  const groups = Math.floor(raw.log / GROUP);
+  const keys = [...Array.from({ length: groups }, (_, g) => groupKey(id, g)), ...Array.from({ length: raw.log - groups * GROUP }, (_, i) => recordKey(id, groups * GROUP + i))];
+  for (const key of keys) {
+    const rec = await vault.internal.getJSON<LogRecord>(key);
     if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
     lists.messages = cut(lists.messages, rec.m);
     lists.transcript = cut(lists.transcript, rec.t);
@@ -114,9 +126,30 @@ export async function writeConversation<C extends LoggedConversation>(vault: Vau
     const changed = rec.m.add.length || rec.t.add.length || rec.s.add.length || rec.m.keep < prev.messages.length || rec.t.keep < prev.transcript.length || rec.s.keep < (prev.turnStarts ?? []).length;
     if (changed) await putRecord(vault, next.id, log++, rec);
   }
+  const filled = log > 0 && log % GROUP === 0 && log !== at ? log / GROUP - 1 : undefined;
+  if (filled !== undefined) await vault.internal.putJSON(groupKey(next.id, filled), await merged(vault, next.id, filled));
   const head: Head = { log, entries: transcript.length, meta };
   await vault.internal.putJSON(headKey(next.id), head);
   loadedAt.set(next, log);
+  // The group's single records are now read through the merged one (removing them is tidying, not needed for reads).
+  if (filled !== undefined) for (let n = filled * GROUP; n < log; n++) await vault.internal.delete(recordKey(next.id, n));
+}
+
+/** Group `g`'s records as one: applying it does what applying them in turn does. */
+async function merged(vault: VaultApi, id: string, g: number): Promise<LogRecord> {
+  let acc: LogRecord | undefined;
+  for (let n = g * GROUP; n < (g + 1) * GROUP; n++) {
+    const rec = await vault.internal.getJSON<LogRecord>(recordKey(id, n));
+    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    acc = acc ? { m: compose(acc.m, rec.m), t: compose(acc.t, rec.t), s: compose(acc.s, rec.s) } : rec;
+  }
+  return acc!;
+}
+
+/** One cut-and-append doing what `a` then `b` do. */
+function compose<T>(a: Tail<T>, b: Tail<T>): Tail<T> {
+  if (b.keep <= a.keep) return b;
+  return { keep: a.keep, add: [...a.add.slice(0, b.keep - a.keep), ...b.add] };
 }
 
 /** Removes the head first, so a crash part-way leaves no half conversation, then its log. */
@@ -158,6 +191,16 @@ function tail<T>(before: T[], after: T[]): Tail<T> {
   return { keep, add: after.slice(keep) };
 }
 
+/** Equal as JSON values (walked, not serialised: a save compares the whole history, and this keeps that cheap). */
 function same(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => same(x, bb[i]));
+  }
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

@@ -69,7 +69,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const answer = (i: number) => `Answer ${i}. ${'A paragraph of a reply that is about as long as a real one, with an example or two. '.repeat(10)}`;
 
 describe('conversation storage', () => {
-  it('saving a turn writes no more bytes at turn 120 than at turn 10', async () => {
+  it('saving a turn writes no more bytes at turn 120 than at turn 10, and the long conversation reads back whole, taken-back turns included', async () => {
     const r = await rig();
     const c = await new Conversations(r.vault).create();
     const perTurn: number[] = [];
@@ -88,6 +88,20 @@ describe('conversation storage', () => {
     expect(saved!.messages).toHaveLength(240);
     expect(saved!.transcript.at(-1)!.text).toBe(answer(119));
     expect(saved!.turnStarts).toEqual(Array.from({ length: 120 }, (_, i) => i * 2));
+    expect(saved!.messages[63]).toEqual({ role: 'assistant', content: [{ type: 'text', text: answer(31) }] });
+    // Reading back does not take one vault value per turn: full groups of turns are merged.
+    expect(r.vault.internal.keys(`conversation-log/${c.id}/`).length).toBeLessThan(40);
+
+    // Taking back turns across a group boundary, then more turns, reads back right after reopening.
+    const conversations = new Conversations(r.vault);
+    for (let i = 0; i < 25; i++) await conversations.rewindLast(c.id);
+    r.fake.script(reply(text('After the rewind.')));
+    await r.turn(c.id, 'New question');
+    const back = await new Conversations(await r.reopen()).get(c.id);
+    expect(back!.transcript).toHaveLength(192);
+    expect(back!.transcript.slice(-3).map((e) => e.text)).toEqual([answer(94), 'New question', 'After the rewind.']);
+    expect(back!.messages).toHaveLength(192);
+    expect(back!.turnStarts).toEqual(Array.from({ length: 96 }, (_, i) => i * 2));
   });
 
   it('a crash between a turn’s log record and the head loses only that turn, and the next save writes over the stray record', async () => {
