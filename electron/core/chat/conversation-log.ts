@@ -12,9 +12,10 @@
  * Reading back one record per turn would make opening a long conversation
  * slow, so each full group of GROUP records is also stored as one merged
  * record (`conversation-log/<id>/g<j>`), written by the save that fills the
- * group, before its head; the group's single records are then removed. A save
- * still writes a bounded number of bytes: one turn, and once per GROUP turns
- * the group's turns again.
+ * group, before its head. The next group's records then reuse the same GROUP
+ * slots, so nothing needs deleting and a conversation holds at most GROUP
+ * single records. A save still writes a bounded number of bytes: one turn, and
+ * once per GROUP turns the group's turns again.
  *
  * A conversation stored by an earlier version is one value holding all three
  * lists; it is read as it is and moved to this layout by its next save.
@@ -53,10 +54,11 @@ interface Head {
 }
 
 const headKey = (id: string) => `conversations/${id}`;
-const recordKey = (id: string, n: number) => `conversation-log/${id}/${n}`;
-const groupKey = (id: string, g: number) => `conversation-log/${id}/g${g}`;
 /** Records per merged group. */
 const GROUP = 32;
+// Record n's slot: a slot is written again only after the head counts the merged group that holds its old record.
+const recordKey = (id: string, n: number) => `conversation-log/${id}/${n % GROUP}`;
+const groupKey = (id: string, g: number) => `conversation-log/${id}/g${g}`;
 const recordPrefix = (id: string) => `conversation-log/${id}/`;
 const DAMAGED = 'Part of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
 
@@ -131,8 +133,6 @@ export async function writeConversation<C extends LoggedConversation>(vault: Vau
   const head: Head = { log, entries: transcript.length, meta };
   await vault.internal.putJSON(headKey(next.id), head);
   loadedAt.set(next, log);
-  // The group's single records are now read through the merged one (removing them is tidying, not needed for reads).
-  if (filled !== undefined) for (let n = filled * GROUP; n < log; n++) await vault.internal.delete(recordKey(next.id, n));
 }
 
 /** Group `g`'s records as one: applying it does what applying them in turn does. */

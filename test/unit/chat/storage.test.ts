@@ -104,38 +104,44 @@ describe('conversation storage', () => {
     expect(back!.turnStarts).toEqual(Array.from({ length: 96 }, (_, i) => i * 2));
   });
 
-  it('a crash between a turn’s log record and the head loses only that turn, and the next save writes over the stray record', async () => {
-    const r = await rig();
-    const c = await new Conversations(r.vault).create();
-    for (let i = 0; i < 3; i++) {
-      r.fake.script(reply(text(answer(i))));
-      await r.turn(c.id, `Question ${i}`);
-    }
-    // The head write of the next save fails, as a power cut right after the record would leave it.
-    let failHead = true;
-    const internal = new Proxy(r.vault.internal, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target) as unknown;
-        if (prop === 'putJSON') return (key: string, v: unknown) => (failHead && key === `conversations/${c.id}` ? Promise.reject(new Error('power cut')) : target.putJSON(key, v));
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const crashing = new Proxy(r.vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
-    const handle = new Conversations(crashing);
-    const base = (await handle.get(c.id))!;
-    const lost = { role: 'user' as const, text: 'never acknowledged', at: 1 };
-    await expect(handle.update(c.id, (conv) => ({ ...conv, transcript: [...conv.transcript, lost] }), base)).rejects.toThrow(/power cut/);
-    failHead = false;
+  // 31 earlier turns: the lost save is the one that fills a group of 32; 32: the first save that reuses a group's slot.
+  for (const before of [3, 31, 32]) {
+    it(`a crash between a turn’s log record and the head loses only that turn, and the next save writes over the stray record (after ${before} turns)`, async () => {
+      const r = await rig();
+      const c = await new Conversations(r.vault).create();
+      for (let i = 0; i < before; i++) {
+        r.fake.script(reply(text(answer(i))));
+        await r.turn(c.id, `Question ${i}`);
+      }
+      // The head write of the next save fails, as a power cut right after the record would leave it.
+      let failHead = true;
+      const internal = new Proxy(r.vault.internal, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          if (prop === 'putJSON') return (key: string, v: unknown) => (failHead && key === `conversations/${c.id}` ? Promise.reject(new Error('power cut')) : target.putJSON(key, v));
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const crashing = new Proxy(r.vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
+      const handle = new Conversations(crashing);
+      const base = (await handle.get(c.id))!;
+      const lost = { role: 'user' as const, text: 'never acknowledged', at: 1 };
+      await expect(handle.update(c.id, (conv) => ({ ...conv, transcript: [...conv.transcript, lost] }), base)).rejects.toThrow(/power cut/);
+      failHead = false;
 
-    const v = await r.reopen();
-    const after = await new Conversations(v).get(c.id);
-    expect(after!.transcript.map((e) => e.text)).toEqual(['Question 0', answer(0), 'Question 1', answer(1), 'Question 2', answer(2)]);
-    r.fake.script(reply(text('Still here.')));
-    await r.turn(c.id, 'Question 3');
-    const again = await new Conversations(await r.reopen()).get(c.id);
-    expect(again!.transcript.slice(-2).map((e) => e.text)).toEqual(['Question 3', 'Still here.']);
-    expect(again!.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Still here.' }] });
-  });
+      const v = await r.reopen();
+      const after = await new Conversations(v).get(c.id);
+      const expected = Array.from({ length: before }, (_, i) => [`Question ${i}`, answer(i)]).flat();
+      expect(after!.transcript.map((e) => e.text)).toEqual(expected);
+      r.fake.script(reply(text('Still here.')), reply(text('And here.')));
+      await r.turn(c.id, 'Next question');
+      await r.turn(c.id, 'One more');
+      const again = await new Conversations(await r.reopen()).get(c.id);
+      expect(again!.transcript.map((e) => e.text)).toEqual([...expected, 'Next question', 'Still here.', 'One more', 'And here.']);
+      expect(again!.messages).toHaveLength(expected.length + 4);
+      expect(again!.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'And here.' }] });
+    });
+  }
 
   it('a conversation stored whole by an earlier version still opens, takes new turns and can be taken back', async () => {
     const r = await rig();
