@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],
     environment: 'node',
+    // The CLI tests run the bundled dist/cli.js: built here once if missing or stale.
+    globalSetup: ['test/unit/cli/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Argon2id takes 64 MiB or more per derivation: keep the parallelism modest on 2 cores.

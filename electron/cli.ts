@@ -1,10 +1,21 @@
 #!/usr/bin/env node
-/** The `mnemo` command: the vault, the memory tool and the chat from a terminal (DESIGN.md §8). */
-import { runCli } from './cli/main';
+/**
+ * The `mnemo` command: the vault, the memory tool and the chat from a terminal
+ * (DESIGN.md §8). Built into dist/cli.js (`npm run build:cli`). `mnemo --help`
+ * needs only the help text, so it is answered before anything else loads;
+ * every other command loads the CLI, which loads the SDK only for `chat`.
+ */
+import { USAGE } from './cli/usage';
 
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-});
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--help' || args[0] === '-h' || args[0] === 'help')) {
+  process.stdout.write(USAGE);
+} else {
+  const { runCli } = await import('./cli/main');
+  process.exitCode = await runCli(args, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  });
+}

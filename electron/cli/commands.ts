@@ -7,7 +7,6 @@ import { createMemoryHandlers } from '../core/memory/handlers';
 import { rolledBackResult, runMemoryCommand } from '../core/memory/run';
 import { validateMemoryPath } from '../core/memory/paths';
 import { loadSettings } from '../core/chat/settings-store';
-import { chatCommand } from './chat';
 import { Exit, type CliCommandContext } from './context';
 import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
@@ -79,7 +78,8 @@ export const COMMANDS = {
   },
   import: { checkArgs: positionals(1, 1, 'import takes exactly one DIR.'), run: importCommand },
   backup: { checkArgs: positionals(1, 1, 'backup takes exactly one DIR.'), run: backupCommand },
-  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: chatCommand },
+  // Loaded on demand: the chat brings in the Anthropic SDK, which no other command needs.
+  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: async (ctx, flags) => (await import('./chat')).chatCommand(ctx, flags) },
   projects: { checkArgs: checkProjectsArgs, run: projectsCommand },
   conversations: { checkArgs: positionals(0, 0, 'conversations takes no arguments; use --project NAME to list one project\'s.'), run: conversationsCommand },
   models: { checkArgs: positionals(0, 0, 'models takes no arguments; add --refresh to ask the API again.'), run: modelsCommand },

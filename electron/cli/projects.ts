@@ -6,7 +6,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Conversations, projectOf } from '../core/chat/conversations';
 import { conversationMarkdown } from '../core/chat/export-markdown';
-import { listModels } from '../core/chat/models';
 import { FIRST_PROJECT_ID, Projects, type Project } from '../core/projects/store';
 import type { MemoryScope } from '../core/projects/scope';
 import { VaultError, type VaultApi } from '../core/vault/types';
@@ -102,6 +101,8 @@ export async function conversationsCommand(ctx: CliCommandContext, flags: Flags)
 
 /** `mnemo models [--refresh]`: each model's id and context window, from the vault's copy (fetched when missing or asked). */
 export async function modelsCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  // Loaded on demand: listing models brings in the Anthropic SDK, which the other commands do without.
+  const { listModels } = await import('../core/chat/models');
   const list = await listModels(ctx.vault, { refresh: flags.refresh === true, env: ctx.env });
   for (const m of list.models) await writeLine(ctx.stdout, `${field(m.id)}\t${m.contextWindow}`);
   return Exit.OK;

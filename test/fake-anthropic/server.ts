@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_FAKE_MODELS, handleExtraRoute, type ExtraRoutes } from './models';
+import { FakePromptCache, type CacheUsage } from './cache';
 
 export type FakeBlock =
   | { type: 'text'; text: string }
@@ -39,6 +40,8 @@ export interface FakeError {
 export type FakeReply = FakeMessage | FakeError;
 
 export interface RecordedRequest {
+  /** What the fake billed this request's input as (estimated tokens; see cache.ts), when it answered with a message. */
+  usage?: CacheUsage & { output_tokens: number };
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -131,8 +134,17 @@ export function historyProblem(body: RecordedRequest['body']): string | undefine
   return undefined;
 }
 
-export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the history as the API does (default true). */ validate?: boolean } = {}): Promise<FakeAnthropic> {
+export interface FakeOptions {
+  apiKey?: string;
+  /** Check the history as the API does (default true). */
+  validate?: boolean;
+  /** The smallest prefix the cache writes, in estimated tokens (default 0; the API's is 1,024 for Sonnet). */
+  cacheMinTokens?: number;
+}
+
+export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAnthropic> {
   const apiKey = opts.apiKey ?? 'sk-ant-test-0123456789';
+  const cache = new FakePromptCache(opts.cacheMinTokens ?? 0);
   const requests: RecordedRequest[] = [];
   const turns: FakeTurn[] = [];
   const sockets = new Set<Socket>();
@@ -181,9 +193,15 @@ export async function startFakeAnthropic(opts: { apiKey?: string; /** Check the 
       return;
     }
     const r = typeof turn === 'function' ? turn(recorded) : turn;
-    if (r.kind === 'error') sendError(res, r);
-    else if (body.stream) await sendStream(res, r, body.model ?? 'claude-sonnet-4-5');
-    else sendJson(res, r, body.model ?? 'claude-sonnet-4-5');
+    if (r.kind === 'error') {
+      sendError(res, r);
+      return;
+    }
+    // A scripted usage stands as given; otherwise the input is estimated and billed through the cache.
+    const usage = r.usage ? { ...r.usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } : { ...cache.bill(body), output_tokens: 20 };
+    recorded.usage = usage;
+    if (body.stream) await sendStream(res, r, body.model ?? 'claude-sonnet-4-5', usage);
+    else sendJson(res, r, body.model ?? 'claude-sonnet-4-5', usage);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -208,8 +226,9 @@ function sendError(res: http.ServerResponse, e: FakeError): void {
   res.end(JSON.stringify({ type: 'error', error: { type: e.type, message: e.message } }));
 }
 
-function messageOf(m: FakeMessage, model: string) {
-  const usage = m.usage ?? { input_tokens: 100, output_tokens: 20 };
+type Billed = NonNullable<RecordedRequest['usage']>;
+
+function messageOf(m: FakeMessage, model: string, usage: Billed) {
   return {
     id: nextId('msg'),
     type: 'message',
@@ -218,18 +237,18 @@ function messageOf(m: FakeMessage, model: string) {
     content: m.content.map((b) => (b.type === 'thinking' ? { ...b, signature: 'sig' } : b)),
     stop_reason: m.stop_reason ?? 'end_turn',
     stop_sequence: null,
-    usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    usage,
   };
 }
 
-function sendJson(res: http.ServerResponse, m: FakeMessage, model: string): void {
+function sendJson(res: http.ServerResponse, m: FakeMessage, model: string, usage: Billed): void {
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': nextId('req') });
-  res.end(JSON.stringify(messageOf(m, model)));
+  res.end(JSON.stringify(messageOf(m, model, usage)));
 }
 
 /** The SSE events of a message, as the API sends them. */
-function eventsOf(m: FakeMessage, model: string): Array<[string, unknown]> {
-  const full = messageOf(m, model);
+function eventsOf(m: FakeMessage, model: string, usage: Billed): Array<[string, unknown]> {
+  const full = messageOf(m, model, usage);
   const events: Array<[string, unknown]> = [
     ['message_start', { type: 'message_start', message: { ...full, content: [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } } }],
   ];
@@ -258,9 +277,9 @@ function eventsOf(m: FakeMessage, model: string): Array<[string, unknown]> {
   return events;
 }
 
-async function sendStream(res: http.ServerResponse, m: FakeMessage, model: string): Promise<void> {
+async function sendStream(res: http.ServerResponse, m: FakeMessage, model: string, usage: Billed): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req') });
-  const events = eventsOf(m, model);
+  const events = eventsOf(m, model, usage);
   for (let i = 0; i < events.length; i++) {
     if (m.dropAfterEvents !== undefined && i >= m.dropAfterEvents) {
       // Let what was written reach the client first, as a real connection would before it dies.

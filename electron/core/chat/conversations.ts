@@ -1,16 +1,17 @@
 /**
  * Conversations, stored encrypted in the vault's internal namespace where the
- * memory tool cannot reach them: one value per conversation plus an index for
- * listing without decrypting every one.
+ * memory tool cannot reach them: per conversation a head and an append-only log
+ * of its turns (conversation-log.ts), plus an index for listing without
+ * decrypting every one.
  */
 import { randomBytes } from 'node:crypto';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
+import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 
 const INDEX = 'conversations-index';
-const keyOf = (id: string) => `conversations/${id}`;
 export const UNTITLED = 'New conversation';
 
 export interface StoredConversation {
@@ -71,7 +72,7 @@ export class Conversations {
 
   async get(id: string): Promise<StoredConversation | undefined> {
     checkId(id);
-    return this.vault.internal.getJSON<StoredConversation>(keyOf(id));
+    return readConversation<StoredConversation>(this.vault, id);
   }
 
   async require(id: string): Promise<StoredConversation> {
@@ -80,24 +81,30 @@ export class Conversations {
     return c;
   }
 
+  /** Stores `c` whole (a new conversation). */
   async save(c: StoredConversation): Promise<void> {
-    await this.serial(() => this.write(c));
+    await this.serial(() => this.write(c, undefined));
   }
 
-  /** Reads, changes and stores one conversation without another write coming in between. Undefined (nothing stored) if it is gone. */
-  async update(id: string, change: (c: StoredConversation) => StoredConversation): Promise<StoredConversation | undefined> {
+  /**
+   * Reads, changes and stores one conversation without another write coming in
+   * between. Undefined (nothing stored) if it is gone. `base`, the conversation
+   * as read earlier (by a turn when it began), spares reading it again when no
+   * save has changed it since; only what `change` adds is written either way.
+   */
+  async update(id: string, change: (c: StoredConversation) => StoredConversation, base?: StoredConversation): Promise<StoredConversation | undefined> {
     return this.serial(async () => {
-      const c = await this.get(id);
+      const c = (base && base.id === id ? await reuse(this.vault, base) : undefined) ?? (await this.get(id));
       if (!c) return undefined;
       const next = change(c);
-      await this.write(next);
+      await this.write(next, c);
       return next;
     });
   }
 
-  private async write(c: StoredConversation): Promise<void> {
+  private async write(c: StoredConversation, prev: StoredConversation | undefined): Promise<void> {
     checkId(c.id);
-    await this.vault.internal.putJSON(keyOf(c.id), c);
+    await writeConversation(this.vault, c, prev);
     const index = await this.index();
     index[c.id] = summaryOf(c);
     await this.vault.internal.putJSON(INDEX, index);
@@ -113,9 +120,11 @@ export class Conversations {
   async delete(id: string): Promise<void> {
     checkId(id);
     await this.serial(async () => {
-      await this.vault.internal.delete(keyOf(id));
+      await deleteConversation(this.vault, id);
       const index = await this.index();
       delete index[id];
+      // Also the log of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
+      for (const key of orphanedLogs(this.vault, this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length)))) await this.vault.internal.delete(key);
       await this.vault.internal.putJSON(INDEX, index);
     });
   }
@@ -133,7 +142,7 @@ export class Conversations {
       const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
       if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
       const text = c.transcript[userAt]!.text;
-      await this.write({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+      await this.write({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts }, c);
       return text;
     });
   }
@@ -161,8 +170,8 @@ export class Conversations {
     const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
     for (const id of stored) {
       if (index[id]) continue;
-      const c = await this.vault.internal.getJSON<StoredConversation>(keyOf(id));
-      if (c) index[id] = summaryOf(c);
+      const s = await readSummary(this.vault, id);
+      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
     return index;

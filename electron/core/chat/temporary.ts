@@ -24,7 +24,8 @@ export function readOnlyMemory(handlers: MemoryToolHandlers): MemoryToolHandlers
 /** The part of a conversation store a turn uses. Conversations (stored) and TemporaryConversations both have it. */
 export interface ConversationStore {
   require(id: string): Promise<StoredConversation>;
-  update(id: string, change: (c: StoredConversation) => StoredConversation): Promise<StoredConversation | undefined>;
+  /** `base`: the conversation as the caller last read it, which a store may use to write only what changed. */
+  update(id: string, change: (c: StoredConversation) => StoredConversation, base?: StoredConversation): Promise<StoredConversation | undefined>;
 }
 
 /** Temporary conversations held in this object only; `clear` (on lock or quit) forgets them all. */

@@ -11,7 +11,7 @@ import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
 import type { VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, projectOf, titleFrom, UNTITLED } from './conversations';
+import { Conversations, projectOf, titleFrom, UNTITLED, type StoredConversation } from './conversations';
 import { Projects } from '../projects/store';
 import { readOnlyMemory, type ConversationStore } from './temporary';
 import { mapChatError, type MappedError } from './errors';
@@ -40,6 +40,8 @@ export interface TurnOptions {
   backoffCapMs?: number;
   /** Where the conversation lives (default: the vault); a TemporaryConversations for a temporary chat. */
   conversations?: ConversationStore;
+  /** Automatic prompt caching on every request (default true; off only to measure what it saves). */
+  promptCaching?: boolean;
 }
 
 /** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
@@ -92,6 +94,9 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       thread: false,
       betas: ['context-management-2025-06-27', ...(settings.compaction ? ['compact-2026-01-12' as const] : [])],
       context_management: contextManagement(settings),
+      // Automatic caching: the API moves one breakpoint to the last block of each request, so every tool round
+      // trip and every next turn reads the tools, system prompt and history from the cache instead of paying for them again.
+      ...(opts.promptCaching === false ? {} : { cache_control: { type: 'ephemeral' as const } }),
       ...(thinkingBudget !== undefined ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } } : {}),
     },
     opts.signal ? { signal: opts.signal } : {},
@@ -173,7 +178,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
   if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
   if (gotReply) {
-    await save(conversations, conv.id, history.length, sendable(messages), opts.userText, {
+    await save(conversations, conv, history.length, sendable(messages), opts.userText, {
       role: 'assistant',
       text: texts.join('\n\n'),
       at: Date.now(),
@@ -191,10 +196,11 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   done(stopReason);
 }
 
-async function save(conversations: ConversationStore, id: string, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
   const now = Date.now();
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
-  await conversations.update(id, (conv) => ({
+  // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
+  await conversations.update(base.id, (conv) => ({
     ...conv,
     title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
     updated: now,
@@ -202,7 +208,7 @@ async function save(conversations: ConversationStore, id: string, historyLength:
     // The user's words are always in the last message of the history the turn started from.
     turnStarts: [...(conv.turnStarts ?? []), historyLength - 1],
     transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
-  }));
+  }), base);
 }
 
 function contextManagement(settings: Settings) {

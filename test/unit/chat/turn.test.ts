@@ -25,7 +25,12 @@ describe('a turn with memory', () => {
     ]);
     expect(toolEnds(events)[1]!.diff).toEqual({ before: '', after: '# User\n- name: Ada\n- likes: tea\n' });
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn', conversationId: first.id });
-    expect(events.find((e) => e.type === 'usage')).toMatchObject({ turn: { inputTokens: 300, outputTokens: 60, model: 'claude-sonnet-4-6' } });
+    // The turn's usage is the sum of what the server billed for its three requests.
+    const billed = rig.fake.requests.map((r) => r.usage!);
+    const sum = (f: (u: (typeof billed)[number]) => number) => billed.reduce((a, u) => a + f(u), 0);
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({
+      turn: { inputTokens: sum((u) => u.input_tokens), cacheReadTokens: sum((u) => u.cache_read_input_tokens), cacheWriteTokens: sum((u) => u.cache_creation_input_tokens), outputTokens: 60, model: 'claude-sonnet-4-6' },
+    });
 
     const second = await rig.conversations.create();
     rig.fake.script(reply(memoryCall({ command: 'view', path: '/memories/user.md' })), reply(text('Welcome back, Ada. Tea?')));

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../../electron/cli/main';
+import { spawn } from 'node:child_process';
+import { CLI_BUNDLE } from '../../../electron/cli/bundle';
 
 export const PASS = 'correct horse battery staple';
 /** The vault's floor KDF: real Argon2id, just the cheapest the vault accepts. */
@@ -14,17 +14,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `mnemo args…` in-process with the given stdin text and environment. */
+/** The bundled CLI as a user runs it (built by the global setup). */
+export { CLI_BUNDLE };
+
+/** Runs `node dist/cli.js args…` (the bundle, as installed) with the given stdin text and exactly the given environment. */
 export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
+  const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: opts.env ?? {}, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  stdin.end(opts.stdin ?? '');
-  const code = await runCli(args, { stdin, stdout, stderr, env: opts.env ?? {} });
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(opts.stdin ?? '');
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
   return { code, stdout: out, stderr: err };
 }
 

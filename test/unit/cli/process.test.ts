@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { FAST_KDF, PASS, tempDir } from './helpers';
+import { CLI_BUNDLE, FAST_KDF, PASS, tempDir } from './helpers';
 
-const CLI = path.resolve(import.meta.dirname, '../../../electron/cli.ts');
 
 function start(args: string[], env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI_BUNDLE, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 function finished(child: ReturnType<typeof start>): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -1,0 +1,206 @@
+/**
+ * How one conversation is laid out in the vault's internal store, so that
+ * saving a turn costs the same at turn 1,000 as at turn 1: a small head
+ * (`conversations/<id>`: title, dates and how many log records count) and an
+ * append-only log of records (`conversation-log/<id>/<n>`), each cutting the
+ * three lists (API messages, transcript, turn starts) back to a length and
+ * appending what is new. A turn writes one record for its exchange, then the
+ * head; each write is durable on its own, and a record the head does not yet
+ * count is ignored (and overwritten by the next save), so a crash between the
+ * two loses only the turn that was never acknowledged.
+ *
+ * Reading back one record per turn would make opening a long conversation
+ * slow, so each full group of GROUP records is also stored as one merged
+ * record (`conversation-log/<id>/g<j>`), written by the save that fills the
+ * group, before its head. The next group's records then reuse the same GROUP
+ * slots, so nothing needs deleting and a conversation holds at most GROUP
+ * single records. A save still writes a bounded number of bytes: one turn, and
+ * once per GROUP turns the group's turns again.
+ *
+ * A conversation stored by an earlier version is one value holding all three
+ * lists; it is read as it is and moved to this layout by its next save.
+ */
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { TranscriptEntry } from '../../shared/chat';
+import { VaultError, type VaultApi } from '../vault/types';
+
+/** What the log stores of a conversation: its id and three lists; every other field goes in the head as it is. */
+export interface LoggedConversation {
+  id: string;
+  messages: BetaMessageParam[];
+  transcript: TranscriptEntry[];
+  turnStarts?: number[];
+}
+
+/** A cut-and-append of one list: keep the first `keep` items, then add `add`. */
+interface Tail<T> {
+  keep: number;
+  add: T[];
+}
+
+interface LogRecord {
+  m: Tail<BetaMessageParam>;
+  t: Tail<TranscriptEntry>;
+  s: Tail<number>;
+}
+
+interface Head {
+  /** Log records that count, numbered from 0. */
+  log: number;
+  /** Transcript entries, so the list can be shown without reading the log. */
+  entries: number;
+  /** Everything but the lists (id, title, dates, and whatever fields later versions add). */
+  meta: Record<string, unknown>;
+}
+
+const headKey = (id: string) => `conversations/${id}`;
+/** Records per merged group. */
+const GROUP = 32;
+// Record n's slot: a slot is written again only after the head counts the merged group that holds its old record.
+const recordKey = (id: string, n: number) => `conversation-log/${id}/${n % GROUP}`;
+const groupKey = (id: string, g: number) => `conversation-log/${id}/g${g}`;
+const recordPrefix = (id: string) => `conversation-log/${id}/`;
+const DAMAGED = 'Part of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+
+/** Where a conversation read from the vault stands in its log, so a save can append to it without reading it again. */
+const loadedAt = new WeakMap<object, number>();
+
+/** A conversation as stored, or `undefined` if there is none; one in the earlier single-value layout included. */
+export async function readConversation<C extends LoggedConversation>(vault: VaultApi, id: string): Promise<C | undefined> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw) return undefined;
+  if (!isHead(raw)) return raw as C;
+  const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
+  const groups = Math.floor(raw.log / GROUP);
+  const keys = [...Array.from({ length: groups }, (_, g) => groupKey(id, g)), ...Array.from({ length: raw.log - groups * GROUP }, (_, i) => recordKey(id, groups * GROUP + i))];
+  for (const key of keys) {
+    const rec = await vault.internal.getJSON<LogRecord>(key);
+    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    lists.messages = cut(lists.messages, rec.m);
+    lists.transcript = cut(lists.transcript, rec.t);
+    lists.turnStarts = cut(lists.turnStarts, rec.s);
+  }
+  const conv = { ...raw.meta, ...lists } as unknown as C;
+  loadedAt.set(conv, raw.log);
+  return conv;
+}
+
+/** A conversation's other fields and its transcript's length, from the head alone (for the index). */
+export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: Record<string, unknown>; entries: number } | undefined> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw) return undefined;
+  if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
+  const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
+  return { meta, entries: transcript.length };
+}
+
+/**
+ * `base`'s lists under the head's current other fields (a rename made since
+ * it was read), if no save has changed the lists since; otherwise undefined
+ * and the caller reads the conversation again.
+ */
+export async function reuse<C extends LoggedConversation>(vault: VaultApi, base: C): Promise<C | undefined> {
+  const at = loadedAt.get(base);
+  if (at === undefined) return undefined;
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(base.id));
+  if (!raw || !isHead(raw) || raw.log !== at) return undefined;
+  const merged = { ...raw.meta, messages: base.messages, transcript: base.transcript, ...(base.turnStarts ? { turnStarts: base.turnStarts } : {}) } as unknown as C;
+  loadedAt.set(merged, at);
+  return merged;
+}
+
+/**
+ * Stores `next`, made from `prev` (as read by readConversation or reuse;
+ * `undefined` for a new one): one log record with what changed after the
+ * lists' shared beginning, then the head. Callers serialise writes per vault.
+ */
+export async function writeConversation<C extends LoggedConversation>(vault: VaultApi, next: C, prev: C | undefined): Promise<void> {
+  const { messages, transcript, turnStarts = [], ...meta } = next;
+  const at = prev ? loadedAt.get(prev) : undefined;
+  let log: number;
+  if (prev === undefined || at === undefined) {
+    // New, or still in the single-value layout: the whole conversation becomes record 0 (none while it is empty).
+    log = messages.length || transcript.length || turnStarts.length ? 1 : 0;
+    if (log) await putRecord(vault, next.id, 0, { m: { keep: 0, add: messages }, t: { keep: 0, add: transcript }, s: { keep: 0, add: turnStarts } });
+  } else {
+    log = at;
+    const rec: LogRecord = { m: tail(prev.messages, messages), t: tail(prev.transcript, transcript), s: tail(prev.turnStarts ?? [], turnStarts) };
+    const changed = rec.m.add.length || rec.t.add.length || rec.s.add.length || rec.m.keep < prev.messages.length || rec.t.keep < prev.transcript.length || rec.s.keep < (prev.turnStarts ?? []).length;
+    if (changed) await putRecord(vault, next.id, log++, rec);
+  }
+  const filled = log > 0 && log % GROUP === 0 && log !== at ? log / GROUP - 1 : undefined;
+  if (filled !== undefined) await vault.internal.putJSON(groupKey(next.id, filled), await merged(vault, next.id, filled));
+  const head: Head = { log, entries: transcript.length, meta };
+  await vault.internal.putJSON(headKey(next.id), head);
+  loadedAt.set(next, log);
+}
+
+/** Group `g`'s records as one: applying it does what applying them in turn does. */
+async function merged(vault: VaultApi, id: string, g: number): Promise<LogRecord> {
+  let acc: LogRecord | undefined;
+  for (let n = g * GROUP; n < (g + 1) * GROUP; n++) {
+    const rec = await vault.internal.getJSON<LogRecord>(recordKey(id, n));
+    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    acc = acc ? { m: compose(acc.m, rec.m), t: compose(acc.t, rec.t), s: compose(acc.s, rec.s) } : rec;
+  }
+  return acc!;
+}
+
+/** One cut-and-append doing what `a` then `b` do. */
+function compose<T>(a: Tail<T>, b: Tail<T>): Tail<T> {
+  if (b.keep <= a.keep) return b;
+  return { keep: a.keep, add: [...a.add.slice(0, b.keep - a.keep), ...b.add] };
+}
+
+/** Removes the head first, so a crash part-way leaves no half conversation, then its log. */
+export async function deleteConversation(vault: VaultApi, id: string): Promise<void> {
+  await vault.internal.delete(headKey(id));
+  for (const key of vault.internal.keys(recordPrefix(id))) await vault.internal.delete(key);
+}
+
+/** Log records of conversations that are gone (a crash while deleting one). */
+export function orphanedLogs(vault: VaultApi, ids: Iterable<string>): string[] {
+  const live = new Set(ids);
+  return vault.internal.keys('conversation-log/').filter((k) => !live.has(k.split('/')[1] ?? ''));
+}
+
+function isHead(raw: Record<string, unknown>): raw is Record<string, unknown> & Head {
+  return typeof raw.log === 'number' && typeof raw.meta === 'object' && raw.meta !== null;
+}
+
+async function putRecord(vault: VaultApi, id: string, n: number, rec: LogRecord): Promise<void> {
+  await vault.internal.putJSON(recordKey(id, n), rec);
+}
+
+function cut<T>(list: T[], t: Tail<T>): T[] {
+  if (t.keep > list.length) throw new VaultError('DAMAGED', DAMAGED);
+  if (t.keep < list.length) list.length = t.keep;
+  list.push(...t.add);
+  return list;
+}
+
+/**
+ * The change from `before` to `after` as a cut-and-append. Items are compared
+ * by identity first (a turn's new transcript reuses the old entries), then by
+ * value (its API history comes back from the SDK as copies).
+ */
+function tail<T>(before: T[], after: T[]): Tail<T> {
+  let keep = 0;
+  const n = Math.min(before.length, after.length);
+  while (keep < n && same(before[keep], after[keep])) keep++;
+  return { keep, add: after.slice(keep) };
+}
+
+/** Equal as JSON values (walked, not serialised: a save compares the whole history, and this keeps that cheap). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => same(x, bb[i]));
+  }
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:storage`: what saving one turn of a conversation costs at
+ * turn 1 and at turn 1,000 — bytes the vault writes (counted at its file
+ * layer) and wall time — through the same call a turn makes, with the API
+ * history handed over as copies, as the SDK returns it. Also the time to read
+ * the 1,000-turn conversation back. Prints a table, then one JSON line.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { Conversations, type StoredConversation } from '../../electron/core/chat/conversations';
+import { nodeFs, type VaultFs } from '../../electron/core/vault/fsio';
+import { Vault } from '../../electron/core/vault/vault';
+
+const TURNS = Number(process.env.MNEMO_BENCH_TURNS ?? 1000);
+const WINDOW = 10;
+const FLOOR_KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+const reply = (i: number) => `Answer ${i}. ${'A paragraph of a reply about as long as a real one, with an example or two. '.repeat(10)}`;
+
+const written = { bytes: 0 };
+const counting: VaultFs = {
+  ...nodeFs,
+  async open(file, mode) {
+    const f = await nodeFs.open(file, mode);
+    return {
+      ...f,
+      dsync: f.dsync,
+      write(buf, pos) {
+        written.bytes += buf.length;
+        return f.write(buf, pos);
+      },
+    };
+  },
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-bench-storage-'));
+try {
+  const { vault } = await Vault.create(path.join(root, 'vault'), 'bench passphrase', { kdf: FLOOR_KDF, stateDir: path.join(root, 'state'), fs: counting });
+  const conversations = new Conversations(vault);
+  let conv: StoredConversation | undefined = await conversations.create();
+  const id = conv.id;
+  const bytes: number[] = [];
+  const ms: number[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    const question = `Question ${i}: tell me more about that.`;
+    const history: BetaMessageParam[] = [...conv!.messages, { role: 'user', content: question }, { role: 'assistant', content: [{ type: 'text', text: reply(i) }] }];
+    // The SDK hands the history back as copies of what was sent.
+    const messages = JSON.parse(JSON.stringify(history)) as BetaMessageParam[];
+    const now = Date.now();
+    const b0 = written.bytes;
+    const t0 = performance.now();
+    conv = await conversations.update(
+      id,
+      (c) => ({
+        ...c,
+        updated: now,
+        messages,
+        turnStarts: [...(c.turnStarts ?? []), messages.length - 2],
+        transcript: [...c.transcript, { role: 'user', text: question, at: now }, { role: 'assistant', text: reply(i), at: now, tools: [] }],
+      }),
+      conv,
+    );
+    ms.push(performance.now() - t0);
+    bytes.push(written.bytes - b0);
+  }
+  const t0 = performance.now();
+  const read = await conversations.get(id);
+  const readMs = performance.now() - t0;
+  if (read?.transcript.length !== TURNS * 2) throw new Error('the conversation did not read back whole');
+  await vault.close();
+
+  const first = { bytes: median(bytes.slice(0, WINDOW)), ms: round(median(ms.slice(0, WINDOW))) };
+  const last = { bytes: median(bytes.slice(-WINDOW)), ms: round(median(ms.slice(-WINDOW))) };
+  const ratio = { bytes: round(last.bytes / first.bytes), ms: round(last.ms / first.ms) };
+  console.log(`saving one turn of a ${TURNS}-turn conversation (median of ${WINDOW} saves; ~1 KB of text per turn)`);
+  console.log(`${''.padEnd(14)}${'bytes written'.padStart(15)}${'ms'.padStart(8)}`);
+  console.log(`${`turns 1-${WINDOW}`.padEnd(14)}${String(first.bytes).padStart(15)}${String(first.ms).padStart(8)}`);
+  console.log(`${`turns ${TURNS - WINDOW + 1}-${TURNS}`.padEnd(14)}${String(last.bytes).padStart(15)}${String(last.ms).padStart(8)}`);
+  console.log(`ratio late/early: bytes ${ratio.bytes}, time ${ratio.ms}; reading the ${TURNS}-turn conversation back: ${round(readMs, 1)} ms`);
+  console.log(JSON.stringify({ turns: TURNS, first, last, ratio, readMs: round(readMs, 1) }));
+} finally {
+  await fs.rm(root, { recursive: true, force: true });
+}
