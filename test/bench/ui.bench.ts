@@ -155,7 +155,11 @@ async function measureExchanges(): Promise<number> {
   try {
     for (let i = 0; i < EXCHANGES; i++) fake.script({ ...reply(text(`Exchange ${i}:\n\n\`\`\`ts\n${CODE_60}\n\`\`\`\n\nDone ${i}.`)), chunk: 12 });
     const t0 = now();
-    for (let i = 0; i < EXCHANGES; i++) await sendAndWait(app.page, `Exchange ${i}, please.`);
+    for (let i = 0; i < EXCHANGES; i++) {
+      const t = now();
+      await sendAndWait(app.page, `Exchange ${i}, please.`);
+      if (process.env.MNEMO_BENCH_UI_DEBUG) console.log(`exchange ${i}: ${(now() - t).toFixed(0)} ms`);
+    }
     return now() - t0;
   } finally {
     await app.cleanup();
