@@ -67,6 +67,8 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
 /**
  * Markdown that is still arriving: blocks already closed are rendered once and
  * kept; only the open (last) block is parsed again as text is added to it.
+ * Blocks are parsed apart, so a reference-style link whose definition is in
+ * another block shows as text until the reply is saved and drawn whole.
  */
 export function StreamingMarkdown({ text }: { text: string }) {
   const state = useRef({ source: '', closed: [] as string[], openStart: 0 });
