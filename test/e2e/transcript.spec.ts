@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp } from './helpers';
+import { createVault, freshApp, shot } from './helpers';
 import { seedConversation } from './seed';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
@@ -115,4 +115,5 @@ test('tables get rules and code blocks a language label and a copy button', asyn
   expect(border).toBe('solid');
   await expect(last.locator('pre .code-lang')).toHaveText(['python', 'text']);
   await expect(last.getByRole('button', { name: 'Copy code' })).toHaveCount(2);
+  await shot(page, '21-chat-table-and-code');
 });
