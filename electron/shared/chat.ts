@@ -51,7 +51,8 @@ export const ToolRecord = z.object({
 export type ToolRecord = z.infer<typeof ToolRecord>;
 
 export const ChatEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), delta: z.string() }),
+  /** `start`: the delta opens a new text block (shown apart from the text before it). */
+  z.object({ type: z.literal('text'), delta: z.string(), start: z.boolean().optional() }),
   z.object({ type: z.literal('thinking'), delta: z.string() }),
   z.object({ type: z.literal('tool_start'), id: z.string(), command: z.string(), path: z.string(), newPath: z.string().optional() }),
   ToolRecord.extend({ type: z.literal('tool_end') }),
@@ -97,6 +98,9 @@ export const ConversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
 
+export const ReplyPart = z.discriminatedUnion('type', [z.object({ type: z.literal('text'), text: z.string() }), z.object({ type: z.literal('tool'), id: z.string() })]);
+export type ReplyPart = z.infer<typeof ReplyPart>;
+
 /** One entry of the transcript as the UI shows it (the API messages stay in main). */
 export const TranscriptEntry = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), text: z.string(), at: z.number() }),
@@ -107,6 +111,8 @@ export const TranscriptEntry = z.discriminatedUnion('role', [
     stopped: z.boolean().optional(),
     error: z.object({ code: ChatErrorCode, message: z.string() }).optional(),
     tools: z.array(ToolRecord),
+    /** The reply's text blocks and memory calls (by id) in the order Claude produced them; absent in replies saved before it existed. */
+    parts: z.array(ReplyPart).optional(),
     usage: Usage.optional(),
   }),
 ]);

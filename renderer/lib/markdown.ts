@@ -4,7 +4,7 @@
  * every class, so only highlight.js — never the text — chooses classes.
  */
 import hljs from 'highlight.js/lib/common';
-import { Marked } from 'marked';
+import { Lexer, Marked } from 'marked';
 import { isSafeHref, sanitizeHtml, toTrustedHtml } from './sanitize';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -39,9 +39,15 @@ function parse(text: string, marker: string, blocks: CodeBlock[]): string {
   return marked.parse(text, { async: false });
 }
 
+/**
+ * Above this size an unlabelled block is left plain: guessing its language runs
+ * every grammar over it, which for a long block costs seconds on the page's only thread.
+ */
+export const AUTO_HIGHLIGHT_LIMIT = 2048;
+
 function highlight({ text, lang }: CodeBlock): string {
   const language = lang && hljs.getLanguage(lang) ? lang : undefined;
-  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : hljs.highlightAuto(text).value;
+  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : text.length <= AUTO_HIGHLIGHT_LIMIT ? hljs.highlightAuto(text).value : escapeHtml(text);
   // The language name is only ever one highlight.js knows, so it cannot carry markup.
   return `<code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${html}</code>`;
 }
@@ -57,4 +63,35 @@ export function renderMarkdown(text: string): string {
 /** The same, signed for the page's innerHTML under Trusted Types. */
 export function renderMarkdownTrusted(text: string): string {
   return toTrustedHtml(renderMarkdown(text));
+}
+
+const lexerOptions = { gfm: true, breaks: false };
+
+/**
+ * Splits streamed Markdown into its closed top-level blocks and the open (last)
+ * one, lexing only `text` from `from` (where the closed blocks known so far end).
+ * A block is closed once another block has begun after it, so later text can no
+ * longer change it. Returns the new closed blocks' sources and where the open block starts.
+ */
+export function closeBlocks(text: string, from: number): { closed: string[]; openStart: number } {
+  const tail = text.slice(from);
+  // The lexer rewrites CR line ends; with them the sources would not add up, so keep everything open.
+  if (tail.includes('\r')) return { closed: [], openStart: from };
+  const tokens = Lexer.lex(tail, lexerOptions);
+  let lastContent = -1;
+  tokens.forEach((t, i) => {
+    if (t.type !== 'space') lastContent = i;
+  });
+  const closed: string[] = [];
+  let at = from;
+  let end = from;
+  for (let i = 0; i < lastContent; i++) {
+    const raw = tokens[i]!.raw;
+    if (text.slice(at, at + raw.length) !== raw) return { closed: [], openStart: from };
+    at += raw.length;
+    if (tokens[i]!.type === 'space') continue;
+    closed.push(text.slice(end, at));
+    end = at;
+  }
+  return { closed, openStart: end };
 }

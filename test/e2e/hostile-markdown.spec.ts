@@ -5,6 +5,7 @@
  * saved to the transcript, under the app's real CSP with Trusted Types.
  */
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { Conversations } from '../../electron/core/chat/conversations';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { XSS_PAYLOADS } from '../fixtures/xss-payloads';
@@ -55,7 +56,11 @@ async function markdownProblems(page: Page): Promise<string[]> {
         const ours =
           (name === 'class' && tag === 'code' && /^hljs( language-[\w+#-]+)?$/.test(value)) ||
           (name === 'class' && tag === 'span' && el.closest('pre > code.hljs') !== null && /^hljs-/.test(value)) ||
-          (name === 'class' && tag === 'button' && value === 'copy' && el.parentElement?.tagName === 'PRE') ||
+          (name === 'class' && tag === 'button' && value === 'copy' && el.parentElement?.matches('pre > div.code-bar')) ||
+          (name === 'class' && tag === 'span' && value === 'code-lang' && el.parentElement?.matches('pre > div.code-bar')) ||
+          (name === 'class' && tag === 'div' && value === 'code-bar' && el.parentElement?.tagName === 'PRE') ||
+          (name === 'class' && tag === 'div' && value === 'md-block' && el.parentElement?.classList.contains('markdown')) ||
+          (name === 'class' && tag === 'div' && value === 'table-wrap' && el.firstElementChild?.tagName === 'TABLE') ||
           ((name === 'type' || name === 'aria-label') && tag === 'button' && value !== '' && el.className === 'copy') ||
           (name === 'is' && value === '');
         if (ours) continue;
@@ -64,7 +69,7 @@ async function markdownProblems(page: Page): Promise<string[]> {
         }
         if (name === 'href' && !/^(https?:|mailto:)/i.test(value)) found.push(`${tag}[href=${value.slice(0, 40)}]`);
       }
-      if (!['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr', 'br', 'span', 'button'].includes(tag)) found.push(`<${tag}>`);
+      if (!['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr', 'br', 'span', 'button', 'div'].includes(tag)) found.push(`<${tag}>`);
     }
     return found;
   });
@@ -77,14 +82,20 @@ test(`all ${XSS_PAYLOADS.length} hostile payloads, sent as Claude's replies, run
   const origin = new URL(page.url()).origin;
   fake.script(...XSS_PAYLOADS.map((p) => reply(text(`${p.name}:\n\n${p.markdown}`))));
   const replies = page.getByRole('article', { name: 'Claude' });
+  // The transcript keeps only the messages near the view in the page, so each reply is checked as it arrives.
+  const problems: string[] = [];
   for (const [i, p] of XSS_PAYLOADS.entries()) {
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
     await page.getByRole('textbox', { name: 'Message' }).fill(`Payload ${i + 1}`);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await expect(replies.nth(i), p.name).toContainText(p.name.split(' ')[0]!);
+    await expect(replies.last(), p.name).toContainText(p.name.split(' ')[0]!);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
     await expect(page.locator('article.streaming')).toHaveCount(0);
+    problems.push(...(await markdownProblems(page)));
   }
-  await expect(replies).toHaveCount(XSS_PAYLOADS.length);
+  const [saved] = await new Conversations(app.session.unlocked()).list();
+  expect(saved?.messageCount).toBe(2 * XSS_PAYLOADS.length);
+  expect(problems).toEqual([]);
 
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);

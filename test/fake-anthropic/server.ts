@@ -27,6 +27,8 @@ export interface FakeMessage {
   malformedAfterEvents?: number;
   /** Characters per text delta (default 4) so text arrives in pieces. */
   chunk?: number;
+  /** Told of each SSE event just before it is written (the UI benchmark times text from here). */
+  onEvent?: (name: string, data: unknown) => void;
 }
 
 export interface FakeError {
@@ -293,6 +295,7 @@ async function sendStream(res: http.ServerResponse, m: FakeMessage, model: strin
     }
     const [name, data] = events[i]!;
     if (res.destroyed) return;
+    m.onEvent?.(name, data);
     res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     if (m.delayMs) await new Promise((r) => setTimeout(r, m.delayMs));
   }

@@ -7,7 +7,7 @@
 import { APIUserAbortError } from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ChatEvent, TranscriptEntry, Usage } from '../../shared/chat';
+import type { ChatEvent, ReplyPart, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
 import type { VaultApi } from '../vault/types';
 import { createClient } from './client';
@@ -104,6 +104,8 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
 
   const texts: string[] = [];
   const records: ToolRecord[] = [];
+  /** Text blocks and tool calls in the order they came, so the window shows them in that order. */
+  const parts: ReplyPart[] = [];
   const tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   /** The reply being streamed: all its text, its finished blocks, and the text of the block still open. */
   let partial: { text: string; blocks: BetaContentBlockParam[]; open: string } | undefined;
@@ -115,21 +117,24 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '' };
       partial = current;
       stream.on('text', (delta) => {
+        const start = current.open === '';
         current.text += delta;
         current.open += delta;
-        emit({ type: 'text', delta });
+        emit({ type: 'text', delta, ...(start ? { start } : {}) });
       });
       if (settings.thinking) stream.on('thinking', (delta) => emit({ type: 'thinking', delta }));
       stream.on('contentBlock', (block) => {
         if (block.type === 'text') {
           current.open = '';
           if (block.text.trim()) current.blocks.push({ type: 'text', text: block.text });
+          if (block.text.trim()) parts.push({ type: 'text', text: block.text });
         }
         // Signed thinking goes back with a stopped reply's tool calls, as the API expects it before them.
         if (block.type === 'thinking') current.blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
         if (block.type === 'redacted_thinking') current.blocks.push({ type: 'redacted_thinking', data: block.data });
         if (block.type === 'tool_use') {
           current.blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+          parts.push({ type: 'tool', id: block.id });
           tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit);
         }
       });
@@ -160,6 +165,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   if (partial) {
     // Stopped or broken in the middle of a reply: keep what arrived and answer every tool call it made.
     if (partial.text) texts.push(partial.text);
+    if (partial.open.trim()) parts.push({ type: 'text', text: partial.open });
     const blocks: BetaContentBlockParam[] = [...partial.blocks, ...(partial.open.trim() ? [{ type: 'text' as const, text: partial.open }] : [])];
     // Thinking alone is no reply worth keeping (and the API wants text or a tool call after it).
     if (blocks.some((b) => b.type === 'text' || b.type === 'tool_use')) {
@@ -183,6 +189,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
       text: texts.join('\n\n'),
       at: Date.now(),
       tools: records,
+      parts,
       usage,
       ...(stopReason === 'cancelled' ? { stopped: true } : {}),
       ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),

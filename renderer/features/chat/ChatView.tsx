@@ -1,25 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ChatEvent, ConversationSummary, Usage } from '../../../electron/shared/chat';
+import type { ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
-import { Markdown } from '../../components/Markdown';
 import { call, messageOf, on } from '../../lib/api';
 import { ApprovalCard } from './ApprovalCard';
+import { applyEvent, frameBatcher, type Live } from './live';
+import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
-import { ToolChip, type ToolView } from './ToolChip';
-import { money, Transcript, usageLine } from './Transcript';
+import { ChipProject } from './ToolChip';
+import { money, ReplyBody, usageLine } from './Transcript';
 
-interface Live {
-  turnId: string;
-  /** The conversation the turn belongs to; its reply is shown only there. */
-  conversationId: string;
-  userText: string;
-  text: string;
-  thinking: string;
-  tools: ToolView[];
-  approvals: Array<Extract<ChatEvent, { type: 'approval' }>>;
-  retrying?: string;
-  usage?: Usage;
-}
 type Failure = { code: string; message: string };
 type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
@@ -34,7 +23,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   const liveRef = useRef<Live | undefined>(undefined);
   liveRef.current = live;
   const input = useRef<HTMLTextAreaElement>(null);
-  const end = useRef<HTMLDivElement>(null);
+  // Streamed events reach React once per animation frame, however many arrive in between.
+  const [batch] = useState(() => frameBatcher<ChatEvent>((events) => setLive((l) => (l ? events.reduce(applyEvent, l) : l))));
 
   const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
   /** The conversation being switched to, if a switch is under way: a message sent meanwhile goes there, not to the old one. */
@@ -87,6 +77,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     ({ turnId, conversationId, event }: ChatEventPayload) => {
       if (liveRef.current?.turnId !== turnId) return;
       if (event.type === 'done') {
+        batch.flush();
         const sent = liveRef.current.userText;
         void call('chatGet', { id: conversationId }).then((c) => {
           setConv((before) => {
@@ -107,9 +98,9 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
         if (event.code !== 'cancelled') setFailure({ code: event.code, message: event.message });
         return;
       }
-      setLive((l) => (l ? applyEvent(l, event) : l));
+      batch.push(event);
     },
-    [refreshList],
+    [refreshList, batch],
   );
 
   // Events can arrive before chatSend has answered with the turn's id: hold them until it has.
@@ -122,11 +113,6 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       }),
     [handle],
   );
-
-  // Braces: Chromium's scrollIntoView now returns a promise, and an effect may return only a cleanup function.
-  useEffect(() => {
-    void end.current?.scrollIntoView?.({ block: 'end' });
-  }, [live?.text, live?.tools.length, conv?.transcript.length]);
 
   useEffect(() => {
     if (!active) return;
@@ -157,7 +143,8 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       early.current = [];
       const { turnId } = await call('chatSend', { id: target.id, text });
       setDraft('');
-      const started: Live = { turnId, conversationId: target.id, userText: text, text: '', thinking: '', tools: [], approvals: [] };
+      batch.clear();
+      const started: Live = { turnId, conversationId: target.id, userText: text, text: '', parts: [], thinking: '', tools: [], approvals: [] };
       liveRef.current = started;
       setLive(started);
       for (const payload of early.current.splice(0)) handle(payload);
@@ -193,38 +180,43 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   return (
     <div className="chat">
       <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
+      {/* The chips name paths in the open conversation's project. */}
+      <ChipProject.Provider value={conv?.project}>
       <div className="conversation">
-        <div className="messages" aria-live="polite">
-          {conv && <Transcript entries={conv.transcript} onOpen={onOpenMemory} project={conv.project} />}
-          {live && live.conversationId === conv?.id && (
+        <Messages
+          conversationId={conv?.id}
+          entries={conv?.transcript ?? NO_ENTRIES}
+          onOpen={onOpenMemory}
+          tail={
             <>
-              <article className="msg user" aria-label="You">
-                <p className="who">You</p>
-                <div className="body">{live.userText}</div>
-              </article>
-              <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
-                <p className="who">Claude</p>
-                {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
-                {live.tools.map((t) => (
-                  <ToolChip key={t.id} tool={t} onOpen={onOpenMemory} project={conv?.project} />
-                ))}
-                {live.approvals.map((a) => (
-                  <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
-                ))}
-                <Markdown text={live.text} />
-                {live.retrying && <p className="note" role="status">{live.retrying}</p>}
-              </article>
+              {live && live.conversationId === conv?.id && (
+                <>
+                  <article className="msg user" aria-label="You">
+                    <p className="who">You</p>
+                    <div className="body">{live.userText}</div>
+                  </article>
+                  <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
+                    <p className="who">Claude</p>
+                    {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
+                    <ReplyBody parts={live.parts} tools={live.tools} streaming onOpen={onOpenMemory}>
+                      {live.approvals.map((a) => (
+                        <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
+                      ))}
+                    </ReplyBody>
+                    {live.retrying && <p className="note" role="status">{live.retrying}</p>}
+                  </article>
+                </>
+              )}
+              {failure && (
+                <div role="alert" className="error inline-error">
+                  <p>{failure.message}</p>
+                  {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
+                  {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
+                </div>
+              )}
             </>
-          )}
-          {failure && (
-            <div role="alert" className="error inline-error">
-              <p>{failure.message}</p>
-              {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-              {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
-            </div>
-          )}
-          <div ref={end} />
-        </div>
+          }
+        />
         <form
           className="composer"
           onSubmit={(e) => {
@@ -265,32 +257,12 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
           </div>
         </form>
       </div>
+      </ChipProject.Provider>
     </div>
   );
 }
 
-function applyEvent(l: Live, e: ChatEvent): Live {
-  switch (e.type) {
-    case 'text':
-      return { ...l, text: l.text + e.delta, retrying: undefined };
-    case 'thinking':
-      return { ...l, thinking: l.thinking + e.delta };
-    case 'tool_start':
-      return { ...l, tools: [...l.tools, { id: e.id, command: e.command, path: e.path, ...(e.newPath ? { newPath: e.newPath } : {}), running: true }] };
-    case 'tool_end': {
-      const { type: _t, ...done } = e;
-      return { ...l, tools: l.tools.some((t) => t.id === e.id) ? l.tools.map((t) => (t.id === e.id ? done : t)) : [...l.tools, done], approvals: l.approvals.filter((a) => a.id !== e.id) };
-    }
-    case 'approval':
-      return { ...l, approvals: [...l.approvals, e] };
-    case 'retrying':
-      return { ...l, retrying: `${e.reason === 'rate_limited' ? 'Rate limited' : 'The API is busy'}; retrying in ${e.inSeconds} s…` };
-    case 'usage':
-      return { ...l, usage: e.turn };
-    default:
-      return l;
-  }
-}
+const NO_ENTRIES: Conversation['transcript'] = [];
 
 async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
   await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { createContext, memo, useContext, useState } from 'react';
 import { Diff } from '../../components/Diff';
 import { call, messageOf } from '../../lib/api';
 
@@ -16,11 +16,21 @@ export interface ToolView {
 
 const VERBS: Record<string, string> = { view: 'viewed', create: 'created', str_replace: 'edited', insert: 'edited', delete: 'deleted', rename: 'renamed' };
 
-/** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
+/** What a chip says: the operation and its path(s). */
+export function toolLabel(tool: ToolView): string {
+  const verb = tool.running ? `${tool.command}…` : tool.isError ? `failed to ${tool.command}` : (VERBS[tool.command] ?? tool.command);
+  return `${verb} ${tool.path}${tool.newPath ? ` → ${tool.newPath}` : ''}`;
+}
+
 /** Which chips are expanded, by tool call id: a chip keeps its state when the streaming reply becomes the saved one. */
 const expanded = new Set<string>();
 
-export function ToolChip({ tool, onOpen, project }: { tool: ToolView; onOpen: (path: string) => void; /** The conversation's project (absent: the first), whose memory the paths name. */ project?: string | undefined }) {
+/** The open conversation's project (absent: the first), whose memory the chips' paths name. */
+export const ChipProject = createContext<string | undefined>(undefined);
+
+/** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
+export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string) => void }) {
+  const project = useContext(ChipProject);
   const [open, setOpenState] = useState(() => expanded.has(tool.id));
   const setOpen = (next: boolean) => {
     if (next) expanded.add(tool.id);
@@ -28,8 +38,7 @@ export function ToolChip({ tool, onOpen, project }: { tool: ToolView; onOpen: (p
     setOpenState(next);
   };
   const [undo, setUndo] = useState<string>();
-  const verb = tool.running ? `${tool.command}…` : tool.isError ? `failed to ${tool.command}` : (VERBS[tool.command] ?? tool.command);
-  const label = `${verb} ${tool.path}${tool.newPath ? ` → ${tool.newPath}` : ''}`;
+  const label = toolLabel(tool);
   const target = tool.newPath ?? tool.path;
   const canUndo = !tool.isError && !tool.running && tool.version !== undefined && ['create', 'str_replace', 'insert'].includes(tool.command);
   return (
@@ -66,4 +75,4 @@ export function ToolChip({ tool, onOpen, project }: { tool: ToolView; onOpen: (p
       )}
     </div>
   );
-}
+});

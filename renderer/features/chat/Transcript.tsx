@@ -1,33 +1,75 @@
-import type { TranscriptEntry, Usage } from '../../../electron/shared/chat';
-import { Markdown } from '../../components/Markdown';
-import { ToolChip, type ToolView } from './ToolChip';
+import { memo, type ReactNode } from 'react';
+import type { ReplyPart, TranscriptEntry } from '../../../electron/shared/chat';
+import { Markdown, StreamingMarkdown } from '../../components/Markdown';
+import { ToolChip, toolLabel, type ToolView } from './ToolChip';
 
-export const money = (usd: number | null | undefined) => (usd === null || usd === undefined ? 'price unknown' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
-export const usageLine = (u: Usage) => `${u.model} · ${u.inputTokens.toLocaleString()} in / ${u.outputTokens.toLocaleString()} out · ${money(u.costUSD)}`;
+import { money, usageLine } from '../../lib/usage';
 
-/** The saved part of a conversation. */
-export function Transcript({ entries, onOpen, project }: { entries: TranscriptEntry[]; onOpen: (path: string) => void; project?: string | undefined }) {
+export { money, usageLine };
+
+type Assistant = Extract<TranscriptEntry, { role: 'assistant' }>;
+
+/** A saved reply's parts in order; replies saved before the order was kept show their memory calls first, as they always did. */
+export function partsOf(e: Assistant): ReplyPart[] {
+  const parts: ReplyPart[] = e.parts ?? [...e.tools.map((t) => ({ type: 'tool' as const, id: t.id })), ...(e.text ? [{ type: 'text' as const, text: e.text }] : [])];
+  // A memory call the parts do not name (it cannot happen today) is still shown, at the end.
+  const named = new Set(parts.flatMap((p) => (p.type === 'tool' ? [p.id] : [])));
+  return [...parts, ...e.tools.filter((t) => !named.has(t.id)).map((t) => ({ type: 'tool' as const, id: t.id }))];
+}
+
+/**
+ * A reply's text blocks and memory chips in the order Claude produced them.
+ * While streaming, only the last text block is still growing: it alone is parsed again.
+ */
+export function ReplyBody({ parts, tools, streaming, onOpen, children }: { parts: ReplyPart[]; tools: ToolView[]; streaming?: boolean; onOpen: (path: string) => void; children?: ReactNode }) {
+  const byId = new Map(tools.map((t) => [t.id, t]));
   return (
     <>
-      {entries.map((e, i) =>
-        e.role === 'user' ? (
-          <article key={i} className="msg user" aria-label="You">
-            <p className="who">You</p>
-            <div className="body">{e.text}</div>
-          </article>
-        ) : (
-          <article key={i} className="msg assistant" aria-label="Claude">
-            <p className="who">Claude</p>
-            {e.tools.map((t) => (
-              <ToolChip key={t.id} tool={t as ToolView} onOpen={onOpen} project={project} />
-            ))}
-            <Markdown text={e.text} />
-            {e.stopped && <p className="note">Stopped.</p>}
-            {e.error && <p className="note error">{e.error.message}</p>}
-            {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
-          </article>
-        ),
-      )}
+      {parts.map((p, i) => {
+        if (p.type === 'tool') {
+          const tool = byId.get(p.id);
+          return tool ? <ToolChip key={p.id} tool={tool} onOpen={onOpen} /> : null;
+        }
+        return streaming && i === parts.length - 1 ? <StreamingMarkdown key={i} text={p.text} /> : <Markdown key={i} text={p.text} />;
+      })}
+      {children}
     </>
   );
+}
+
+/** True when two saved entries would look the same: a reloaded conversation does not redraw what it already shows. */
+function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
+  if (a === b) return true;
+  if (a.role !== b.role || a.at !== b.at || a.text !== b.text) return false;
+  if (a.role === 'user' || b.role === 'user') return true;
+  return a.stopped === b.stopped && a.error?.message === b.error?.message && a.usage?.outputTokens === b.usage?.outputTokens && a.tools.length === b.tools.length && a.parts?.length === b.parts?.length;
+}
+
+/** One saved message; drawn once, then only again if the message itself changes. */
+export const Entry = memo(
+  function Entry({ entry: e, onOpen }: { entry: TranscriptEntry; onOpen: (path: string) => void }) {
+    return e.role === 'user' ? (
+      <article className="msg user" aria-label="You">
+        <p className="who">You</p>
+        <div className="body">{e.text}</div>
+      </article>
+    ) : (
+      <article className="msg assistant" aria-label="Claude">
+        <p className="who">Claude</p>
+        <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
+        {e.stopped && <p className="note">Stopped.</p>}
+        {e.error && <p className="note error">{e.error.message}</p>}
+        {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
+      </article>
+    );
+  },
+  (a, b) => a.onOpen === b.onOpen && sameEntry(a.entry, b.entry),
+);
+
+/** What a screen reader hears when a reply has finished: its opening words and the memory changes it made. */
+export function replySummary(e: Assistant): string {
+  const words = e.text.replace(/[`*_#>|]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const opening = words.length > 160 ? `${words.slice(0, 160)}…` : words;
+  const changes = e.tools.filter((t) => t.command !== 'view').map((t) => toolLabel(t));
+  return ['Claude replied.', opening, changes.length ? `Memory: ${changes.join('; ')}.` : ''].filter(Boolean).join(' ');
 }

@@ -1,0 +1,119 @@
+/**
+ * The transcript at length and in order: a 1,000-reply conversation opens at
+ * its end with only a window's worth of messages in the page, a reply being
+ * streamed does not move a user who scrolled up, and a reply's text blocks and
+ * memory chips appear in the order Claude produced them, kept apart.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { setApiKey } from '../../electron/core/chat/settings-store';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, freshApp, shot } from './helpers';
+import { seedConversation } from './seed';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+let fake: FakeAnthropic;
+
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  await createVault(app.page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+});
+test.afterEach(async () => {
+  await app.cleanup();
+  await fake.close();
+});
+
+const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
+async function send(page: Page, message: string): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+/** Opens a conversation stored behind the window's back: a new conversation refreshes the list, then a click opens it. */
+async function openSeeded(page: Page, title: string): Promise<void> {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: title, exact: true }).click();
+}
+const scrollState = (page: Page) =>
+  page.getByRole('region', { name: 'Conversation' }).evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
+
+test('a 1,000-reply conversation opens at its last reply with only a window of messages in the page', async () => {
+  const { page } = app;
+  await seedConversation(app.session.unlocked(), 'Thousand replies', 1000);
+  await openSeeded(page, 'Thousand replies');
+  await expect(lastReply(page)).toContainText('That was reply 999.');
+  await expect(lastReply(page)).toBeInViewport();
+  const articles = await page.locator('article.msg').count();
+  expect(articles).toBeGreaterThan(0);
+  expect(articles).toBeLessThan(60);
+  // The whole transcript is not one live region: only the status line speaks.
+  await expect(page.locator('[aria-live]:has(article)')).toHaveCount(0);
+});
+
+test('the transcript follows a streaming reply at the bottom, and stays where the user scrolled up to', async () => {
+  const { page } = app;
+  await seedConversation(app.session.unlocked(), 'Scroll test', 200);
+  await openSeeded(page, 'Scroll test');
+  await expect(lastReply(page)).toContainText('That was reply 199.');
+  const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+  fake.script({ ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 });
+  await send(page, 'Stream something long.');
+  const streaming = page.locator('article.streaming');
+  await expect(streaming).toContainText('word20');
+  // Still at the bottom while text arrives.
+  await expect(streaming).toContainText('word60');
+  await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
+
+  // The user scrolls up; more text arrives; the view stays where they put it.
+  await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollBy(0, -3000));
+  const before = await scrollState(page);
+  expect(before.fromBottom).toBeGreaterThan(1000);
+  await expect(streaming).toContainText('word200');
+  const after = await scrollState(page);
+  expect(Math.abs(after.top - before.top)).toBeLessThanOrEqual(2);
+  expect(after.fromBottom).toBeGreaterThan(before.fromBottom);
+  // The finished reply is announced once, without moving the view to it.
+  await expect(page.getByRole('status').filter({ hasText: 'Claude replied.' })).toHaveText(/Streaming now\./);
+  expect(Math.abs((await scrollState(page)).top - before.top)).toBeLessThanOrEqual(2);
+  await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(lastReply(page)).toContainText('End of stream.');
+});
+
+test("a reply's text blocks and memory chips keep Claude's order and stay separate blocks, while streaming and once saved", async () => {
+  const { page } = app;
+  const tail = Array.from({ length: 120 }, (_, i) => `tail${i}`).join(' ');
+  fake.script(
+    reply(text('Let me check my memory first.'), memoryCall({ command: 'view', path: '/memories' })),
+    { ...reply(text('Got it.'), text('A second block.'), text(`Now a slow part: ${tail} done.`)), delayMs: 15 },
+  );
+  await send(page, 'What do you remember?');
+  const order = (article: ReturnType<typeof lastReply>) =>
+    article.evaluate((el) => Array.from(el.querySelectorAll('.markdown p, .chip-head'), (n) => n.textContent!.trim()).filter((t) => !t.startsWith('Now a slow part')));
+  const expected = ['Let me check my memory first.', 'viewed /memories', 'Got it.', 'A second block.'];
+
+  const streaming = page.locator('article.streaming');
+  await expect(streaming).toContainText('tail10');
+  expect(await order(streaming)).toEqual(expected);
+
+  await expect(page.locator('article.streaming')).toHaveCount(0);
+  await expect(lastReply(page)).toContainText('tail119 done.');
+  expect(await order(lastReply(page))).toEqual(expected);
+});
+
+test('tables get rules and code blocks a language label and a copy button', async () => {
+  const { page } = app;
+  fake.script(reply(text('| Name | Drink |\n| --- | --- |\n| Ann | tea |\n| Bo | coffee |\n\n```python\nprint("hi")\n```\n\n```\nplain text\n```')));
+  await send(page, 'Table and code, please.');
+  const last = lastReply(page);
+  await expect(last.getByRole('table')).toBeVisible();
+  // Once the reply is saved (the streamed copy gone).
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page.locator('article.streaming')).toHaveCount(0);
+  const border = await last.locator('td').first().evaluate((td) => getComputedStyle(td).getPropertyValue('border-top-style'));
+  expect(border).toBe('solid');
+  await expect(last.locator('pre .code-lang')).toHaveText(['python', 'text']);
+  await expect(last.getByRole('button', { name: 'Copy code' })).toHaveCount(2);
+  await shot(page, '21-chat-table-and-code');
+});
