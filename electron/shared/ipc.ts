@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { DraftPut, Drafts } from './drafts';
 import { Settings, SettingsPatch } from './settings';
 
 /** What crosses the boundary instead of a thrown error. */
@@ -92,6 +93,11 @@ export const CALLS = {
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
   chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string() })),
   chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1) })), z.object({ restored: z.boolean() })),
+
+  /** Sets (or with null discards) the window's unsaved memory edit or chat message; main keeps it encrypted in the vault across a lock. */
+  draftsPut: call('drafts:put', one(DraftPut), z.null()),
+  /** The drafts to offer back after an unlock (and any set since). */
+  draftsGet: call('drafts:get', none, Drafts),
 } as const;
 
 export type CallName = keyof typeof CALLS;

@@ -4,6 +4,7 @@
  * window, and the chat turns in flight.
  */
 import { vaultDirIn } from '../../core/app-paths';
+import { DraftKeeper } from '../../core/drafts';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -46,6 +47,9 @@ export class AppSession {
   /** Counts locks, so a call that spans one can tell (a lock wipes the keys a long operation was using). */
   locks = 0;
   private unlocking: Promise<unknown> = Promise.resolve();
+  /** The window's unsaved work, written into the vault when it locks. */
+  readonly drafts = new DraftKeeper();
+  private locking: Promise<void> | undefined;
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -124,16 +128,31 @@ export class AppSession {
     });
   }
 
-  /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
-  lock(reason: 'user' | 'idle' | 'system'): void {
+  /**
+   * Stops every turn, keeps the window's drafts encrypted in the vault, zeroes
+   * the keys, and tells the window (which then drops every decrypted memory).
+   * Resolves once locked; a second lock while one runs joins it.
+   */
+  lock(reason: 'user' | 'idle' | 'system'): Promise<void> {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;
     for (const t of this.turns.values()) t.controller.abort();
-    if (this.vault?.isUnlocked()) {
-      this.vault.lock();
-      this.ctx.emit('vaultLocked', { reason });
+    const vault = this.vault;
+    if (!vault?.isUnlocked()) {
+      this.drafts.forget();
+      return this.locking ?? Promise.resolve();
     }
+    this.locking ??= (async () => {
+      // A failed draft write must not keep the vault open: the lock matters more than the draft.
+      await this.drafts.persist(vault).catch(() => undefined);
+      this.drafts.forget();
+      if (vault.isUnlocked()) {
+        vault.lock();
+        this.ctx.emit('vaultLocked', { reason });
+      }
+    })().finally(() => (this.locking = undefined));
+    return this.locking;
   }
 
   /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */
@@ -142,6 +161,9 @@ export class AppSession {
     // A copied recovery key would outlive its clearing timer, which ends with this process.
     await this.ctx.clipboard?.clearNow();
     for (const t of this.turns.values()) t.controller.abort();
+    // Quitting with unsaved work keeps it for the next unlock, as a lock does.
+    if (this.vault?.isUnlocked()) await this.drafts.persist(this.vault).catch(() => undefined);
+    this.drafts.forget();
     this.unsubscribe?.();
     await this.vault?.close();
     this.vault = undefined;

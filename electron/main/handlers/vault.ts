@@ -39,7 +39,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => v.unlock(passphrase)),
     vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => v.unlockWithRecoveryKey(recoveryKey)),
     vaultLock: async () => {
-      s.lock('user');
+      await s.lock('user');
       return null;
     },
     vaultChangePassphrase: async ({ current, next }) => {
