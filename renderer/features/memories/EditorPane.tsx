@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
+import { saveDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
@@ -18,7 +20,7 @@ interface Loaded {
  * delete, history. Changes made elsewhere (by Claude) show up live; a save over
  * one shows both versions and lets the user choose — nothing is overwritten silently.
  */
-export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: string; onDirty: (dirty: boolean) => void; onRenamed: (to: string) => void; onDeleted: () => void }) {
+export function EditorPane({ path, restored, onDirty, onRenamed, onDeleted }: { path: string; restored?: MemoryDraft | undefined; onDirty: (dirty: boolean) => void; onRenamed: (to: string) => void; onDeleted: () => void }) {
   const [loaded, setLoaded] = useState<Loaded>();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string>();
@@ -26,6 +28,8 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
   const [mode, setMode] = useState<'edit' | 'rename' | 'delete' | 'history'>('edit');
   const keyCounter = useRef(0);
+  /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
+  const pendingRestore = useRef(restored);
   const dirty = loaded !== undefined && draft !== loaded.text;
   const state = useRef({ dirty, version: loaded?.version ?? 0 });
   state.current = { dirty, version: loaded?.version ?? 0 };
@@ -33,8 +37,11 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   const load = useCallback(async () => {
     try {
       const r = await call('memoryRead', { path });
-      setLoaded({ ...r, key: ++keyCounter.current });
-      setDraft(r.text);
+      const back = pendingRestore.current;
+      pendingRestore.current = undefined;
+      // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
+      setLoaded({ ...r, ...(back ? { version: back.baseVersion } : {}), key: ++keyCounter.current });
+      setDraft(back ? back.text : r.text);
       setConflict(undefined);
       setError(undefined);
     } catch (e) {
@@ -51,6 +58,12 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
   useEffect(() => {
     onDirty(dirty);
   }, [dirty, onDirty]);
+  // Leaving the file (after the user agreed to drop the edit) drops its draft too.
+  useEffect(() => () => saveDraft('memory', null), []);
+  // Main keeps the unsaved edit, so a lock (even one main starts when idle) does not lose it.
+  useEffect(() => {
+    saveDraft('memory', dirty && loaded ? { path, text: draft, baseVersion: loaded.version } : null);
+  }, [dirty, draft, path, loaded]);
 
   useEffect(
     () =>
@@ -160,7 +173,7 @@ export function EditorPane({ path, onDirty, onRenamed, onDeleted }: { path: stri
         </div>
       )}
       <div className="editor-and-history">
-        <Editor docKey={`${path}#${loaded.key}`} text={loaded.text} onChange={setDraft} onSave={() => void save()} />
+        <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} />
         {mode === 'history' && <History path={path} current={loaded.text} onRestored={() => void load()} />}
       </div>
     </div>
