@@ -23,7 +23,10 @@ export type Entry = z.infer<typeof Entry>;
 
 const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()) });
 const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
-export const PublicSettings = Settings.extend({ hasApiKey: z.boolean() });
+/** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
+export const ApiKeySource = z.enum(['environment', 'vault', 'none']);
+export type ApiKeySource = z.infer<typeof ApiKeySource>;
+export const PublicSettings = Settings.extend({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource });
 export type PublicSettings = z.infer<typeof PublicSettings>;
 const Conversation = z.object({ id: z.string(), title: z.string(), created: z.number(), updated: z.number(), transcript: z.array(TranscriptEntry) });
 export type Conversation = z.infer<typeof Conversation>;
@@ -79,7 +82,7 @@ export const CALLS = {
 
   settingsGet: call('settings:get', none, PublicSettings),
   settingsSet: call('settings:set', one(SettingsPatch), PublicSettings),
-  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean() })),
+  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource })),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
 
   chatList: call('chat:list', none, z.array(ConversationSummary)),

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { usePassphraseStrength } from '../../lib/strength';
 
-/** Passphrase, recovery key, key rotation, vault check, backup and plaintext export. */
-export function SecuritySettings() {
+/** Locking (the children), passphrase, recovery key, key rotation, vault check, backup and plaintext export: whatever mints a credential or lets plaintext out asks for the passphrase. */
+export function SecuritySettings({ children }: { children?: ReactNode }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -47,6 +47,7 @@ export function SecuritySettings() {
   return (
     <section aria-labelledby="security" className="security">
       <h2 id="security">Security</h2>
+      {children}
       <form onSubmit={changePassphrase} aria-label="Change passphrase">
         <h3>Change passphrase</h3>
         <label>
