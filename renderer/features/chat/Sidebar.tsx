@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { call, messageOf } from '../../lib/api';
 
 /** Conversations, newest first: new, search, rename, delete (with confirmation). */
@@ -61,11 +62,13 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
               ✕
             </button>
             {deleting === c.id && (
-              <div role="alertdialog" aria-label="Delete conversation" className="confirm">
+              <ConfirmDialog label="Delete conversation" onCancel={() => setDeleting(undefined)}>
                 <p>Delete “{c.title}”? This cannot be undone.</p>
                 <button onClick={() => void act(call('chatDelete', { id: c.id })).then(() => setDeleting(undefined))}>Delete</button>
-                <button onClick={() => setDeleting(undefined)}>Cancel</button>
-              </div>
+                <button data-cancel onClick={() => setDeleting(undefined)}>
+                  Cancel
+                </button>
+              </ConfirmDialog>
             )}
           </li>
         ))}

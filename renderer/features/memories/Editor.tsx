@@ -1,10 +1,26 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { EditorState, type Extension } from '@codemirror/state';
+import { tags as t } from '@lezer/highlight';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+
+/**
+ * Markdown colours from the app's theme variables, so markers (#, *, `) and
+ * links stay readable in light and dark (CodeMirror's default style is made
+ * for a light page: its markers fall to 1.8:1 on the dark one).
+ */
+const markdownStyle = HighlightStyle.define([
+  { tag: t.heading, fontWeight: 'bold' },
+  { tag: t.emphasis, fontStyle: 'italic' },
+  { tag: t.strong, fontWeight: 'bold' },
+  { tag: t.strikethrough, textDecoration: 'line-through' },
+  { tag: [t.link, t.url], color: 'var(--accent)', textDecoration: 'underline' },
+  { tag: [t.processingInstruction, t.meta, t.contentSeparator, t.quote], color: 'var(--muted)' },
+  { tag: t.monospace, fontFamily: 'ui-monospace, monospace' },
+]);
 
 /**
  * Line numbers, undo history, search (Mod-F) and Markdown highlighting. Tab is
@@ -21,7 +37,7 @@ const essentials: Extension = [
   bracketMatching(),
   search({ top: true }),
   highlightSelectionMatches(),
-  syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+  syntaxHighlighting(markdownStyle),
   keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
 ];
 

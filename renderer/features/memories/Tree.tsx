@@ -15,7 +15,6 @@ export function Tree({ entries, selected, onSelect }: { entries: Entry[]; select
           <li
             key={e.path}
             role="treeitem"
-            aria-label={name}
             aria-selected={selected === e.path}
             aria-level={depth + 1}
             tabIndex={selected === e.path ? 0 : -1}
