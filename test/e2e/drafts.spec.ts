@@ -1,6 +1,6 @@
 /** Issue 13 item 1: nothing typed is lost — tab switches, manual and idle locks. */
 import { expect, test } from '@playwright/test';
-import { createVault, freshApp, lock, openMemories, typeInEditor, unlock } from './helpers';
+import { createVault, expectAccessible, freshApp, lock, openMemories, typeInEditor, unlock } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
@@ -64,6 +64,7 @@ test('an unsaved memory edit is kept encrypted across a lock and offered back af
   await unlock(page);
   const offer = page.getByRole('group', { name: 'Unsaved work' });
   await expect(offer).toContainText('Restore unsaved edit of /memories/profile.md?');
+  await expectAccessible(page, 'the draft offer');
   await offer.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(editor()).toContainText('Unsaved edit 8812');
   await expect(page.getByLabel('Unsaved changes')).toBeVisible();

@@ -1,7 +1,7 @@
 /** Issue 13 item 4: a first run that works — the API key is asked for, its source shown, stale errors cleared. */
 import { expect, test } from '@playwright/test';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, PASSPHRASE } from './helpers';
+import { createVault, expectAccessible, freshApp, PASSPHRASE } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh | undefined;
@@ -30,6 +30,7 @@ test('after the recovery key, first run asks for the API key, links to the conso
   await toRecoveryKeyDone(app);
   await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
   await expect(page.getByLabel('Anthropic API key')).toBeFocused();
+  await expectAccessible(page, 'the connect step');
   await page.getByRole('button', { name: 'Get an API key' }).click();
   await expect.poll(() => app!.links.asked.concat(app!.links.opened)).toContain('https://console.anthropic.com/settings/keys');
   await page.getByLabel('Anthropic API key').fill(fake.apiKey);
@@ -49,6 +50,7 @@ test('a key from ANTHROPIC_API_KEY is shown as such in Settings, and Test connec
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByText('API key:')).toContainText('from the ANTHROPIC_API_KEY environment variable');
   await expect(page.getByText('API key:')).not.toContainText('not set');
+  await expectAccessible(page, 'settings');
   fake.script(reply(text('.')));
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByRole('status')).toContainText('Connected');

@@ -127,3 +127,17 @@ test('an approval card takes focus, so it is decided by keyboard', async () => {
   await page.keyboard.press('Enter');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved.');
 });
+
+test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to its button', async () => {
+  const { page } = app;
+  await createVault(page);
+  await page.keyboard.press('ControlOrMeta+K');
+  const del = page.getByRole('button', { name: /^Delete / });
+  await expect(del).toHaveCount(1);
+  await del.click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete conversation' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+});
