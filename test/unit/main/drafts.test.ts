@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { MAX_MEMORY_DRAFT_CHARS } from '../../../electron/shared/drafts';
 
@@ -109,6 +109,16 @@ describe('drafts across a lock', () => {
     expect(big).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(await dispatch(handlers, 'draftsPut', [{ kind: 'chat', draft: { text: '' } }])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(await dispatch(handlers, 'draftsPut', [{ kind: 'settings', draft: { text: 'x' } }])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    expect(session.drafts.holdsAny()).toBe(false);
+    await session.close();
+  });
+
+  it('a draft that cannot be written does not keep the vault open: the lock still happens', async () => {
+    const { handlers, session } = await fresh();
+    await dispatch(handlers, 'draftsPut', [{ kind: 'chat', draft: { text: CHAT_TEXT } }]);
+    vi.spyOn(session.unlocked().internal, 'putJSON').mockRejectedValue(new Error('disk full'));
+    expect(await dispatch(handlers, 'vaultLock', [])).toEqual({ ok: true, value: null });
+    expect(session.isUnlocked()).toBe(false);
     expect(session.drafts.holdsAny()).toBe(false);
     await session.close();
   });
