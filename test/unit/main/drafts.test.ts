@@ -24,7 +24,9 @@ async function filesUnder(dir: string): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (const f of await fs.readdir(dir, { recursive: true })) {
     const full = path.join(dir, f);
-    if ((await fs.stat(full)).isFile()) out.push(await fs.readFile(full));
+    // A temp file may be renamed away while the walk runs; only settled files matter.
+    const stat = await fs.stat(full).catch(() => undefined);
+    if (stat?.isFile()) out.push(await fs.readFile(full).catch(() => Buffer.alloc(0)));
   }
   return out;
 }
@@ -48,12 +50,12 @@ describe('drafts across a lock', () => {
   });
 
   it('an idle lock keeps the drafts too, and main holds none of their text while locked', async () => {
-    const { handlers, session, dir } = await fresh();
+    const { handlers, session } = await fresh();
     await dispatch(handlers, 'draftsPut', [{ kind: 'chat', draft: { text: CHAT_TEXT } }]);
     await session.lock('idle');
     expect(session.drafts.holdsAny()).toBe(false);
     // Kept encrypted: no file of the vault carries the text.
-    for (const bytes of await filesUnder(dir)) expect(bytes.toString('latin1')).not.toContain('5530');
+    for (const bytes of await filesUnder(session.dir)) expect(bytes.toString('latin1')).not.toContain('5530');
     await dispatch(handlers, 'vaultUnlock', [{ passphrase: PASS }]);
     expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: { chat: { text: CHAT_TEXT } } });
     await session.close();
