@@ -1,15 +1,25 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Drafts, MemoryDraft } from '../electron/shared/drafts';
 import { ChatView } from './features/chat/ChatView';
 import { MemoriesView } from './features/memories/MemoriesView';
 import { SettingsView } from './features/settings/SettingsView';
+import { ApiKeyStep } from './features/unlock/ApiKeyStep';
 import { CreateVault } from './features/unlock/CreateVault';
+import { DraftOffer } from './features/unlock/DraftOffer';
 import { RollbackNotice } from './features/unlock/RollbackNotice';
 import { SetPassphrase } from './features/unlock/SetPassphrase';
 import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
 import { call, messageOf, on } from './lib/api';
+import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
+import { focusWhenReady } from './lib/focus';
 
-type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
+type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
 type Tab = 'chat' | 'memories' | 'settings';
+const TABS: Array<[Tab, string]> = [
+  ['chat', 'Chat'],
+  ['memories', 'Memories'],
+  ['settings', 'Settings'],
+];
 
 /** Create → unlock → the app. Locking unmounts everything that holds decrypted text. */
 export function App() {
@@ -20,7 +30,11 @@ export function App() {
       (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: s.rolledBack, damaged: [] } } : { kind: 'locked' }),
       (err: unknown) => setPhase({ kind: 'failed', message: messageOf(err) }),
     );
-    return on('vaultLocked', (e) => setPhase({ kind: 'locked', reason: e.reason === 'idle' ? 'Locked after being idle.' : e.reason === 'system' ? 'Locked because the computer locked or went to sleep.' : undefined }));
+    return on('vaultLocked', (e) => {
+      // Main wrote the drafts it held into the vault before locking; nothing of them stays here.
+      resetDrafts();
+      setPhase({ kind: 'locked', reason: e.reason === 'idle' ? 'Locked after being idle.' : e.reason === 'system' ? 'Locked because the computer locked or went to sleep.' : undefined });
+    });
   }, []);
 
   switch (phase.kind) {
@@ -33,7 +47,9 @@ export function App() {
         </p>
       );
     case 'create':
-      return <CreateVault onDone={() => setPhase({ kind: 'open', notice: { rolledBack: false, damaged: [] } })} />;
+      return <CreateVault onDone={() => setPhase({ kind: 'apikey' })} />;
+    case 'apikey':
+      return <ApiKeyStep onDone={() => setPhase({ kind: 'open', notice: { rolledBack: false, damaged: [] } })} />;
     case 'locked':
       return (
         <>
@@ -49,13 +65,34 @@ export function App() {
 
 function Workspace({ notice }: { notice: UnlockNotice }) {
   const [tab, setTab] = useState<Tab>('chat');
-  const [openPath, setOpenPath] = useState<string>();
+  const [openPath, setOpenPath] = useState<{ path: string; n: number }>();
   const [dismissed, setDismissed] = useState(false);
   const [rolledBack, setRolledBack] = useState(notice.rolledBack);
-  const lock = useCallback(() => void call('vaultLock'), []);
+  const [drafts, setDrafts] = useState<Drafts>();
+  const [restored, setRestored] = useState<MemoryDraft>();
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ chat: null, memories: null, settings: null });
+  const lock = useCallback(() => {
+    // The last keystrokes may still be waiting to reach main: send them first, so the lock keeps them.
+    void flushDrafts().then(() => call('vaultLock'));
+  }, []);
+
+  /** Shows a section and puts focus where work in it starts, so focus never drops to the page. */
+  const show = useCallback((next: Tab, focus: 'tab' | 'content' = 'content') => {
+    setTab(next);
+    if (focus === 'tab') return tabRefs.current[next]?.focus();
+    const target = next === 'chat' ? '#panel-chat textarea[aria-label="Message"]' : next === 'memories' ? (document.querySelector('#panel-memories .cm-content') ? '#panel-memories .cm-content' : '#panel-memories h1') : '#panel-settings h1';
+    focusWhenReady(target);
+  }, []);
   const openInEditor = useCallback((path: string) => {
-    setOpenPath(path);
+    setOpenPath((p) => ({ path, n: (p?.n ?? 0) + 1 }));
     setTab('memories');
+    focusWhenReady(`#panel-memories .editor[data-doc^="${CSS.escape(path)}#"] .cm-content`);
+  }, []);
+
+  useEffect(() => {
+    call('draftsGet').then(setDrafts, () => setDrafts({}));
+    // Entering the app: focus goes to the message box, where most work starts.
+    focusWhenReady('#panel-chat textarea[aria-label="Message"]');
   }, []);
 
   useEffect(() => {
@@ -66,28 +103,47 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
         lock();
       } else if (mod && ['1', '2', '3'].includes(e.key)) {
         e.preventDefault();
-        setTab((['chat', 'memories', 'settings'] as const)[Number(e.key) - 1]!);
+        show(TABS[Number(e.key) - 1]![0]);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [lock]);
+  }, [lock, show]);
 
-  const tabs: Array<[Tab, string]> = [
-    ['chat', 'Chat'],
-    ['memories', 'Memories'],
-    ['settings', 'Settings'],
-  ];
+  // The ARIA tabs pattern: one Tab stop for the tab list, arrows and Home/End move between tabs (and show them).
+  const onTabKey = (e: React.KeyboardEvent) => {
+    const i = TABS.findIndex(([id]) => id === tab);
+    const to = e.key === 'ArrowRight' ? (i + 1) % TABS.length : e.key === 'ArrowLeft' ? (i + TABS.length - 1) % TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -1;
+    if (to < 0) return;
+    e.preventDefault();
+    show(TABS[to]![0], 'tab');
+  };
+
+  const memoryDraft = drafts?.memory;
   return (
     <div className="workspace">
       <header className="topbar">
+        <button type="button" className="skip-link" onClick={() => show('chat')}>
+          Skip to the message box
+        </button>
         <span className="brand">Mnemo</span>
-        <nav role="tablist" aria-label="Sections">
-          {tabs.map(([id, label]) => (
-            <button key={id} role="tab" aria-selected={tab === id} aria-controls={`panel-${id}`} id={`tab-${id}`} onClick={() => setTab(id)}>
-              {label}
-            </button>
-          ))}
+        <nav aria-label="Sections">
+          <div role="tablist" aria-label="Sections" className="tabs" onKeyDown={onTabKey}>
+            {TABS.map(([id, label]) => (
+              <button
+                key={id}
+                ref={(el) => void (tabRefs.current[id] = el)}
+                role="tab"
+                aria-selected={tab === id}
+                aria-controls={`panel-${id}`}
+                id={`tab-${id}`}
+                tabIndex={tab === id ? 0 : -1}
+                onClick={() => setTab(id)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
         </nav>
         <button className="lock" onClick={lock} title="Lock (Ctrl+Shift+L)">
           Lock
@@ -100,20 +156,42 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
           <button onClick={() => setDismissed(true)}>Dismiss</button>
         </div>
       )}
-      {/* The chat stays mounted so a reply keeps streaming while another section is open. */}
-      <section role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" className="panel" hidden={tab !== 'chat'}>
-        <ChatView active={tab === 'chat'} onOpenMemory={openInEditor} onOpenSettings={() => setTab('settings')} />
-      </section>
-      {tab === 'memories' && (
-        <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel">
-          <MemoriesView initialPath={openPath} />
-        </section>
+      {memoryDraft && (
+        <DraftOffer
+          draft={memoryDraft}
+          onRestore={() => {
+            setRestored(memoryDraft);
+            setDrafts((d) => ({ ...d, memory: undefined }));
+            openInEditor(memoryDraft.path);
+          }}
+          onDiscard={() => {
+            void discardDraft('memory');
+            setDrafts((d) => ({ ...d, memory: undefined }));
+            focusWhenReady('#panel-chat textarea[aria-label="Message"]');
+          }}
+        />
       )}
-      {tab === 'settings' && (
-        <section role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" className="panel">
+      {/* Every section stays mounted (hidden when not shown): a reply keeps streaming, and nothing typed in one is lost by opening another. */}
+      <main id="main" className="panels">
+        <section role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" className="panel" hidden={tab !== 'chat'}>
+          <h1 className="sr-only" tabIndex={-1}>
+            Chat
+          </h1>
+          <ChatView active={tab === 'chat'} restoredDraft={drafts?.chat} onOpenMemory={openInEditor} onOpenSettings={() => show('settings')} />
+        </section>
+        <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel" hidden={tab !== 'memories'}>
+          <h1 className="sr-only" tabIndex={-1}>
+            Memories
+          </h1>
+          <MemoriesView initialPath={openPath?.path} openRequest={openPath?.n} restored={restored} />
+        </section>
+        <section role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" className="panel" hidden={tab !== 'settings'}>
+          <h1 className="sr-only" tabIndex={-1}>
+            Settings
+          </h1>
           <SettingsView />
         </section>
-      )}
+      </main>
     </div>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { DraftPut, Drafts } from './drafts';
 import { Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
@@ -38,7 +39,10 @@ export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), cur
 export type VersionEntry = z.infer<typeof VersionEntry>;
 export const TrashEntry = z.object({ path: z.string(), deleted: z.number().optional(), by: Provenance.optional(), versions: z.array(VersionEntry) });
 export type TrashEntry = z.infer<typeof TrashEntry>;
-export const PublicSettings = Settings.extend({ hasApiKey: z.boolean() });
+/** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
+export const ApiKeySource = z.enum(['environment', 'vault', 'none']);
+export type ApiKeySource = z.infer<typeof ApiKeySource>;
+export const PublicSettings = Settings.extend({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource });
 export type PublicSettings = z.infer<typeof PublicSettings>;
 const Conversation = z.object({
   id: z.string(),
@@ -128,7 +132,7 @@ export const CALLS = {
 
   settingsGet: call('settings:get', none, PublicSettings),
   settingsSet: call('settings:set', one(SettingsPatch), PublicSettings),
-  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean() })),
+  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource })),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
 
   /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */
@@ -148,6 +152,11 @@ export const CALLS = {
   chatContext: call('chat:context', one(z.object({ id })), ContextUse),
   /** Saves the conversation as Markdown (memory operations included) where the user picks in main's save dialog. */
   chatExport: call('chat:export', one(z.object({ id })), z.object({ saved: z.boolean() })),
+
+  /** Sets (or with null discards) the window's unsaved memory edit or chat message; main keeps it encrypted in the vault across a lock. */
+  draftsPut: call('drafts:put', one(DraftPut), z.null()),
+  /** The drafts to offer back after an unlock (and any set since). */
+  draftsGet: call('drafts:get', none, Drafts),
 } as const;
 
 export type CallName = keyof typeof CALLS;

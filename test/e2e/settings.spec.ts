@@ -21,8 +21,9 @@ test('settings are saved in the vault', async () => {
   await page.getByLabel(/idle minutes/).fill('3');
   await page.getByLabel(/approval mode/).check();
   await page.getByLabel(/looks like a secret/).selectOption('redact');
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('status')).toContainText('Settings saved');
+  await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
+  await page.getByRole('button', { name: 'Save security settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toHaveCount(2);
   expect(await loadSettings(app.session.unlocked())).toMatchObject({ model: 'claude-opus-4-1', autoLockMinutes: 3, approvalMode: true, guardMode: 'redact' });
 });
 

@@ -8,6 +8,7 @@ import { MemoryPathError } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import { CALLS, type CallName, type Result } from '../../shared/ipc';
 import { chatHandlers } from './chat';
+import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
 import { projectHandlers } from './projects';
@@ -25,7 +26,7 @@ export { AppSession } from './session';
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
   // Every event is parsed against the contract before it can reach the window.
   const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session) };
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session), ...draftHandlers(session) };
   return { handlers, session };
 }
 

@@ -6,6 +6,7 @@
 import { vaultDirIn } from '../../core/app-paths';
 import { TemporaryConversations } from '../../core/chat/temporary';
 import { projectChanges } from '../../core/projects/scope';
+import { DraftKeeper } from '../../core/drafts';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -55,6 +56,9 @@ export class AppSession {
   readonly guesses = new GuessLimiter(() => this.now());
   /** This session's temporary chats: in memory only, forgotten on lock and quit. */
   readonly temporary = new TemporaryConversations();
+  /** The window's unsaved work, written into the vault when it locks. */
+  readonly drafts = new DraftKeeper();
+  private locking: Promise<void> | undefined;
 
   constructor(readonly ctx: HandlerContext) {}
 
@@ -128,17 +132,32 @@ export class AppSession {
     });
   }
 
-  /** Stops every turn, zeroes the keys, and tells the window (which then drops every decrypted memory). */
-  lock(reason: 'user' | 'idle' | 'system'): void {
+  /**
+   * Stops every turn, keeps the window's drafts encrypted in the vault, zeroes
+   * the keys, and tells the window (which then drops every decrypted memory).
+   * Resolves once locked; a second lock while one runs joins it.
+   */
+  lock(reason: 'user' | 'idle' | 'system'): Promise<void> {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;
     this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
-    if (this.vault?.isUnlocked()) {
-      this.vault.lock();
-      this.ctx.emit('vaultLocked', { reason });
+    const vault = this.vault;
+    if (!vault?.isUnlocked()) {
+      this.drafts.forget();
+      return this.locking ?? Promise.resolve();
     }
+    this.locking ??= (async () => {
+      // A failed draft write must not keep the vault open: the lock matters more than the draft.
+      await this.drafts.persist(vault).catch(() => undefined);
+      this.drafts.forget();
+      if (vault.isUnlocked()) {
+        vault.lock();
+        this.ctx.emit('vaultLocked', { reason });
+      }
+    })().finally(() => (this.locking = undefined));
+    return this.locking;
   }
 
   /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */
@@ -148,6 +167,9 @@ export class AppSession {
     await this.ctx.clipboard?.clearNow();
     this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
+    // Quitting with unsaved work keeps it for the next unlock, as a lock does.
+    if (this.vault?.isUnlocked()) await this.drafts.persist(this.vault).catch(() => undefined);
+    this.drafts.forget();
     this.unsubscribe?.();
     await this.vault?.close();
     this.vault = undefined;

@@ -6,9 +6,14 @@ import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
 export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'settingsSet' | 'settingsSetApiKey' | 'settingsTestConnection'> {
+  // The window learns where a key comes from (never the key), so it does not say "not set" while ANTHROPIC_API_KEY is in use.
+  const keyStatus = async (vault: ReturnType<AppSession['unlocked']>) => {
+    const stored = await hasApiKey(vault);
+    return { hasApiKey: stored, apiKeySource: s.ctx.env.ANTHROPIC_API_KEY ? ('environment' as const) : stored ? ('vault' as const) : ('none' as const) };
+  };
   const publicSettings = async () => {
     const vault = s.unlocked();
-    return { ...(await loadSettings(vault)), hasApiKey: await hasApiKey(vault) };
+    return { ...(await loadSettings(vault)), ...(await keyStatus(vault)) };
   };
   return {
     settingsGet: publicSettings,
@@ -19,7 +24,7 @@ export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'se
     settingsSetApiKey: async ({ apiKey }) => {
       const vault = s.unlocked();
       await setApiKey(vault, apiKey);
-      return { hasApiKey: await hasApiKey(vault) };
+      return keyStatus(vault);
     },
     settingsTestConnection: async () => {
       const tc = await createClient(s.unlocked(), { env: s.ctx.env, maxRetries: 0 });

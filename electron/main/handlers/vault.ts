@@ -39,7 +39,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlock(passphrase))),
     vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey))),
     vaultLock: async () => {
-      s.lock('user');
+      await s.lock('user');
       return null;
     },
     vaultChangePassphrase: async ({ current, next }) => {

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { Diff } from '../../components/Diff';
 
@@ -6,8 +7,11 @@ type Approval = Extract<ChatEvent, { type: 'approval' }>;
 /** A held memory change and what it does: the diff of an edit, the old and new path of a rename, what a delete removes. */
 export function ApprovalCard({ approval: a, onDecide }: { approval: Approval; onDecide: (allow: boolean) => void }) {
   const removes = a.change?.removes;
+  const card = useRef<HTMLDivElement>(null);
+  // A held change waits for the user: bring focus (and a screen reader) to it, so it is decided by keyboard without hunting.
+  useEffect(() => card.current?.focus(), []);
   return (
-    <div className="approval" role="group" aria-label={`Approve ${a.command} ${a.path}`}>
+    <div className="approval" role="group" aria-label={`Approve ${a.command} ${a.path}`} ref={card} tabIndex={-1}>
       {a.command === 'rename' ? (
         <p>
           Claude wants to rename <code>{a.path}</code> to <code>{a.newPath ?? '?'}</code>

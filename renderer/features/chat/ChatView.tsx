@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
+import type { ChatDraft } from '../../../electron/shared/drafts';
 import { call, messageOf, on } from '../../lib/api';
+import { saveDraft } from '../../lib/drafts';
 import { ApprovalCard } from './ApprovalCard';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { Messages } from './Messages';
@@ -14,7 +16,7 @@ type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
 
 /** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
-export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boolean; onOpenMemory: (path: string) => void; onOpenSettings: () => void }) {
+export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }: { active: boolean; restoredDraft?: ChatDraft | undefined; onOpenMemory: (path: string) => void; onOpenSettings: () => void }) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [conv, setConv] = useState<Conversation>();
   const [live, setLive] = useState<Live>();
@@ -25,6 +27,17 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
   const input = useRef<HTMLTextAreaElement>(null);
   // Streamed events reach React once per animation frame, however many arrive in between.
   const [batch] = useState(() => frameBatcher<ChatEvent>((events) => setLive((l) => (l ? events.reduce(applyEvent, l) : l))));
+  /** The turn whose conversation was made for its message: if nothing of it is saved, the empty conversation goes again. */
+  const madeFor = useRef<{ turnId: string; id: string } | undefined>(undefined);
+
+  // The unsent message a lock kept comes back to the box (unless something was typed since).
+  useEffect(() => {
+    if (restoredDraft) setDraft((d) => d || restoredDraft.text);
+  }, [restoredDraft]);
+  // Main keeps the unsent message, so a lock (even one main starts when idle) does not lose it.
+  useEffect(() => {
+    saveDraft('chat', draft.trim() ? { text: draft, ...(convRef.current ? { conversationId: convRef.current.id } : {}) } : null);
+  }, [draft]);
 
   const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
   /** The conversation being switched to, if a switch is under way: a message sent meanwhile goes there, not to the old one. */
@@ -79,7 +92,21 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       if (event.type === 'done') {
         batch.flush();
         const sent = liveRef.current.userText;
-        void call('chatGet', { id: conversationId }).then((c) => {
+        const made = madeFor.current?.turnId === turnId;
+        madeFor.current = undefined;
+        void call('chatGet', { id: conversationId }).then(async (c) => {
+          if (made && c.transcript.length === 0) {
+            // The first message of a new conversation failed before anything was saved: leave no empty conversation behind.
+            await call('chatDelete', { id: c.id }).catch(() => undefined);
+            if (localStorage.getItem(LAST_OPEN) === c.id) localStorage.removeItem(LAST_OPEN);
+            setConv((before) => (before && before.id !== c.id ? before : undefined));
+            convRef.current = convRef.current?.id === c.id ? undefined : convRef.current;
+            setDraft((d) => d || sent);
+            liveRef.current = undefined;
+            setLive(undefined);
+            void refreshList();
+            return;
+          }
           setConv((before) => {
             // The user may have opened another conversation meanwhile: leave it open.
             if (before && before.id !== c.id) return before;
@@ -114,6 +141,19 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
     [handle],
   );
 
+  // A "no API key" error goes stale once a key is set (in Settings or first run): say so, and offer Retry.
+  useEffect(() => {
+    if (!active || (failure?.code !== 'no_key' && failure?.code !== 'auth')) return;
+    let live = true;
+    call('settingsGet').then(
+      (s) => {
+        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: 'An API key is set now. Send your message again with Retry.' });
+      },
+      () => undefined,
+    );
+    return () => void (live = false);
+  }, [active, failure]);
+
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
@@ -142,6 +182,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
       if (!current) setConv(target);
       early.current = [];
       const { turnId } = await call('chatSend', { id: target.id, text });
+      if (!current || current.transcript.length === 0) madeFor.current = { turnId, id: target.id };
       setDraft('');
       batch.clear();
       const started: Live = { turnId, conversationId: target.id, userText: text, text: '', parts: [], thinking: '', tools: [], approvals: [] };
@@ -189,6 +230,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
           onOpen={onOpenMemory}
           tail={
             <>
+              {(!conv || conv.transcript.length === 0) && !live && <Greeting />}
               {live && live.conversationId === conv?.id && (
                 <>
                   <article className="msg user" aria-label="You">
@@ -211,7 +253,7 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
                 <div role="alert" className="error inline-error">
                   <p>{failure.message}</p>
                   {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-                  {!live && lastUser && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
+                  {!live && (lastUser || draft.trim()) && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
                 </div>
               )}
             </>
@@ -263,6 +305,17 @@ export function ChatView({ active, onOpenMemory, onOpenSettings }: { active: boo
 }
 
 const NO_ENTRIES: Conversation['transcript'] = [];
+
+/** What an empty chat says: who remembers what, and where it is kept. */
+function Greeting() {
+  return (
+    <div className="greeting">
+      <h2>Start a conversation</h2>
+      <p>Claude keeps notes about you and your work in memory files, encrypted in the vault on this computer. You see every memory Claude reads or writes here in the chat, and you can open, edit or delete any of them under Memories.</p>
+      <p className="hint">Enter sends; Shift+Enter starts a new line. Ctrl+K starts a new conversation.</p>
+    </div>
+  );
+}
 
 async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
   await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);

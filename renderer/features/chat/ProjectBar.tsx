@@ -1,3 +1,4 @@
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useState } from 'react';
 import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf } from '../../lib/api';
@@ -67,13 +68,15 @@ export function ProjectBar({ projects, current, onPick, onChanged }: { projects:
         </form>
       )}
       {deleting && picked && (
-        <div role="alertdialog" aria-label="Delete project" className="confirm">
+        <ConfirmDialog label="Delete project" onCancel={() => setDeleting(false)}>
           <p>
             Delete the project “{picked.name}”? Its conversations and memories are hidden, not destroyed: they stay in the vault and the project can be restored (mnemo projects restore).
           </p>
-          <button onClick={() => void act(call('projectsDelete', { id: picked.id }), () => (setDeleting(false), onPick(FIRST)))}>Delete project</button>
-          <button onClick={() => setDeleting(false)}>Cancel</button>
-        </div>
+          <button className="danger" onClick={() => void act(call('projectsDelete', { id: picked.id }), () => (setDeleting(false), onPick(FIRST)))}>Delete project</button>
+          <button data-cancel onClick={() => setDeleting(false)}>
+            Cancel
+          </button>
+        </ConfirmDialog>
       )}
       {error && (
         <p role="alert" className="error">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { Project } from '../../../electron/shared/projects';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { call, messageOf } from '../../lib/api';
 import { ProjectBar } from './ProjectBar';
 
@@ -135,11 +136,13 @@ function ConversationItem({ c, selected, onSelect, onChanged }: { c: Conversatio
         ✕
       </button>
       {deleting && (
-        <div role="alertdialog" aria-label={c.temporary ? 'Close temporary chat' : 'Delete conversation'} className="confirm">
+        <ConfirmDialog label={c.temporary ? 'Close temporary chat' : 'Delete conversation'} onCancel={() => setDeleting(false)}>
           <p>{c.temporary ? `Close “${c.title}”? A temporary chat is not kept: it will be gone.` : `Delete “${c.title}”? This cannot be undone.`}</p>
           <button onClick={() => void act(call('chatDelete', { id: c.id })).then(() => setDeleting(false))}>{c.temporary ? 'Close' : 'Delete'}</button>
-          <button onClick={() => setDeleting(false)}>Cancel</button>
-        </div>
+          <button data-cancel onClick={() => setDeleting(false)}>
+            Cancel
+          </button>
+        </ConfirmDialog>
       )}
       {error && (
         <p role="alert" className="error">

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
+import { saveDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
@@ -22,6 +24,7 @@ interface Loaded {
 export function EditorPane({
   path,
   request,
+  restored,
   onDirty,
   onRenamed,
   onDeleted,
@@ -29,6 +32,8 @@ export function EditorPane({
   path: string;
   /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
   request?: { mode: 'rename' | 'delete'; n: number } | undefined;
+  /** An unsaved edit a lock kept, offered back after unlock. */
+  restored?: MemoryDraft | undefined;
   onDirty: (dirty: boolean) => void;
   onRenamed: (to: string) => void;
   onDeleted: () => void;
@@ -40,6 +45,8 @@ export function EditorPane({
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
   const [mode, setMode] = useState<'edit' | 'rename' | 'delete' | 'history'>('edit');
   const keyCounter = useRef(0);
+  /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
+  const pendingRestore = useRef(restored);
   const dirty = loaded !== undefined && draft !== loaded.text;
   const state = useRef({ dirty, version: loaded?.version ?? 0 });
   state.current = { dirty, version: loaded?.version ?? 0 };
@@ -47,8 +54,11 @@ export function EditorPane({
   const load = useCallback(async () => {
     try {
       const r = await call('memoryRead', { path });
-      setLoaded({ ...r, key: ++keyCounter.current });
-      setDraft(r.text);
+      const back = pendingRestore.current;
+      pendingRestore.current = undefined;
+      // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
+      setLoaded({ ...r, ...(back ? { version: back.baseVersion } : {}), key: ++keyCounter.current });
+      setDraft(back ? back.text : r.text);
       setConflict(undefined);
       setError(undefined);
     } catch (e) {
@@ -76,6 +86,12 @@ export function EditorPane({
   useEffect(() => {
     onDirty(dirty);
   }, [dirty, onDirty]);
+  // Leaving the file (after the user agreed to drop the edit) drops its draft too.
+  useEffect(() => () => saveDraft('memory', null), []);
+  // Main keeps the unsaved edit, so a lock (even one main starts when idle) does not lose it.
+  useEffect(() => {
+    saveDraft('memory', dirty && loaded ? { path, text: draft, baseVersion: loaded.version } : null);
+  }, [dirty, draft, path, loaded]);
 
   useEffect(
     () =>
@@ -205,7 +221,7 @@ export function EditorPane({
         </div>
       )}
       <div className="editor-and-history">
-        <Editor docKey={`${path}#${loaded.key}`} text={loaded.text} onChange={setDraft} onSave={() => void save()} />
+        <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} />
         {mode === 'history' && <History path={path} current={loaded.text} onRestored={() => void load()} />}
       </div>
     </div>

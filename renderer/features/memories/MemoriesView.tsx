@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MemoryDraft } from '../../../electron/shared/drafts';
 import type { Entry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
@@ -11,7 +12,7 @@ import { Tree } from './Tree';
 type Hit = { path: string; line: number; snippet: string };
 
 /** Browse, search, create and edit memories. The tree follows every change live. */
-export function MemoriesView({ initialPath }: { initialPath: string | undefined }) {
+export function MemoriesView({ initialPath, openRequest, restored }: { initialPath: string | undefined; openRequest?: number | undefined; restored?: MemoryDraft | undefined }) {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [selected, setSelected] = useState<string | undefined>(initialPath);
   const [creating, setCreating] = useState<'file' | 'dir'>();
@@ -33,7 +34,16 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
     refresh();
     return on('memoryChanged', refresh);
   }, [refresh]);
-  useEffect(() => setSelected(initialPath), [initialPath]);
+  // "Open in editor" from the chat: this view stays mounted, so an unsaved edit here must be asked about first.
+  useEffect(() => {
+    if (!initialPath) return;
+    setSelected((current) => {
+      if (current === initialPath) return current;
+      if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return current;
+      dirty.current = false;
+      return initialPath;
+    });
+  }, [initialPath, openRequest]);
   useEffect(() => {
     const guard = (e: BeforeUnloadEvent) => {
       if (dirty.current) e.preventDefault();
@@ -159,6 +169,7 @@ export function MemoriesView({ initialPath }: { initialPath: string | undefined 
             key={selected}
             request={request}
             path={selected}
+            restored={restored?.path === selected ? restored : undefined}
             onDirty={(d) => (dirty.current = d)}
             onRenamed={(to) => {
               dirty.current = false;

@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { usePassphraseStrength } from '../../lib/strength';
 
-/** Passphrase, recovery key, key rotation, vault check, backup and plaintext export. */
-export function SecuritySettings() {
+type Place = 'passphrase' | 'kdf' | 'newkey' | 'copy' | 'rotate' | 'check';
+
+/** Locking (the children), passphrase, recovery key, key rotation, vault check, backup and plaintext export: whatever mints a credential or lets plaintext out asks for the passphrase. */
+export function SecuritySettings({ children }: { children?: ReactNode }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -20,7 +22,10 @@ export function SecuritySettings() {
   const [error, setError] = useState<string>();
   const strength = usePassphraseStrength(next);
 
-  const run = async (fn: () => Promise<string | undefined>) => {
+  /** Which action the status and error belong to: they are shown beside that action's button. */
+  const [at, setAt] = useState<Place>();
+  const run = async (place: Place, fn: () => Promise<string | undefined>) => {
+    setAt(place);
     setError(undefined);
     setStatus(undefined);
     try {
@@ -32,7 +37,7 @@ export function SecuritySettings() {
 
   const changePassphrase = (e: React.FormEvent) => {
     e.preventDefault();
-    void run(async () => {
+    void run('passphrase', async () => {
       // Main refuses a weak passphrase whatever happens here; this only saves a round trip when the meter already said no.
       if (strength.assessment && !strength.assessment.acceptable) throw new Error(`The new passphrase is too weak. ${strength.hint}`);
       if (next !== confirm) throw new Error('The two new passphrases differ.');
@@ -44,9 +49,22 @@ export function SecuritySettings() {
     }).catch(() => undefined);
   };
 
+  const said = (place: Place) =>
+    at === place && (
+      <>
+        {status && (
+          <span role="status" className="saved">
+            {status}
+          </span>
+        )}
+        <ErrorText message={error} />
+      </>
+    );
+
   return (
     <section aria-labelledby="security" className="security">
       <h2 id="security">Security</h2>
+      {children}
       <form onSubmit={changePassphrase} aria-label="Change passphrase">
         <h3>Change passphrase</h3>
         <label>
@@ -64,13 +82,19 @@ export function SecuritySettings() {
           Confirm new passphrase
           <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         </label>
-        <button type="submit" disabled={!current || !next}>
-          Change passphrase
-        </button>
+        <div className="row save-row">
+          <button type="submit" disabled={!current || !next}>
+            Change passphrase
+          </button>
+          {said('passphrase')}
+        </div>
       </form>
       <h3>Key derivation</h3>
       <p>Your passphrase is stretched with Argon2id so that each guess costs an attacker time. Strengthen it to this computer’s current measure (or one more pass); unlocking takes a little longer.</p>
-      <button onClick={() => setKdfAsk(true)}>Strengthen key derivation…</button>
+      <div className="row save-row">
+        <button onClick={() => setKdfAsk(true)}>Strengthen key derivation…</button>
+        {said('kdf')}
+      </div>
       {kdfAsk && (
         <PassphraseConfirm
           label="Passphrase (to strengthen key derivation)"
@@ -80,7 +104,7 @@ export function SecuritySettings() {
           onChange={setKdfPass}
           onCancel={() => (setKdfAsk(false), setKdfPass(''))}
           onConfirm={() =>
-            void run(async () => {
+            void run('kdf', async () => {
               const r = await call('vaultStrengthenKdf', { passphrase: kdfPass });
               setKdfPass('');
               setKdfAsk(false);
@@ -90,7 +114,10 @@ export function SecuritySettings() {
         />
       )}
       <h3>Recovery key</h3>
-      <button onClick={() => setNewKeyAsk(true)}>Show a new recovery key</button>
+      <div className="row save-row">
+        <button onClick={() => setNewKeyAsk(true)}>Show a new recovery key</button>
+        {said('newkey')}
+      </div>
       {newKeyAsk && (
         <PassphraseConfirm
           label="Passphrase (to make a new recovery key)"
@@ -100,7 +127,7 @@ export function SecuritySettings() {
           onChange={setNewKeyPass}
           onCancel={() => (setNewKeyAsk(false), setNewKeyPass(''))}
           onConfirm={() =>
-            void run(async () => {
+            void run('newkey', async () => {
               const r = await call('vaultNewRecoveryKey', { passphrase: newKeyPass });
               setNewKeyPass('');
               setNewKeyAsk(false);
@@ -113,15 +140,15 @@ export function SecuritySettings() {
       {recoveryKey && (
         <p>
           New recovery key (shown once): <output className="recovery-key">{recoveryKey}</output>{' '}
-          <button onClick={() => void run(async () => ((await call('clipboardWriteRecoveryKey')).copied ? 'Copied. The clipboard is cleared in a minute.' : 'Copying is not available here; write the key down.'))}>Copy</button>{' '}
-          <button onClick={() => setRecoveryKey(undefined)}>I have saved it</button>
+          <button onClick={() => void run('copy', async () => ((await call('clipboardWriteRecoveryKey')).copied ? 'Copied. The clipboard is cleared in a minute.' : 'Copying is not available here; write the key down.'))}>Copy</button>{' '}
+          <button onClick={() => setRecoveryKey(undefined)}>I have saved it</button> {said('copy')}
         </p>
       )}
       <form
         aria-label="Rotate keys"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(async () => {
+          void run('rotate', async () => {
             const r = await call('vaultRotateKeys', { passphrase: rotatePass });
             setRotatePass('');
             setRecoveryKey(r.recoveryKey);
@@ -135,15 +162,19 @@ export function SecuritySettings() {
           Passphrase (to rotate keys)
           <input type="password" value={rotatePass} onChange={(e) => setRotatePass(e.target.value)} />
         </label>
-        <button type="submit" disabled={!rotatePass}>
-          Rotate keys
-        </button>
+        <div className="row save-row">
+          <button type="submit" disabled={!rotatePass}>
+            Rotate keys
+          </button>
+          {said('rotate')}
+        </div>
       </form>
       <h3>Check and copy</h3>
       <div className="row">
-        <button onClick={() => void run(async () => { const r = await call('vaultVerify'); return r.ok ? 'The vault checks out: every file authenticates.' : `Problems found: ${r.problems.join('; ')}`; })}>Check the vault</button>
-        <button onClick={() => void run(async () => ((await call('vaultBackup')).saved ? 'Encrypted backup saved. It opens with this passphrase or recovery key.' : undefined))}>Encrypted backup…</button>
+        <button onClick={() => void run('check', async () => { const r = await call('vaultVerify'); return r.ok ? 'The vault checks out: every file authenticates.' : `Problems found: ${r.problems.join('; ')}`; })}>Check the vault</button>
+        <button onClick={() => void run('check', async () => ((await call('vaultBackup')).saved ? 'Encrypted backup saved. It opens with this passphrase or recovery key.' : undefined))}>Encrypted backup…</button>
         <button onClick={() => setExportConfirm(true)}>Export as plain text…</button>
+        {said('check')}
       </div>
       {exportConfirm && (
         <PassphraseConfirm
@@ -154,7 +185,7 @@ export function SecuritySettings() {
           onChange={setExportPass}
           onCancel={() => (setExportConfirm(false), setExportPass(''))}
           onConfirm={() =>
-            void run(async () => {
+            void run('check', async () => {
               const r = await call('vaultExportPlaintext', { passphrase: exportPass });
               setExportPass('');
               setExportConfirm(false);
@@ -163,8 +194,6 @@ export function SecuritySettings() {
           }
         />
       )}
-      {status && <p role="status">{status}</p>}
-      <ErrorText message={error} />
     </section>
   );
 }

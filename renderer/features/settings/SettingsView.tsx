@@ -1,124 +1,118 @@
 import { useEffect, useState } from 'react';
 import type { PublicSettings } from '../../../electron/shared/ipc';
+import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { ConnectionSettings } from './ConnectionSettings';
 import { SecuritySettings } from './SecuritySettings';
 
-/** Connection, memory behaviour and locking. The API key can be set or cleared, never read back. */
+type Section = 'claude' | 'security';
+const FIELDS: Record<Section, Field[]> = {
+  claude: ['model', 'maxTokens', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'compaction', 'historyDepth'],
+  security: ['autoLockMinutes'],
+};
+type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
+const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Object.fromEntries(keys.map((k) => [k, s[k]])) as Partial<PublicSettings>;
+
+/**
+ * Settings in three sections — Connection, Claude and memory, Security — each
+ * saved on its own, with its status beside its button. Saving one section
+ * leaves unsaved changes in another as they are.
+ */
 export function SettingsView() {
   const [s, setS] = useState<PublicSettings>();
-  const [apiKey, setApiKey] = useState('');
-  const [status, setStatus] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [status, setStatus] = useState<Partial<Record<Section, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<Section, string>>>({});
+  const [loadError, setLoadError] = useState<string>();
 
   useEffect(() => {
-    call('settingsGet').then(setS, (e: unknown) => setError(messageOf(e)));
+    call('settingsGet').then(setS, (e: unknown) => setLoadError(messageOf(e)));
   }, []);
-  if (!s) return <ErrorText message={error} />;
+  if (!s) return <ErrorText message={loadError} />;
 
-  const update = <K extends keyof PublicSettings>(k: K, v: PublicSettings[K]) => setS({ ...s, [k]: v });
-  const save = async (e: React.FormEvent) => {
+  const update = <K extends keyof PublicSettings>(k: K, v: PublicSettings[K]) => {
+    setS({ ...s, [k]: v });
+    const section = (Object.keys(FIELDS) as Section[]).find((sec) => FIELDS[sec].includes(k as Field));
+    if (section) setStatus((st) => ({ ...st, [section]: undefined }));
+  };
+  const save = (section: Section) => async (e: React.FormEvent) => {
     e.preventDefault();
-    setError(undefined);
+    setErrors((er) => ({ ...er, [section]: undefined }));
     try {
-      const { hasApiKey: _ignored, ...patch } = s;
-      setS(await call('settingsSet', patch));
-      setStatus('Settings saved.');
+      const saved = await call('settingsSet', pick(s, FIELDS[section]));
+      setS((now) => (now ? { ...now, ...pick(saved, FIELDS[section]) } : saved));
+      setStatus((st) => ({ ...st, [section]: 'Settings saved.' }));
     } catch (err) {
-      setError(messageOf(err));
+      setStatus((st) => ({ ...st, [section]: undefined }));
+      setErrors((er) => ({ ...er, [section]: messageOf(err) }));
     }
   };
-  const saveKey = async (key: string | null) => {
-    try {
-      const r = await call('settingsSetApiKey', { apiKey: key });
-      setS({ ...s, hasApiKey: r.hasApiKey });
-      setApiKey('');
-      setStatus(r.hasApiKey ? 'API key saved in the vault.' : 'API key removed.');
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
-  const test = async () => {
-    setStatus('Testing the connection…');
-    try {
-      const r = await call('settingsTestConnection');
-      setStatus(r.message);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  const saveRow = (section: Section, label: string) => (
+    <div className="row save-row">
+      <button type="submit">{label}</button>
+      {status[section] && (
+        <span role="status" className="saved">
+          {status[section]}
+        </span>
+      )}
+      <ErrorText message={errors[section]} />
+    </div>
+  );
 
   return (
     <div className="settings">
-      <section aria-labelledby="conn">
-        <h2 id="conn">Connection</h2>
-        <p>
-          API key: <strong>{s.hasApiKey ? 'set' : 'not set'}</strong> (stored encrypted in the vault; never shown again).{' '}
-          <button type="button" className="link" onClick={() => void call('openLink', { href: 'https://console.anthropic.com/settings/keys' }).catch(() => undefined)}>
-            Get an API key
-          </button>
-        </p>
-        <div className="row">
-          <label>
-            Anthropic API key
-            <input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="sk-ant-…" />
-          </label>
-          <button onClick={() => void saveKey(apiKey)} disabled={!apiKey.trim()}>
-            Save key
-          </button>
-          {s.hasApiKey && <button onClick={() => void saveKey(null)}>Remove key</button>}
-          <button onClick={() => void test()} disabled={!s.hasApiKey}>
-            Test connection
-          </button>
-        </div>
-      </section>
-      <form onSubmit={save} aria-labelledby="behaviour">
+      <ConnectionSettings keyStatus={s} onKeyStatus={(k) => setS((now) => (now ? { ...now, ...k } : now))} />
+      <section aria-labelledby="behaviour">
         <h2 id="behaviour">Claude and memory</h2>
-        <label>
-          Model
-          <input value={s.model} onChange={(e) => update('model', e.target.value)} />
-        </label>
-        <label>
-          Max tokens per reply
-          <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
-        </label>
-        <label>
-          Memory guidance (what Claude should remember, and what never to store)
-          <textarea rows={5} value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
-          Ask me before Claude changes memory (approval mode)
-        </label>
-        <label>
-          When Claude tries to store something that looks like a secret
-          <select value={s.guardMode} onChange={(e) => update('guardMode', e.target.value as PublicSettings['guardMode'])}>
-            <option value="block">Block it (recommended)</option>
-            <option value="redact">Store it with the secret redacted</option>
-            <option value="allow">Allow it</option>
-          </select>
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
-          Show Claude’s thinking
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
-          Compact long conversations
-        </label>
-        <label>
-          Lock after this many idle minutes (0 = never)
-          <input type="number" min={0} max={1440} value={s.autoLockMinutes} onChange={(e) => update('autoLockMinutes', Number(e.target.value))} />
-        </label>
-        <label>
-          Versions kept per memory
-          <input type="number" min={1} max={200} value={s.historyDepth} onChange={(e) => update('historyDepth', Number(e.target.value))} />
-        </label>
-        <button type="submit">Save settings</button>
-      </form>
-      {status && <p role="status">{status}</p>}
-      <ErrorText message={error} />
-      <SecuritySettings />
+        <form onSubmit={save('claude')} aria-labelledby="behaviour">
+          <label>
+            Model
+            <input value={s.model} onChange={(e) => update('model', e.target.value)} />
+          </label>
+          <label>
+            Max tokens per reply
+            <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
+          </label>
+          <label>
+            Memory guidance (what Claude should remember, and what never to store)
+            <textarea rows={5} value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
+            Ask me before Claude changes memory (approval mode)
+          </label>
+          <label>
+            When Claude tries to store something that looks like a secret
+            <select value={s.guardMode} onChange={(e) => update('guardMode', e.target.value as PublicSettings['guardMode'])}>
+              <option value="block">Block it (recommended)</option>
+              <option value="redact">Store it with the secret redacted</option>
+              <option value="allow">Allow it</option>
+            </select>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
+            Show Claude’s thinking
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
+            Compact long conversations
+          </label>
+          <label>
+            Versions kept per memory
+            <input type="number" min={1} max={200} value={s.historyDepth} onChange={(e) => update('historyDepth', Number(e.target.value))} />
+          </label>
+          {saveRow('claude', 'Save Claude and memory settings')}
+        </form>
+      </section>
+      <SecuritySettings>
+        <form onSubmit={save('security')} aria-label="Locking">
+          <label>
+            Lock after this many idle minutes (0 = never)
+            <input type="number" min={0} max={1440} value={s.autoLockMinutes} onChange={(e) => update('autoLockMinutes', Number(e.target.value))} />
+          </label>
+          {saveRow('security', 'Save security settings')}
+        </form>
+      </SecuritySettings>
     </div>
   );
 }

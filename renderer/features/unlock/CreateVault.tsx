@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
@@ -41,6 +41,9 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
   const [error, setError] = useState<string>();
   const [copied, setCopied] = useState(false);
   const lastGroup = recoveryKey.split('-').at(-1) ?? '';
+  const title = useRef<HTMLHeadingElement>(null);
+  // The form that was focused is gone: start this screen at its heading, so a screen reader reads it from the top.
+  useEffect(() => title.current?.focus(), []);
   const save = () => {
     const blob = new Blob([`Mnemo recovery key\n\n${recoveryKey}\n\nKeep this somewhere safe, apart from this computer. It opens your vault if you forget the passphrase.\n`], { type: 'text/plain' });
     const a = document.createElement('a');
@@ -57,7 +60,9 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
   return (
     <main className="centered">
       <form className="card" onSubmit={finish} aria-labelledby="rk-title">
-        <h1 id="rk-title">Keep this key safe</h1>
+        <h1 id="rk-title" ref={title} tabIndex={-1}>
+          Keep this key safe
+        </h1>
         <p>Your recovery key opens the vault if you forget the passphrase. It is shown only now. Save it somewhere safe, away from this computer.</p>
         <output className="recovery-key" aria-label="Recovery key">
           {recoveryKey}

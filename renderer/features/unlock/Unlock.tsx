@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
@@ -15,6 +15,14 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
   const [mode, setMode] = useState<'passphrase' | 'recovery'>('passphrase');
   const [secret, setSecret] = useState('');
   const { busy, error, setError, run } = useAction();
+  const field = useRef<HTMLInputElement>(null);
+  // A refused try puts focus back in the field (it was disabled while main checked), with the text selected to retype.
+  useEffect(() => {
+    if (error && !busy) {
+      field.current?.focus();
+      field.current?.select();
+    }
+  }, [error, busy]);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -32,15 +40,18 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
         <label>
           {mode === 'passphrase' ? 'Passphrase' : 'Recovery key'}
           <input
+            ref={field}
             type={mode === 'passphrase' ? 'password' : 'text'}
             autoFocus
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'unlock-error' : undefined}
             autoComplete="off"
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
             disabled={busy}
           />
         </label>
-        <ErrorText message={error} />
+        <ErrorText message={error} id="unlock-error" />
         <button type="submit" disabled={busy}>
           {busy ? 'Unlocking… (deriving the key)' : 'Unlock'}
         </button>

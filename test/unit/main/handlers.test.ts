@@ -92,7 +92,7 @@ describe('the handler table', () => {
     await dispatch(handlers, 'vaultCreate', [{ passphrase: 'correct horse battery staple' }]);
     const set = await dispatch(handlers, 'settingsSetApiKey', [{ apiKey: 'sk-ant-api03-secret-value-123' }]);
     const got = await dispatch(handlers, 'settingsGet', []);
-    expect(set).toEqual({ ok: true, value: { hasApiKey: true } });
+    expect(set).toEqual({ ok: true, value: { hasApiKey: true, apiKeySource: 'vault' } });
     expect(got).toMatchObject({ ok: true, value: { hasApiKey: true } });
     expect(JSON.stringify([set, got])).not.toContain('secret-value');
     await session.close();

@@ -1,0 +1,73 @@
+/**
+ * Unsaved work kept across a lock. While the vault is unlocked the window's
+ * drafts live only in this process's memory; just before the keys are wiped
+ * they are written into the vault's internal namespace (encrypted, outside
+ * /memories, so Claude never sees them), and after the next unlock they are
+ * offered back until the user restores or discards them.
+ */
+import { ChatDraft, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
+import type { VaultApi } from './vault/types';
+
+const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat' };
+const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft } as const;
+const KINDS = Object.keys(KEYS) as DraftKind[];
+
+/** The drafts of one app session: held in memory while unlocked, persisted at lock. */
+export class DraftKeeper {
+  private held: Drafts = {};
+
+  /**
+   * Sets or discards one draft. A discarded draft is also removed from the
+   * vault, so a draft the user has dealt with is not offered again.
+   */
+  async put(vault: VaultApi, change: DraftPut): Promise<void> {
+    if (change.draft) {
+      this.held = { ...this.held, [change.kind]: change.draft };
+      return;
+    }
+    const { [change.kind]: _dropped, ...rest } = this.held;
+    this.held = rest;
+    if (vault.internal.keys(KEYS[change.kind]).includes(KEYS[change.kind])) await vault.internal.delete(KEYS[change.kind]);
+  }
+
+  /**
+   * Every draft there is: those set since unlock, and those kept in the vault
+   * at the last lock (which stay there until discarded). A stored draft that no
+   * longer validates is dropped rather than offered.
+   */
+  async all(vault: VaultApi): Promise<Drafts> {
+    const out: Drafts = { ...this.held };
+    for (const kind of KINDS) {
+      if (out[kind] || !vault.internal.keys(KEYS[kind]).includes(KEYS[kind])) continue;
+      const parsed = SCHEMAS[kind].safeParse(await vault.internal.getJSON<unknown>(KEYS[kind]));
+      if (parsed.success) Object.assign(out, { [kind]: parsed.data });
+      else await vault.internal.delete(KEYS[kind]);
+    }
+    this.held = out;
+    return out;
+  }
+
+  /**
+   * Writes the held drafts into the vault (durable before it resolves) and
+   * forgets them here, so no draft text stays in this process once locked.
+   * Called just before the vault locks.
+   */
+  async persist(vault: VaultApi): Promise<void> {
+    const held = this.held;
+    this.held = {};
+    for (const kind of KINDS) {
+      const draft = held[kind];
+      if (draft) await vault.internal.putJSON(KEYS[kind], draft);
+    }
+  }
+
+  /** Drops the held drafts without writing them (the vault is already locked). */
+  forget(): void {
+    this.held = {};
+  }
+
+  /** True while a draft is held in memory (for tests of what a lock leaves behind). */
+  holdsAny(): boolean {
+    return KINDS.some((k) => this.held[k] !== undefined);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Issue 13 item 9 and "accessibility by proof": every screen passes axe in light
+ * and dark, and each is photographed at 1280×800 and 900×650 in both schemes
+ * into test-results/screens/ for review.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { setApiKey } from '../../electron/core/chat/settings-store';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { expectAccessible, freshApp, lock, openMemories, PASSPHRASE, shot } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+let fake: FakeAnthropic;
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+});
+test.afterEach(async () => {
+  await app.cleanup();
+  await fake.close();
+});
+
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 900, height: 650 },
+] as const;
+
+/** axe in both schemes, then a picture at both sizes in both schemes. */
+async function screen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await shot(page, `a11y-${name}-${size.width}x${size.height}-${colorScheme}`);
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('every screen has no serious or critical axe violation, in light and dark', async () => {
+  const { page } = app;
+  await screen(page, '01-create-vault');
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+  await page.getByRole('button', { name: 'Create vault' }).click();
+  const key = (await page.getByLabel('Recovery key').textContent())!.trim();
+  await screen(page, '02-recovery-key');
+  await page.getByLabel(/last group/).fill(key.split('-').at(-1)!);
+  await page.getByRole('button', { name: /saved my recovery key/i }).click();
+  await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
+  await screen(page, '03-connect');
+  await page.getByRole('button', { name: /Skip for now/ }).click();
+  await expect(page.getByRole('heading', { name: 'Start a conversation' })).toBeVisible();
+  await screen(page, '04-chat-empty');
+
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+  fake.script(
+    reply(text('Let me note that.'), memoryCall({ command: 'create', path: '/memories/prefs.md', file_text: '# Preferences\n- Drinks: `coffee`\n\n```ts\nconst drink = "coffee"; // kept\n```\n' })),
+    reply(text('Noted: you like **coffee**.\n\n```ts\nconst answer: number = 42; // comment\nfunction f() { return "s"; }\n```')),
+  );
+  await page.getByRole('textbox', { name: 'Message' }).fill('I like coffee.');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted');
+  await page.getByRole('button', { name: 'created /memories/prefs.md' }).click();
+  await screen(page, '05-chat-reply');
+
+  await openMemories(page);
+  await screen(page, '06-memories-empty-selection');
+  await page.getByRole('treeitem', { name: 'prefs.md' }).click();
+  await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Preferences');
+  await screen(page, '07-memories-editor');
+  await page.getByRole('button', { name: 'History' }).click();
+  await screen(page, '08-memories-history');
+
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await screen(page, '09-settings');
+
+  await lock(page);
+  await screen(page, '10-unlock');
+  await page.getByRole('button', { name: /use the recovery key/i }).click();
+  await screen(page, '11-unlock-recovery');
+});

@@ -1,0 +1,87 @@
+/** Issue 13 item 4: a first run that works — the API key is asked for, its source shown, stale errors cleared. */
+import { expect, test } from '@playwright/test';
+import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, expectAccessible, freshApp, PASSPHRASE } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh | undefined;
+let fake: FakeAnthropic;
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+});
+test.afterEach(async () => {
+  await app?.cleanup();
+  await fake.close();
+});
+
+async function toRecoveryKeyDone(a: Fresh): Promise<void> {
+  const { page } = a;
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+  await page.getByRole('button', { name: 'Create vault' }).click();
+  const key = (await page.getByLabel('Recovery key').textContent())!.trim();
+  await page.getByLabel(/last group/).fill(key.split('-').at(-1)!);
+  await page.getByRole('button', { name: /saved my recovery key/i }).click();
+}
+
+test('after the recovery key, first run asks for the API key, links to the console and tests the connection', async () => {
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  const { page } = app;
+  await toRecoveryKeyDone(app);
+  await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
+  await expect(page.getByLabel('Anthropic API key')).toBeFocused();
+  await expectAccessible(page, 'the connect step');
+  await page.getByRole('button', { name: 'Get an API key' }).click();
+  await expect.poll(() => app!.links.asked.concat(app!.links.opened)).toContain('https://console.anthropic.com/settings/keys');
+  await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(page.getByRole('status')).toContainText('API key saved');
+  fake.script(reply(text('.')));
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByRole('status')).toContainText('Connected');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+});
+
+test('a key from ANTHROPIC_API_KEY is shown as such in Settings, and Test connection works', async () => {
+  app = await freshApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey });
+  const { page } = app;
+  await createVault(page);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByText('API key:')).toContainText('from the ANTHROPIC_API_KEY environment variable');
+  await expect(page.getByText('API key:')).not.toContainText('not set');
+  await expectAccessible(page, 'settings');
+  fake.script(reply(text('.')));
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByRole('status')).toContainText('Connected');
+});
+
+test('the empty chat greets the user and explains memory', async () => {
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  await createVault(app.page);
+  await expect(app.page.getByRole('heading', { name: 'Start a conversation' })).toBeVisible();
+  await expect(app.page.getByText(/memory files, encrypted in the vault on this computer/)).toBeVisible();
+});
+
+test('a first message without a key leaves no empty conversation, and the error clears with Retry once a key is set', async () => {
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  const { page } = app;
+  await createVault(page);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Hello, first message.');
+  await box.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('No Anthropic API key');
+  await expect(box).toHaveValue('Hello, first message.');
+  await expect(page.getByText('No conversations yet.')).toBeVisible();
+  await expect.poll(async () => (await app!.session.unlocked().internal.keys('conversations/')).length).toBe(0);
+
+  await page.getByRole('alert').getByRole('button', { name: 'Open Settings' }).click();
+  await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(page.getByRole('status')).toContainText('API key saved');
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await expect(page.getByText('No Anthropic API key')).toHaveCount(0);
+  fake.script(reply(text('Hello back.')));
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Hello back.');
+});

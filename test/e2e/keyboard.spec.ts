@@ -1,0 +1,143 @@
+/** Issue 13 items 2 and 3: keyboard and focus — tabs, focus after every screen change, the editor's Tab, approvals. */
+import { expect, test } from '@playwright/test';
+import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, freshApp, lock, openMemories, PASSPHRASE } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+let fake: FakeAnthropic;
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+});
+test.afterEach(async () => {
+  await app.cleanup();
+  await fake.close();
+});
+
+const message = () => app.page.getByRole('textbox', { name: 'Message' });
+const editor = () => app.page.getByRole('textbox', { name: 'Editor' });
+
+test('the recovery-key screen starts at its heading, and entering the app puts focus in the message box', async () => {
+  const { page } = app;
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+  await page.getByRole('button', { name: 'Create vault' }).click();
+  await expect(page.getByRole('heading', { name: 'Keep this key safe' })).toBeFocused();
+  await app.cleanup();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  await createVault(app.page);
+  await expect(message()).toBeFocused();
+});
+
+test('arrow keys, Home and End move between the Chat, Memories and Settings tabs', async () => {
+  const { page } = app;
+  await createVault(page);
+  await page.getByRole('tab', { name: 'Chat' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Memories' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Memories' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab', { name: 'Settings' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Chat' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
+  // One Tab stop for the whole tab list.
+  await expect(page.getByRole('tab', { name: 'Chat' })).toHaveAttribute('tabindex', '-1');
+});
+
+test('Ctrl+1/2/3 put focus inside the section they show, never on the page body', async () => {
+  const { page } = app;
+  await createVault(page);
+  await page.keyboard.press('ControlOrMeta+3');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+2');
+  await expect(page.getByRole('heading', { name: 'Memories', level: 1 })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+1');
+  await expect(message()).toBeFocused();
+});
+
+test('from the top of the window one Tab and Enter reach the message box', async () => {
+  const { page } = app;
+  await createVault(page);
+  // A click on the top bar's empty corner: the next Tab starts from the top of the window.
+  await page.mouse.click(2, 2);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Skip to the message box' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(message()).toBeFocused();
+});
+
+test('a wrong passphrase puts focus back in the field, and the error is tied to it', async () => {
+  const { page } = app;
+  await createVault(page);
+  await lock(page);
+  const field = page.getByLabel('Passphrase', { exact: true });
+  await field.fill('not the passphrase');
+  await field.press('Enter');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription(/passphrase/i);
+});
+
+test('Tab leaves the memory editor without changing the text; Ctrl+] indents, as the hint says', async () => {
+  const { page } = app;
+  await createVault(page);
+  await app.session.unlocked().memory.writeFile('/memories/profile.md', '# Profile', { mode: 'create', source: 'user' });
+  await openMemories(page);
+  await page.getByRole('treeitem', { name: 'profile.md' }).click();
+  await editor().click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.press('Tab');
+  await expect(editor()).not.toBeFocused();
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
+  await expect(editor()).toHaveAccessibleDescription(/Tab leaves the editor.*Ctrl\+\] indents/);
+  await editor().click();
+  await page.keyboard.press('ControlOrMeta+]');
+  await expect(page.getByLabel('Unsaved changes')).toBeVisible();
+});
+
+test('"Open in editor" puts focus in the editor of that memory', async () => {
+  const { page } = app;
+  await createVault(page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+  fake.script(reply(memoryCall({ command: 'create', path: '/memories/prefs.md', file_text: '# Preferences\n' })), reply(text('Noted.')));
+  await message().fill('Remember this.');
+  await message().press('Enter');
+  await page.getByRole('button', { name: 'created /memories/prefs.md' }).click();
+  await page.getByRole('button', { name: 'Open in editor' }).click();
+  await expect(editor()).toBeFocused();
+});
+
+test('an approval card takes focus, so it is decided by keyboard', async () => {
+  const { page } = app;
+  await createVault(page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+  await saveSettings(app.session.unlocked(), { approvalMode: true });
+  fake.script(reply(memoryCall({ command: 'create', path: '/memories/plan.md', file_text: 'plan' })), reply(text('Saved.')));
+  await message().fill('Remember my plan.');
+  await message().press('Enter');
+  const card = page.getByRole('group', { name: 'Approve create /memories/plan.md' });
+  await expect(card).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved.');
+});
+
+test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to its button', async () => {
+  const { page } = app;
+  await createVault(page);
+  await page.keyboard.press('ControlOrMeta+K');
+  const del = page.getByRole('button', { name: /^Delete / });
+  await expect(del).toHaveCount(1);
+  await del.click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete conversation' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(del).toBeFocused();
+});

@@ -1,0 +1,50 @@
+/** "Settings in sections": each section is saved on its own, with its status beside its button. */
+import { expect, test, type Locator } from '@playwright/test';
+import { loadSettings } from '../../electron/core/chat/settings-store';
+import { createVault, expectAccessible, freshApp, PASSPHRASE } from './helpers';
+
+type Fresh = Awaited<ReturnType<typeof freshApp>>;
+let app: Fresh;
+test.beforeEach(async () => {
+  app = await freshApp();
+  await createVault(app.page);
+  await app.page.getByRole('tab', { name: 'Settings' }).click();
+});
+test.afterEach(async () => app.cleanup());
+
+async function onSameRow(a: Locator, b: Locator): Promise<void> {
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  expect(Math.abs(x!.y + x!.height / 2 - (y!.y + y!.height / 2))).toBeLessThan(x!.height);
+}
+
+test('Settings has Connection, Claude and memory, and Security sections', async () => {
+  const { page } = app;
+  for (const name of ['Connection', 'Claude and memory', 'Security']) await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+  await expectAccessible(page, 'settings');
+});
+
+test('saving one section stores only its fields and leaves an unsaved change in another as typed', async () => {
+  const { page } = app;
+  await page.getByLabel(/idle minutes/).fill('7');
+  await page.getByLabel('Model').fill('claude-sectioned-1');
+  await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toHaveCount(1);
+  expect(await loadSettings(app.session.unlocked())).toMatchObject({ model: 'claude-sectioned-1', autoLockMinutes: 10 });
+  await expect(page.getByLabel(/idle minutes/)).toHaveValue('7');
+  await page.getByRole('button', { name: 'Save security settings' }).click();
+  await expect.poll(async () => (await loadSettings(app.session.unlocked())).autoLockMinutes).toBe(7);
+});
+
+test('a security action says how it went beside its own button', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 900, height: 650 });
+  const next = 'violet-harbour-compass-tundra-88';
+  await page.getByLabel('Current passphrase').fill(PASSPHRASE);
+  await page.getByLabel('New passphrase', { exact: true }).fill(next);
+  await page.getByLabel('Confirm new passphrase').fill(next);
+  const button = page.getByRole('button', { name: 'Change passphrase' });
+  await button.click();
+  const status = page.getByRole('status').filter({ hasText: 'Passphrase changed' });
+  await expect(status).toBeInViewport();
+  await onSameRow(button, status);
+});
