@@ -53,6 +53,10 @@ const Conversation = z.object({
   /** Absent: the first project. */
   project: z.string().optional(),
   temporary: z.boolean().optional(),
+  /** How many entries before `transcript` were left out (asked for only the last ones); absent or 0: it is whole. */
+  earlier: z.number().int().min(0).optional(),
+  /** The whole conversation's cost in dollars, left-out entries included. */
+  costUSD: z.number().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -139,7 +143,8 @@ export const CALLS = {
   chatList: call('chat:list', none, z.array(ConversationSummary)),
   /** A new conversation in `project` (default: the first); `temporary` keeps it in main's memory only and lets Claude read but not change memory. */
   chatCreate: call('chat:create', z.tuple([z.object({ project, temporary: z.boolean().optional() }).optional()]), ConversationSummary),
-  chatGet: call('chat:get', one(z.object({ id })), Conversation),
+  /** A conversation; with `tail`, only its last `tail` entries (a long one opens without sending the whole transcript). */
+  chatGet: call('chat:get', one(z.object({ id, tail: z.number().int().min(1).max(1_000_000).optional() })), Conversation),
   chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
   chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),

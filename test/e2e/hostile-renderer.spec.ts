@@ -134,8 +134,8 @@ test('a memory change Claude was talked into shows what it does before it happen
     await box.fill('Please tidy up my memories.');
     await box.press('Enter');
     const edit = page.getByRole('group', { name: 'Approve str_replace /memories/profile.md' });
-    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('- City: Leeds');
-    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('+ City: York');
+    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('removed: City: Leeds');
+    await expect(edit.getByLabel('What str_replace changes in /memories/profile.md')).toContainText('added: City: York');
     await edit.getByRole('button', { name: 'Approve' }).click();
     const del = page.getByRole('group', { name: 'Approve delete /memories/profile.md' });
     await expect(del.getByLabel('Text deleted from /memories/profile.md')).toContainText('Name: Ada');

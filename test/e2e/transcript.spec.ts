@@ -52,6 +52,31 @@ test('a 1,000-reply conversation opens at its last reply with only a window of m
   await expect(page.locator('[aria-live]:has(article)')).toHaveCount(0);
 });
 
+test('a long conversation opens with its newest messages only; "Show earlier messages" brings the rest without moving the reader or announcing a reply', async () => {
+  const { page } = app;
+  await seedConversation(app.session.unlocked(), 'Long history', 300);
+  await openSeeded(page, 'Long history');
+  await expect(lastReply(page)).toContainText('That was reply 299.');
+  const region = page.getByRole('region', { name: 'Conversation' });
+  await region.evaluate((el) => (el.scrollTop = 0));
+  const earlier = page.getByRole('button', { name: 'Show 400 earlier messages' });
+  await expect(earlier).toBeVisible();
+  // The oldest message loaded is the first of the newest 200 entries: reply 200's question.
+  await expect(page.locator('article.msg').first()).toContainText('Show me version 200.');
+  await earlier.click();
+  await expect(earlier).toHaveCount(0);
+  // The reader stays at the message that was first in view, now with older ones above it.
+  await expect(page.getByText('Show me version 200.')).toBeInViewport();
+  await expect(page.getByRole('status').filter({ hasText: 'Claude replied' })).toHaveCount(0);
+  await region.evaluate((el) => (el.scrollTop = 0));
+  await expect(page.getByText('Show me version 0.', { exact: true })).toBeVisible();
+  // A new reply keeps everything loaded.
+  fake.script(reply(text('Reply three hundred.')));
+  await send(page, 'One more.');
+  await expect(lastReply(page)).toContainText('Reply three hundred.');
+  await expect(page.getByRole('button', { name: /earlier messages/ })).toHaveCount(0);
+});
+
 test('the transcript follows a streaming reply at the bottom, and stays where the user scrolled up to', async () => {
   const { page } = app;
   await seedConversation(app.session.unlocked(), 'Scroll test', 200);

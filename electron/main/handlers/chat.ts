@@ -19,10 +19,22 @@ export function chatHandlers(
       if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
       return summaryOf(await conversations().create({ project }));
     },
-    chatGet: async ({ id }) => {
+    chatGet: async ({ id, tail }) => {
       const c = s.temporary.get(id) ?? (await conversations().require(id));
-      // The API history stays in main; the window gets the transcript.
-      return { id: c.id, title: c.title, created: c.created, updated: c.updated, transcript: c.transcript, ...(c.project ? { project: c.project } : {}), ...(c.temporary ? { temporary: true } : {}) };
+      // The API history stays in main; the window gets the transcript, or its last `tail` entries.
+      const earlier = tail === undefined ? 0 : Math.max(0, c.transcript.length - tail);
+      const costUSD = c.transcript.reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
+      return {
+        id: c.id,
+        title: c.title,
+        created: c.created,
+        updated: c.updated,
+        transcript: earlier ? c.transcript.slice(earlier) : c.transcript,
+        earlier,
+        costUSD,
+        ...(c.project ? { project: c.project } : {}),
+        ...(c.temporary ? { temporary: true } : {}),
+      };
     },
     chatRename: async ({ id, title }) => {
       if (s.temporary.has(id)) await s.temporary.update(id, (c) => ({ ...c, title: title.replace(/\s+/g, ' ').trim().slice(0, 200) || c.title }));

@@ -12,6 +12,12 @@ import { ChipProject } from './ToolChip';
 import { money, ReplyBody, usageLine } from './Transcript';
 
 type Failure = { code: string; message: string };
+/** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
+const OPEN_TAIL = 200;
+/** How many entries a conversation holds, loaded or not. */
+const sizeOf = (c: Conversation) => (c.earlier ?? 0) + c.transcript.length;
+/** The tail to reload a conversation with so that everything already shown stays shown (and anything new comes too). */
+const reloadTail = (c: Conversation | undefined) => (!c ? OPEN_TAIL : c.earlier ? c.transcript.length + 16 : undefined);
 type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
 
@@ -45,7 +51,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   const convRef = useRef(conv);
   convRef.current = conv;
   const openConversation = useCallback(async (id: string) => {
-    const next = call('chatGet', { id });
+    const next = call('chatGet', { id, tail: OPEN_TAIL });
     switching.current = next;
     try {
       const c = await next;
@@ -94,7 +100,9 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
         const sent = liveRef.current.userText;
         const made = madeFor.current?.turnId === turnId;
         madeFor.current = undefined;
-        void call('chatGet', { id: conversationId }).then(async (c) => {
+        const shown = convRef.current?.id === conversationId ? convRef.current : undefined;
+        const tail = reloadTail(shown);
+        void call('chatGet', { id: conversationId, ...(tail ? { tail } : {}) }).then(async (c) => {
           if (made && c.transcript.length === 0) {
             // The first message of a new conversation failed before anything was saved: leave no empty conversation behind.
             await call('chatDelete', { id: c.id }).catch(() => undefined);
@@ -111,7 +119,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
             // The user may have opened another conversation meanwhile: leave it open.
             if (before && before.id !== c.id) return before;
             // Nothing was saved: the message never went out, so give it back to the composer.
-            if (before && c.transcript.length === before.transcript.length) setDraft((d) => d || sent);
+            if (before && sizeOf(c) === sizeOf(before)) setDraft((d) => d || sent);
             return c;
           });
           liveRef.current = undefined;
@@ -216,7 +224,12 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   };
 
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
-  const total = (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
+  const total = conv?.costUSD ?? (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
+  /** Loads the whole conversation, for "Show earlier messages". */
+  const showEarlier = useCallback(async (id: string) => {
+    const c = await call('chatGet', { id });
+    setConv((before) => (before && before.id === c.id ? c : before));
+  }, []);
 
   return (
     <div className="chat">
@@ -227,6 +240,8 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
         <Messages
           conversationId={conv?.id}
           entries={conv?.transcript ?? NO_ENTRIES}
+          earlier={conv?.earlier ?? 0}
+          onEarlier={() => conv && showEarlier(conv.id)}
           onOpen={onOpenMemory}
           tail={
             <>

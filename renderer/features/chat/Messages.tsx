@@ -13,20 +13,21 @@ const BOTTOM_SLACK = 48;
  * up it stays where they put it. Screen readers get one polite announcement
  * per finished reply, not every streamed word.
  */
-export function Messages({ conversationId, entries, onOpen, tail }: Props) {
+export function Messages({ conversationId, entries, earlier, onEarlier, onOpen, tail }: Props) {
   const [announcement, setAnnouncement] = useState('');
-  const seen = useRef({ conversationId, count: entries.length });
+  const seen = useRef({ conversationId, last: entries.at(-1) });
   useEffect(() => {
     const before = seen.current;
-    seen.current = { conversationId, count: entries.length };
-    if (before.conversationId !== conversationId || entries.length <= before.count) return;
     const last = entries.at(-1);
-    if (last?.role === 'assistant') setAnnouncement(replySummary(last));
+    seen.current = { conversationId, last };
+    // A new last entry is a new reply; earlier messages loaded in front of the same last one are not.
+    if (before.conversationId !== conversationId || !last || last === before.last || last.at === before.last?.at) return;
+    if (last.role === 'assistant') setAnnouncement(replySummary(last));
   }, [conversationId, entries]);
   return (
     <>
       {/* A list of its own per conversation: it opens at its end, with no sizes or scroll position carried over. */}
-      <List key={conversationId ?? ''} entries={entries} onOpen={onOpen} tail={tail} />
+      <List key={conversationId ?? ''} entries={entries} earlier={earlier} onEarlier={onEarlier} onOpen={onOpen} tail={tail} />
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
@@ -37,6 +38,9 @@ export function Messages({ conversationId, entries, onOpen, tail }: Props) {
 interface Props {
   conversationId: string | undefined;
   entries: TranscriptEntry[];
+  /** How many older entries were not loaded; a button at the top loads them. */
+  earlier: number;
+  onEarlier: () => void;
   onOpen: (path: string) => void;
   tail: ReactNode;
 }
@@ -50,15 +54,25 @@ function estimate(e: TranscriptEntry | undefined): number {
   return (e.role === 'user' ? 50 : 70) + 21 * lines;
 }
 
-function List({ entries, onOpen, tail }: Omit<Props, 'conversationId'>) {
+function List({ entries, earlier, onEarlier, onOpen, tail }: Omit<Props, 'conversationId'>) {
   const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  // The rows start below the "Show earlier messages" button when there is one.
+  const [margin, setMargin] = useState(0);
+  const hasEarlier = earlier > 0;
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    const rows = inner.current;
+    if (box && rows) setMargin(rows.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop);
+  }, [hasEarlier]);
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => estimate(entries[i]),
     getItemKey: (i) => `${i}-${entries[i]?.at}`,
     overscan: 3,
+    scrollMargin: margin,
     // Start at the end: the first render already holds the last messages, not the first ones.
     initialOffset: () => entries.reduce((sum, e) => sum + estimate(e), 0),
   });
@@ -81,6 +95,19 @@ function List({ entries, onOpen, tail }: Omit<Props, 'conversationId'>) {
     return () => ro.disconnect();
   }, [follow]);
 
+  // Older messages loaded in front: keep the one that was first in view where the reader left it.
+  const first = useRef(entries[0]);
+  useLayoutEffect(() => {
+    const before = first.current;
+    first.current = entries[0];
+    if (!before || before === entries[0]) return;
+    const at = entries.indexOf(before);
+    if (at > 0) {
+      atBottom.current = false;
+      virtualizer.scrollToIndex(at, { align: 'start' });
+    }
+  }, [entries, virtualizer]);
+
   const items = virtualizer.getVirtualItems();
   return (
     <div
@@ -94,9 +121,14 @@ function List({ entries, onOpen, tail }: Omit<Props, 'conversationId'>) {
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
       }}
     >
-      <div className="messages-inner" style={{ height: virtualizer.getTotalSize() }}>
+      {earlier > 0 && (
+        <button type="button" className="earlier" onClick={onEarlier}>
+          Show {earlier.toLocaleString()} earlier {earlier === 1 ? 'message' : 'messages'}
+        </button>
+      )}
+      <div ref={inner} className="messages-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((row) => (
-          <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="tx-row" style={{ transform: `translateY(${row.start}px)` }}>
+          <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="tx-row" style={{ transform: `translateY(${row.start - margin}px)` }}>
             <Entry entry={entries[row.index]!} onOpen={onOpen} />
           </div>
         ))}

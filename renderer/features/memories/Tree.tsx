@@ -137,7 +137,6 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
               else items.current.delete(e.path);
             }}
             role="treeitem"
-            aria-label={name}
             aria-describedby={`tree-desc-${i}`}
             aria-selected={selected === e.path}
             aria-expanded={open}
@@ -179,8 +178,8 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
               {e.kind === 'file' ? `${size(e.size)} · ` : ''}
               {when(e.modified)}
             </span>
-            {/* What the badge and the line under the name say, for screen readers (the name alone is the item's label). */}
-            <span className="spoken" id={`tree-desc-${i}`}>
+            {/* The item's name is its visible text (name, badge, size, time); this says the same in words, as its description. */}
+            <span className="spoken" id={`tree-desc-${i}`} aria-hidden="true">
               {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
               {e.kind === 'file' ? `${size(e.size)}, ` : ''}
               {when(e.modified)}
