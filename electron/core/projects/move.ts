@@ -23,7 +23,8 @@ export interface MemoryTransfer {
 
 /**
  * Moves (keeping the file's history with it) or copies one memory file to
- * another project. EXISTS if the destination is taken; nothing changes then.
+ * another project. EXISTS if the destination is taken or, for a move, holds a
+ * deleted memory in the trash; nothing changes then.
  */
 export async function transferMemory(vault: VaultApi, t: MemoryTransfer): Promise<FileMeta> {
   const projects = new Projects(vault);
@@ -44,6 +45,11 @@ export async function transferMemory(vault: VaultApi, t: MemoryTransfer): Promis
     if (meta.kind !== 'file') throw new VaultError('NOT_A_FILE', `${path} is a folder; move or copy one file at a time.`, path);
     if (ops.stat(dst)) throw new VaultError('EXISTS', `${toPath} already exists in the other project; rename one of them first.`, toPath);
     if (t.mode === 'move') {
+      // A file moved onto a deleted memory's path takes that path's history with it, and the deleted one's kept
+      // versions would be dropped without ever passing through "Empty trash" (a copy continues them, as a write does).
+      if (vault.history(dst).length) {
+        throw new VaultError('EXISTS', `A deleted ${toPath} is in the other project's trash; restore or empty it there first, or move this one to another path.`, toPath);
+      }
       await told(ops.rename(src, dst, t.source));
     } else {
       // A copy adds to the vault's total, which the memory tool's limit caps for every project together.

@@ -94,3 +94,20 @@ describe('project names', () => {
     expect(back.name.endsWith(' (2)')).toBe(true);
   });
 });
+
+describe("moving a memory onto a deleted one's path in another project", () => {
+  it("is refused, and the other project's deleted memory stays in its trash with every version", async () => {
+    const other = await new Projects(t.vault).create('Other');
+    const there = await scoped(other.id);
+    await there.memory.writeFile('/memories/n.md', 'old 1', { mode: 'create', source: 'user' });
+    await there.memory.writeFile('/memories/n.md', 'old 2', { mode: 'update', source: 'user' });
+    await there.memory.remove('/memories/n.md', 'user');
+    await t.vault.memory.writeFile('/memories/n.md', 'new', { mode: 'create', source: 'user' });
+    const move = transferMemory(t.vault, { fromProject: FIRST_PROJECT_ID, path: '/memories/n.md', toProject: other.id, mode: 'move', source: 'user' });
+    await expect(move).rejects.toMatchObject({ code: 'EXISTS', message: expect.stringMatching(/trash/) });
+    const trashed = t.vault.trash().filter((e) => e.path.endsWith(`${other.id}/memories/n.md`) || e.path.endsWith(`${other.id}/n.md`));
+    expect(trashed.map((e) => e.versions.map((v) => v.version))).toEqual([[1, 2]]);
+    expect(await there.readVersion('/memories/n.md', 1)).toBe('old 1');
+    expect(await t.vault.memory.readFile('/memories/n.md')).toBe('new');
+  });
+});
