@@ -12,8 +12,13 @@ export function chatHandlers(
   s: AppSession,
 ): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo'> {
   const conversations = () => new Conversations(s.unlocked());
+  /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
+  const inLiveProjects = async <T extends { project?: string | undefined }>(list: T[]): Promise<T[]> => {
+    const live = new Set((await new Projects(s.unlocked()).list()).map((p) => p.id));
+    return list.filter((c) => live.has(c.project ?? FIRST_PROJECT_ID));
+  };
   return {
-    chatList: async () => [...s.temporary.list(), ...(await conversations().list())],
+    chatList: async () => [...s.temporary.list(), ...(await inLiveProjects(await conversations().list()))],
     chatCreate: async (opts) => {
       const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
       if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
@@ -35,7 +40,7 @@ export function chatHandlers(
       else await conversations().delete(id);
       return null;
     },
-    chatSearch: async ({ query }) => conversations().search(query),
+    chatSearch: async ({ query }) => inLiveProjects(await conversations().search(query)),
     chatSend: async ({ id, text }) => {
       const vault = s.unlocked();
       const temporary = s.temporary.has(id) ? s.temporary : undefined;

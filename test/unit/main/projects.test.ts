@@ -121,6 +121,24 @@ describe('projects over IPC', () => {
   });
 });
 
+describe("a deleted project's conversations over IPC", () => {
+  it('are out of sight: neither listed nor found by search until the project is restored', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
+    r.fake.script(reply(text('noted')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'the launch code is tangerine' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+    await r.call('projectsDelete', { id: work.id });
+    expect(await r.call('chatSearch', { query: 'tangerine' })).toEqual([]);
+    expect(await r.call('chatList')).toEqual([]);
+    await r.call('projectsRestore', { id: work.id });
+    expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+    expect(((await r.call('chatList')) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+  });
+});
+
 describe('temporary chats over IPC', () => {
   it('live only in main: listed while unlocked, never in the vault, gone after a lock', async () => {
     const r = await rig();
