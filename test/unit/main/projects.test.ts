@@ -139,6 +139,32 @@ describe("a deleted project's conversations over IPC", () => {
   });
 });
 
+describe('"Undo this change" over IPC', () => {
+  it('undoes only a change that is still the latest: never deletes a folder made since, nor overwrites a later edit', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const write = (path: string, text: string, mode: 'create' | 'update') => r.call('memoryWrite', { path, text, mode, project: work.id });
+    // Claude created /memories/n (version 1); since then it became a folder of the user's notes.
+    await write('/memories/n', 'created by Claude', 'create');
+    await r.call('memoryDelete', { path: '/memories/n', project: work.id });
+    await write('/memories/n/a.md', 'mine', 'create');
+    expect(await dispatch(r.handlers, 'chatUndo', [{ path: '/memories/n', version: 1, project: work.id }])).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect((await r.call('memoryRead', { path: '/memories/n/a.md', project: work.id })) as { text: string }).toMatchObject({ text: 'mine' });
+    // Claude's edit was version 2; the user's later edit (version 3) stays.
+    await write('/memories/e.md', 'one', 'create');
+    await write('/memories/e.md', 'two (Claude)', 'update');
+    await write('/memories/e.md', 'three (user)', 'update');
+    expect(await dispatch(r.handlers, 'chatUndo', [{ path: '/memories/e.md', version: 2, project: work.id }])).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await r.call('memoryRead', { path: '/memories/e.md', project: work.id })).toMatchObject({ text: 'three (user)', version: 3 });
+    // The latest change is undone as before.
+    expect(await r.call('chatUndo', { path: '/memories/e.md', version: 3, project: work.id })).toEqual({ restored: true });
+    expect(await r.call('memoryRead', { path: '/memories/e.md', project: work.id })).toMatchObject({ text: 'two (Claude)', version: 4 });
+    await write('/memories/new.md', 'fresh', 'create');
+    expect(await r.call('chatUndo', { path: '/memories/new.md', version: 1, project: work.id })).toEqual({ restored: true });
+    expect(await dispatch(r.handlers, 'memoryRead', [{ path: '/memories/new.md', project: work.id }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
 describe('temporary chats over IPC', () => {
   it('live only in main: listed while unlocked, never in the vault, gone after a lock', async () => {
     const r = await rig();
