@@ -139,6 +139,32 @@ describe("a deleted project's conversations over IPC", () => {
   });
 });
 
+describe('deleting a project while Claude answers in it', () => {
+  it('is refused until the reply ends, so no memory is written into a deleted project', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    await r.call('settingsSet', { approvalMode: true });
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
+    r.fake.script(reply(memoryCall({ command: 'create', path: '/memories/late.md', file_text: 'late' })), reply(text('done')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'remember' })) as { turnId: string };
+    // The write waits for approval: the turn is in flight.
+    const approval = await new Promise<{ id: string }>((resolve) => {
+      const check = () => {
+        const e = r.events.find((x) => x.event === 'chatEvent' && (x.payload as { event: { type: string } }).event.type === 'approval');
+        if (e) resolve((e.payload as { event: { id: string } }).event);
+        else setImmediate(check);
+      };
+      check();
+    });
+    expect(await dispatch(r.handlers, 'projectsDelete', [{ id: work.id }])).toMatchObject({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/still answering/) } });
+    expect(((await r.call('projectsList')) as { projects: Array<{ id: string }> }).projects.map((p) => p.id)).toContain(work.id);
+    await r.call('chatApprove', { turnId, callId: approval.id, allow: true });
+    await turnDone(r, turnId);
+    expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/late.md']);
+    expect(await r.call('projectsDelete', { id: work.id })).toBeNull();
+  });
+});
+
 describe('"Undo this change" over IPC', () => {
   it('undoes only a change that is still the latest: never deletes a folder made since, nor overwrites a later edit', async () => {
     const r = await rig();
