@@ -40,6 +40,10 @@ export async function transferMemory(vault: VaultApi, t: MemoryTransfer): Promis
   // The vault's own errors name its paths; the checks below already speak in the projects' terms.
   const told = <T>(run: Promise<T>): Promise<T> => run.catch((e: unknown) => Promise.reject(inProjectTerms(e, from, to)));
   return vault.exclusive(async (ops) => {
+    // Checked again in the queue, where the project list cannot change: a deletion that committed while this move
+    // waited would otherwise receive (or give) a memory out of sight.
+    await projects.require(t.fromProject);
+    await projects.require(t.toProject);
     const meta = ops.stat(src);
     if (!meta) throw new VaultError('NOT_FOUND', `${path} does not exist in that project.`, path);
     if (meta.kind !== 'file') throw new VaultError('NOT_A_FILE', `${path} is a folder; move or copy one file at a time.`, path);

@@ -111,3 +111,38 @@ describe("moving a memory onto a deleted one's path in another project", () => {
     expect(await t.vault.memory.readFile('/memories/n.md')).toBe('new');
   });
 });
+
+describe('moving a memory while its destination project is being deleted', () => {
+  it('finds the project gone and moves nothing, rather than writing into a deleted project', async () => {
+    const projects = new Projects(t.vault);
+    const gone = await projects.create('Gone');
+    await t.vault.memory.writeFile('/memories/n.md', 'note', { mode: 'create', source: 'user' });
+    // Hold the vault's queue, so the deletion and the move wait in it in a known order: the deletion first.
+    let release!: () => void;
+    const held = t.vault.exclusive(() => new Promise<void>((r) => (release = r)));
+    let deletionQueued!: () => void;
+    const queued = new Promise<void>((r) => (deletionQueued = r));
+    const watched = new Proxy(t.vault, {
+      get(target, prop) {
+        if (prop !== 'internal') return Reflect.get(target, prop, target) as unknown;
+        const internal = target.internal;
+        return { ...internal, getJSON: internal.getJSON.bind(internal), putJSON: (k: string, v: unknown) => {
+          const put = internal.putJSON(k, v);
+          deletionQueued();
+          return put;
+        } };
+      },
+    });
+    const deletion = new Projects(watched).delete(gone.id);
+    await queued;
+    const move = transferMemory(t.vault, { fromProject: FIRST_PROJECT_ID, path: '/memories/n.md', toProject: gone.id, mode: 'move', source: 'user' }).catch((e: unknown) => e);
+    // Let the move resolve both projects (the deletion is not committed yet) and queue behind it.
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    release();
+    await held;
+    await deletion;
+    expect(await move).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await t.vault.memory.readFile('/memories/n.md')).toBe('note');
+    expect(t.vault.memory.stat(`/memories/.mnemo-projects/${gone.id}/n.md`)).toBeUndefined();
+  });
+});
