@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { AppSession } from '../../../electron/main/handlers/session';
@@ -162,6 +162,20 @@ describe('deleting a project while Claude answers in it', () => {
     await turnDone(r, turnId);
     expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/late.md']);
     expect(await r.call('projectsDelete', { id: work.id })).toBeNull();
+  });
+});
+
+describe('memory search over IPC', () => {
+  it('returns at most 200 hits, matches by name included, and stops reading once it has them', async () => {
+    const r = await rig();
+    const items = Array.from({ length: 300 }, (_, i) => ({ path: `/memories/note-${String(i).padStart(3, '0')}.md`, text: i % 2 ? 'plain' : 'a note' }));
+    await r.session.unlocked().importFiles(items, { overwrite: false, source: 'user', maxFileBytes: 1e6, maxTotalBytes: 1e9 });
+    const vault = r.session.unlocked();
+    const reads = vi.spyOn(vault.memory, 'readFile');
+    const hits = (await r.call('memorySearch', { query: 'note' })) as Array<{ path: string }>;
+    expect(hits).toHaveLength(200);
+    expect(reads.mock.calls.length).toBeGreaterThan(0);
+    expect(reads.mock.calls.length).toBeLessThan(300);
   });
 });
 
