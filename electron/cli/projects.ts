@@ -73,7 +73,9 @@ export async function projectsCommand(ctx: CliCommandContext): Promise<number> {
       return Exit.OK;
     }
     case 'restore': {
-      const gone = (await projects.listDeleted()).filter((p) => p.name.toLocaleLowerCase('en-US') === a.trim().toLocaleLowerCase('en-US'));
+      // Matched as byName matches live projects: NFC (a terminal may send an accent decomposed), trimmed, any case.
+      const typed = a.normalize('NFC').trim().toLocaleLowerCase('en-US');
+      const gone = (await projects.listDeleted()).filter((p) => p.name.toLocaleLowerCase('en-US') === typed);
       if (!gone.length) throw new VaultError('NOT_FOUND', `There is no deleted project named "${a}".`);
       const p = await projects.restore(gone.at(-1)!.id);
       ctx.stderr.write(`Restored the project "${field(p.name)}" with its memories and conversations.\n`);

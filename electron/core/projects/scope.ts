@@ -98,7 +98,12 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
       return entries.filter((e) => scope.fromVault(e.path) !== undefined).map((e) => scope.entry(e));
     }),
     readFile: wrap((p: string) => ops.readFile(v(p))),
-    writeFile: wrap(async (p: string, text: string, o: Parameters<MemoryOps['writeFile']>[2]) => scope.entry(await ops.writeFile(v(p), text, o))),
+    writeFile: wrap(async (p: string, text: string, o: Parameters<MemoryOps['writeFile']>[2]) => {
+      // A project's root may not exist yet, and the vault would then take a file there: the project's
+      // /memories would be a file, which nothing in the project could list, write under, rename or delete.
+      if (p === MEMORY_ROOT) throw new VaultError('NOT_A_FILE', `${MEMORY_ROOT} is a folder; give a file path inside it, such as ${MEMORY_ROOT}/notes.md.`, MEMORY_ROOT);
+      return scope.entry(await ops.writeFile(v(p), text, o));
+    }),
     mkdir: wrap((p: string, source: Parameters<MemoryOps['mkdir']>[1]) => ops.mkdir(v(p), source)),
     remove: wrap((p: string, source: Parameters<MemoryOps['remove']>[1], by?: Parameters<MemoryOps['remove']>[2]) => {
       if (!scope.isBase && p === MEMORY_ROOT) throw new VaultError('INVALID', `${MEMORY_ROOT} itself cannot be deleted.`, MEMORY_ROOT);

@@ -40,17 +40,28 @@ const firstProject = (): Project => ({ id: FIRST_PROJECT_ID, name: FIRST_PROJECT
 /** One queue per vault: every change is a read-modify-write of the one list. */
 const queues = new WeakMap<VaultApi, Promise<unknown>>();
 
-// C0 and C1 controls, DEL, line/paragraph separators and bidi controls: a name holding one does not read as what it is.
+// C0 and C1 controls, DEL, line/paragraph separators, bidi controls and marks, and zero-width or otherwise invisible
+// characters (the set memory paths refuse): a name holding one does not read as what it is, and "Work" with a
+// zero-width space in it would pass as unique while looking exactly like "Work".
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/u;
 
 /** A project name as stored (NFC, trimmed), or INVALID saying what is wrong with it. */
 export function validateProjectName(input: string): string {
   const name = input.normalize('NFC').trim();
   if (!name) throw new VaultError('INVALID', 'A project needs a name; type one.');
-  if (CONTROL.test(name)) throw new VaultError('INVALID', 'A project name cannot contain control characters (such as line breaks or tabs); type it on one line.');
+  if (CONTROL.test(name)) throw new VaultError('INVALID', 'A project name cannot contain control characters or invisible ones (such as line breaks, tabs or zero-width spaces); type it on one line with visible characters only.');
   if ([...name].length > MAX_PROJECT_NAME) throw new VaultError('INVALID', `A project name can be at most ${MAX_PROJECT_NAME} characters; choose a shorter one.`);
   return name;
+}
+
+/**
+ * `name` with `suffix`, the name shortened (by whole characters, from its end) so the result stays within
+ * MAX_PROJECT_NAME: it still starts as the name did, and no emoji is cut in half into an unpaired surrogate.
+ */
+function withSuffix(name: string, suffix: string): string {
+  const room = MAX_PROJECT_NAME - [...suffix].length;
+  return [...name].slice(0, room).join('').trimEnd() + suffix;
 }
 
 const sameName = (a: string, b: string) => a.toLocaleLowerCase('en-US') === b.toLocaleLowerCase('en-US');
@@ -142,7 +153,7 @@ export class Projects {
       const gone = list.deleted.find((p) => p.id === id);
       if (!gone) throw new VaultError('NOT_FOUND', 'There is no deleted project with that id.');
       let name = gone.name;
-      for (let n = 2; list.projects.some((p) => sameName(p.name, name)); n++) name = `${gone.name} (${n})`.slice(-MAX_PROJECT_NAME);
+      for (let n = 2; list.projects.some((p) => sameName(p.name, name)); n++) name = withSuffix(gone.name, ` (${n})`);
       const project: Project = { id: gone.id, name, created: gone.created };
       await this.vault.internal.putJSON(KEY, { projects: [...list.projects, project], deleted: list.deleted.filter((p) => p.id !== id) });
       return project;

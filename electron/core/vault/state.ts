@@ -87,6 +87,15 @@ export class State {
   readonly trash = new Map<string, TrashRec>();
   private readonly children = new Map<string, Set<string>>();
   private total = 0;
+  /** Counts every op but relocations, so the blob index below knows when it is stale. */
+  private changes = 0;
+  /**
+   * Which records hold each blob, built at the first relocation after a change.
+   * A compaction relocates its blobs one after another (and replay does so
+   * again after a crash); with the index each costs its holders, not a walk of
+   * the whole manifest, which made emptying a large vault's trash quadratic.
+   */
+  private holders: { at: number; of: Map<string, Array<{ b: BlobRef } | string>> } | undefined;
 
   static empty(depth: number, at: number): State {
     const s = new State();
@@ -212,6 +221,7 @@ export class State {
       return;
     }
     this.gen += 1;
+    this.changes += 1;
     switch (op.t) {
       case 'write': {
         this.ensureDirs(parentOf(op.p), op.at);
@@ -270,10 +280,26 @@ export class State {
   }
 
   private relocate(b: BlobRef): void {
-    const move = (old: BlobRef) => (old.id === b.id ? b : old);
-    for (const f of this.files.values()) f.b = move(f.b);
-    for (const h of this.hist.values()) for (const e of h) e.b = move(e.b);
-    for (const [k, ref] of this.internal) this.internal.set(k, move(ref));
+    if (this.holders?.at !== this.changes) this.holders = { at: this.changes, of: this.blobHolders() };
+    // A relocation keeps the blob's id, so the index stays right for the next one.
+    for (const holder of this.holders.of.get(b.id) ?? []) {
+      if (typeof holder === 'string') this.internal.set(holder, b);
+      else holder.b = b;
+    }
+  }
+
+  /** Blob id → the file and history records (or internal keys) that hold it. */
+  private blobHolders(): Map<string, Array<{ b: BlobRef } | string>> {
+    const of = new Map<string, Array<{ b: BlobRef } | string>>();
+    const add = (id: string, holder: { b: BlobRef } | string) => {
+      const list = of.get(id);
+      if (list) list.push(holder);
+      else of.set(id, [holder]);
+    };
+    for (const f of this.files.values()) add(f.b.id, f);
+    for (const h of this.hist.values()) for (const e of h) add(e.b.id, e);
+    for (const [k, ref] of this.internal) add(ref.id, k);
+    return of;
   }
 
   private pushHistory(p: string, rec: FileRec): void {

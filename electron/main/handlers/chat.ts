@@ -12,8 +12,13 @@ export function chatHandlers(
   s: AppSession,
 ): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo'> {
   const conversations = () => new Conversations(s.unlocked());
+  /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
+  const inLiveProjects = async <T extends { project?: string | undefined }>(list: T[]): Promise<T[]> => {
+    const live = new Set((await new Projects(s.unlocked()).list()).map((p) => p.id));
+    return list.filter((c) => live.has(c.project ?? FIRST_PROJECT_ID));
+  };
   return {
-    chatList: async () => [...s.temporary.list(), ...(await conversations().list())],
+    chatList: async () => [...s.temporary.list(), ...(await inLiveProjects(await conversations().list()))],
     chatCreate: async (opts) => {
       const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
       if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
@@ -47,7 +52,7 @@ export function chatHandlers(
       else await conversations().delete(id);
       return null;
     },
-    chatSearch: async ({ query }) => conversations().search(query),
+    chatSearch: async ({ query }) => inLiveProjects(await conversations().search(query)),
     chatSend: async ({ id, text }) => {
       const vault = s.unlocked();
       const temporary = s.temporary.has(id) ? s.temporary : undefined;
@@ -95,12 +100,17 @@ export function chatHandlers(
       // The tool record's path is the conversation's project's /memories path.
       const vault = await new Projects(s.unlocked()).memoryVault(project ?? FIRST_PROJECT_ID);
       const p = validateMemoryPath(path);
-      // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
-      if (version <= 1) {
-        if (vault.memory.stat(p)) await vault.memory.remove(p, 'user');
-        return { restored: true };
-      }
-      await vault.restore(p, version - 1, 'user');
+      await vault.exclusive(async (ops) => {
+        // Only a change that is still the latest is undone: an old card must not delete a folder made at that path
+        // since, nor write over the edits made after it. Checked and done in one queue turn.
+        const now = ops.stat(p);
+        if (now?.kind !== 'file' || now.version !== version) {
+          throw new VaultError('CONFLICT', `${p} has changed since this change (or is gone), so it was not undone. Its history in the Memories tab can restore any version.`, p);
+        }
+        // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
+        if (version <= 1) await ops.remove(p, 'user');
+        else await ops.writeFile(p, await vault.readVersion(p, version - 1), { mode: 'update', expectedVersion: version, source: 'user', by: { kind: 'restore', fromVersion: version - 1 } });
+      });
       return { restored: true };
     },
   };

@@ -10,6 +10,8 @@ import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
 const entry = (e: EntryMeta) => e;
+/** The most hits a memory search returns, matches by name included. */
+const MAX_SEARCH_HITS = 200;
 const withWriter = (e: FileMeta, by: Provenance | undefined) => (by ? { ...e, by } : e);
 const fileEntry = (e: FileMeta) => e;
 
@@ -59,13 +61,21 @@ export function memoryHandlers(s: AppSession): HandlersFor<
       const vault = await inProject(project);
       const q = query.toLowerCase();
       const hits: Array<{ path: string; line: number; snippet: string }> = [];
+      const found = new Set<string>();
+      const add = (hit: { path: string; line: number; snippet: string }) => {
+        if (hits.length >= MAX_SEARCH_HITS) return;
+        hits.push(hit);
+        found.add(hit.path);
+      };
       for (const e of vault.memory.list('/memories', Infinity)) {
+        // Once the list is full, decrypting the rest would only cost time (a vault may hold thousands of memories).
+        if (hits.length >= MAX_SEARCH_HITS) break;
         if (e.kind !== 'file') continue;
         const lines = (await vault.memory.readFile(e.path)).split('\n');
         lines.forEach((l, i) => {
-          if (hits.length < 200 && l.toLowerCase().includes(q)) hits.push({ path: e.path, line: i + 1, snippet: l.slice(0, 200) });
+          if (l.toLowerCase().includes(q)) add({ path: e.path, line: i + 1, snippet: l.slice(0, 200) });
         });
-        if (e.path.toLowerCase().includes(q) && !hits.some((h) => h.path === e.path)) hits.push({ path: e.path, line: 0, snippet: '' });
+        if (e.path.toLowerCase().includes(q) && !found.has(e.path)) add({ path: e.path, line: 0, snippet: '' });
       }
       return hits;
     },

@@ -20,6 +20,8 @@ export function projectHandlers(
     projectsCreate: async ({ name }) => projects().create(name),
     projectsRename: async ({ id, name }) => projects().rename(id, name),
     projectsDelete: async ({ id }) => {
+      // A reply in flight holds its project's memory and would go on writing there after the project is gone.
+      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop the reply or wait for it to end, then delete the project.');
       await projects().delete(id);
       // A temporary chat of a deleted project has nowhere to read memory from: it ends with its project.
       for (const c of s.temporary.list()) if (c.project === id) s.temporary.delete(c.id);

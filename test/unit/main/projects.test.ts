@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { AppSession } from '../../../electron/main/handlers/session';
@@ -118,6 +118,90 @@ describe('projects over IPC', () => {
     expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/p.md']);
     expect(await r.call('memoryList')).toEqual([]);
     expect(await dispatch(r.handlers, 'chatCreate', [{ project: 'ffffffffffffffff' }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe("a deleted project's conversations over IPC", () => {
+  it('are out of sight: neither listed nor found by search until the project is restored', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
+    r.fake.script(reply(text('noted')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'the launch code is tangerine' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+    await r.call('projectsDelete', { id: work.id });
+    expect(await r.call('chatSearch', { query: 'tangerine' })).toEqual([]);
+    expect(await r.call('chatList')).toEqual([]);
+    await r.call('projectsRestore', { id: work.id });
+    expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+    expect(((await r.call('chatList')) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
+  });
+});
+
+describe('deleting a project while Claude answers in it', () => {
+  it('is refused until the reply ends, so no memory is written into a deleted project', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    await r.call('settingsSet', { approvalMode: true });
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
+    r.fake.script(reply(memoryCall({ command: 'create', path: '/memories/late.md', file_text: 'late' })), reply(text('done')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'remember' })) as { turnId: string };
+    // The write waits for approval: the turn is in flight.
+    const approval = await new Promise<{ id: string }>((resolve) => {
+      const check = () => {
+        const e = r.events.find((x) => x.event === 'chatEvent' && (x.payload as { event: { type: string } }).event.type === 'approval');
+        if (e) resolve((e.payload as { event: { id: string } }).event);
+        else setImmediate(check);
+      };
+      check();
+    });
+    expect(await dispatch(r.handlers, 'projectsDelete', [{ id: work.id }])).toMatchObject({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/still answering/) } });
+    expect(((await r.call('projectsList')) as { projects: Array<{ id: string }> }).projects.map((p) => p.id)).toContain(work.id);
+    await r.call('chatApprove', { turnId, callId: approval.id, allow: true });
+    await turnDone(r, turnId);
+    expect(((await r.call('memoryList', { project: work.id })) as Array<{ path: string }>).map((e) => e.path)).toEqual(['/memories/late.md']);
+    expect(await r.call('projectsDelete', { id: work.id })).toBeNull();
+  });
+});
+
+describe('memory search over IPC', () => {
+  it('returns at most 200 hits, matches by name included, and stops reading once it has them', async () => {
+    const r = await rig();
+    const items = Array.from({ length: 300 }, (_, i) => ({ path: `/memories/note-${String(i).padStart(3, '0')}.md`, text: i % 2 ? 'plain' : 'a note' }));
+    await r.session.unlocked().importFiles(items, { overwrite: false, source: 'user', maxFileBytes: 1e6, maxTotalBytes: 1e9 });
+    const vault = r.session.unlocked();
+    const reads = vi.spyOn(vault.memory, 'readFile');
+    const hits = (await r.call('memorySearch', { query: 'note' })) as Array<{ path: string }>;
+    expect(hits).toHaveLength(200);
+    expect(reads.mock.calls.length).toBeGreaterThan(0);
+    expect(reads.mock.calls.length).toBeLessThan(300);
+  });
+});
+
+describe('"Undo this change" over IPC', () => {
+  it('undoes only a change that is still the latest: never deletes a folder made since, nor overwrites a later edit', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const write = (path: string, text: string, mode: 'create' | 'update') => r.call('memoryWrite', { path, text, mode, project: work.id });
+    // Claude created /memories/n (version 1); since then it became a folder of the user's notes.
+    await write('/memories/n', 'created by Claude', 'create');
+    await r.call('memoryDelete', { path: '/memories/n', project: work.id });
+    await write('/memories/n/a.md', 'mine', 'create');
+    expect(await dispatch(r.handlers, 'chatUndo', [{ path: '/memories/n', version: 1, project: work.id }])).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect((await r.call('memoryRead', { path: '/memories/n/a.md', project: work.id })) as { text: string }).toMatchObject({ text: 'mine' });
+    // Claude's edit was version 2; the user's later edit (version 3) stays.
+    await write('/memories/e.md', 'one', 'create');
+    await write('/memories/e.md', 'two (Claude)', 'update');
+    await write('/memories/e.md', 'three (user)', 'update');
+    expect(await dispatch(r.handlers, 'chatUndo', [{ path: '/memories/e.md', version: 2, project: work.id }])).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await r.call('memoryRead', { path: '/memories/e.md', project: work.id })).toMatchObject({ text: 'three (user)', version: 3 });
+    // The latest change is undone as before.
+    expect(await r.call('chatUndo', { path: '/memories/e.md', version: 3, project: work.id })).toEqual({ restored: true });
+    expect(await r.call('memoryRead', { path: '/memories/e.md', project: work.id })).toMatchObject({ text: 'two (Claude)', version: 4 });
+    await write('/memories/new.md', 'fresh', 'create');
+    expect(await r.call('chatUndo', { path: '/memories/new.md', version: 1, project: work.id })).toEqual({ restored: true });
+    expect(await dispatch(r.handlers, 'memoryRead', [{ path: '/memories/new.md', project: work.id }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 });
 
