@@ -143,8 +143,11 @@ export const CALLS = {
   chatList: call('chat:list', none, z.array(ConversationSummary)),
   /** A new conversation in `project` (default: the first); `temporary` keeps it in main's memory only and lets Claude read but not change memory. */
   chatCreate: call('chat:create', z.tuple([z.object({ project, temporary: z.boolean().optional() }).optional()]), ConversationSummary),
-  /** A conversation; with `tail`, only its last `tail` entries (a long one opens without sending the whole transcript). */
-  chatGet: call('chat:get', one(z.object({ id, tail: z.number().int().min(1).max(1_000_000).optional() })), Conversation),
+  /**
+   * A conversation; with `tail`, only its last `tail` entries (a long one opens without sending the whole
+   * transcript); with `from`, its entries from that index on (a reload that keeps what is shown).
+   */
+  chatGet: call('chat:get', one(z.object({ id, tail: z.number().int().min(1).max(1_000_000).optional(), from: z.number().int().min(0).max(1_000_000).optional() })), Conversation),
   chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
   chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),

@@ -88,6 +88,8 @@ test(`all ${XSS_PAYLOADS.length} hostile payloads, sent as Claude's replies, run
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
     await page.getByRole('textbox', { name: 'Message' }).fill(`Payload ${i + 1}`);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    // Saved first: two payloads can share a first word, so the last reply on screen may still be the one before.
+    await expect.poll(async () => (await new Conversations(app.session.unlocked()).list())[0]?.messageCount, { message: p.name }).toBe(2 * (i + 1));
     await expect(replies.last(), p.name).toContainText(p.name.split(' ')[0]!);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
     await expect(page.locator('article.streaming')).toHaveCount(0);

@@ -24,10 +24,10 @@ export function chatHandlers(
       if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
       return summaryOf(await conversations().create({ project }));
     },
-    chatGet: async ({ id, tail }) => {
+    chatGet: async ({ id, tail, from }) => {
       const c = s.temporary.get(id) ?? (await conversations().require(id));
       // The API history stays in main; the window gets the transcript, or its last `tail` entries.
-      const earlier = tail === undefined ? 0 : Math.max(0, c.transcript.length - tail);
+      const earlier = Math.min(c.transcript.length, from ?? (tail === undefined ? 0 : Math.max(0, c.transcript.length - tail)));
       const costUSD = c.transcript.reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
       return {
         id: c.id,

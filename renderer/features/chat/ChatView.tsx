@@ -16,8 +16,8 @@ type Failure = { code: string; message: string };
 const OPEN_TAIL = 200;
 /** How many entries a conversation holds, loaded or not. */
 const sizeOf = (c: Conversation) => (c.earlier ?? 0) + c.transcript.length;
-/** The tail to reload a conversation with so that everything already shown stays shown (and anything new comes too). */
-const reloadTail = (c: Conversation | undefined) => (!c ? OPEN_TAIL : c.earlier ? c.transcript.length + 16 : undefined);
+/** How to reload a conversation so that what is shown stays shown, from the same first entry, and anything new comes too. */
+const reloadRange = (c: Conversation | undefined) => (!c ? { tail: OPEN_TAIL } : c.earlier ? { from: c.earlier } : {});
 type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
 
@@ -101,8 +101,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
         const made = madeFor.current?.turnId === turnId;
         madeFor.current = undefined;
         const shown = convRef.current?.id === conversationId ? convRef.current : undefined;
-        const tail = reloadTail(shown);
-        void call('chatGet', { id: conversationId, ...(tail ? { tail } : {}) }).then(async (c) => {
+        void call('chatGet', { id: conversationId, ...reloadRange(shown) }).then(async (c) => {
           if (made && c.transcript.length === 0) {
             // The first message of a new conversation failed before anything was saved: leave no empty conversation behind.
             await call('chatDelete', { id: c.id }).catch(() => undefined);
@@ -242,6 +241,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
           entries={conv?.transcript ?? NO_ENTRIES}
           earlier={conv?.earlier ?? 0}
           onEarlier={() => conv && showEarlier(conv.id)}
+          followKey={live?.turnId}
           onOpen={onOpenMemory}
           tail={
             <>

@@ -13,7 +13,7 @@ const BOTTOM_SLACK = 48;
  * up it stays where they put it. Screen readers get one polite announcement
  * per finished reply, not every streamed word.
  */
-export function Messages({ conversationId, entries, earlier, onEarlier, onOpen, tail }: Props) {
+export function Messages({ conversationId, entries, earlier, onEarlier, followKey, onOpen, tail }: Props) {
   const [announcement, setAnnouncement] = useState('');
   const seen = useRef({ conversationId, last: entries.at(-1) });
   useEffect(() => {
@@ -27,7 +27,7 @@ export function Messages({ conversationId, entries, earlier, onEarlier, onOpen, 
   return (
     <>
       {/* A list of its own per conversation: it opens at its end, with no sizes or scroll position carried over. */}
-      <List key={conversationId ?? ''} entries={entries} earlier={earlier} onEarlier={onEarlier} onOpen={onOpen} tail={tail} />
+      <List key={conversationId ?? ''} entries={entries} earlier={earlier} onEarlier={onEarlier} followKey={followKey} onOpen={onOpen} tail={tail} />
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
@@ -41,6 +41,8 @@ interface Props {
   /** How many older entries were not loaded; a button at the top loads them. */
   earlier: number;
   onEarlier: () => void;
+  /** Changes when the user sends a message: the view goes to the end to show the reply, wherever it was. */
+  followKey?: string | undefined;
   onOpen: (path: string) => void;
   tail: ReactNode;
 }
@@ -54,7 +56,7 @@ function estimate(e: TranscriptEntry | undefined): number {
   return (e.role === 'user' ? 50 : 70) + 21 * lines;
 }
 
-function List({ entries, earlier, onEarlier, onOpen, tail }: Omit<Props, 'conversationId'>) {
+function List({ entries, earlier, onEarlier, followKey, onOpen, tail }: Omit<Props, 'conversationId'>) {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -95,13 +97,20 @@ function List({ entries, earlier, onEarlier, onOpen, tail }: Omit<Props, 'conver
     return () => ro.disconnect();
   }, [follow]);
 
+  // A message sent: show its reply as it comes, wherever the reader was.
+  useLayoutEffect(() => {
+    if (followKey === undefined) return;
+    atBottom.current = true;
+    follow();
+  }, [followKey, follow]);
+
   // Older messages loaded in front: keep the one that was first in view where the reader left it.
   const first = useRef(entries[0]);
   useLayoutEffect(() => {
     const before = first.current;
     first.current = entries[0];
-    if (!before || before === entries[0]) return;
-    const at = entries.indexOf(before);
+    if (!before || (before.at === entries[0]?.at && before.role === entries[0]?.role)) return;
+    const at = entries.findIndex((e) => e.at === before.at && e.role === before.role);
     if (at > 0) {
       atBottom.current = false;
       virtualizer.scrollToIndex(at, { align: 'start' });

@@ -169,16 +169,16 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
               )}
               {name}
               {badge && (
-                <span className={`badge ${badge === 'Claude' ? 'claude' : 'user'}`} title={`Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}`}>
+                <span className={`badge ${badge === 'Claude' ? 'claude' : 'user'}`} aria-hidden="true" title={`Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}`}>
                   {badge}
                 </span>
               )}
             </span>
-            <span className="meta">
+            <span className="meta" aria-hidden="true">
               {e.kind === 'file' ? `${size(e.size)} · ` : ''}
               {when(e.modified)}
             </span>
-            {/* The item's name is its visible text (name, badge, size, time); this says the same in words, as its description. */}
+            {/* The item's name is the file name; the badge and the line under it are said in words here, as its description. */}
             <span className="spoken" id={`tree-desc-${i}`} aria-hidden="true">
               {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
               {e.kind === 'file' ? `${size(e.size)}, ` : ''}
