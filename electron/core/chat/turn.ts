@@ -262,9 +262,23 @@ function untilStopped<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
-function addUsage(t: TokenCounts, u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): void {
-  t.inputTokens += u.input_tokens ?? 0;
-  t.outputTokens += u.output_tokens ?? 0;
-  t.cacheReadTokens += u.cache_read_input_tokens ?? 0;
-  t.cacheWriteTokens += u.cache_creation_input_tokens ?? 0;
+/** More tokens than any request can carry: a count above it is a broken or hostile server's, not a bill. */
+const MAX_TOKENS_PER_RESPONSE = 100_000_000;
+
+/**
+ * A usage count as the server sent it, if it is one: a whole number from 0 up.
+ * Anything else counts as 0, so a stored reply's usage always passes the IPC
+ * contract (a string or NaN saved there would stop the conversation opening)
+ * and totals never turn negative or NaN.
+ */
+function tokenCount(n: unknown): number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_TOKENS_PER_RESPONSE ? n : 0;
+}
+
+function addUsage(t: TokenCounts, u: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown } | null | undefined): void {
+  if (typeof u !== 'object' || u === null) return;
+  t.inputTokens += tokenCount(u.input_tokens);
+  t.outputTokens += tokenCount(u.output_tokens);
+  t.cacheReadTokens += tokenCount(u.cache_read_input_tokens);
+  t.cacheWriteTokens += tokenCount(u.cache_creation_input_tokens);
 }
