@@ -46,6 +46,14 @@ function checkId(id: string): void {
  */
 const queues = new WeakMap<VaultApi, Promise<unknown>>();
 
+/**
+ * Vaults (one per unlock of the app or the CLI) whose index has been checked
+ * against every conversation's head: a save writes the head before the index,
+ * so a crash between the two leaves an entry with the old title, count or date
+ * that no later read would otherwise notice.
+ */
+const checked = new WeakSet<VaultApi>();
+
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations {
   constructor(private readonly vault: VaultApi) {}
@@ -164,16 +172,22 @@ export class Conversations {
     return hits;
   }
 
-  /** The index, rebuilt for any conversation it is missing (a crash between the two writes of `save`). */
+  /**
+   * The index, rebuilt for any conversation it is missing, and on the first use
+   * of this vault checked against every head (a crash between the head and the
+   * index of a save leaves a stale entry: the head is what opens).
+   */
   private async index(): Promise<Record<string, ConversationSummary>> {
     const index = (await this.vault.internal.getJSON<Record<string, ConversationSummary>>(INDEX)) ?? {};
     const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+    const checkAll = !checked.has(this.vault);
     for (const id of stored) {
-      if (index[id]) continue;
+      if (index[id] && !checkAll) continue;
       const s = await readSummary(this.vault, id);
       if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
+    checked.add(this.vault);
     return index;
   }
 }
