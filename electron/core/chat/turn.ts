@@ -207,15 +207,33 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
   const now = Date.now();
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
-  await conversations.update(base.id, (conv) => ({
-    ...conv,
-    title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
-    updated: now,
-    messages,
-    // The user's words are always in the last message of the history the turn started from.
-    turnStarts: [...(conv.turnStarts ?? []), historyLength - 1],
-    transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
-  }), base);
+  await conversations.update(base.id, (conv) => {
+    const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText);
+    return {
+      ...conv,
+      title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
+      updated: now,
+      messages: after,
+      // The user's words are always in the last message of the history the exchange follows.
+      turnStarts: [...(conv.turnStarts ?? []), start],
+      transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
+    };
+  }, base);
+}
+
+/**
+ * The API history with this exchange, and where its user message is. The turn
+ * sent `historyLength` messages built from `began`; if the stored history has
+ * changed since (the last exchange was taken back while Claude answered), the
+ * exchange is put after the history as it is now, so what Claude is sent next
+ * agrees with the transcript instead of bringing the taken-back exchange back.
+ */
+function rebase(now: BetaMessageParam[], began: BetaMessageParam[], messages: BetaMessageParam[], historyLength: number, userText: string): { after: BetaMessageParam[]; start: number } {
+  if (now === began || (now.length === began.length && JSON.stringify(now) === JSON.stringify(began))) return { after: messages, start: historyLength - 1 };
+  const history = withUserMessage(answerDangling(sendable(now)), userText);
+  // A refusal's exchange is already cut from `messages` (shorter than what was sent): then it stays out here too.
+  const after = messages.length >= historyLength ? [...history, ...messages.slice(historyLength)] : history.slice(0, -1);
+  return { after, start: history.length - 1 };
 }
 
 function contextManagement(settings: Settings) {
