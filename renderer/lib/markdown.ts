@@ -45,9 +45,32 @@ function parse(text: string, marker: string, blocks: CodeBlock[]): string {
  */
 export const AUTO_HIGHLIGHT_LIMIT = 2048;
 
+/**
+ * Characters of guessing allowed per task, however many blocks and renders it
+ * draws: the per-block limit alone lets a reply of thousands of small blocks
+ * hold the page for seconds. A guess counts at least AUTO_MIN_COST, as each
+ * runs every grammar whatever its length; blocks past the budget are left plain.
+ */
+const AUTO_HIGHLIGHT_BUDGET = 8192;
+const AUTO_MIN_COST = 512;
+let autoLeft = AUTO_HIGHLIGHT_BUDGET;
+let refill: ReturnType<typeof setTimeout> | undefined;
+
+function mayGuess(length: number): boolean {
+  // The budget comes back once the page has drawn what this task rendered.
+  refill ??= setTimeout(() => {
+    autoLeft = AUTO_HIGHLIGHT_BUDGET;
+    refill = undefined;
+  }, 0);
+  const cost = Math.max(length, AUTO_MIN_COST);
+  if (length > AUTO_HIGHLIGHT_LIMIT || cost > autoLeft) return false;
+  autoLeft -= cost;
+  return true;
+}
+
 function highlight({ text, lang }: CodeBlock): string {
   const language = lang && hljs.getLanguage(lang) ? lang : undefined;
-  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : text.length <= AUTO_HIGHLIGHT_LIMIT ? hljs.highlightAuto(text).value : escapeHtml(text);
+  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : mayGuess(text.length) ? hljs.highlightAuto(text).value : escapeHtml(text);
   // The language name is only ever one highlight.js knows, so it cannot carry markup.
   return `<code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${html}</code>`;
 }

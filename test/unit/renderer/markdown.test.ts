@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { expect, it } from 'vitest';
+import hljs from 'highlight.js/lib/common';
+import { expect, it, vi } from 'vitest';
 import { closeBlocks, renderMarkdown } from '../../../renderer/lib/markdown';
 
 it('prompt-injected HTML in Markdown comes out inert', () => {
@@ -45,4 +46,34 @@ it('streamed Markdown closes a block only once another has begun, and its pieces
   // Lexing resumes where the closed blocks end.
   const again = closeBlocks(text + '\n\nNext', openStart);
   expect(again.closed.map((b) => b.trim())).toEqual(['Still open']);
+});
+
+it('a reply of 10,000 small unlabelled code blocks guesses the language of only a few of them, and shows every one', async () => {
+  const guess = vi.spyOn(hljs, 'highlightAuto');
+  try {
+    const reply = Array.from({ length: 10_000 }, (_, i) => '```\nx = ' + i + '\nprint(x)\n```').join('\n\n');
+    const html = renderMarkdown(reply);
+    // Each guess runs every grammar (about 1 ms even for a line): thousands would hold the page for seconds.
+    expect(guess.mock.calls.length).toBeLessThanOrEqual(16);
+    expect(html.match(/<code class="hljs/g)).toHaveLength(10_000);
+    expect(html).toContain('x = 9999');
+  } finally {
+    guess.mockRestore();
+  }
+});
+
+it('unlabelled blocks drawn by many renders in one go (a streamed reply whose blocks close at once) share one bound on guessing', async () => {
+  const guess = vi.spyOn(hljs, 'highlightAuto');
+  try {
+    const block = '```\n' + 'let a = 1;\n'.repeat(180) + '```';
+    for (let i = 0; i < 500; i++) renderMarkdown(block);
+    expect(guess.mock.calls.length).toBeLessThanOrEqual(16);
+    // Once the page has drawn (the next task), guessing is allowed again.
+    await new Promise((r) => setTimeout(r, 0));
+    guess.mockClear();
+    expect(renderMarkdown(block)).toContain('<span');
+    expect(guess).toHaveBeenCalledTimes(1);
+  } finally {
+    guess.mockRestore();
+  }
 });
