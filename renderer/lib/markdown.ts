@@ -93,8 +93,8 @@ const lexerOptions = { gfm: true, breaks: false };
 /**
  * Splits streamed Markdown into its closed top-level blocks and the open (last)
  * one, lexing only `text` from `from` (where the closed blocks known so far end).
- * A block is closed once another block has begun after it, so later text can no
- * longer change it. Returns the new closed blocks' sources and where the open block starts.
+ * A block is closed once another block has begun after it, so later text can
+ * no longer change it (a list stays open while what follows it is a bare number). Returns the new closed blocks' sources and where the open block starts.
  */
 export function closeBlocks(text: string, from: number): { closed: string[]; openStart: number } {
   const tail = text.slice(from);
@@ -102,13 +102,20 @@ export function closeBlocks(text: string, from: number): { closed: string[]; ope
   if (tail.includes('\r')) return { closed: [], openStart: from };
   const tokens = Lexer.lex(tail, lexerOptions);
   let lastContent = -1;
+  let prevContent = -1;
   tokens.forEach((t, i) => {
-    if (t.type !== 'space') lastContent = i;
+    if (t.type === 'space') return;
+    prevContent = lastContent;
+    lastContent = i;
   });
+  // A list followed by a bare number may still go on: "2" becomes its item "2. two" once the dot arrives.
+  const open = tokens[lastContent];
+  const mayContinue = prevContent >= 0 && tokens[prevContent]!.type === 'list' && open !== undefined && /^ {0,3}\d{1,9}$/.test(open.raw);
+  const upTo = mayContinue ? prevContent : lastContent;
   const closed: string[] = [];
   let at = from;
   let end = from;
-  for (let i = 0; i < lastContent; i++) {
+  for (let i = 0; i < upTo; i++) {
     const raw = tokens[i]!.raw;
     if (text.slice(at, at + raw.length) !== raw) return { closed: [], openStart: from };
     at += raw.length;

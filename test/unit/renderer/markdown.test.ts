@@ -77,3 +77,34 @@ it('unlabelled blocks drawn by many renders in one go (a streamed reply whose bl
     guess.mockRestore();
   }
 });
+
+it('a block closed while streaming is a block of the whole reply, however the text is split (fences, tables, comments, lists numbered past 9)', () => {
+  const docs = [
+    'Intro\n\n```js\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter.\n',
+    'A\n\n````\n```\ninner\n```\n````\n\nB\n',
+    'Head\n\n| a | b |\n|---|---|\n| 1 | 2 |\ncontinued row\n\nEnd\n',
+    'Para\n\n<!-- a comment\n\nwith a blank line\n\n-->\n\nAfter comment\n',
+    '- a\n- b\n\n  more of b\n\n- c\n\nDone\n',
+    Array.from({ length: 30 }, (_, i) => '  '.repeat(i) + '- level ' + i).join('\n') + '\n\nEnd\n',
+    'P\n\n    code1\n\n    code2\n\nQ\n',
+    '> q1\n\n> q2\nlazy\n\nEnd\n',
+    '1. one\n\n2. two\n\n10. ten\n\n100. hundred\n\nEnd\n',
+    '1) one\n\n2) two\n\nEnd\n',
+    '* a\n\n* b\n\n***\n\n- c\n\n---\n\nEnd\n',
+  ];
+  for (const text of docs) {
+    // The whole reply's blocks (a final paragraph closes the last one).
+    const whole = closeBlocks(text + '\n\nZZZ', 0).closed;
+    for (const step of [1, 2, 3, 7]) {
+      const closed: string[] = [];
+      let openStart = 0;
+      for (let n = step; n < text.length + step; n += step) {
+        const r = closeBlocks(text.slice(0, Math.min(n, text.length)), openStart);
+        closed.push(...r.closed);
+        openStart = r.openStart;
+      }
+      expect({ text, step, closed }).toEqual({ text, step, closed: whole.slice(0, closed.length) });
+      expect(closed.join('') + text.slice(openStart)).toBe(text);
+    }
+  }
+});
