@@ -53,6 +53,8 @@ const queues = new WeakMap<VaultApi, Promise<unknown>>();
  * that no later read would otherwise notice.
  */
 const checked = new WeakSet<VaultApi>();
+/** Vaults whose orphaned conversation logs have been looked for (see `sweep`). */
+const swept = new WeakSet<VaultApi>();
 
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations {
@@ -74,6 +76,7 @@ export class Conversations {
 
   /** Newest first. */
   async list(): Promise<ConversationSummary[]> {
+    if (!swept.has(this.vault)) await this.sweep();
     const index = await this.index();
     return Object.values(index).sort((a, b) => b.updated - a.updated);
   }
@@ -153,6 +156,19 @@ export class Conversations {
       await this.write({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts }, c);
       return text;
     });
+  }
+
+  /**
+   * Removes what a crash while deleting left of a conversation's log (its turns
+   * stayed in the vault until another deletion). In the write queue, so a new
+   * conversation's first record, written before its head, is never taken for one.
+   */
+  private async sweep(): Promise<void> {
+    await this.serial(async () => {
+      const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+      for (const key of orphanedLogs(this.vault, ids)) await this.vault.internal.delete(key);
+    });
+    swept.add(this.vault);
   }
 
   /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */
