@@ -45,9 +45,32 @@ function parse(text: string, marker: string, blocks: CodeBlock[]): string {
  */
 export const AUTO_HIGHLIGHT_LIMIT = 2048;
 
+/**
+ * Characters of guessing allowed per task, however many blocks and renders it
+ * draws: the per-block limit alone lets a reply of thousands of small blocks
+ * hold the page for seconds. A guess counts at least AUTO_MIN_COST, as each
+ * runs every grammar whatever its length; blocks past the budget are left plain.
+ */
+const AUTO_HIGHLIGHT_BUDGET = 8192;
+const AUTO_MIN_COST = 512;
+let autoLeft = AUTO_HIGHLIGHT_BUDGET;
+let refill: ReturnType<typeof setTimeout> | undefined;
+
+function mayGuess(length: number): boolean {
+  // The budget comes back once the page has drawn what this task rendered.
+  refill ??= setTimeout(() => {
+    autoLeft = AUTO_HIGHLIGHT_BUDGET;
+    refill = undefined;
+  }, 0);
+  const cost = Math.max(length, AUTO_MIN_COST);
+  if (length > AUTO_HIGHLIGHT_LIMIT || cost > autoLeft) return false;
+  autoLeft -= cost;
+  return true;
+}
+
 function highlight({ text, lang }: CodeBlock): string {
   const language = lang && hljs.getLanguage(lang) ? lang : undefined;
-  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : text.length <= AUTO_HIGHLIGHT_LIMIT ? hljs.highlightAuto(text).value : escapeHtml(text);
+  const html = language ? hljs.highlight(text, { language, ignoreIllegals: true }).value : mayGuess(text.length) ? hljs.highlightAuto(text).value : escapeHtml(text);
   // The language name is only ever one highlight.js knows, so it cannot carry markup.
   return `<code class="hljs${language ? ` language-${escapeHtml(language)}` : ''}">${html}</code>`;
 }
@@ -70,8 +93,8 @@ const lexerOptions = { gfm: true, breaks: false };
 /**
  * Splits streamed Markdown into its closed top-level blocks and the open (last)
  * one, lexing only `text` from `from` (where the closed blocks known so far end).
- * A block is closed once another block has begun after it, so later text can no
- * longer change it. Returns the new closed blocks' sources and where the open block starts.
+ * A block is closed once another block has begun after it, so later text can
+ * no longer change it (a list stays open while what follows it is a bare number). Returns the new closed blocks' sources and where the open block starts.
  */
 export function closeBlocks(text: string, from: number): { closed: string[]; openStart: number } {
   const tail = text.slice(from);
@@ -79,13 +102,20 @@ export function closeBlocks(text: string, from: number): { closed: string[]; ope
   if (tail.includes('\r')) return { closed: [], openStart: from };
   const tokens = Lexer.lex(tail, lexerOptions);
   let lastContent = -1;
+  let prevContent = -1;
   tokens.forEach((t, i) => {
-    if (t.type !== 'space') lastContent = i;
+    if (t.type === 'space') return;
+    prevContent = lastContent;
+    lastContent = i;
   });
+  // A list followed by a bare number may still go on: "2" becomes its item "2. two" once the dot arrives.
+  const open = tokens[lastContent];
+  const mayContinue = prevContent >= 0 && tokens[prevContent]!.type === 'list' && open !== undefined && /^ {0,3}\d{1,9}$/.test(open.raw);
+  const upTo = mayContinue ? prevContent : lastContent;
   const closed: string[] = [];
   let at = from;
   let end = from;
-  for (let i = 0; i < lastContent; i++) {
+  for (let i = 0; i < upTo; i++) {
     const raw = tokens[i]!.raw;
     if (text.slice(at, at + raw.length) !== raw) return { closed: [], openStart: from };
     at += raw.length;

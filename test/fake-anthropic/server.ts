@@ -18,7 +18,8 @@ export interface FakeMessage {
   kind: 'message';
   content: FakeBlock[];
   stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'stop_sequence';
-  usage?: { input_tokens: number; output_tokens: number };
+  /** Scripted usage, sent as given (cache fields default to 0); a test of a hostile server may put anything here. */
+  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
   /** Pause between SSE events, for slow streams. */
   delayMs?: number;
   /** Close the connection after this many SSE events (a dropped connection). */
@@ -200,7 +201,7 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
       return;
     }
     // A scripted usage stands as given; otherwise the input is estimated and billed through the cache.
-    const usage = r.usage ? { ...r.usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } : { ...cache.bill(body), output_tokens: 20 };
+    const usage = r.usage ? { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...r.usage } : { ...cache.bill(body), output_tokens: 20 };
     recorded.usage = usage;
     if (body.stream) await sendStream(res, r, body.model ?? 'claude-sonnet-4-5', usage);
     else sendJson(res, r, body.model ?? 'claude-sonnet-4-5', usage);

@@ -46,6 +46,16 @@ function checkId(id: string): void {
  */
 const queues = new WeakMap<VaultApi, Promise<unknown>>();
 
+/**
+ * Vaults (one per unlock of the app or the CLI) whose index has been checked
+ * against every conversation's head: a save writes the head before the index,
+ * so a crash between the two leaves an entry with the old title, count or date
+ * that no later read would otherwise notice.
+ */
+const checked = new WeakSet<VaultApi>();
+/** Vaults whose orphaned conversation logs have been looked for (see `sweep`). */
+const swept = new WeakSet<VaultApi>();
+
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations {
   constructor(private readonly vault: VaultApi) {}
@@ -66,6 +76,7 @@ export class Conversations {
 
   /** Newest first. */
   async list(): Promise<ConversationSummary[]> {
+    if (!swept.has(this.vault)) await this.sweep();
     const index = await this.index();
     return Object.values(index).sort((a, b) => b.updated - a.updated);
   }
@@ -147,6 +158,19 @@ export class Conversations {
     });
   }
 
+  /**
+   * Removes what a crash while deleting left of a conversation's log (its turns
+   * stayed in the vault until another deletion). In the write queue, so a new
+   * conversation's first record, written before its head, is never taken for one.
+   */
+  private async sweep(): Promise<void> {
+    await this.serial(async () => {
+      const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+      for (const key of orphanedLogs(this.vault, ids)) await this.vault.internal.delete(key);
+    });
+    swept.add(this.vault);
+  }
+
   /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */
   async search(query: string): Promise<Array<ConversationSummary & { snippet: string }>> {
     const q = query.trim().toLowerCase();
@@ -164,16 +188,22 @@ export class Conversations {
     return hits;
   }
 
-  /** The index, rebuilt for any conversation it is missing (a crash between the two writes of `save`). */
+  /**
+   * The index, rebuilt for any conversation it is missing, and on the first use
+   * of this vault checked against every head (a crash between the head and the
+   * index of a save leaves a stale entry: the head is what opens).
+   */
   private async index(): Promise<Record<string, ConversationSummary>> {
     const index = (await this.vault.internal.getJSON<Record<string, ConversationSummary>>(INDEX)) ?? {};
     const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+    const checkAll = !checked.has(this.vault);
     for (const id of stored) {
-      if (index[id]) continue;
+      if (index[id] && !checkAll) continue;
       const s = await readSummary(this.vault, id);
       if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
+    checked.add(this.vault);
     return index;
   }
 }

@@ -18,5 +18,7 @@ export function costUSD(model: string, usage: TokenCounts): number | null {
   const price = PRICES.find(([re]) => re.test(model))?.[1];
   if (!price) return null;
   const input = usage.inputTokens + usage.cacheWriteTokens * 1.25 + usage.cacheReadTokens * 0.1;
-  return Math.round(((input * price.input + usage.outputTokens * price.output) / 1e6) * 1e6) / 1e6;
+  const cost = Math.round(((input * price.input + usage.outputTokens * price.output) / 1e6) * 1e6) / 1e6;
+  // Counts no real bill has (negative, NaN, overflowing) give no price rather than one that poisons the conversation's total.
+  return Number.isFinite(cost) && cost >= 0 ? cost : null;
 }

@@ -207,15 +207,33 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
   const now = Date.now();
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
-  await conversations.update(base.id, (conv) => ({
-    ...conv,
-    title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
-    updated: now,
-    messages,
-    // The user's words are always in the last message of the history the turn started from.
-    turnStarts: [...(conv.turnStarts ?? []), historyLength - 1],
-    transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
-  }), base);
+  await conversations.update(base.id, (conv) => {
+    const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText);
+    return {
+      ...conv,
+      title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
+      updated: now,
+      messages: after,
+      // The user's words are always in the last message of the history the exchange follows.
+      turnStarts: [...(conv.turnStarts ?? []), start],
+      transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
+    };
+  }, base);
+}
+
+/**
+ * The API history with this exchange, and where its user message is. The turn
+ * sent `historyLength` messages built from `began`; if the stored history has
+ * changed since (the last exchange was taken back while Claude answered), the
+ * exchange is put after the history as it is now, so what Claude is sent next
+ * agrees with the transcript instead of bringing the taken-back exchange back.
+ */
+function rebase(now: BetaMessageParam[], began: BetaMessageParam[], messages: BetaMessageParam[], historyLength: number, userText: string): { after: BetaMessageParam[]; start: number } {
+  if (now === began || (now.length === began.length && JSON.stringify(now) === JSON.stringify(began))) return { after: messages, start: historyLength - 1 };
+  const history = withUserMessage(answerDangling(sendable(now)), userText);
+  // A refusal's exchange is already cut from `messages` (shorter than what was sent): then it stays out here too.
+  const after = messages.length >= historyLength ? [...history, ...messages.slice(historyLength)] : history.slice(0, -1);
+  return { after, start: history.length - 1 };
 }
 
 function contextManagement(settings: Settings) {
@@ -262,9 +280,23 @@ function untilStopped<T>(p: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
-function addUsage(t: TokenCounts, u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): void {
-  t.inputTokens += u.input_tokens ?? 0;
-  t.outputTokens += u.output_tokens ?? 0;
-  t.cacheReadTokens += u.cache_read_input_tokens ?? 0;
-  t.cacheWriteTokens += u.cache_creation_input_tokens ?? 0;
+/** More tokens than any request can carry: a count above it is a broken or hostile server's, not a bill. */
+const MAX_TOKENS_PER_RESPONSE = 100_000_000;
+
+/**
+ * A usage count as the server sent it, if it is one: a whole number from 0 up.
+ * Anything else counts as 0, so a stored reply's usage always passes the IPC
+ * contract (a string or NaN saved there would stop the conversation opening)
+ * and totals never turn negative or NaN.
+ */
+function tokenCount(n: unknown): number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_TOKENS_PER_RESPONSE ? n : 0;
+}
+
+function addUsage(t: TokenCounts, u: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown } | null | undefined): void {
+  if (typeof u !== 'object' || u === null) return;
+  t.inputTokens += tokenCount(u.input_tokens);
+  t.outputTokens += tokenCount(u.output_tokens);
+  t.cacheReadTokens += tokenCount(u.cache_read_input_tokens);
+  t.cacheWriteTokens += tokenCount(u.cache_creation_input_tokens);
 }

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { expect, it } from 'vitest';
+import hljs from 'highlight.js/lib/common';
+import { expect, it, vi } from 'vitest';
 import { closeBlocks, renderMarkdown } from '../../../renderer/lib/markdown';
 
 it('prompt-injected HTML in Markdown comes out inert', () => {
@@ -45,4 +46,65 @@ it('streamed Markdown closes a block only once another has begun, and its pieces
   // Lexing resumes where the closed blocks end.
   const again = closeBlocks(text + '\n\nNext', openStart);
   expect(again.closed.map((b) => b.trim())).toEqual(['Still open']);
+});
+
+it('a reply of 10,000 small unlabelled code blocks guesses the language of only a few of them, and shows every one', async () => {
+  const guess = vi.spyOn(hljs, 'highlightAuto');
+  try {
+    const reply = Array.from({ length: 10_000 }, (_, i) => '```\nx = ' + i + '\nprint(x)\n```').join('\n\n');
+    const html = renderMarkdown(reply);
+    // Each guess runs every grammar (about 1 ms even for a line): thousands would hold the page for seconds.
+    expect(guess.mock.calls.length).toBeLessThanOrEqual(16);
+    expect(html.match(/<code class="hljs/g)).toHaveLength(10_000);
+    expect(html).toContain('x = 9999');
+  } finally {
+    guess.mockRestore();
+  }
+});
+
+it('unlabelled blocks drawn by many renders in one go (a streamed reply whose blocks close at once) share one bound on guessing', async () => {
+  const guess = vi.spyOn(hljs, 'highlightAuto');
+  try {
+    const block = '```\n' + 'let a = 1;\n'.repeat(180) + '```';
+    for (let i = 0; i < 500; i++) renderMarkdown(block);
+    expect(guess.mock.calls.length).toBeLessThanOrEqual(16);
+    // Once the page has drawn (the next task), guessing is allowed again.
+    await new Promise((r) => setTimeout(r, 0));
+    guess.mockClear();
+    expect(renderMarkdown(block)).toContain('<span');
+    expect(guess).toHaveBeenCalledTimes(1);
+  } finally {
+    guess.mockRestore();
+  }
+});
+
+it('a block closed while streaming is a block of the whole reply, however the text is split (fences, tables, comments, lists numbered past 9)', () => {
+  const docs = [
+    'Intro\n\n```js\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter.\n',
+    'A\n\n````\n```\ninner\n```\n````\n\nB\n',
+    'Head\n\n| a | b |\n|---|---|\n| 1 | 2 |\ncontinued row\n\nEnd\n',
+    'Para\n\n<!-- a comment\n\nwith a blank line\n\n-->\n\nAfter comment\n',
+    '- a\n- b\n\n  more of b\n\n- c\n\nDone\n',
+    Array.from({ length: 30 }, (_, i) => '  '.repeat(i) + '- level ' + i).join('\n') + '\n\nEnd\n',
+    'P\n\n    code1\n\n    code2\n\nQ\n',
+    '> q1\n\n> q2\nlazy\n\nEnd\n',
+    '1. one\n\n2. two\n\n10. ten\n\n100. hundred\n\nEnd\n',
+    '1) one\n\n2) two\n\nEnd\n',
+    '* a\n\n* b\n\n***\n\n- c\n\n---\n\nEnd\n',
+  ];
+  for (const text of docs) {
+    // The whole reply's blocks (a final paragraph closes the last one).
+    const whole = closeBlocks(text + '\n\nZZZ', 0).closed;
+    for (const step of [1, 2, 3, 7]) {
+      const closed: string[] = [];
+      let openStart = 0;
+      for (let n = step; n < text.length + step; n += step) {
+        const r = closeBlocks(text.slice(0, Math.min(n, text.length)), openStart);
+        closed.push(...r.closed);
+        openStart = r.openStart;
+      }
+      expect({ text, step, closed }).toEqual({ text, step, closed: whole.slice(0, closed.length) });
+      expect(closed.join('') + text.slice(openStart)).toBe(text);
+    }
+  }
 });
