@@ -5,20 +5,12 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, freshApp, lock, openMemories, PASSPHRASE, shot } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { expectAccessible, lock, openMemories, PASSPHRASE, shot, eachWithFakeApi, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)));
 
 const SIZES = [
   { width: 1280, height: 800 },

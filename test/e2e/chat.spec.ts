@@ -1,23 +1,13 @@
 /** The chat screen end to end: real handlers, the real SDK, and test/fake-anthropic as Claude. */
 import { expect, test, type Page } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
-import { apiError, memoryCall, reply, resultText, startFakeAnthropic, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, lock, openMemories, shot, typeInEditor, unlock } from './helpers';
+import { apiError, memoryCall, reply, resultText, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
+import { lock, openMemories, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
 
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const vault = () => app.session.unlocked();
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });

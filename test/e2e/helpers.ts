@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { setApiKey } from '../../electron/core/chat/settings-store';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { launchApp, type App, type LaunchOptions } from './harness';
 
 export const PASSPHRASE = 'amber-kettle-orbit-sonnet-42';
@@ -21,6 +23,32 @@ export async function freshApp(opts: Partial<LaunchOptions> = {}): Promise<App &
       await fs.rm(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+export type FreshApp = Awaited<ReturnType<typeof freshApp>>;
+
+/**
+ * Gives each test of the calling spec a fresh app talking to a fresh
+ * test/fake-anthropic (handed to `set`), both closed after the test. With
+ * `ready`, the vault is made and the fake's key stored, so the chat is usable.
+ */
+export function eachWithFakeApi(set: (app: FreshApp, fake: FakeAnthropic) => void, opts: { ready?: boolean } = {}): void {
+  let current: { app: FreshApp; fake: FakeAnthropic } | undefined;
+  test.beforeEach(async () => {
+    const fake = await startFakeAnthropic();
+    const app = await freshApp({ anthropicBaseURL: fake.baseURL });
+    current = { app, fake };
+    set(app, fake);
+    if (opts.ready) {
+      await createVault(app.page);
+      await setApiKey(app.session.unlocked(), fake.apiKey);
+    }
+  });
+  test.afterEach(async () => {
+    await current?.app.cleanup();
+    await current?.fake.close();
+    current = undefined;
+  });
 }
 
 /** Saves a screenshot for review under test-results/screens/. */

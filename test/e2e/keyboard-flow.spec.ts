@@ -4,20 +4,12 @@
  * control with Tab (or Shift+Tab) from where focus was put, within a bound.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, freshApp, PASSPHRASE } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { expectAccessible, PASSPHRASE, eachWithFakeApi, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)));
 
 /** Presses Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. Returns how many it took. */
 async function tabTo(page: Page, target: Locator, opts: { back?: boolean; max?: number } = {}): Promise<number> {

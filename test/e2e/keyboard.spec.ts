@@ -1,20 +1,12 @@
 /** Issue 13 items 2 and 3: keyboard and focus — tabs, focus after every screen change, the editor's Tab, approvals. */
 import { expect, test } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, lock, openMemories, PASSPHRASE } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, freshApp, lock, openMemories, PASSPHRASE, eachWithFakeApi, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)));
 
 const message = () => app.page.getByRole('textbox', { name: 'Message' });
 const editor = () => app.page.getByRole('textbox', { name: 'Editor' });

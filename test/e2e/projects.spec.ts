@@ -1,24 +1,13 @@
 /** Projects and temporary chats in the sidebar, end to end: real handlers, the real SDK, test/fake-anthropic as Claude. */
 import { expect, test, type Page } from '@playwright/test';
-import { setApiKey } from '../../electron/core/chat/settings-store';
 import { Projects } from '../../electron/core/projects/store';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, lock, shot, unlock } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { lock, shot, unlock, eachWithFakeApi, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
 
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const vault = () => app.session.unlocked();
 async function send(page: Page, message: string): Promise<void> {

@@ -5,25 +5,14 @@
  * memory chips appear in the order Claude produced them, kept apart.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { setApiKey } from '../../electron/core/chat/settings-store';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, shot } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { shot, eachWithFakeApi, type FreshApp } from './helpers';
 import { seedConversation } from './seed';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
+let app: FreshApp;
 let fake: FakeAnthropic;
 
-test.beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
-});
-test.afterEach(async () => {
-  await app.cleanup();
-  await fake.close();
-});
+eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
 async function send(page: Page, message: string): Promise<void> {
