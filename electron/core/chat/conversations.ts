@@ -148,12 +148,8 @@ export class Conversations {
   async rewindLast(id: string): Promise<string> {
     return this.serial(async () => {
       const c = await this.require(id);
-      const starts = [...(c.turnStarts ?? [])];
-      const start = starts.pop();
-      const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
-      if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
-      const text = c.transcript[userAt]!.text;
-      await this.write({ ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts }, c);
+      const { text, rest } = withoutLastExchange(c);
+      await this.write(rest, c);
       return text;
     });
   }
@@ -211,6 +207,15 @@ export class Conversations {
 /** The index entry of a conversation (its project only when it is not the first, as stored before projects). */
 export function summaryOf(c: StoredConversation): ConversationSummary {
   return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length, ...(c.project ? { project: c.project } : {}) };
+}
+
+/** The conversation without its last exchange, and what the user said in it; NOT_FOUND if there is none. */
+export function withoutLastExchange(c: StoredConversation): { text: string; rest: StoredConversation } {
+  const starts = [...(c.turnStarts ?? [])];
+  const start = starts.pop();
+  const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
+  if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+  return { text: c.transcript[userAt]!.text, rest: { ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts } };
 }
 
 /** A title from the first thing the user said: its first line, cut at a word near 60 characters. */

@@ -8,7 +8,7 @@ import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { ConversationSummary } from '../../shared/chat';
 import { MemoryToolError } from '../memory/errors';
 import { VaultError } from '../vault/types';
-import { summaryOf, UNTITLED, type StoredConversation } from './conversations';
+import { summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversations';
 
 /** What Claude is told when a temporary chat tries to change memory. */
 export const TEMPORARY_MESSAGE = 'This is a temporary chat: it does not change memory. Nothing was written; tell the user if something should be remembered.';
@@ -64,13 +64,8 @@ export class TemporaryConversations implements ConversationStore {
 
   /** As Conversations.rewindLast: takes back the last exchange and returns the user's words. */
   async rewindLast(id: string): Promise<string> {
-    const c = await this.require(id);
-    const starts = [...(c.turnStarts ?? [])];
-    const start = starts.pop();
-    const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
-    if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
-    const text = c.transcript[userAt]!.text;
-    this.byId.set(id, { ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts });
+    const { text, rest } = withoutLastExchange(await this.require(id));
+    this.byId.set(id, rest);
     return text;
   }
 

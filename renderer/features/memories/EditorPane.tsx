@@ -7,7 +7,7 @@ import { saveDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
-import { useReturnFocus } from './useReturnFocus';
+import { useAskedMode } from './useReturnFocus';
 
 interface Loaded {
   text: string;
@@ -43,7 +43,7 @@ export function EditorPane({
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
-  const [mode, setMode] = useState<'edit' | 'rename' | 'delete' | 'history'>('edit');
+  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history'>('edit', request);
   const keyCounter = useRef(0);
   /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
   const pendingRestore = useRef(restored);
@@ -72,16 +72,6 @@ export function EditorPane({
     void load();
   }, [path, load]);
 
-  const back = useReturnFocus();
-  const closeAsk = () => {
-    setMode('edit');
-    back.restore();
-  };
-  useEffect(() => {
-    if (!request) return;
-    back.remember();
-    setMode(request.mode);
-  }, [request, back]);
 
   useEffect(() => {
     onDirty(dirty);

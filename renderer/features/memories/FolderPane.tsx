@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { RenameForm } from './RenameForm';
-import { useReturnFocus } from './useReturnFocus';
+import { useAskedMode } from './useReturnFocus';
 
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
 export function FolderPane({
@@ -19,17 +19,7 @@ export function FolderPane({
   onRenamed: (to: string) => void;
   onDeleted: () => void;
 }) {
-  const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>(request?.mode ?? 'idle');
-  const back = useReturnFocus();
-  const closeAsk = () => {
-    setMode('idle');
-    back.restore();
-  };
-  useEffect(() => {
-    if (!request) return;
-    back.remember();
-    setMode(request.mode);
-  }, [request, back]);
+  const { mode, setMode, back, closeAsk } = useAskedMode('idle', request);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">

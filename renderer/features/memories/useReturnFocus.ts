@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 /**
  * Remembers what had focus when a dialog or inline form opened (a tree item,
@@ -20,4 +20,24 @@ export function useReturnFocus(): { remember: () => void; restore: () => void } 
     }),
     [],
   );
+}
+
+/**
+ * What a pane is doing (`rest` until asked otherwise) when a rename or delete
+ * can be asked for from the tree (F2, Delete): each `request` switches to its
+ * mode, remembering the focus that `closeAsk` gives back.
+ */
+export function useAskedMode<M extends string>(rest: M, request: { mode: 'rename' | 'delete'; n: number } | undefined) {
+  const [mode, setMode] = useState<M | 'rename' | 'delete'>(request?.mode ?? rest);
+  const back = useReturnFocus();
+  useEffect(() => {
+    if (!request) return;
+    back.remember();
+    setMode(request.mode);
+  }, [request, back]);
+  const closeAsk = () => {
+    setMode(rest);
+    back.restore();
+  };
+  return { mode, setMode, back, closeAsk };
 }
