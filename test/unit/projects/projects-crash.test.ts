@@ -3,10 +3,10 @@
  * deleting a project leaves the project list as it was before or as it is
  * after, never a mix, and a vault that opens and verifies.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { Projects } from '../../../electron/core/projects/store';
 import { Vault } from '../../../electron/core/vault/vault';
-import { drive, FLOOR, makeDirs, PASS, type Dirs } from '../vault/crash-sim';
+import { crashAtEveryCall, FLOOR, makeDirs, PASS, type Dirs } from '../vault/crash-sim';
 import { SimFs, type Image } from '../vault/sim-fs';
 
 let dirs: Dirs;
@@ -25,24 +25,7 @@ afterAll(async () => {
   await dirs.cleanup();
 });
 
-async function crashCheck(op: (v: Vault) => Promise<unknown>) {
-  const open = async (sim: SimFs) => {
-    const v = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state });
-    await v.unlockWithRecoveryKey(base.recoveryKey);
-    return v;
-  };
-  // A dry run counts the op's file-system calls, so every one of them is a crash point.
-  const dry = new SimFs(dirs.run, base.image);
-  const dv = await open(dry);
-  const start = dry.calls;
-  await op(dv);
-  const total = dry.calls - start;
-  await dv.close();
-  const res = await drive({ dirs, base: base.image, keys: { recoveryKey: base.recoveryKey, passphrases: [PASS] }, sample: total, total, open, op: async (v) => void (await op(v!)) });
-  expect(res.failures).toEqual([]);
-  expect(res.points).toBeGreaterThan(0);
-  expect(res.after).not.toBe(res.before);
-}
+const crashCheck = (op: (v: Vault) => Promise<unknown>) => crashAtEveryCall(dirs, base, op);
 
 it('a crash while creating, renaming or deleting a project leaves the old list or the new one', async () => {
   await crashCheck((v) => new Projects(v).create('New'));

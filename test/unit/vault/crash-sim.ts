@@ -5,6 +5,7 @@
  * and checks that it opens, verifies, and holds exactly the state before the
  * operation or the state after it, never a mix.
  */
+import { expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -161,4 +162,28 @@ export async function drive(opts: {
   if (final !== after) failures.push(`after the op returned: ${final.slice(0, 200)}`);
   for (const [point, state] of seen) if (state !== before && state !== after) failures.push(`call ${point}: neither the old nor the new state: ${state.slice(0, 300)}`);
   return { points, calls, failures, before, after };
+}
+
+/**
+ * Cuts the power after each file-system call `op` makes on a vault restored
+ * from `base` (unlocked with its recovery key), and checks every outcome: the
+ * vault opens and verifies, as it was before `op` or as it is after.
+ */
+export async function crashAtEveryCall(dirs: Dirs, base: { image: Image; recoveryKey: string }, op: (v: Vault) => Promise<unknown>): Promise<void> {
+  const open = async (sim: SimFs) => {
+    const v = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state });
+    await v.unlockWithRecoveryKey(base.recoveryKey);
+    return v;
+  };
+  // A dry run counts the op's file-system calls, so every one of them is a crash point.
+  const dry = new SimFs(dirs.run, base.image);
+  const dv = await open(dry);
+  const start = dry.calls;
+  await op(dv);
+  const total = dry.calls - start;
+  await dv.close();
+  const res = await drive({ dirs, base: base.image, keys: { recoveryKey: base.recoveryKey, passphrases: [PASS] }, sample: total, total, open, op: async (v) => void (await op(v!)) });
+  expect(res.failures).toEqual([]);
+  expect(res.points).toBeGreaterThan(0);
+  expect(res.after).not.toBe(res.before);
 }
