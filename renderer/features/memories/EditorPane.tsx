@@ -43,7 +43,7 @@ export function EditorPane({
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
-  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history'>('edit', request);
+  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history'>('edit', request, path);
   const keyCounter = useRef(0);
   /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
   const pendingRestore = useRef(restored);
@@ -67,7 +67,6 @@ export function EditorPane({
   }, [path]);
 
   useEffect(() => {
-    setMode('edit');
     setNotice(undefined);
     void load();
   }, [path, load]);

@@ -19,7 +19,7 @@ export function FolderPane({
   onRenamed: (to: string) => void;
   onDeleted: () => void;
 }) {
-  const { mode, setMode, back, closeAsk } = useAskedMode('idle', request);
+  const { mode, setMode, back, closeAsk } = useAskedMode('idle', request, path);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">

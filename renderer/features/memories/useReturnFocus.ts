@@ -25,11 +25,13 @@ export function useReturnFocus(): { remember: () => void; restore: () => void } 
 /**
  * What a pane is doing (`rest` until asked otherwise) when a rename or delete
  * can be asked for from the tree (F2, Delete): each `request` switches to its
- * mode, remembering the focus that `closeAsk` gives back.
+ * mode, remembering the focus that `closeAsk` gives back. A new `subject` (the
+ * pane's path) goes back to `rest` first, so a request made with it still wins.
  */
-export function useAskedMode<M extends string>(rest: M, request: { mode: 'rename' | 'delete'; n: number } | undefined) {
+export function useAskedMode<M extends string>(rest: M, request: { mode: 'rename' | 'delete'; n: number } | undefined, subject?: string) {
   const [mode, setMode] = useState<M | 'rename' | 'delete'>(request?.mode ?? rest);
   const back = useReturnFocus();
+  useEffect(() => setMode(rest), [rest, subject]);
   useEffect(() => {
     if (!request) return;
     back.remember();
