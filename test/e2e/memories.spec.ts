@@ -76,6 +76,15 @@ test('saving over a change Claude made meanwhile shows both versions and lets th
   // Nothing was overwritten while the user decides.
   expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: written by Claude.');
   await shot(page, '13-memories-conflict');
+  // Escape closes the question with nothing saved and the edit kept; saving asks again.
+  await expect(conflict.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Plan: written by the user.');
+  expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: written by Claude.');
+  await page.getByRole('textbox', { name: 'Editor' }).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(conflict).toContainText('written by Claude');
 
   await conflict.getByRole('button', { name: 'Keep mine' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { Diff } from '../../components/Diff';
@@ -182,19 +183,20 @@ export function EditorPane({
       <ErrorText message={error} />
       {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby="delete-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
-          <p id="delete-q">Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
+        <ConfirmDialog label={`Delete ${path}`} onCancel={closeAsk}>
+          <p>Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
           <button className="danger" onClick={() => void remove()}>
             Delete
           </button>
-          <button onClick={closeAsk} autoFocus>
+          <button data-cancel onClick={closeAsk}>
             Cancel
           </button>
-        </div>
+        </ConfirmDialog>
       )}
       {conflict && (
-        <div role="alertdialog" aria-labelledby="conflict-q" className="conflict">
-          <p id="conflict-q">This memory changed since you opened it (now version {conflict.version}). Here is how your text differs from the saved one:</p>
+        // Escape or "Keep editing" closes it with nothing saved and the edit kept.
+        <ConfirmDialog label="This memory changed since you opened it" className="conflict" onCancel={() => setConflict(undefined)}>
+          <p>This memory changed since you opened it (now version {conflict.version}). Here is how your text differs from the saved one:</p>
           <Diff before={conflict.text} after={draft} label="Saved version compared with yours" />
           <button onClick={() => void save(conflict.version)}>Keep mine</button>
           <button
@@ -207,7 +209,10 @@ export function EditorPane({
           >
             Take theirs
           </button>
-        </div>
+          <button data-cancel onClick={() => setConflict(undefined)}>
+            Keep editing
+          </button>
+        </ConfirmDialog>
       )}
       <div className="editor-and-history">
         <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} />
