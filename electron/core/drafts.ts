@@ -61,6 +61,14 @@ export class DraftKeeper {
     }
   }
 
+  /** Drops a held chat draft typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */
+  dropChatIn(gone: (conversationId: string) => boolean): void {
+    const id = this.held.chat?.conversationId;
+    if (id === undefined || !gone(id)) return;
+    const { chat: _dropped, ...rest } = this.held;
+    this.held = rest;
+  }
+
   /** Drops the held drafts without writing them (the vault is already locked). */
   forget(): void {
     this.held = {};

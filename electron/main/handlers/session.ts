@@ -141,6 +141,8 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;
+    // A temporary chat keeps nothing once locked, its unsent message included.
+    this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     const vault = this.vault;
@@ -165,6 +167,7 @@ export class AppSession {
     this.shownRecoveryKey = undefined;
     // A copied recovery key would outlive its clearing timer, which ends with this process.
     await this.ctx.clipboard?.clearNow();
+    this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
     for (const t of this.turns.values()) t.controller.abort();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.

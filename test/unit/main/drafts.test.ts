@@ -125,3 +125,23 @@ describe('drafts across a lock', () => {
     await session.close();
   });
 });
+
+describe('a message typed in a temporary chat', () => {
+  it('is not kept across a lock or quit: a temporary chat keeps nothing once locked', async () => {
+    const { handlers, session, dir } = await fresh();
+    const made = await dispatch(handlers, 'chatCreate', [{ temporary: true }]);
+    const id = (made as { value: { id: string } }).value.id;
+    await dispatch(handlers, 'draftsPut', [{ kind: 'chat', draft: { conversationId: id, text: CHAT_TEXT } }]);
+    await dispatch(handlers, 'vaultLock', []);
+    await dispatch(handlers, 'vaultUnlock', [{ passphrase: PASS }]);
+    expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: {} });
+    // Nor at quit.
+    const again = await dispatch(handlers, 'chatCreate', [{ temporary: true }]);
+    await dispatch(handlers, 'draftsPut', [{ kind: 'chat', draft: { conversationId: (again as { value: { id: string } }).value.id, text: CHAT_TEXT } }]);
+    await session.close();
+    const next = createHandlers({ userDataDir: dir, stateDir: path.join(dir, 'state'), env: {}, kdf: KDF, pickDirectory: async () => undefined, emit: () => undefined });
+    await dispatch(next.handlers, 'vaultUnlock', [{ passphrase: PASS }]);
+    expect(await dispatch(next.handlers, 'draftsGet', [])).toEqual({ ok: true, value: {} });
+    await next.session.close();
+  });
+});
