@@ -27,7 +27,9 @@ const files = (): string[] => asar.listPackage(ASAR, { isPack: false }).map((f) 
 /** The packages the main bundle imports by bare name (Node built-ins and electron aside). */
 function mainImports(): Set<string> {
   const code = asar.extractFile(ASAR, 'dist/main/index.js').toString('utf8');
-  const bare = [...code.matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:') && s !== 'electron');
+  // `from "x"`, `import("x")` and a bare `import "x"` statement; not a string that merely reads "import" (a zod literal, say).
+  const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|(?:^|[;}\s])import\s*)["']([^"'.\s][^"'\s]*)["']/gm;
+  const bare = [...code.matchAll(specifier)].map((m) => m[1]!).filter((s) => !s.startsWith('node:') && s !== 'electron');
   return new Set(bare.map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!)));
 }
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
