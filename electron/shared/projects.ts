@@ -11,6 +11,7 @@ export const Project = z.object({ id: ProjectId, name: z.string(), created: z.nu
 export type Project = z.infer<typeof Project>;
 
 export const DeletedProject = Project.extend({ deleted: z.number() });
+export type DeletedProject = z.infer<typeof DeletedProject>;
 
 export const ProjectList = z.object({ projects: z.array(Project), deleted: z.array(DeletedProject) });
 export type ProjectList = z.infer<typeof ProjectList>;

@@ -6,7 +6,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * back to the control that opened it, so a keyboard user is never dropped on
  * the page body.
  */
-export function ConfirmDialog({ label, onCancel, className = 'confirm', children }: { label: string; onCancel: () => void; className?: string; children: ReactNode }) {
+export function ConfirmDialog({ label, onCancel, className = 'confirm', role = 'alertdialog', children }: { label: string; onCancel: () => void; className?: string; role?: 'alertdialog' | 'dialog'; children: ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
@@ -18,7 +18,7 @@ export function ConfirmDialog({ label, onCancel, className = 'confirm', children
   return (
     <div
       ref={box}
-      role="alertdialog"
+      role={role}
       aria-label={label}
       tabIndex={-1}
       className={className}

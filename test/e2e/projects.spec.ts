@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { lock, shot, unlock, eachWithFakeApi, type FreshApp } from './helpers';
+import { expectAccessible, lock, shot, unlock, eachWithFakeApi, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -92,4 +92,36 @@ test('a temporary chat reads memory but cannot write it, and is gone after a loc
   await lock(page);
   await unlock(page);
   await expect(group(page, 'Default').getByText('No conversations yet.')).toBeVisible();
+});
+
+test('a deleted project is restored from the window with its conversations, and search results name their project', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(group(page, 'Garden')).toBeVisible();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  fake.script(reply(text('Tulips in autumn.')));
+  await send(page, 'When do tulips go in?');
+  await expect(lastReply(page)).toContainText('Tulips in autumn.');
+
+  // Search says which project each result is in.
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('tulips');
+  await page.getByRole('searchbox', { name: 'Search conversations' }).press('Enter');
+  await expect(page.getByRole('button', { name: /When do tulips go in\?.*in Garden/ })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+
+  await page.getByRole('button', { name: 'Delete project Garden' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete project' }).getByRole('button', { name: 'Delete project' }).click();
+  await expect(group(page, 'Garden')).toHaveCount(0);
+
+  // Restoring is offered in the window, not only by the command line, and brings the conversations back.
+  await page.getByRole('button', { name: 'Deleted projects (1)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Deleted projects' });
+  await expect(dialog).toContainText('Garden');
+  await expectAccessible(page, 'deleted projects');
+  await dialog.getByRole('button', { name: 'Restore Garden' }).click();
+  await expect(group(page, 'Garden').getByRole('button', { name: 'When do tulips go in?', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Deleted projects/ })).toHaveCount(0);
+  expect(await new Projects(vault()).listDeleted()).toEqual([]);
 });

@@ -1,14 +1,20 @@
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useState } from 'react';
-import type { Project } from '../../../electron/shared/projects';
+import type { DeletedProject, Project } from '../../../electron/shared/projects';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 
 const FIRST = 'default';
 
-/** The project picker, with create, rename and delete (each confirmed in place). New conversations go to the picked project. */
-export function ProjectBar({ projects, current, onPick, onChanged }: { projects: Project[]; current: string; onPick: (id: string) => void; onChanged: () => Promise<void> }) {
+/**
+ * The project picker, with create, rename and delete (each confirmed in place)
+ * and the deleted projects, which wait in the vault to be restored. New
+ * conversations go to the picked project.
+ */
+export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { projects: Project[]; deleted: DeletedProject[]; current: string; onPick: (id: string) => void; onChanged: () => Promise<void> }) {
   const [form, setForm] = useState<{ kind: 'create' | 'rename'; name: string }>();
   const [deleting, setDeleting] = useState(false);
+  const [restoring, setRestoring] = useState(false);
   const [error, setError] = useState<string>();
   const picked = projects.find((p) => p.id === current) ?? projects[0];
   const act = async (p: Promise<unknown>, after: () => void) => {
@@ -44,6 +50,31 @@ export function ProjectBar({ projects, current, onPick, onChanged }: { projects:
           Delete project
         </button>
       )}
+      {deleted.length > 0 && (
+        <button className="small" onClick={() => (setForm(undefined), setDeleting(false), setRestoring(true))}>
+          Deleted projects ({deleted.length})
+        </button>
+      )}
+      {restoring && deleted.length > 0 && (
+        <ConfirmDialog label="Deleted projects" role="dialog" onCancel={() => setRestoring(false)}>
+          <p>Deleted projects keep their conversations and memories in the vault. Restoring one brings them back.</p>
+          <ul className="deleted-projects">
+            {deleted.map((p) => (
+              <li key={p.id}>
+                <span>
+                  {p.name} <span className="meta">deleted {new Date(p.deleted).toLocaleString()}</span>
+                </span>
+                <button aria-label={`Restore ${p.name}`} onClick={() => void act(call('projectsRestore', { id: p.id }).then((r) => onPick(r.id)), () => setRestoring(deleted.length > 1))}>
+                  Restore
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button data-cancel onClick={() => setRestoring(false)}>
+            Close
+          </button>
+        </ConfirmDialog>
+      )}
       {form && (
         <form
           className="inline-form"
@@ -78,11 +109,7 @@ export function ProjectBar({ projects, current, onPick, onChanged }: { projects:
           </button>
         </ConfirmDialog>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
     </div>
   );
 }

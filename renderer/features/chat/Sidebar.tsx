@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
-import type { Project } from '../../../electron/shared/projects';
+import type { DeletedProject, Project } from '../../../electron/shared/projects';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { ProjectBar } from './ProjectBar';
 
@@ -24,6 +25,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   const [hits, setHits] = useState<Array<ConversationSummary & { snippet: string }>>();
   const [error, setError] = useState<string>();
   const [projects, setProjects] = useState<Project[]>([]);
+  const [deleted, setDeleted] = useState<DeletedProject[]>([]);
   // Only the project's random id is kept in the page's storage, so the picker survives a lock or restart.
   const [current, setCurrent] = useState(() => localStorage.getItem(PICKED) ?? FIRST);
   const pick = (id: string) => {
@@ -32,7 +34,9 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   };
   const loadProjects = useCallback(async () => {
     try {
-      setProjects((await call('projectsList')).projects);
+      const all = await call('projectsList');
+      setProjects(all.projects);
+      setDeleted(all.deleted);
     } catch (e) {
       setError(messageOf(e));
     }
@@ -41,10 +45,13 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   const picked = projects.some((p) => p.id === current) ? current : FIRST;
 
   const item = (c: ConversationSummary) => <ConversationItem key={c.id} c={c} selected={c.id === selected} onSelect={onSelect} onChanged={onChanged} />;
+  // Search crosses projects, so each result says which one it is in.
+  const projectName = (c: ConversationSummary) => projects.find((p) => p.id === (c.project ?? FIRST))?.name;
   return (
     <nav className="sidebar conversations" aria-label="Conversations">
       <ProjectBar
         projects={projects}
+        deleted={deleted}
         current={picked}
         onPick={pick}
         onChanged={async () => {
@@ -68,15 +75,11 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
       >
         <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={query} onChange={(e) => (setQuery(e.target.value), e.target.value ? undefined : setHits(undefined))} />
       </form>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {hits ? (
         <ul>
           {hits.length === 0 && <li className="empty">Nothing found.</li>}
-          {hits.map(item)}
+          {hits.map((h) => <ConversationItem key={h.id} c={h} project={projectName(h)} selected={h.id === selected} onSelect={onSelect} onChanged={onChanged} />)}
         </ul>
       ) : (
         projects.map((p) => {
@@ -98,7 +101,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
 }
 
 /** One conversation in the list, with rename and delete (confirmed); a temporary chat says so, and closing it forgets it. */
-function ConversationItem({ c, selected, onSelect, onChanged }: { c: ConversationSummary; selected: boolean; onSelect: (id: string) => void; onChanged: () => void }) {
+function ConversationItem({ c, project, selected, onSelect, onChanged }: { c: ConversationSummary & { snippet?: string }; project?: string | undefined; selected: boolean; onSelect: (id: string) => void; onChanged: () => void }) {
   const [renaming, setRenaming] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string>();
@@ -126,7 +129,8 @@ function ConversationItem({ c, selected, onSelect, onChanged }: { c: Conversatio
       ) : (
         <button className="conv" aria-current={selected ? 'true' : undefined} onClick={() => onSelect(c.id)}>
           {label}
-          {'snippet' in c && <span className="snippet">{(c as { snippet: string }).snippet}</span>}
+          {c.snippet !== undefined && <span className="snippet">{c.snippet}</span>}
+          {project !== undefined && <span className="snippet">in {project}</span>}
         </button>
       )}
       <button className="small" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.title)}>
@@ -144,11 +148,7 @@ function ConversationItem({ c, selected, onSelect, onChanged }: { c: Conversatio
           </button>
         </ConfirmDialog>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
     </li>
   );
 }
