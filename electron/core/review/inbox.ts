@@ -18,13 +18,22 @@ import { MEMORY_ROOT } from '../memory/paths';
 import { locateVaultPath, scopeOps, type MemoryScope } from '../projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import type { Vault } from '../vault/vault';
-import type { TrashEntry, VaultApi, VaultChange } from '../vault/types';
+import { VaultError, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
 import { acknowledges, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
 
 export type { ReviewEntry, ReviewRecord } from './rules';
 
 /** The vault calls the inbox uses: the public API plus who wrote what and the trash. */
 export type ReviewVault = VaultApi & Pick<Vault, 'versions' | 'writer' | 'trash'>;
+
+/** `vault` as a ReviewVault: INVALID for a vault view without versions, writers and the trash. */
+export function reviewVault(vault: VaultApi): ReviewVault {
+  const v = vault as Partial<ReviewVault>;
+  if (typeof v.versions !== 'function' || typeof v.writer !== 'function' || typeof v.trash !== 'function') {
+    throw new VaultError('INVALID', 'This view of the vault cannot list changes to review; open the vault itself.');
+  }
+  return vault as ReviewVault;
+}
 
 interface Stored {
   files: Record<string, ReviewRecord>;
@@ -43,6 +52,11 @@ export interface MarkItem {
 /** Lists, counts and marks what waits for review in each project's memory. */
 export class ReviewInbox {
   constructor(private readonly vault: ReviewVault) {}
+
+  /** Resolves once every queued mark and move note is written (before closing a vault the inbox tracked). */
+  async idle(): Promise<void> {
+    await queues.get(this.vault);
+  }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = (queues.get(this.vault) ?? Promise.resolve()).then(fn, fn);
