@@ -151,7 +151,7 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
         {reviewOpen ? (
-          <ReviewPane entries={review.entries ?? []} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
+          <ReviewPane entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
         ) : trashOpen ? (
           <TrashPane
             onRestored={(path) => {

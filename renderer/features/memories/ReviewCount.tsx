@@ -10,43 +10,73 @@ export function reviewMarked(): void {
   for (const l of listeners) l();
 }
 
-/** Runs `fn` now, on every memory change and after every mark. */
-function useReviewRefresh(fn: () => void): void {
+/**
+ * Runs `fetch` now, on every memory change and after every mark. A burst of
+ * changes (Claude writing several memories in one turn) asks main once more
+ * after the call in flight, not once per change.
+ */
+function useReviewRefresh(fetch: () => Promise<unknown>): void {
   useEffect(() => {
-    fn();
-    listeners.add(fn);
-    const off = on('memoryChanged', fn);
+    let running = false;
+    let again = false;
+    const run = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      void fetch().finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+    };
+    run();
+    listeners.add(run);
+    const off = on('memoryChanged', run);
     return () => {
-      listeners.delete(fn);
+      listeners.delete(run);
       off();
     };
-  }, [fn]);
+  }, [fetch]);
 }
 
 /** How many memory changes wait for review, in every project (0 until known). */
 export function useReviewCount(): number {
   const [count, setCount] = useState(0);
-  const refresh = useCallback(() => {
+  const refresh = useCallback(
     // Without a count the tab simply shows none; the list itself reports errors.
-    call('reviewCounts').then((c) => setCount(c.total), () => undefined);
-  }, []);
+    () =>
+      call('reviewCounts').then(
+        (c) => setCount(c.total),
+        () => undefined,
+      ),
+    [],
+  );
   useReviewRefresh(refresh);
   return count;
 }
 
 /** What waits for review in one project's memory (the first project without one), kept current. */
-export function useReviewList(project?: string): { entries: ReviewEntry[] | undefined; error: string | undefined } {
+export function useReviewList(project?: string): {
+  entries: ReviewEntry[] | undefined;
+  error: string | undefined;
+} {
   const [entries, setEntries] = useState<ReviewEntry[]>();
   const [error, setError] = useState<string>();
-  const refresh = useCallback(() => {
-    call('reviewList', project ? { project } : undefined).then(
-      (list) => {
-        setEntries(list);
-        setError(undefined);
-      },
-      (e: unknown) => setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.'),
-    );
-  }, [project]);
+  const refresh = useCallback(
+    () =>
+      call('reviewList', project ? { project } : undefined).then(
+        (list) => {
+          setEntries(list);
+          setError(undefined);
+        },
+        (e: unknown) => setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.'),
+      ),
+    [project],
+  );
   useReviewRefresh(refresh);
   return { entries, error };
 }

@@ -26,7 +26,20 @@ function diffLabel(e: ReviewEntry): string {
  * memory against nothing). "Mark reviewed" marks the version shown, so a
  * change that lands meanwhile stays listed; focus then moves to the next one.
  */
-export function ReviewPane({ entries, project, onOpen, onOpenTrash }: { entries: ReviewEntry[]; project?: string | undefined; onOpen: (path: string) => void; onOpenTrash: () => void }) {
+export function ReviewPane({
+  entries,
+  listError,
+  project,
+  onOpen,
+  onOpenTrash,
+}: {
+  entries: ReviewEntry[];
+  /** Why the list could not be refreshed, if it could not. */
+  listError?: string | undefined;
+  project?: string | undefined;
+  onOpen: (path: string) => void;
+  onOpenTrash: () => void;
+}) {
   const [chosen, setChosen] = useState<string | undefined>(entries[0]?.path);
   const [shown, setShown] = useState<{ key: string; before: string; after: string }>();
   const [error, setError] = useState<string>();
@@ -93,7 +106,7 @@ export function ReviewPane({ entries, project, onOpen, onOpenTrash }: { entries:
           Mark all reviewed
         </button>
       </div>
-      <ErrorText message={error} />
+      <ErrorText message={error ?? listError} />
       <div className="trash-body">
         {entries.length === 0 && <p className="empty">Nothing to review: you have seen every change Claude made to this memory.</p>}
         <ul className="trash-list" aria-label="Changes to review">
