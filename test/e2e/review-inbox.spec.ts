@@ -80,3 +80,25 @@ test('Claude\'s writes are counted, marked, diffed and marked reviewed one by on
   await expect(pane.getByRole('heading', { name: 'To review' })).toBeFocused();
   await expectAccessible(page, 'the empty review inbox');
 });
+
+test('a memory Claude deleted is listed with its last text and a way to the trash; one Claude moved says where from', async () => {
+  const { page } = app;
+  const vault = app.session.unlocked();
+  await vault.memory.writeFile('/memories/old.md', 'Keep this\n', { mode: 'create', source: 'user' });
+  await vault.memory.writeFile('/memories/mine.md', 'Mine\n', { mode: 'create', source: 'user' });
+  fake.script(reply(memoryCall({ command: 'delete', path: '/memories/old.md' }), memoryCall({ command: 'rename', old_path: '/memories/mine.md', new_path: '/memories/theirs.md' })), reply(text('Tidied up.')));
+  await send(page, 'Tidy my memory.');
+  await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
+  await memoriesTab(page).click();
+  await expect(page.getByRole('treeitem', { name: 'theirs.md' })).toHaveAccessibleDescription(/^Moved here by Claude, not reviewed\./);
+  await page.getByRole('button', { name: 'To review (2)' }).click();
+  const pane = page.getByRole('region', { name: 'To review' });
+  const list = pane.getByRole('list', { name: 'Changes to review' });
+  await expect(list.getByRole('button', { name: /theirs\.md/ })).toContainText('moved here by Claude');
+  await list.getByRole('button', { name: /old\.md/ }).click();
+  await expect(pane.getByRole('group', { name: 'Text of /memories/old.md when it was deleted' }).locator('.removed .text')).toHaveText(['Keep this']);
+  await expectAccessible(page, 'a deleted memory in the review inbox');
+  await pane.getByRole('button', { name: 'Open the trash' }).click();
+  // Focus lands on the deleted memory in the trash, where it can be restored.
+  await expect(page.getByRole('region', { name: 'Trash' }).getByRole('button', { name: /\/memories\/old\.md/ })).toBeFocused();
+});

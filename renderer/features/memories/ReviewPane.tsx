@@ -15,6 +15,14 @@ async function texts(e: ReviewEntry, project: string | undefined): Promise<{ bef
   return { before: e.reviewedVersion !== undefined ? await read(e.reviewedVersion) : '', after: await read(e.version) };
 }
 
+/** Puts focus on the trash's entry for `path` once the trash shows it (it renders a few frames after it opens). */
+function focusTrashEntry(path: string, frames = 120): void {
+  const buttons = document.querySelectorAll<HTMLButtonElement>('section[aria-label="Trash"] .trash-list button');
+  const button = [...buttons].find((b) => b.querySelector('.path')?.textContent === path);
+  if (button) return button.focus();
+  if (frames > 0) requestAnimationFrame(() => focusTrashEntry(path, frames - 1));
+}
+
 function diffLabel(e: ReviewEntry): string {
   if (e.kind === 'deleted') return `Text of ${e.path} when it was deleted`;
   return e.reviewedVersion !== undefined ? `Changes since version ${e.reviewedVersion}, which you reviewed` : `Text of version ${e.version}`;
@@ -136,7 +144,14 @@ export function ReviewPane({
             {shown?.key === key ? <Diff before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
             <div className="row">
               <button onClick={() => markOne(entry)}>Mark reviewed</button>
-              {entry.kind === 'deleted' ? <button onClick={onOpenTrash}>Open the trash</button> : <button onClick={() => onOpen(entry.path)}>Open in editor</button>}
+              {entry.kind === 'deleted' ? <button
+                  onClick={() => {
+                    onOpenTrash();
+                    focusTrashEntry(entry.path);
+                  }}
+                >
+                  Open the trash
+                </button> : <button onClick={() => onOpen(entry.path)}>Open in editor</button>}
             </div>
           </div>
         )}
