@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Drafts, MemoryDraft } from '../electron/shared/drafts';
 import { ChatView } from './features/chat/ChatView';
 import { MemoriesView } from './features/memories/MemoriesView';
+import { useReviewCount } from './features/memories/ReviewCount';
 import { SettingsView } from './features/settings/SettingsView';
 import { ApiKeyStep } from './features/unlock/ApiKeyStep';
 import { CreateVault } from './features/unlock/CreateVault';
@@ -70,6 +71,7 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
   const [rolledBack, setRolledBack] = useState(notice.rolledBack);
   const [drafts, setDrafts] = useState<Drafts>();
   const [restored, setRestored] = useState<MemoryDraft>();
+  const toReview = useReviewCount();
   const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ chat: null, memories: null, settings: null });
   const lock = useCallback(() => {
     // The last keystrokes may still be waiting to reach main: send them first, so the lock keeps them.
@@ -141,6 +143,14 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
                 onClick={() => setTab(id)}
               >
                 {label}
+                {/* Said as "Memories 2 to review": the visible count is part of the tab's name. */}
+                {id === 'memories' && toReview > 0 && (
+                  <>
+                    {' '}
+                    <span className="tab-count">{toReview}</span>
+                    <span className="spoken"> to review</span>
+                  </>
+                )}
               </button>
             ))}
           </div>

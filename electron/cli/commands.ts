@@ -10,6 +10,7 @@ import { loadSettings } from '../core/chat/settings-store';
 import { Exit, type CliCommandContext } from './context';
 import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
+import { checkReviewArgs, reviewCommand } from './review';
 import { checkProjectsArgs, conversationsCommand, exportConversationCommand, modelsCommand, projectsCommand, projectVault } from './projects';
 
 /** The flags every command may look at (already parsed by main). */
@@ -26,6 +27,10 @@ export interface Flags {
   yes?: boolean | undefined;
   temporary?: boolean | undefined;
   refresh?: boolean | undefined;
+  /** review: the memory to mark reviewed. */
+  mark?: string | undefined;
+  /** review: mark everything listed. */
+  all?: boolean | undefined;
 }
 
 export interface RunExtras {
@@ -83,6 +88,7 @@ export const COMMANDS = {
   projects: { checkArgs: checkProjectsArgs, run: projectsCommand },
   conversations: { checkArgs: positionals(0, 0, 'conversations takes no arguments; use --project NAME to list one project\'s.'), run: conversationsCommand },
   models: { checkArgs: positionals(0, 0, 'models takes no arguments; add --refresh to ask the API again.'), run: modelsCommand },
+  review: { checkArgs: checkReviewArgs, run: reviewCommand },
   'export-conversation': { checkArgs: positionals(1, 2, 'export-conversation takes a conversation ID and an optional FILE (default: standard output).'), run: exportConversationCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;

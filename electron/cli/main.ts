@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import { defaultStateDir, defaultVaultDir } from '../core/app-paths';
 import { MemoryPathError } from '../core/memory/paths';
+import { ReviewInbox } from '../core/review/inbox';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
@@ -33,6 +34,8 @@ const OPTIONS = {
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
   refresh: { type: 'boolean' },
+  mark: { type: 'string' },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,12 +82,20 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
         if (!RUN_WHEN_ROLLED_BACK.has(command)) return Exit.DAMAGED;
       }
       const ctx: CliCommandContext = { argv: rest, vault, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env };
-      return await spec.run(ctx, parsed.values, {
-        rolledBack: report.rolledBack,
-        currentPassphrase,
-        viaRecoveryKey: Boolean(keyFile),
-        newPassphrase: () => passphrase(io, parsed, 'MNEMO_NEW_PASSPHRASE', true, parsed.values['new-passphrase-file']),
-      });
+      // Renames by `memory` and `chat` keep the review inbox right; its notes are written before the vault closes.
+      const review = READ_ONLY.has(command) ? undefined : new ReviewInbox(vault);
+      const stopReview = review?.track();
+      try {
+        return await spec.run(ctx, parsed.values, {
+          rolledBack: report.rolledBack,
+          currentPassphrase,
+          viaRecoveryKey: Boolean(keyFile),
+          newPassphrase: () => passphrase(io, parsed, 'MNEMO_NEW_PASSPHRASE', true, parsed.values['new-passphrase-file']),
+        });
+      } finally {
+        stopReview?.();
+        await review?.idle();
+      }
     } finally {
       await vault.close();
     }

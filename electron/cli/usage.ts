@@ -35,13 +35,17 @@ Commands:
   conversations            List conversations: id, project, title, one a line
   models [--refresh]       List the API's models: id and context window (kept
                            in the vault; --refresh asks the API again)
+  review                   List what Claude (or "mnemo memory") changed since it
+                           was last reviewed: path, kind (new, changed, deleted)
+                           and who, one a line; --mark PATH or --all marks it
+                           reviewed
   export-conversation ID [FILE]
                            Write a conversation as Markdown to FILE (a new
                            file) or standard output
 
 Options:
-  --project NAME           memory, ls, cat, export, import, chat, conversations:
-                           work in that project (default: the first project)
+  --project NAME           memory, ls, cat, export, import, chat, conversations,
+                           review: work in that project (default: the first)
   --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
   --passphrase-file FILE   Read the passphrase from FILE (or MNEMO_PASSPHRASE,
                            or you are asked without echo). Never on the command line.

@@ -39,6 +39,18 @@ export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), cur
 export type VersionEntry = z.infer<typeof VersionEntry>;
 export const TrashEntry = z.object({ path: z.string(), deleted: z.number().optional(), by: Provenance.optional(), versions: z.array(VersionEntry) });
 export type TrashEntry = z.infer<typeof TrashEntry>;
+/** A memory change by Claude the user has not reviewed yet (see electron/core/review/). */
+export const ReviewEntry = z.object({
+  path: z.string(),
+  kind: z.enum(['new', 'changed', 'deleted']),
+  version: z.number(),
+  /** The last version the user saw, when still kept: the diff's left side (absent: diff against nothing). */
+  reviewedVersion: z.number().optional(),
+  by: Provenance,
+  /** Where Claude moved the file from. */
+  from: z.string().optional(),
+});
+export type ReviewEntry = z.infer<typeof ReviewEntry>;
 /** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
 export const ApiKeySource = z.enum(['environment', 'vault', 'none']);
 export type ApiKeySource = z.infer<typeof ApiKeySource>;
@@ -122,6 +134,17 @@ export const CALLS = {
     'memory:transfer',
     one(z.object({ fromProject: ProjectId, path, toProject: ProjectId, toPath: path.optional(), mode: z.enum(['move', 'copy']) })),
     FileEntry,
+  ),
+
+  /** What Claude changed in a project's memory since the user last reviewed it. */
+  reviewList: call('review:list', z.tuple([z.object({ project }).optional()]), z.array(ReviewEntry)),
+  /** How many changes wait for review, in all and per live project. */
+  reviewCounts: call('review:counts', none, z.object({ total: z.number(), projects: z.array(z.object({ project: ProjectId, count: z.number() })) })),
+  /** Marks exactly these versions reviewed (a change made since stays listed). */
+  reviewMark: call(
+    'review:mark',
+    one(z.object({ project, items: z.array(z.object({ path, version: z.number().int().min(1) })).min(1).max(10_000) })),
+    z.object({ marked: z.number() }),
   ),
 
   projectsList: call('projects:list', none, ProjectList),

@@ -12,6 +12,7 @@ import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
 import { projectHandlers } from './projects';
+import { reviewHandlers } from './review';
 import { AppSession, type HandlerContext } from './session';
 import { settingsHandlers } from './settings';
 import { strengthHandlers } from './strength';
@@ -26,7 +27,7 @@ export { AppSession } from './session';
 export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
   // Every event is parsed against the contract before it can reach the window.
   const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session), ...draftHandlers(session) };
+  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session), ...draftHandlers(session), ...reviewHandlers(session) };
   return { handlers, session };
 }
 

@@ -6,6 +6,7 @@
 import { vaultDirIn } from '../../core/app-paths';
 import { TemporaryConversations } from '../../core/chat/temporary';
 import { projectChanges } from '../../core/projects/scope';
+import { ReviewInbox } from '../../core/review/inbox';
 import { DraftKeeper } from '../../core/drafts';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
@@ -125,11 +126,17 @@ export class AppSession {
 
   private attach(vault: Vault): void {
     this.vault = vault;
-    this.unsubscribe = vault.onChange((c) => {
+    // First, so a rename's review note is queued before the window hears of the rename and asks for the list.
+    const stopReview = new ReviewInbox(vault).track();
+    const stopEvents = vault.onChange((c) => {
       if (c.op === 'lock') return;
       // The window sees each project's memory as its own /memories, never the vault's internal folder.
       for (const change of projectChanges(c)) this.ctx.emit('memoryChanged', change);
     });
+    this.unsubscribe = () => {
+      stopEvents();
+      stopReview();
+    };
   }
 
   /**

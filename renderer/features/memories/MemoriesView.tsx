@@ -7,6 +7,8 @@ import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
 import { Splitter, usePaneSize } from './Splitter';
 import { TrashPane } from './TrashPane';
+import { ReviewPane } from './ReviewPane';
+import { useReviewList } from './ReviewCount';
 import { Tree } from './Tree';
 
 type Hit = { path: string; line: number; snippet: string };
@@ -25,6 +27,8 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
   const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
   const [listShown, setListShown] = useState(true);
   const [trashOpen, setTrashOpen] = useState(false);
+  const [reviewOpen, setReviewOpen] = useState(false);
+  const review = useReviewList();
   const [request, setRequest] = useState<{ mode: 'rename' | 'delete'; n: number }>();
 
   const refresh = useCallback(() => {
@@ -54,6 +58,7 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
 
   const open = (path: string): boolean => {
     setTrashOpen(false);
+    setReviewOpen(false);
     if (path === selected) return true;
     if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return false;
     dirty.current = false;
@@ -101,8 +106,11 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
         <div className="row">
           <button onClick={() => setCreating('file')}>New memory</button>
           <button onClick={() => setCreating('dir')}>New folder</button>
-          <button aria-pressed={trashOpen} onClick={() => setTrashOpen(!trashOpen)}>
+          <button aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
             Trash
+          </button>
+          <button aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
+            To review ({review.entries?.length ?? 0})
           </button>
         </div>
         {creating && (
@@ -137,12 +145,14 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
             </li>
           </ul>
         ) : (
-          <Tree entries={entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
+          <Tree entries={entries} review={review.entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
         )}
       </div>
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
-        {trashOpen ? (
+        {reviewOpen ? (
+          <ReviewPane entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
+        ) : trashOpen ? (
           <TrashPane
             onRestored={(path) => {
               refresh();

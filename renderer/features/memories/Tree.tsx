@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
 import { writerBadge } from './provenance';
+import { reviewWords } from './ReviewCount';
 
 const ROOT = '/memories';
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
@@ -52,7 +53,8 @@ export interface TreeActions {
  * Each file shows its size, time and last writer. Nothing is decrypted until a
  * file is opened.
  */
-export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entries: Entry[]; selected: string | undefined } & TreeActions) {
+export function Tree({ entries, selected, onSelect, onRename, onDelete, review }: { entries: Entry[]; selected: string | undefined; review?: ReviewEntry[] | undefined } & TreeActions) {
+  const toReview = useMemo(() => new Map((review ?? []).map((r) => [r.path, r])), [review]);
   const [collapsed, setCollapsed] = useState(new Set<string>());
   const [active, setActive] = useState<string>();
   const items = useRef(new Map<string, HTMLLIElement>());
@@ -128,6 +130,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
         const e = row.entry;
         const name = nameOf(e.path);
         const badge = e.kind === 'file' ? writerBadge(e.by) : undefined;
+        const unreviewed = toReview.get(e.path);
         const open = e.kind === 'dir' ? !collapsed.has(e.path) : undefined;
         return (
           <li
@@ -168,6 +171,11 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
                 </span>
               )}
               {name}
+              {unreviewed && (
+                <span className="badge review" aria-hidden="true" title="Not reviewed yet: see To review">
+                  ● {unreviewed.kind === 'new' ? 'new' : 'changed'}
+                </span>
+              )}
               {badge && (
                 <span className={`badge ${badge === 'Claude' ? 'claude' : 'user'}`} aria-hidden="true" title={`Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}`}>
                   {badge}
@@ -180,6 +188,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete }: { entr
             </span>
             {/* The item's name is the file name; the badge and the line under it are said in words here, as its description. */}
             <span className="spoken" id={`tree-desc-${i}`} aria-hidden="true">
+              {unreviewed ? `${reviewWords(unreviewed).replace(/^./, (c) => c.toUpperCase())}. ` : ''}
               {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
               {e.kind === 'file' ? `${size(e.size)}, ` : ''}
               {when(e.modified)}

@@ -1,0 +1,46 @@
+/**
+ * `mnemo review [--project NAME] [--mark PATH | --all]`: what Claude (or a
+ * script through `mnemo memory`) changed in a project's memory since it was
+ * last reviewed, and marking it reviewed.
+ */
+import { validateMemoryPath } from '../core/memory/paths';
+import { ReviewInbox, reviewVault, type ReviewEntry } from '../core/review/inbox';
+import { CommandUsageError, writeLine, type Flags } from './commands';
+import { Exit, type CliCommandContext } from './context';
+import { selectedProject } from './projects';
+
+/** Checks `review` arguments before the vault is opened. */
+export function checkReviewArgs(args: string[], flags: Flags): void {
+  if (args.length) throw new CommandUsageError('review takes no positional arguments; use --mark PATH or --all to mark memories reviewed.');
+  if (flags.mark !== undefined && flags.all) throw new CommandUsageError('review takes --mark PATH or --all, not both.');
+}
+
+// eslint-disable-next-line no-control-regex -- replacing control characters is the point
+const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+
+/** Who made the change, as one word: claude, cli, … */
+const who = (e: ReviewEntry) => e.by.kind;
+
+export async function reviewCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  const project = await selectedProject(ctx, flags);
+  const inbox = new ReviewInbox(reviewVault(ctx.vault));
+  const entries = await inbox.list(project.id);
+  if (flags.all) {
+    const marked = entries.length ? await inbox.mark(project.id, entries.map((e) => ({ path: e.path, version: e.version }))) : 0;
+    ctx.stderr.write(`Marked ${marked} ${marked === 1 ? 'change' : 'changes'} reviewed.\n`);
+    return Exit.OK;
+  }
+  if (flags.mark !== undefined) {
+    const path = validateMemoryPath(flags.mark);
+    const entry = entries.find((e) => e.path === path);
+    if (!entry) {
+      ctx.stderr.write(`mnemo: nothing waits for review at ${field(path)}; list what does with "mnemo review".\n`);
+      return Exit.FAILED;
+    }
+    await inbox.mark(project.id, [{ path, version: entry.version }]);
+    ctx.stderr.write(`Marked ${field(path)} reviewed (version ${entry.version}).\n`);
+    return Exit.OK;
+  }
+  for (const e of entries) await writeLine(ctx.stdout, `${field(e.path)}\t${e.kind}\t${who(e)}`);
+  return Exit.OK;
+}

@@ -1,0 +1,198 @@
+/**
+ * The review inbox: which memory changes by Claude the user has not looked at
+ * yet, per project. What the user acknowledged is one value per project in
+ * the vault's internal store (`review/<project id>`), so it is encrypted, and
+ * a mark is one durable write: a crash leaves the old records or the new ones.
+ *
+ * Nothing is stored for what the user never marked: a file is to review when
+ * its current version was written by a counting writer (see rules.ts) and no
+ * record acknowledges that exact version. So a vault opened here for the first
+ * time shows everything Claude wrote as to review, and the user's own save
+ * needs no write to count as reviewed (it is the user's version).
+ *
+ * Listing costs one metadata lookup per file and reads a file's version list
+ * only for files that are to review (and not even that for a first version);
+ * no memory text is decrypted.
+ */
+import { MEMORY_ROOT } from '../memory/paths';
+import { locateVaultPath, scopeOps, type MemoryScope } from '../projects/scope';
+import { FIRST_PROJECT_ID, Projects } from '../projects/store';
+import type { Vault } from '../vault/vault';
+import { VaultError, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
+import { acknowledges, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
+
+export type { ReviewEntry, ReviewRecord } from './rules';
+
+/** The vault calls the inbox uses: the public API plus who wrote what and the trash. */
+export type ReviewVault = VaultApi & Pick<Vault, 'versions' | 'writer' | 'trash'>;
+
+/** `vault` as a ReviewVault: INVALID for a vault view without versions, writers and the trash. */
+export function reviewVault(vault: VaultApi): ReviewVault {
+  const v = vault as Partial<ReviewVault>;
+  if (typeof v.versions !== 'function' || typeof v.writer !== 'function' || typeof v.trash !== 'function') {
+    throw new VaultError('INVALID', 'This view of the vault cannot list changes to review; open the vault itself.');
+  }
+  return vault as ReviewVault;
+}
+
+interface Stored {
+  files: Record<string, ReviewRecord>;
+}
+
+const keyOf = (projectId: string) => `review/${projectId}`;
+/** One queue per vault: marks and move notes are read-modify-writes of one value. */
+const queues = new WeakMap<object, Promise<unknown>>();
+
+/** One item to mark: the path as the project sees it and the version the user saw. */
+export interface MarkItem {
+  path: string;
+  version: number;
+}
+
+/** Lists, counts and marks what waits for review in each project's memory. */
+export class ReviewInbox {
+  constructor(private readonly vault: ReviewVault) {}
+
+  /** Resolves once every queued mark and move note is written (before closing a vault the inbox tracked). */
+  async idle(): Promise<void> {
+    await queues.get(this.vault);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = (queues.get(this.vault) ?? Promise.resolve()).then(fn, fn);
+    queues.set(this.vault, run.catch(() => undefined));
+    return run;
+  }
+
+  private async load(projectId: string): Promise<Record<string, ReviewRecord>> {
+    const stored = await this.vault.internal.getJSON<Stored>(keyOf(projectId));
+    return stored && typeof stored.files === 'object' && stored.files !== null ? { ...stored.files } : {};
+  }
+
+  /** What waits for review in `projectId` (default: the first project), files by path, then deleted ones. */
+  async list(projectId: string = FIRST_PROJECT_ID): Promise<ReviewEntry[]> {
+    const scope = await new Projects(this.vault).memoryScope(projectId);
+    return this.serial(async () => this.compute(scope, await this.load(projectId), true));
+  }
+
+  /** How many entries wait in each live project, by project id. */
+  async counts(): Promise<Record<string, number>> {
+    const projects = new Projects(this.vault);
+    const out: Record<string, number> = {};
+    for (const p of await projects.list()) {
+      const scope = await projects.memoryScope(p.id);
+      out[p.id] = await this.serial(async () => this.compute(scope, await this.load(p.id), false).length);
+    }
+    return out;
+  }
+
+  /**
+   * Acknowledges exactly the listed versions: a file changed again since the
+   * user saw `version` stays to review (diffed from that version). Items whose
+   * version is not (or no longer) in the memory's history are skipped. Durable
+   * before it resolves; returns how many items were marked.
+   */
+  async mark(projectId: string, items: MarkItem[]): Promise<number> {
+    const scope = await new Projects(this.vault).memoryScope(projectId);
+    return this.serial(async () => {
+      const recs = await this.load(projectId);
+      const ops = scopeOps(this.vault.memory, scope);
+      const trash = new Map(this.trashIn(scope).map((t) => [t.path, t]));
+      let marked = 0;
+      for (const { path, version } of items) {
+        const meta = ops.stat(path);
+        if (meta?.kind === 'file') {
+          if (!this.vault.versions(scope.toVault(path)).some((v) => v.version === version)) continue;
+          // Another version than the current one: recorded so the diff starts there, but it acknowledges nothing newer.
+          recs[path] = { v: version, m: version === meta.version ? meta.modified : -1 };
+        } else {
+          const gone = trash.get(path);
+          if (gone?.versions.at(-1)?.version !== version) continue;
+          recs[path] = { v: version, m: gone.deleted ?? 0 };
+        }
+        marked++;
+      }
+      // Records of paths that hold nothing any more only grow the value.
+      for (const p of Object.keys(recs)) if (ops.stat(p)?.kind !== 'file' && !trash.has(p)) delete recs[p];
+      await this.vault.internal.putJSON(keyOf(projectId), { files: recs } satisfies Stored);
+      return marked;
+    });
+  }
+
+  /**
+   * Keeps the records right across renames (subscribe once per opened vault):
+   * a file Claude or a script moved is to review at its new path whoever wrote
+   * it; a file the user moved keeps what the user had acknowledged. A crash
+   * before the note is written loses only the note, not any mark.
+   */
+  track(): () => void {
+    return this.vault.onChange((c) => {
+      if (c.op !== 'rename') return;
+      void this.noteRename(c).catch(() => undefined);
+    });
+  }
+
+  private async noteRename(c: Extract<VaultChange, { op: 'rename' }>): Promise<void> {
+    const from = locateVaultPath(c.path);
+    const to = locateVaultPath(c.newPath);
+    // Between projects a move is a new file in the other one, which the writer rule already covers.
+    if (from.project !== to.project) return;
+    const projectId = from.project ?? FIRST_PROJECT_ID;
+    // Queued at once, so a listing asked for after the rename waits for this note.
+    await this.serial(async () => {
+      if (!this.vault.isUnlocked()) return;
+      const scope = await new Projects(this.vault).memoryScope(projectId).catch(() => undefined);
+      if (!scope) return;
+      const ops = scopeOps(this.vault.memory, scope);
+      const top = ops.stat(to.path);
+      const moved = top?.kind === 'file' ? [top] : ops.list(to.path, Infinity).flatMap((e) => (e.kind === 'file' ? [e] : []));
+      const recs = await this.load(projectId);
+      for (const file of moved) {
+        const old = from.path + file.path.slice(to.path.length);
+        const rec = recs[old];
+        delete recs[old];
+        if (c.source === 'claude' || c.source === 'cli') recs[file.path] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old };
+        else if (rec && 'v' in rec) recs[file.path] = rec.v === file.version ? { v: rec.v, m: file.modified } : rec;
+        else if (rec) recs[file.path] = rec;
+        else delete recs[file.path];
+      }
+      await this.vault.internal.putJSON(keyOf(projectId), { files: recs } satisfies Stored);
+    });
+  }
+
+  private trashIn(scope: MemoryScope): TrashEntry[] {
+    return this.vault.trash().flatMap((t) => {
+      const path = scope.fromVault(t.path);
+      return path ? [{ ...t, path }] : [];
+    });
+  }
+
+  /** The entries to review; `detailed` adds each one's reviewed version (reads version lists of those entries only). */
+  private compute(scope: MemoryScope, recs: Record<string, ReviewRecord>, detailed: boolean): ReviewEntry[] {
+    const out: ReviewEntry[] = [];
+    for (const e of scopeOps(this.vault.memory, scope).list(MEMORY_ROOT, Infinity)) {
+      if (e.kind !== 'file') continue;
+      const rec = recs[e.path];
+      if (acknowledges(rec, e.version, e.modified)) continue;
+      const vaultPath = scope.toVault(e.path);
+      const by = this.vault.writer(vaultPath);
+      if (rec && 'moved' in rec) {
+        out.push({ path: e.path, kind: 'new', version: e.version, by: provenanceOf(rec.moved), from: rec.from });
+        continue;
+      }
+      if (!needsReview(by) || !by) continue;
+      const acknowledged = rec?.v;
+      // A first version with nothing acknowledged has no earlier text: new, without reading its history.
+      const base = !detailed || (e.version === 1 && acknowledged === undefined) ? undefined : baseVersion(this.vault.versions(vaultPath), acknowledged);
+      const changed = base !== undefined || acknowledged !== undefined;
+      out.push({ path: e.path, kind: changed ? 'changed' : 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by });
+    }
+    for (const t of this.trashIn(scope)) {
+      const last = t.versions.at(-1);
+      if (!last || !needsReview(t.by) || !t.by) continue;
+      if (acknowledges(recs[t.path], last.version, t.deleted ?? 0)) continue;
+      out.push({ path: t.path, kind: 'deleted', version: last.version, by: t.by });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What the review inbox counts as "not looked at yet", as pure functions of
+ * what the vault already records (who wrote each version, who deleted what)
+ * and what the user acknowledged (the reviewed records kept per project).
+ */
+import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
+
+/**
+ * A reviewed record: the version the user acknowledged and that version's
+ * modified time (a rename touches it, so a stale record left at a path cannot
+ * match a different file moved there), or a mark that Claude (or a script)
+ * moved a file here, which makes it to-review whoever wrote its text.
+ */
+export type ReviewRecord = { v: number; m: number } | { moved: 'claude' | 'cli'; from: string };
+
+/** One file or deleted memory waiting for the user's look. */
+export interface ReviewEntry {
+  path: string;
+  kind: 'new' | 'changed' | 'deleted';
+  /** The version to look at (for `deleted`: the last one, kept in the trash). */
+  version: number;
+  /** The last version the user saw (acknowledged or wrote), when it is still kept: the diff's left side. */
+  reviewedVersion?: number;
+  /** Who wrote it (or deleted it, or moved it here). */
+  by: Provenance;
+  /** Set when the file was moved here by Claude (or a script): where it was before. */
+  from?: string;
+}
+
+/**
+ * Whether a change by this writer waits for review: Claude's, and the CLI's
+ * `memory` command (tool inputs from a script, text nobody in the window has
+ * seen). The user's own saves, restores and imports the user chose, Mnemo's
+ * own changes and versions from before provenance was kept do not.
+ */
+export function needsReview(by: Provenance | undefined): boolean {
+  return by?.kind === 'claude' || by?.kind === 'cli';
+}
+
+/** The provenance a change event's source stands for (change events carry no conversation). */
+export function provenanceOf(source: ChangeSource): Provenance {
+  return { kind: source };
+}
+
+/** True when `rec` acknowledges exactly this state of a file (its version and modified time). */
+export function acknowledges(rec: ReviewRecord | undefined, version: number, modified: number): boolean {
+  return rec !== undefined && 'v' in rec && rec.v === version && rec.m === modified;
+}
+
+/**
+ * The version the user last saw, among those still kept: the newest of the
+ * acknowledged one and those the user (or a non-counting writer) wrote.
+ */
+export function baseVersion(versions: VersionEntry[], acknowledged: number | undefined): number | undefined {
+  let base: number | undefined;
+  for (const v of versions) {
+    if (v.current) continue;
+    if (v.version === acknowledged || !needsReview(v.by)) base = Math.max(base ?? 0, v.version);
+  }
+  return base;
+}

@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ReviewEntry } from '../../../electron/shared/ipc';
+import { call, on } from '../../lib/api';
+
+/** Everything that shows the review inbox, told when a mark changed it (a mark is no memory change, so no event says so). */
+const listeners = new Set<() => void>();
+
+/** Tells every review count and list to refresh: call after marking. */
+export function reviewMarked(): void {
+  for (const l of listeners) l();
+}
+
+/**
+ * Runs `fetch` now, on every memory change and after every mark. A burst of
+ * changes (Claude writing several memories in one turn) asks main once more
+ * after the call in flight, not once per change.
+ */
+function useReviewRefresh(fetch: () => Promise<unknown>): void {
+  useEffect(() => {
+    let running = false;
+    let again = false;
+    const run = () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      void fetch().finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+    };
+    run();
+    listeners.add(run);
+    const off = on('memoryChanged', run);
+    return () => {
+      listeners.delete(run);
+      off();
+    };
+  }, [fetch]);
+}
+
+/** How many memory changes wait for review, in every project (0 until known). */
+export function useReviewCount(): number {
+  const [count, setCount] = useState(0);
+  const refresh = useCallback(
+    // Without a count the tab simply shows none; the list itself reports errors.
+    () =>
+      call('reviewCounts').then(
+        (c) => setCount(c.total),
+        () => undefined,
+      ),
+    [],
+  );
+  useReviewRefresh(refresh);
+  return count;
+}
+
+/** What waits for review in one project's memory (the first project without one), kept current. */
+export function useReviewList(project?: string): {
+  entries: ReviewEntry[] | undefined;
+  error: string | undefined;
+} {
+  const [entries, setEntries] = useState<ReviewEntry[]>();
+  const [error, setError] = useState<string>();
+  const refresh = useCallback(
+    () =>
+      call('reviewList', project ? { project } : undefined).then(
+        (list) => {
+          setEntries(list);
+          setError(undefined);
+        },
+        (e: unknown) => setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.'),
+      ),
+    [project],
+  );
+  useReviewRefresh(refresh);
+  return { entries, error };
+}
+
+/** "changed by Claude, not reviewed" — the words a tree item and a list item say about a change. */
+export function reviewWords(e: ReviewEntry): string {
+  const by = e.by.kind === 'claude' ? 'Claude' : e.by.kind === 'cli' ? 'a script' : 'another writer';
+  const what = e.from ? `moved here by ${by}` : e.kind === 'new' ? `new from ${by}` : e.kind === 'changed' ? `changed by ${by}` : `deleted by ${by}`;
+  return `${what}, not reviewed`;
+}
