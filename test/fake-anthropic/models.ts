@@ -37,6 +37,8 @@ export interface ExtraRoutes {
    * it holds). Told the request's URL, so it can page as it likes.
    */
   modelsReply?: (url: URL) => { status: number; body: string };
+  /** A raw answer to count_tokens instead of the estimate, likewise. */
+  countReply?: (body: Record<string, unknown>) => { status: number; body: string };
 }
 
 /**
@@ -77,6 +79,12 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
     return true;
   }
   state.countRequests.push(body);
+  if (state.countReply) {
+    const r = state.countReply(body);
+    res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
+    res.end(r.body);
+    return true;
+  }
   json(res, 200, { input_tokens: estimateTokens(body) });
   return true;
 }

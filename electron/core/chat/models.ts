@@ -119,7 +119,9 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
         messages: answerDangling(sendable(conv.messages)),
         tools: [{ type: 'memory_20250818', name: 'memory' }],
       });
-      return { ...base, used: counted.input_tokens, source: 'count' };
+      const used: unknown = counted.input_tokens;
+      // A count that is not a plausible whole number is no count: the meter shows the last usage instead.
+      if (typeof used === 'number' && Number.isSafeInteger(used) && used >= 0 && used <= MAX_WINDOW) return { ...base, used, source: 'count' };
     } catch {
       // Fall back to the last usage: a meter that is a turn behind beats none.
     }

@@ -4,7 +4,9 @@
  * failed refresh keeps the list already stored.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { listModels, MAX_MODELS, storedModels } from '../../../electron/core/chat/models';
+import { contextUse, listModels, MAX_MODELS, storedModels } from '../../../electron/core/chat/models';
+import { ContextUse } from '../../../electron/shared/projects';
+import { reply, text } from '../../fake-anthropic/server';
 import { ModelList } from '../../../electron/shared/projects';
 import { Settings } from '../../../electron/shared/settings';
 import type { FakeModel } from '../../fake-anthropic/models';
@@ -121,4 +123,20 @@ describe('the models list from a hostile Models API', () => {
     expect(err?.message).toMatch(/internal error \(500\).*stored list is kept/);
     expect(err?.message).not.toContain('<script>');
   });
+});
+
+describe('the context meter from a hostile count_tokens', () => {
+  for (const [name, tokens] of [['a negative', -5], ['a non-numeric', '12'], ['a fractional', 10.5], ['an absurd', 1e308], ['a missing', undefined]] as const) {
+    it(`${name} count falls back to the last reply's usage, a whole number the window can show`, async () => {
+      rig = await chatRig();
+      const c = await rig.conversations.create();
+      rig.fake.script(reply(text('Hello.')));
+      await rig.turn(c.id, 'hi');
+      rig.fake.extra.countReply = () => ({ status: 200, body: JSON.stringify({ input_tokens: tokens }) });
+      const use = await contextUse(rig.t.vault, await rig.conversations.require(c.id), { env: rig.env });
+      expect(ContextUse.safeParse(use).success).toBe(true);
+      expect(use.source).toBe('usage');
+      expect(Number.isSafeInteger(use.used) && use.used > 0).toBe(true);
+    });
+  }
 });
