@@ -25,7 +25,8 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
   const [list, setList] = useState<ModelList>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string>();
-  const [error, setError] = useState<string>();
+  /** Why the last attempt failed; `asked`: the user pressed Refresh (an alert), not the quiet load when Settings opens (a note). */
+  const [error, setError] = useState<{ message: string; asked: boolean }>();
   const noteId = useId();
 
   const load = useCallback(async (refresh: boolean) => {
@@ -38,7 +39,7 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
       if (refresh) setStatus(`List refreshed: ${l.models.length} ${l.models.length === 1 ? 'model' : 'models'}.`);
     } catch (err) {
       setStatus(undefined);
-      setError(messageOf(err));
+      setError({ message: messageOf(err), asked: refresh });
     } finally {
       setBusy(false);
     }
@@ -94,11 +95,12 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
             <strong>Not offered:</strong> the saved model {value} is not in the API’s list. Claude may refuse it; pick another model and save.
           </p>
         )}
-        {error && (
+        {error?.asked && (
           <p role="alert" className="error">
-            {since ? `${error} Showing the list fetched ${since}.` : error}
+            {since ? `${error.message} Showing the list fetched ${since}.` : error.message}
           </p>
         )}
+        {error && !error.asked && <p className="note">No list of models yet. {error.message}</p>}
       </div>
     </div>
   );
