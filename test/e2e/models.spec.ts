@@ -202,3 +202,22 @@ test('a context meter that cannot be had shows nothing broken, and export still 
   await expect(page.getByText('The meter failed.')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Export…' })).toBeEnabled();
 });
+
+test('without an API key the picker says there is no list yet, without an alert, and lists the models once a key is saved', async () => {
+  const bare = await freshApp({ anthropicBaseURL: fake.baseURL });
+  try {
+    const { page } = bare;
+    await createVault(page);
+    await openSettings(page);
+    await expect(page.getByText('No list of models yet. No Anthropic API key is set.')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    // The saved model is still the one selected, not marked as not offered: there is no list to say so against.
+    await expect(picker(page).locator('option:checked')).toHaveText('claude-sonnet-4-6');
+    await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => optionTexts(page)).toHaveLength(3);
+    await expect(page.getByText('No list of models yet.')).toHaveCount(0);
+  } finally {
+    await bare.cleanup();
+  }
+});
