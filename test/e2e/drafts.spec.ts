@@ -48,10 +48,10 @@ test('the chat draft survives switching tabs', async () => {
 test('an unsaved Settings field survives a tab switch', async () => {
   const { page } = app;
   await page.getByRole('tab', { name: 'Settings' }).click();
-  await page.getByLabel('Model').fill('claude-unsaved-model-77');
+  await page.getByLabel('Max tokens per reply').fill('3077');
   await page.getByRole('tab', { name: 'Chat' }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
-  await expect(page.getByLabel('Model')).toHaveValue('claude-unsaved-model-77');
+  await expect(page.getByLabel('Max tokens per reply')).toHaveValue('3077');
 });
 
 test('an unsaved memory edit is kept encrypted across a lock and offered back after unlock', async () => {

@@ -26,10 +26,10 @@ test('Settings has Connection, Claude and memory, and Security sections', async 
 test('saving one section stores only its fields and leaves an unsaved change in another as typed', async () => {
   const { page } = app;
   await page.getByLabel(/idle minutes/).fill('7');
-  await page.getByLabel('Model').fill('claude-sectioned-1');
+  await page.getByLabel('Max tokens per reply').fill('3001');
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toHaveCount(1);
-  expect(await loadSettings(app.session.unlocked())).toMatchObject({ model: 'claude-sectioned-1', autoLockMinutes: 10 });
+  expect(await loadSettings(app.session.unlocked())).toMatchObject({ maxTokens: 3001, autoLockMinutes: 10 });
   await expect(page.getByLabel(/idle minutes/)).toHaveValue('7');
   await page.getByRole('button', { name: 'Save security settings' }).click();
   await expect.poll(async () => (await loadSettings(app.session.unlocked())).autoLockMinutes).toBe(7);

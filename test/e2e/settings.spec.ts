@@ -17,14 +17,14 @@ test.afterEach(async () => app.cleanup());
 
 test('settings are saved in the vault', async () => {
   const { page } = app;
-  await page.getByLabel('Model').fill('claude-opus-4-1');
+  await page.getByLabel('Max tokens per reply').fill('2500');
   await page.getByLabel(/idle minutes/).fill('3');
   await page.getByLabel(/approval mode/).check();
   await page.getByLabel(/looks like a secret/).selectOption('redact');
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
   await page.getByRole('button', { name: 'Save security settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toHaveCount(2);
-  expect(await loadSettings(app.session.unlocked())).toMatchObject({ model: 'claude-opus-4-1', autoLockMinutes: 3, approvalMode: true, guardMode: 'redact' });
+  expect(await loadSettings(app.session.unlocked())).toMatchObject({ maxTokens: 2500, autoLockMinutes: 3, approvalMode: true, guardMode: 'redact' });
 });
 
 test('changing the passphrase: the old one no longer opens the vault, the new one does', async () => {

@@ -31,6 +31,14 @@ export interface ExtraRoutes {
   countRequests: Array<Record<string, unknown>>;
   /** GET /v1/models calls so far. */
   modelListCalls: number;
+  /**
+   * A raw answer to GET /v1/models instead of `models`, for a broken or
+   * hostile server: any status and body (sent as JSON's content type whatever
+   * it holds). Told the request's URL, so it can page as it likes.
+   */
+  modelsReply?: (url: URL) => { status: number; body: string };
+  /** A raw answer to count_tokens instead of the estimate, likewise. */
+  countReply?: (body: Record<string, unknown>) => { status: number; body: string };
 }
 
 /**
@@ -48,8 +56,19 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
   }
   if (isModels) {
     state.modelListCalls++;
-    const data = state.models.map((m) => ({ type: 'model', created_at: '2025-01-01T00:00:00Z', ...m }));
-    json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+    if (state.modelsReply) {
+      const r = state.modelsReply(url);
+      res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
+      res.end(r.body);
+      return true;
+    }
+    // Pages as the API does: `limit` models after `after_id`.
+    const all = state.models.map((m) => ({ type: 'model', created_at: '2025-01-01T00:00:00Z', ...m }));
+    const after = url.searchParams.get('after_id');
+    const start = after ? all.findIndex((m) => m.id === after) + 1 : 0;
+    const limit = Number(url.searchParams.get('limit') ?? 20) || 20;
+    const data = all.slice(start, start + limit);
+    json(res, 200, { data, has_more: start + limit < all.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     return true;
   }
   let body: Record<string, unknown>;
@@ -60,6 +79,12 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
     return true;
   }
   state.countRequests.push(body);
+  if (state.countReply) {
+    const r = state.countReply(body);
+    res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
+    res.end(r.body);
+    return true;
+  }
   json(res, 200, { input_tokens: estimateTokens(body) });
   return true;
 }

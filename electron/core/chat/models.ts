@@ -6,6 +6,7 @@
 import type { ContextUse, ModelInfo, ModelList } from '../../shared/projects';
 import type { StoredConversation } from './conversations';
 import { VaultError, type VaultApi } from '../vault/types';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import { createClient } from './client';
 import { mapChatError } from './errors';
 import { answerDangling, sendable } from './history';
@@ -27,6 +28,31 @@ export function contextWindowOf(model: string, known: readonly ModelInfo[] = [])
   return known.find((m) => m.id === model)?.contextWindow ?? KNOWN_WINDOWS.find(([re]) => re.test(model))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }
 
+/**
+ * Bounds on what the Models API may hand us, so a broken or hostile endpoint
+ * cannot fill the vault or keep a refresh going: at most this many models
+ * (ten pages of 100), ids no longer than a model setting may be, display names
+ * cut to a line, and windows between one token and a hundred million.
+ */
+export const MAX_MODELS = 1000;
+const PAGE_SIZE = 100;
+const MAX_ID = 100;
+const MAX_NAME = 200;
+const MAX_WINDOW = 100_000_000;
+/** Controls, format characters (bidi overrides and isolates, zero-width, soft hyphen) and line separators: nothing a model name needs, and each can disguise one. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** One model object as the API sent it (anything), as Mnemo keeps it, or undefined when it is not usable. */
+export function modelFromApi(raw: unknown): ModelInfo | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { id, display_name: name, max_input_tokens: stated } = raw as Record<string, unknown>;
+  // The id is sent back to the API and saved as the model setting: it must be exactly what the API said, and fit.
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || id.replace(INVISIBLE, '') !== id || id.trim() !== id) return undefined;
+  const shown = typeof name === 'string' ? name.slice(0, MAX_NAME * 4).replace(INVISIBLE, '').trim().slice(0, MAX_NAME) : '';
+  const window = typeof stated === 'number' && Number.isSafeInteger(stated) && stated > 0 && stated <= MAX_WINDOW ? stated : contextWindowOf(id);
+  return { id, displayName: shown || id, contextWindow: window };
+}
+
 /** Models as last fetched (empty before the first fetch). */
 export async function storedModels(vault: VaultApi): Promise<ModelList> {
   return (await vault.internal.getJSON<ModelList>(KEY)) ?? { models: [], fetched: 0 };
@@ -42,15 +68,33 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
   if (!opts.refresh && stored.fetched > 0) return stored;
   const tc = await createClient(vault, { ...(opts.env ? { env: opts.env } : {}), maxRetries: opts.maxRetries ?? 2 });
   if (!tc) throw new VaultError('INVALID', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then refresh the models.');
+  // Said only when true: a first fetch that fails has nothing to fall back on.
+  const kept = stored.fetched > 0 ? ' The stored list is kept.' : '';
   const models: ModelInfo[] = [];
+  const seen = new Set<string>();
   try {
-    for await (const m of tc.client.models.list({ limit: 100 })) {
-      const window = typeof m.max_input_tokens === 'number' && m.max_input_tokens > 0 ? m.max_input_tokens : contextWindowOf(m.id);
-      models.push({ id: m.id, displayName: m.display_name || m.id, contextWindow: window });
+    let page = await tc.client.models.list({ limit: PAGE_SIZE });
+    for (let pages = 1; ; pages++) {
+      const items: unknown = page.data;
+      for (const raw of Array.isArray(items) ? items : []) {
+        const m = modelFromApi(raw);
+        // A model listed twice keeps its first listing.
+        if (!m || seen.has(m.id)) continue;
+        seen.add(m.id);
+        models.push(m);
+        if (models.length >= MAX_MODELS) break;
+      }
+      // The server decides whether there is another page; we decide how many we read.
+      if (models.length >= MAX_MODELS || pages >= MAX_MODELS / PAGE_SIZE || !page.hasNextPage()) break;
+      page = await page.getNextPage();
     }
   } catch (err) {
-    throw new VaultError('IO', `The models could not be fetched: ${mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []).message}`);
+    if (err instanceof APIError || err instanceof APIConnectionError) {
+      throw new VaultError('IO', `The models could not be fetched: ${mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []).message}${kept}`);
+    }
+    throw new VaultError('IO', `The API's answer was not a list of models. Check ANTHROPIC_BASE_URL if you set it, then refresh again.${kept}`);
   }
+  if (models.length === 0) throw new VaultError('IO', `The API listed no models Mnemo can use. Refresh again later.${kept}`);
   const list: ModelList = { models, fetched: Date.now() };
   await vault.internal.putJSON(KEY, list);
   return list;
@@ -75,7 +119,9 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
         messages: answerDangling(sendable(conv.messages)),
         tools: [{ type: 'memory_20250818', name: 'memory' }],
       });
-      return { ...base, used: counted.input_tokens, source: 'count' };
+      const used: unknown = counted.input_tokens;
+      // A count that is not a plausible whole number is no count: the meter shows the last usage instead.
+      if (typeof used === 'number' && Number.isSafeInteger(used) && used >= 0 && used <= MAX_WINDOW) return { ...base, used, source: 'count' };
     } catch {
       // Fall back to the last usage: a meter that is a turn behind beats none.
     }

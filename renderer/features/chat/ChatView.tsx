@@ -5,6 +5,7 @@ import type { ChatDraft } from '../../../electron/shared/drafts';
 import { call, messageOf, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
 import { ApprovalCard } from './ApprovalCard';
+import { ConversationHeader } from './ConversationHeader';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
@@ -236,6 +237,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       {/* The chips name paths in the open conversation's project. */}
       <ChipProject.Provider value={conv?.project}>
       <div className="conversation">
+        <ConversationHeader conversation={conv} busy={live !== undefined} active={active} />
         <Messages
           conversationId={conv?.id}
           entries={conv?.transcript ?? NO_ENTRIES}

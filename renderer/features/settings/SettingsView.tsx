@@ -4,6 +4,7 @@ import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
+import { ModelPicker } from './ModelPicker';
 import { SecuritySettings } from './SecuritySettings';
 
 type Section = 'claude' | 'security';
@@ -65,10 +66,7 @@ export function SettingsView() {
       <section aria-labelledby="behaviour">
         <h2 id="behaviour">Claude and memory</h2>
         <form onSubmit={save('claude')} aria-labelledby="behaviour">
-          <label>
-            Model
-            <input value={s.model} onChange={(e) => update('model', e.target.value)} />
-          </label>
+          <ModelPicker value={s.model} onChange={(m) => update('model', m)} keyStatus={`${s.apiKeySource}:${s.hasApiKey}`} />
           <label>
             Max tokens per reply
             <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />

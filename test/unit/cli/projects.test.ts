@@ -133,4 +133,17 @@ describe('mnemo models', () => {
     expect((await run(['models', '--refresh'])).code).toBe(0);
     expect(fake.extra.modelListCalls).toBe(calls + 1);
   });
+
+  it('a refresh the API answers with something that is not a models list fails with a clear message and keeps the stored list', async () => {
+    const before = (await run(['models'])).stdout;
+    fake.extra.modelsReply = () => ({ status: 200, body: '<html>not json</html>' });
+    try {
+      const r = await run(['models', '--refresh']);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/not a list of models.*stored list is kept/);
+    } finally {
+      delete fake.extra.modelsReply;
+    }
+    expect((await run(['models'])).stdout).toBe(before);
+  });
 });

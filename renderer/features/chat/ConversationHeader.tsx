@@ -1,0 +1,86 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ContextUse } from '../../../electron/shared/projects';
+import type { Conversation } from '../../../electron/shared/ipc';
+import { call, messageOf } from '../../lib/api';
+
+/** Past this share of the window the meter warns in words, not by colour alone. */
+export const NEARLY_FULL = 0.8;
+const whole = new Intl.NumberFormat('en');
+
+/**
+ * Above the messages: how much of the model's context window the open
+ * conversation uses (asked again when it opens and after each reply), and
+ * "Export…" to save it as Markdown through main's save dialog. A meter that
+ * cannot be had is left out: it is a guide, never a blocker.
+ */
+export function ConversationHeader({ conversation, busy, active }: { conversation: Conversation | undefined; busy: boolean; active: boolean }) {
+  const id = conversation?.id;
+  // Changes when an entry is added or taken back, i.e. when a turn has ended or a rewind has happened.
+  const size = conversation ? (conversation.earlier ?? 0) + conversation.transcript.length : 0;
+  const [use, setUse] = useState<{ id: string; value: ContextUse }>();
+  const [exported, setExported] = useState<{ id: string; status?: string; error?: string }>();
+  const asked = useRef(0);
+
+  useEffect(() => {
+    // While Claude answers the count would be of a history about to change: wait for the turn's end.
+    if (!id || busy || !active) return;
+    const mine = ++asked.current;
+    call('chatContext', { id }).then(
+      (value) => mine === asked.current && setUse({ id, value }),
+      // A meter that could not be had is shown as nothing rather than as an error.
+      () => mine === asked.current && setUse(undefined),
+    );
+  }, [id, size, busy, active]);
+
+  if (!conversation) return null;
+  const meter = use?.id === conversation.id ? use.value : undefined;
+  const share = meter && meter.window > 0 ? meter.used / meter.window : 0;
+  const full = share >= NEARLY_FULL;
+  const words = meter ? `${whole.format(meter.used)} of ${whole.format(meter.window)} tokens` : '';
+  const mine = exported?.id === conversation.id ? exported : undefined;
+  const empty = size === 0;
+
+  const exportIt = async () => {
+    setExported({ id: conversation.id });
+    try {
+      const { saved } = await call('chatExport', { id: conversation.id });
+      // Cancelling the dialog is not news: nothing is said.
+      setExported({ id: conversation.id, ...(saved ? { status: 'Saved.' } : {}) });
+    } catch (err) {
+      setExported({ id: conversation.id, error: messageOf(err) });
+    }
+  };
+
+  return (
+    <div className="conv-header" role="group" aria-label="This conversation">
+      {meter && (
+        <div className={`context-meter${full ? ' full' : ''}`}>
+          <span className="context-label">Context</span>
+          <meter min={0} max={meter.window} value={Math.min(meter.used, meter.window)} high={meter.window * NEARLY_FULL} optimum={0} aria-label="Context window used" aria-valuetext={`${Math.round(share * 100)}%: ${words}`} />
+          <span className="context-text">{words}</span>
+        </div>
+      )}
+      <span role="status" className="context-warning">
+        {meter && full ? (
+          <>
+            <span aria-hidden="true">⚠ </span>
+            {share >= 1 ? 'Context full' : 'Context nearly full'}: start a new conversation, or turn on compaction in Settings.
+          </>
+        ) : null}
+      </span>
+      <div className="conv-actions">
+        <button type="button" onClick={() => void exportIt()} disabled={empty} title="Save this conversation as a Markdown file, memory operations included">
+          Export…
+        </button>
+        <span role="status" className="saved">
+          {mine?.status}
+        </span>
+        {mine?.error && (
+          <p role="alert" className="error">
+            {mine.error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

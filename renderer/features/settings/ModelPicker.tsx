@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { ModelInfo, ModelList } from '../../../electron/shared/projects';
+import { call, messageOf } from '../../lib/api';
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** "200K context", "1M context": a window as people say it. */
+export function windowText(tokens: number): string {
+  return `${compact.format(tokens)} context`;
+}
+
+/** One model as the picker names it: display name, id and window ("Claude Sonnet 4.5 (claude-sonnet-4-5) — 200K context"). */
+export function modelLabel(m: ModelInfo): string {
+  const name = m.displayName && m.displayName !== m.id ? `${m.displayName} (${m.id})` : m.id;
+  return `${name} — ${windowText(m.contextWindow)}`;
+}
+
+/**
+ * The model setting as a choice among the models the API offers (kept in the
+ * vault; "Refresh list" asks the API again). A refresh that fails keeps the
+ * list shown and says so; a saved model the list no longer holds stays
+ * selected, marked as not offered, so saving other settings never changes it.
+ */
+export function ModelPicker({ value, onChange, keyStatus }: { value: string; onChange: (model: string) => void; keyStatus: string }) {
+  const [list, setList] = useState<ModelList>();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string>();
+  /** Why the last attempt failed; `asked`: the user pressed Refresh (an alert), not the quiet load when Settings opens (a note). */
+  const [error, setError] = useState<{ message: string; asked: boolean }>();
+  const noteId = useId();
+
+  const load = useCallback(async (refresh: boolean) => {
+    setBusy(true);
+    setError(undefined);
+    setStatus(refresh ? 'Asking the API for its models…' : undefined);
+    try {
+      const l = await call('modelsList', refresh ? { refresh: true } : undefined);
+      setList(l);
+      if (refresh) setStatus(`List refreshed: ${l.models.length} ${l.models.length === 1 ? 'model' : 'models'}.`);
+    } catch (err) {
+      setStatus(undefined);
+      setError({ message: messageOf(err), asked: refresh });
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  const box = useRef<HTMLDivElement>(null);
+  const haveList = list !== undefined && list.fetched > 0;
+  // Without a list yet (no key when Settings was first drawn, or offline), try again when a key is set and each time Settings is shown.
+  useEffect(() => {
+    if (!haveList) void load(false);
+  }, [load, haveList, keyStatus]);
+  useEffect(() => {
+    const el = box.current;
+    if (haveList || !el) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void load(false);
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [load, haveList]);
+
+  const models = list?.models ?? [];
+  const known = models.some((m) => m.id === value);
+  // "Not offered" only once there is a list to say it against; before that the model is simply the one saved.
+  const missing = !known && haveList;
+  const since = haveList ? new Date(list.fetched).toLocaleString() : undefined;
+
+  return (
+    <div className="model-picker" ref={box}>
+      <label>
+        Model
+        <select value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={missing || error ? noteId : undefined}>
+          {!known && <option value={value}>{missing ? `${value} — not offered by the API` : value}</option>}
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {modelLabel(m)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="row save-row">
+        <button type="button" onClick={() => void load(true)} disabled={busy}>
+          Refresh list
+        </button>
+        {status && (
+          <span role="status" className="saved">
+            {status}
+          </span>
+        )}
+      </div>
+      <div id={noteId}>
+        {missing && (
+          <p className="note">
+            <strong>Not offered:</strong> the saved model {value} is not in the API’s list. Claude may refuse it; pick another model and save.
+          </p>
+        )}
+        {error?.asked && (
+          <p role="alert" className="error">
+            {since ? `${error.message} Showing the list fetched ${since}.` : error.message}
+          </p>
+        )}
+        {error && !error.asked && <p className="note">No list of models yet. {error.message}</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,223 @@
+/**
+ * Models, the context meter and export in the window, end to end: the picker
+ * lists the Models API's models with their windows (test/fake-anthropic's list
+ * is set per test), the next request uses the chosen one, the header above a
+ * conversation shows tokens used of the window and saves it as Markdown.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { loadSettings } from '../../electron/core/chat/settings-store';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, expectAccessible, freshApp, shot, type FreshApp } from './helpers';
+
+let app: FreshApp;
+let fake: FakeAnthropic;
+/** What the save dialog answers next (undefined: cancelled). */
+let saveTo: string | undefined;
+const asked: string[] = [];
+
+test.beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  saveTo = undefined;
+  asked.length = 0;
+  // The key comes as ANTHROPIC_API_KEY would give it, so Settings shows it as set from the start.
+  app = await freshApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey, pickSaveFile: async (name) => (asked.push(name), saveTo) });
+  await createVault(app.page);
+});
+test.afterEach(async () => {
+  await app.cleanup();
+  await fake.close();
+});
+
+const picker = (page: Page) => page.getByRole('combobox', { name: 'Model' });
+const optionTexts = (page: Page) => picker(page).locator('option').allTextContents();
+const meterText = (page: Page) => page.getByRole('group', { name: 'This conversation' }).getByText(/ of [\d,]+ tokens$/);
+const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
+async function send(page: Page, message: string): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+const tokensShown = async (page: Page) => Number((await meterText(page).textContent())!.split(' of ')[0]!.replace(/,/g, ''));
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(picker(page)).toBeVisible();
+}
+
+async function both(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await shot(page, `${name}-${colorScheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('the model picker lists the API models with their context windows, refreshes on request, and the next request uses the one saved', async () => {
+  const { page } = app;
+  await openSettings(page);
+  await expect.poll(() => optionTexts(page)).toEqual([
+    'Claude Sonnet 4.6 (claude-sonnet-4-6) — 1M context',
+    'Claude Haiku 4.5 (claude-haiku-4-5) — 200K context',
+    // The fake states no window for this one: the known default applies.
+    'Claude Opus 4.1 (claude-opus-4-1) — 200K context',
+  ]);
+  await expect(picker(page)).toHaveValue('claude-sonnet-4-6');
+  // There is no free-text model box any more.
+  await expect(page.getByRole('textbox', { name: 'Model' })).toHaveCount(0);
+  await expectAccessible(page, 'settings with the model picker');
+  await both(page, 'models');
+
+  fake.extra.models = [...fake.extra.models, { id: 'claude-new-5', display_name: 'Claude New 5', max_input_tokens: 500_000 }];
+  await page.getByRole('button', { name: 'Refresh list' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'List refreshed: 4 models.' })).toBeVisible();
+  await expect.poll(() => optionTexts(page)).toContain('Claude New 5 (claude-new-5) — 500K context');
+
+  // By keyboard: focus the picker, choose with the arrow keys, save with Enter on the section's button.
+  await picker(page).focus();
+  await picker(page).press('End');
+  await expect(picker(page)).toHaveValue('claude-new-5');
+  await picker(page).press('ArrowUp');
+  await expect(picker(page)).toHaveValue('claude-opus-4-1');
+  await page.getByRole('button', { name: 'Save Claude and memory settings' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  expect((await loadSettings(app.session.unlocked())).model).toBe('claude-opus-4-1');
+
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  fake.script(reply(text('Hello from Opus.')));
+  await send(page, 'Which model?');
+  await expect(lastReply(page)).toContainText('Hello from Opus.');
+  expect(fake.requests.at(-1)!.body.model).toBe('claude-opus-4-1');
+});
+
+test('a failed refresh keeps the list shown and says why; a saved model the API no longer offers stays selected and is marked', async () => {
+  const { page } = app;
+  await openSettings(page);
+  await expect.poll(() => optionTexts(page)).toHaveLength(3);
+  await picker(page).selectOption('claude-haiku-4-5');
+  await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+
+  // Haiku leaves the list; a model with markup in its name joins it.
+  fake.extra.models = [
+    { id: 'claude-sonnet-4-6', display_name: 'Claude Sonnet 4.6', max_input_tokens: 1_000_000 },
+    { id: 'claude-markup', display_name: '<img src=x onerror="window.__pwned=1">Bold', max_input_tokens: 200_000 },
+  ];
+  await page.getByRole('button', { name: 'Refresh list' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'List refreshed: 2 models.' })).toBeVisible();
+  await expect(picker(page)).toHaveValue('claude-haiku-4-5');
+  await expect(picker(page).locator('option:checked')).toHaveText('claude-haiku-4-5 — not offered by the API');
+  await expect(page.getByText(/saved model claude-haiku-4-5 is not in the API’s list/)).toBeVisible();
+  await expect.poll(() => optionTexts(page)).toContain('<img src=x onerror="window.__pwned=1">Bold (claude-markup) — 200K context');
+  await expect(page.locator('img')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+  // The API fails: the list shown stays, and the alert says what happened.
+  fake.extra.modelsReply = () => ({ status: 500, body: JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'boom' } }) });
+  await page.getByRole('button', { name: 'Refresh list' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'internal error (500)' });
+  await expect(alert).toContainText('The stored list is kept.');
+  await expect(alert).toContainText('Showing the list fetched');
+  expect(await optionTexts(page)).toHaveLength(3);
+  await expect(picker(page)).toHaveValue('claude-haiku-4-5');
+  await expectAccessible(page, 'settings after a failed refresh');
+  // Saving another setting leaves the saved model as it is.
+  await page.getByLabel('Max tokens per reply').fill('2048');
+  await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
+  await expect.poll(async () => (await loadSettings(app.session.unlocked())).maxTokens).toBe(2048);
+  expect((await loadSettings(app.session.unlocked())).model).toBe('claude-haiku-4-5');
+});
+
+test('the context meter shows tokens used of the window, updates after each turn, and export saves Markdown with the memory operation', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  fake.script(reply(memoryCall({ command: 'create', path: '/memories/tea.md', file_text: 'likes tea' })), reply(text('Noted: tea.')));
+  await send(page, 'I like tea');
+  await expect(lastReply(page)).toContainText('Noted: tea.');
+  await expect(meterText(page)).toHaveText(/^[\d,]+ of 1,000,000 tokens$/);
+  const meter = page.getByRole('meter', { name: 'Context window used' });
+  await expect(meter).toHaveAttribute('max', '1000000');
+  // The meter is asked again once the turn has ended: the count grows from the empty conversation's 0.
+  await expect.poll(() => tokensShown(page)).toBeGreaterThan(0);
+  const first = await tokensShown(page);
+  expect(first).toBe(Number(await meter.getAttribute('value')));
+  await expect(page.getByText(/Context (nearly )?full/)).toHaveCount(0);
+
+  fake.script(reply(text('And coffee in the afternoon, noted as well.')));
+  await send(page, 'Also coffee in the afternoon');
+  await expect(lastReply(page)).toContainText('coffee in the afternoon, noted');
+  await expect.poll(() => tokensShown(page)).toBeGreaterThan(first);
+  await expectAccessible(page, 'the chat with its header');
+  await both(page, 'context-meter');
+
+  // Cancelling the save dialog says nothing and writes nothing.
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toBe('I like tea.md');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toHaveCount(0);
+
+  saveTo = path.join(app.userDataDir, 'tea.md');
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const md = await fs.readFile(saveTo, 'utf8');
+  expect(md).toContain('## You\n\nI like tea');
+  expect(md).toContain('Noted: tea.');
+  expect(md).toContain('> Memory: create `/memories/tea.md`');
+
+  // A folder that cannot be written to: a clear error, no "Saved".
+  saveTo = path.join(app.userDataDir, 'no-such-folder', 'tea.md');
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await expect(page.getByRole('alert')).toContainText('could not be saved there');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toHaveCount(0);
+});
+
+test('past 80 % of the window the meter warns in words; a temporary chat has a meter too', async () => {
+  const { page } = app;
+  fake.extra.countReply = () => ({ status: 200, body: JSON.stringify({ input_tokens: 850_000 }) });
+  await page.getByRole('button', { name: 'New temporary chat' }).click();
+  fake.script(reply(text('Temporary hello.')));
+  await send(page, 'hello in a temporary chat');
+  await expect(lastReply(page)).toContainText('Temporary hello.');
+  await expect(meterText(page)).toHaveText('850,000 of 1,000,000 tokens');
+  await expect(page.getByRole('status').filter({ hasText: 'Context nearly full' })).toContainText('start a new conversation, or turn on compaction');
+  await expectAccessible(page, 'a nearly full context meter');
+  await both(page, 'context-meter-nearly-full');
+});
+
+test('a context meter that cannot be had shows nothing broken, and export still works', async () => {
+  const { page } = app;
+  fake.script(reply(text('First reply.')));
+  await send(page, 'hello');
+  await expect(lastReply(page)).toContainText('First reply.');
+  await expect(meterText(page)).toBeVisible();
+  // A stored models list main cannot read: every context request fails from now on.
+  await app.session.unlocked().internal.putJSON('models', { models: 'unreadable', fetched: 1 });
+  fake.script(reply(text('Second reply.')));
+  await send(page, 'again');
+  await expect(lastReply(page)).toContainText('Second reply.');
+  await expect(meterText(page)).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText('The meter failed.')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Export…' })).toBeEnabled();
+});
+
+test('without an API key the picker says there is no list yet, without an alert, and lists the models once a key is saved', async () => {
+  const bare = await freshApp({ anthropicBaseURL: fake.baseURL });
+  try {
+    const { page } = bare;
+    await createVault(page);
+    await openSettings(page);
+    await expect(page.getByText('No list of models yet. No Anthropic API key is set.')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    // The saved model is still the one selected, not marked as not offered: there is no list to say so against.
+    await expect(picker(page).locator('option:checked')).toHaveText('claude-sonnet-4-6');
+    await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await expect.poll(() => optionTexts(page)).toHaveLength(3);
+    await expect(page.getByText('No list of models yet.')).toHaveCount(0);
+  } finally {
+    await bare.cleanup();
+  }
+});
