@@ -25,6 +25,8 @@ export interface Flags {
   project?: string | undefined;
   yes?: boolean | undefined;
   temporary?: boolean | undefined;
+  /** chat: files to attach to the message (repeatable). */
+  attach?: string[] | undefined;
   refresh?: boolean | undefined;
 }
 

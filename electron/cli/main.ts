@@ -32,6 +32,7 @@ const OPTIONS = {
   project: { type: 'string' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
+  attach: { type: 'string', multiple: true },
   refresh: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -42,8 +42,9 @@ export const MAX_PDF_BYTES = 23_000_000;
 export const MAX_TEXT_BYTES = 1_000_000;
 /** The largest file of any kind (what the window may hand over at all). */
 export const MAX_ATTACHMENT_BYTES = MAX_PDF_BYTES;
-/** Attachments on one message (the request's own limits are checked again when it is sent). */
-export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
+/** Attachments waiting to go with one message: never more than a request can carry (checked again when it is sent). */
+export const MAX_PENDING = MAX_IMAGES;
+export const MAX_PENDING_BYTES = MAX_REQUEST_BYTES;
 /** Longest kept file name, in characters. */
 export const MAX_NAME_LENGTH = 120;
 
