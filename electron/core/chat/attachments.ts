@@ -190,6 +190,13 @@ const LABEL: Record<AttachmentMediaType, string> = {
   'text/plain': 'a text file',
 };
 
+/** Throws the AttachmentError for a file of `size` bytes that is empty or larger than any attachment may be (before reading it). */
+export function checkSize(rawName: string, size: number): void {
+  const name = cleanName(rawName);
+  if (size === 0) throw new AttachmentError(`“${name}” is empty, so there is nothing to attach.`);
+  if (size > MAX_ATTACHMENT_BYTES) throw new AttachmentError(`“${name}” is ${mb(size)}; attachments can be at most ${mb(MAX_PDF_BYTES)} (a PDF), ${mb(MAX_IMAGE_BYTES)} (an image) or ${mb(MAX_TEXT_BYTES)} (text).`);
+}
+
 /**
  * Checks one file for attaching and returns what it is. Throws an
  * AttachmentError naming the file and saying what to do instead when it is
@@ -198,8 +205,7 @@ const LABEL: Record<AttachmentMediaType, string> = {
  */
 export function checkAttachment(rawName: string, bytes: Uint8Array): CheckedAttachment {
   const name = cleanName(rawName);
-  if (bytes.length === 0) throw new AttachmentError(`“${name}” is empty, so there is nothing to attach.`);
-  if (bytes.length > MAX_ATTACHMENT_BYTES) throw new AttachmentError(`“${name}” is ${mb(bytes.length)}; attachments can be at most ${mb(MAX_PDF_BYTES)} (a PDF), ${mb(MAX_IMAGE_BYTES)} (an image) or ${mb(MAX_TEXT_BYTES)} (text).`);
+  checkSize(rawName, bytes.length);
   const kind = sniff(bytes);
   if (kind === 'html') throw new AttachmentError(`“${name}” is HTML or SVG markup, which cannot be attached. Attach a PNG, JPEG, GIF or WebP image, a PDF or a plain text file.`);
   if (kind === 'binary') {
