@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { CallName, Result } from '../../../electron/shared/ipc';
-import { attachmentBlocks, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { attachmentBlocks, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
 import { gif, png, utf8 } from '../../fixtures/attachments/make';
 
 const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
