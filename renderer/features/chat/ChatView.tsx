@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
+import type { AttachmentRef, ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import type { ChatDraft } from '../../../electron/shared/drafts';
 import { call, messageOf, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
 import { ApprovalCard } from './ApprovalCard';
+import { AttachmentConversation, PendingChips, useAttachments } from './Attachments';
+import { Composer } from './Composer';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
@@ -50,6 +52,24 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   const switching = useRef<Promise<Conversation> | undefined>(undefined);
   const convRef = useRef(conv);
   convRef.current = conv;
+  /** The open conversation's id, made first if there is none (attachments are held for a conversation). */
+  const ensureConversation = async (): Promise<string> => {
+    const current = switching.current ? await switching.current : convRef.current;
+    if (current) return current.id;
+    const c = await call('chatGet', { id: (await call('chatCreate')).id });
+    convRef.current = c;
+    setConv(c);
+    localStorage.setItem(LAST_OPEN, c.id);
+    void refreshList();
+    return c.id;
+  };
+  const attachments = useAttachments(ensureConversation);
+  const { keepOnly } = attachments;
+  useEffect(() => keepOnly(conv?.id), [keepOnly, conv?.id]);
+  /** What went with the message being answered: shown in it, and back as chips if it was not sent. */
+  const [sentFiles, setSentFiles] = useState<AttachmentRef[]>([]);
+  const sentFilesRef = useRef(sentFiles);
+  sentFilesRef.current = sentFiles;
   const openConversation = useCallback(async (id: string) => {
     const next = call('chatGet', { id, tail: OPEN_TAIL });
     switching.current = next;
@@ -118,7 +138,11 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
             // The user may have opened another conversation meanwhile: leave it open.
             if (before && before.id !== c.id) return before;
             // Nothing was saved: the message never went out, so give it back to the composer.
-            if (before && sizeOf(c) === sizeOf(before)) setDraft((d) => d || sent);
+            if (before && sizeOf(c) === sizeOf(before)) {
+              setDraft((d) => d || sent);
+              const files = sentFilesRef.current;
+              attachments.setPending((p) => (p.length ? p : files));
+            }
             return c;
           });
           liveRef.current = undefined;
@@ -188,8 +212,13 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       const target = current ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
       if (!current) setConv(target);
       early.current = [];
-      const { turnId } = await call('chatSend', { id: target.id, text });
-      if (!current || current.transcript.length === 0) madeFor.current = { turnId, id: target.id };
+      const files = attachments.pending;
+      const { turnId } = await call('chatSend', { id: target.id, text, ...(files.length ? { attachments: files.map((f) => f.id) } : {}) });
+      // A conversation made for attachments stays if the message fails: main still holds them for it.
+      if ((!current || current.transcript.length === 0) && !files.length) madeFor.current = { turnId, id: target.id };
+      setSentFiles(files);
+      attachments.setPending([]);
+      attachments.setErrors([]);
       setDraft('');
       batch.clear();
       const started: Live = { turnId, conversationId: target.id, userText: text, text: '', parts: [], thinking: '', tools: [], approvals: [] };
@@ -235,6 +264,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
       {/* The chips name paths in the open conversation's project. */}
       <ChipProject.Provider value={conv?.project}>
+      <AttachmentConversation.Provider value={conv?.id}>
       <div className="conversation">
         <Messages
           conversationId={conv?.id}
@@ -250,6 +280,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
                 <>
                   <article className="msg user" aria-label="You">
                     <p className="who">You</p>
+                    <PendingChips items={sentFiles} />
                     <div className="body">{live.userText}</div>
                   </article>
                   <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
@@ -274,46 +305,19 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
             </>
           }
         />
-        <form
-          className="composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send(draft);
-          }}
-        >
-          <textarea
-            ref={input}
-            aria-label="Message"
-            placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
-            value={draft}
-            rows={3}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                void send(draft);
-              }
-            }}
-          />
-          <div className="row">
-            {live ? (
-              <button type="button" onClick={stop} title="Stop (Esc)">
-                Stop
-              </button>
-            ) : (
-              <button type="submit" disabled={!draft.trim()}>
-                Send
-              </button>
-            )}
-            {!live && lastUser && conv && (
-              <button type="button" onClick={() => void rewind().then((text) => text !== undefined && setDraft(text))} title="Take back your last message and Claude's reply, to edit and send it again">
-                Edit last message
-              </button>
-            )}
-            <span className="usage">{conv ? `Conversation total: ${money(total)}` : ''}</span>
-          </div>
-        </form>
+        <Composer
+          draft={draft}
+          setDraft={setDraft}
+          input={input}
+          busy={Boolean(live)}
+          onSend={() => void send(draft)}
+          onStop={stop}
+          onRewind={!live && lastUser && conv ? () => void rewind().then((text) => text !== undefined && setDraft(text)) : undefined}
+          total={conv ? `Conversation total: ${money(total)}` : ''}
+          attachments={attachments}
+        />
       </div>
+      </AttachmentConversation.Provider>
       </ChipProject.Provider>
     </div>
   );
