@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkAttachment } from '../../../electron/core/chat/attachments';
 import { newAttachmentId } from '../../../electron/core/chat/attachments-send';
 import { Conversations } from '../../../electron/core/chat/conversations';
+import { contextUse } from '../../../electron/core/chat/models';
 import { TemporaryConversations } from '../../../electron/core/chat/temporary';
 import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
 import type { ChatEvent } from '../../../electron/shared/chat';
@@ -75,6 +76,19 @@ describe('attachments sent to Claude', () => {
     expect(JSON.stringify(stored.messages)).not.toContain(b64(image));
     expect(JSON.stringify(stored.messages)).toContain(`mnemo-attachment:${ref!.id}`);
     expect(vault.internal.keys(`attachments/${c.id}/`)).toEqual([`attachments/${c.id}/${ref!.id}`]);
+  });
+
+  it('are counted for the context meter as they are sent, never as the stored references', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    const image = png(3, 3);
+    rig.fake.script(reply(text('ok')));
+    await send(rig, c.id, 'count me', [attach('c.png', image)]);
+    const use = await contextUse(rig.t.vault, (await rig.conversations.get(c.id))!, { env: rig.env });
+    expect(use.source).toBe('count');
+    const counted = JSON.stringify(rig.fake.extra.countRequests.at(-1));
+    expect(counted).toContain(b64(image));
+    expect(counted).not.toContain('mnemo-attachment:');
   });
 
   it('are deleted with their conversation, leftovers of a cut-short deletion included', async () => {
