@@ -99,3 +99,19 @@ describe('attachment names', () => {
     expect(refusal('../../\u202Eevil.png', utf8('<html></html>'))).toMatch(/^“evil\.png”/);
   });
 });
+
+describe('attachments in a Markdown export', () => {
+  it('are listed under the message by name, type and size, with no content and no Markdown from the name', async () => {
+    const { conversationMarkdown } = await import('../../../electron/core/chat/export-markdown');
+    const md = conversationMarkdown({
+      title: 'Files',
+      created: 0,
+      transcript: [
+        { role: 'user', text: 'See these', at: 0, attachments: [{ id: 'a'.repeat(16), name: 'chart`*x*`.png', mediaType: 'image/png', bytes: 2048 }] },
+        { role: 'user', text: 'No files', at: 1 },
+      ],
+    });
+    expect(md).toContain("## You\n\n> Attached: `chart'*x*'.png` (image/png, 2048 bytes)\n\nSee these");
+    expect(md).toContain('## You\n\nNo files');
+  });
+});
