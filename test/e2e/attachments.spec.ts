@@ -53,6 +53,8 @@ async function drop(page: Page, list: Array<{ name: string; type: string; base64
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
 test('files picked with “Attach files…” go to Claude and show as a thumbnail and file cards, also after reopening', async () => {
+  // Many steps (a turn, a reopen, axe in two themes) on a machine shared by several test runs.
+  test.slow();
   const { page } = app;
   await fs.writeFile(path.join(files, 'sunset.png'), png(120, 80, [230, 120, 40]));
   await fs.writeFile(path.join(files, 'report.pdf'), pdf(2));
@@ -98,16 +100,17 @@ test('files picked with “Attach files…” go to Claude and show as a thumbna
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'What did I send?', exact: true }).click();
   await shows();
 
+  // Chips waiting beside the sent thumbnail and cards: checked by axe in light and dark, and photographed in both.
+  await drop(page, [{ name: 'diagram.png', type: 'image/png', base64: b64(png(10, 10)) }, { name: 'minutes.txt', type: 'text/plain', base64: b64(Buffer.from('Agreed: ship Friday.')) }]);
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
+  await expectAccessible(page, 'attachments');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await drop(page, [{ name: 'diagram.png', type: 'image/png', base64: b64(png(10, 10)) }, { name: 'minutes.txt', type: 'text/plain', base64: b64(Buffer.from('Agreed: ship Friday.')) }]);
-    await expect(chips(page).getByRole('listitem')).toHaveCount(2);
-    await expectAccessible(page, `attachments (${colorScheme})`);
     await shot(page, `attachments-${colorScheme}`);
-    for (const name of ['diagram.png', 'minutes.txt']) await page.getByRole('button', { name: `Remove ${name}` }).click();
-    await expect(chips(page)).toHaveCount(0);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+  for (const name of ['diagram.png', 'minutes.txt']) await page.getByRole('button', { name: `Remove ${name}` }).click();
+  await expect(chips(page)).toHaveCount(0);
 });
 
 test('a pasted screenshot and dropped files become chips; a chip can be removed by keyboard and is not sent', async () => {
