@@ -168,7 +168,8 @@ export const CALLS = {
   chatAttachmentGet: call('chat:attachment-get', one(z.object({ conversationId: id, attachmentId: id })), z.object({ mediaType: AttachmentMediaType, data: z.string() })),
   chatStop: call('chat:stop', one(z.object({ turnId: z.string() })), z.null()),
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
-  chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string() })),
+  /** The taken-back message's text, and its attachments held again for the next message (as if just attached). */
+  chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string(), attachments: z.array(AttachmentRef).optional() })),
   chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ restored: z.boolean() })),
   /** Tokens the conversation uses of its model's context window, for the context meter. */
   chatContext: call('chat:context', one(z.object({ id })), ContextUse),

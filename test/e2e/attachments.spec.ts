@@ -137,6 +137,12 @@ test('a pasted screenshot and dropped files become chips; a chip can be removed 
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Got them.');
   const sent = attachmentBlocks(fake.requests[0]!);
   expect(sent.map((b) => b.title ?? b.source.media_type)).toEqual(['image/png', 'keep.txt']);
+
+  // Taking the message back to edit it brings its files back as chips with its words.
+  await page.getByRole('button', { name: 'Edit last message' }).click();
+  await expect(message(page)).toHaveValue('Two files');
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
+  await expect(chips(page)).toContainText('keep.txt');
 });
 
 test('files that cannot go are refused with a clear, announced error and nothing is sent', async () => {

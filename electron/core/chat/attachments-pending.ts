@@ -32,6 +32,16 @@ export class PendingAttachments {
     return ref;
   }
 
+  /**
+   * Holds an attachment already checked and stored (one of a message taken
+   * back), under its own id, so sending it again refers to the same stored value.
+   */
+  hold(conversationId: string, ref: AttachmentRef, bytes: Uint8Array): AttachmentRef {
+    const list = (this.byConversation.get(conversationId) ?? []).filter((a) => a.id !== ref.id);
+    this.byConversation.set(conversationId, [...list, { ...ref, data: bytes.slice() }]);
+    return { id: ref.id, name: ref.name, mediaType: ref.mediaType, bytes: ref.bytes };
+  }
+
   /** Every attachment held for `conversationId`, in the order added. */
   all(conversationId: string): PendingAttachment[] {
     return [...(this.byConversation.get(conversationId) ?? [])];

@@ -104,7 +104,17 @@ export function chatHandlers(
     },
     chatRewind: async ({ id }) => {
       if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
-      return { text: await (s.temporary.has(id) ? s.temporary.rewindLast(id) : conversations().rewindLast(id)) };
+      const store = s.temporary.has(id) ? s.temporary : conversations();
+      const before = await store.require(id);
+      const last = [...before.transcript].reverse().find((e) => e.role === 'user');
+      const text = await store.rewindLast(id);
+      // Its attachments wait again as chips, so sending the message again sends them too.
+      const attachments = [];
+      for (const a of last?.role === 'user' ? (last.attachments ?? []) : []) {
+        const bytes = await store.getAttachment(id, a.id);
+        if (bytes) attachments.push(s.attachments.hold(id, a, bytes));
+      }
+      return { text, ...(attachments.length ? { attachments } : {}) };
     },
     chatUndo: async ({ path, version, project }) => {
       // The tool record's path is the conversation's project's /memories path.

@@ -103,12 +103,19 @@ export function useAttachments(conversation: () => Promise<string>) {
     setErrors([]);
   }, []);
 
+  /** Shows attachments main holds again for `id` (a message taken back to edit). */
+  const restore = useCallback((id: string, refs: AttachmentRef[]) => {
+    if (!refs.length) return;
+    owner.current = id;
+    setPending((p) => [...p.filter((a) => !refs.some((r) => r.id === a.id)), ...refs]);
+  }, []);
+
   /** Lets go of what waits for another conversation than `id` (the user switched). */
   const keepOnly = useCallback((id: string | undefined) => {
     if (owner.current && owner.current !== id) discard();
   }, [discard]);
 
-  return { pending, setPending, errors, setErrors, status, pick, addFiles, remove, discard, keepOnly };
+  return { pending, setPending, errors, setErrors, status, pick, addFiles, remove, discard, keepOnly, restore };
 }
 export type AttachmentsState = ReturnType<typeof useAttachments>;
 

@@ -200,7 +200,8 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
     return () => window.removeEventListener('keydown', onKey);
   }, [active, newConversation, stop]);
 
-  const send = async (text: string) => {
+  /** Sends `text` with the waiting attachments (or `withFiles`, when they were just given back and not yet shown). */
+  const send = async (text: string, withFiles?: AttachmentRef[]) => {
     if (!text.trim()) return;
     if (liveRef.current) {
       setFailure({ code: 'busy', message: 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then send.' });
@@ -212,7 +213,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       const target = current ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
       if (!current) setConv(target);
       early.current = [];
-      const files = attachments.pending;
+      const files = withFiles ?? attachments.pending;
       const { turnId } = await call('chatSend', { id: target.id, text, ...(files.length ? { attachments: files.map((f) => f.id) } : {}) });
       // A conversation made for attachments stays if the message fails: main still holds them for it.
       if ((!current || current.transcript.length === 0) && !files.length) madeFor.current = { turnId, id: target.id };
@@ -232,13 +233,14 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
     }
   };
 
-  /** Takes back the last exchange; its text comes back for editing. */
-  const rewind = async (): Promise<string | undefined> => {
+  /** Takes back the last exchange; its text comes back for editing, its attachments as chips. */
+  const rewind = async (): Promise<{ text: string; files: AttachmentRef[] } | undefined> => {
     if (!conv) return undefined;
     try {
-      const { text } = await call('chatRewind', { id: conv.id });
+      const { text, attachments: files = [] } = await call('chatRewind', { id: conv.id });
       await openConversation(conv.id);
-      return text;
+      attachments.restore(conv.id, files);
+      return { text, files };
     } catch (err) {
       setFailure({ code: 'rewind', message: messageOf(err) });
       return undefined;
@@ -247,8 +249,8 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   /** A message that never went out is in the box: send it. One that got a broken reply: take that exchange back and send again. */
   const retry = async () => {
     if (draft.trim()) return send(draft);
-    const text = await rewind();
-    if (text !== undefined) await send(text);
+    const back = await rewind();
+    if (back) await send(back.text, back.files);
   };
 
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
@@ -312,7 +314,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
           busy={Boolean(live)}
           onSend={() => void send(draft)}
           onStop={stop}
-          onRewind={!live && lastUser && conv ? () => void rewind().then((text) => text !== undefined && setDraft(text)) : undefined}
+          onRewind={!live && lastUser && conv ? () => void rewind().then((back) => back && setDraft(back.text)) : undefined}
           total={conv ? `Conversation total: ${money(total)}` : ''}
           attachments={attachments}
         />

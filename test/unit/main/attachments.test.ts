@@ -43,7 +43,11 @@ async function app(picked: string[] = []) {
   const call = async <K extends CallName>(name: K, ...args: unknown[]) => (await dispatch(made.handlers as Handlers, name, args)) as Result<never>;
   expect((await call('vaultCreate', { passphrase: PASS })).ok).toBe(true);
   const conv = ((await call('chatCreate')) as { value: { id: string } }).value;
-  const turnDone = () => new Promise<void>((resolve) => done.push(resolve));
+  // `done` reaches the window just before main lets go of the turn: wait for both.
+  const turnDone = () =>
+    new Promise<void>((resolve) => done.push(resolve)).then(async () => {
+      while (made.session.turns.size > 0) await new Promise((r) => setTimeout(r, 5));
+    });
   return { ...made, dir, fake, call, conv, turnDone };
 }
 
@@ -112,5 +116,25 @@ describe('attachments over IPC', () => {
     value(await a.call('chatAttachDrop', { id: a.conv.id, attachmentIds: [ref.id] }));
     expect(await a.call('chatSend', { id: a.conv.id, text: 'hi', attachments: [ref.id] })).toMatchObject({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/no longer waiting to be sent/) } });
     expect(a.fake.requests).toHaveLength(0);
+  });
+
+  it('“Edit last message” gives the attachments back with the words, and sending again sends them once', async () => {
+    const a = await app();
+    const image = png(5, 5);
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'shot.png', data: b64(image) })) as { id: string };
+    a.fake.script(reply(text('first answer')));
+    let finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: 'What is it?', attachments: [ref.id] }));
+    await finished;
+    const back = value(await a.call('chatRewind', { id: a.conv.id })) as { text: string; attachments?: unknown[] };
+    expect(back).toEqual({ text: 'What is it?', attachments: [{ id: ref.id, name: 'shot.png', mediaType: 'image/png', bytes: image.length }] });
+    a.fake.script(reply(text('second answer')));
+    finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: 'What is it, really?', attachments: [ref.id] }));
+    await finished;
+    const second = a.fake.requests[1]!;
+    expect(second.body.messages).toHaveLength(1);
+    expect(attachmentBlocks(second).map((b) => b.source.data)).toEqual([b64(image)]);
+    expect(value(await a.call('chatAttachmentGet', { conversationId: a.conv.id, attachmentId: ref.id }))).toEqual({ mediaType: 'image/png', data: b64(image) });
   });
 });
