@@ -3,18 +3,33 @@
  * message on stdin) answers once and exits; without it, an interactive chat
  * where Ctrl+C stops the reply in progress. `--conversation ID` continues one;
  * `--project NAME` starts one in that project; `--temporary` starts one that
- * is kept only while the command runs and cannot change memory.
+ * is kept only while the command runs and cannot change memory. `--attach
+ * FILE` (repeatable) sends files with the first message, checked as the app
+ * checks them before anything else happens.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import readline from 'node:readline';
+import { AttachmentError } from '../core/chat/attachments';
+import { PendingAttachments } from '../core/chat/attachments-pending';
 import { Conversations } from '../core/chat/conversations';
 import { TemporaryConversations, type ConversationStore } from '../core/chat/temporary';
-import { runTurn } from '../core/chat/turn';
+import { runTurn, type PendingAttachment } from '../core/chat/turn';
 import type { ChatEvent } from '../shared/chat';
 import { CommandUsageError, type Flags } from './commands';
 import { selectedProject } from './projects';
 import { Exit, type CliCommandContext } from './context';
 
 export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
+  // Files are read and checked first: a refused one leaves no conversation behind and sends nothing.
+  let attachments: PendingAttachment[];
+  try {
+    attachments = await readAttachments(flags.attach ?? []);
+  } catch (err) {
+    if (!(err instanceof AttachmentError)) throw err;
+    ctx.stderr.write(`mnemo: ${err.message} Nothing was sent.\n`);
+    return Exit.USAGE;
+  }
   const conversations = new Conversations(ctx.vault);
   let conversationId: string;
   let store: ConversationStore | undefined;
@@ -42,7 +57,7 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
       ctx.stderr.write('mnemo: nothing to send: give --once "message" or a message on stdin.\n');
       return Exit.USAGE;
     }
-    const ok = await turn(ctx, conversationId, message.trim(), new AbortController(), store);
+    const ok = await turn(ctx, conversationId, message.trim(), new AbortController(), store, undefined, attachments);
     ctx.stderr.write(`${kept}\n`);
     return ok ? Exit.OK : Exit.FAILED;
   }
@@ -58,7 +73,9 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     if (text === '/quit') break;
     if (text) {
       running = new AbortController();
-      await turn(ctx, conversationId, text, running, store, rl);
+      // The attachments go with the first message only.
+      await turn(ctx, conversationId, text, running, store, rl, attachments);
+      attachments = [];
       running = undefined;
     }
     rl.prompt();
@@ -69,7 +86,15 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
 }
 
 /** One turn, streamed to stdout; returns false if it ended in an error. */
-async function turn(ctx: CliCommandContext, conversationId: string, text: string, controller: AbortController, store: ConversationStore | undefined, rl?: readline.Interface): Promise<boolean> {
+async function turn(
+  ctx: CliCommandContext,
+  conversationId: string,
+  text: string,
+  controller: AbortController,
+  store: ConversationStore | undefined,
+  rl?: readline.Interface,
+  attachments: PendingAttachment[] = [],
+): Promise<boolean> {
   let failed = false;
   let atLineStart = true;
   const out = (s: string) => {
@@ -108,6 +133,7 @@ async function turn(ctx: CliCommandContext, conversationId: string, text: string
     signal: controller.signal,
     env: ctx.env,
     ...(store ? { conversations: store } : {}),
+    ...(attachments.length ? { attachments } : {}),
     approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
   });
   return !failed;
@@ -121,6 +147,18 @@ function ask(ctx: CliCommandContext, rl: readline.Interface | undefined, signal:
   }
   // The signal withdraws the question on Ctrl+C, so the next line typed is a message again, not a late answer.
   return new Promise((resolve) => rl.question(question, { signal }, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
+}
+
+/** Reads and checks each --attach file; errors name the file by its base name only, never a host path or OS text. */
+async function readAttachments(files: string[]): Promise<PendingAttachment[]> {
+  const pending = new PendingAttachments();
+  for (const file of files) {
+    const name = path.basename(file);
+    const bytes = await readFile(file).catch(() => undefined);
+    if (!bytes) throw new AttachmentError(`Cannot read the file “${name}” given with --attach: check that it exists and is a readable file.`);
+    pending.add('cli', name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  return pending.all('cli');
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

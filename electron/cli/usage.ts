@@ -24,7 +24,9 @@ Commands:
   backup DIR               Write an encrypted copy of the vault to DIR
   chat                     Chat with Claude on this vault (--once "message",
                            --conversation ID); --temporary: a chat that is not
-                           kept and cannot change memory
+                           kept and cannot change memory; --attach FILE
+                           (repeatable) sends an image (PNG, JPEG, GIF, WebP),
+                           PDF or UTF-8 text file with the first message
   projects                 List projects, one a line: name, then id
   projects create NAME     Make a project with its own, empty /memories
   projects rename OLD NEW  Rename a project

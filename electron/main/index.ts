@@ -62,6 +62,18 @@ if (guardsPassed) {
       });
       return r.canceled ? undefined : r.filePaths[0];
     },
+    pickFiles: async () => {
+      if (!win) return undefined;
+      const r = await dialog.showOpenDialog(win, {
+        title: 'Attach files',
+        properties: ['openFile', 'multiSelections'],
+        filters: [
+          { name: 'Images, PDFs and text', extensions: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf', 'txt', 'md', 'csv', 'json'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      });
+      return r.canceled ? undefined : r.filePaths;
+    },
     pickSaveFile: async (suggestedName) => {
       if (!win) return undefined;
       const r = await dialog.showSaveDialog(win, { title: 'Export the conversation as Markdown', defaultPath: suggestedName, filters: [{ name: 'Markdown', extensions: ['md'] }] });

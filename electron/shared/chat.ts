@@ -101,9 +101,25 @@ export type ConversationSummary = z.infer<typeof ConversationSummary>;
 export const ReplyPart = z.discriminatedUnion('type', [z.object({ type: z.literal('text'), text: z.string() }), z.object({ type: z.literal('tool'), id: z.string() })]);
 export type ReplyPart = z.infer<typeof ReplyPart>;
 
+/** What an attachment's bytes were found to be (by their content, never by the file's name). */
+export const AttachmentMediaType = z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain']);
+export type AttachmentMediaType = z.infer<typeof AttachmentMediaType>;
+
+/** An attachment as a user message refers to it; its bytes are a separate encrypted value kept with the conversation. */
+export const AttachmentRef = z.object({
+  id: z.string().regex(/^[0-9a-f]{16,32}$/),
+  /** The file's name, cleaned (no folders, control or bidi characters, capped length). */
+  name: z.string().min(1).max(200),
+  mediaType: AttachmentMediaType,
+  /** Size in bytes. */
+  bytes: z.number().int().min(1),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRef>;
+
 /** One entry of the transcript as the UI shows it (the API messages stay in main). */
 export const TranscriptEntry = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('user'), text: z.string(), at: z.number() }),
+  /** `attachments`: absent in messages without any (and in every message stored before attachments existed). */
+  z.object({ role: z.literal('user'), text: z.string(), at: z.number(), attachments: z.array(AttachmentRef).optional() }),
   z.object({
     role: z.literal('assistant'),
     text: z.string(),

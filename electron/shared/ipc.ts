@@ -5,7 +5,7 @@
  * method per call; the renderer's `window.mnemo` type is derived from here.
  */
 import { z } from 'zod';
-import { ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
 import { DraftPut, Drafts } from './drafts';
 import { Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
@@ -17,6 +17,8 @@ const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
 const project = ProjectId.optional();
+/** Base64 of the largest attachment (23 MB, a PDF; see electron/core/chat/attachments.ts). */
+const ATTACHMENT_BASE64_MAX = Math.ceil(23_000_000 / 3) * 4;
 
 /** Who wrote a version or deleted a memory; absent on records from before it was kept (show "unknown"). */
 export const Provenance = z.discriminatedUnion('kind', [
@@ -174,10 +176,23 @@ export const CALLS = {
   chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
   chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),
-  chatSend: call('chat:send', one(z.object({ id, text: z.string().min(1).max(100_000) })), z.object({ turnId: z.string() })),
+  /** `attachments`: ids from chatAttachPick/chatAttachData for this conversation, sent with the message. */
+  chatSend: call('chat:send', one(z.object({ id, text: z.string().min(1).max(100_000), attachments: z.array(id).max(100).optional() })), z.object({ turnId: z.string() })),
+  /** Opens main's file dialog and holds the chosen files for the conversation's next message; refused ones come back as messages. */
+  chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()) })),
+  /**
+   * Holds a dropped or pasted file for the next message. `data` is the file's bytes in base64 (what both the
+   * preload and the test harness pass unchanged), at most the largest attachment there is; main checks the rest.
+   */
+  chatAttachData: call('chat:attach-data', one(z.object({ id, name: z.string().max(1000), data: z.string().max(ATTACHMENT_BASE64_MAX).regex(/^[A-Za-z0-9+/]*={0,2}$/) })), AttachmentRef),
+  /** Lets go of attachments not sent after all. */
+  chatAttachDrop: call('chat:attach-drop', one(z.object({ id, attachmentIds: z.array(id).max(100) })), z.null()),
+  /** A sent attachment's bytes (base64), for a thumbnail. */
+  chatAttachmentGet: call('chat:attachment-get', one(z.object({ conversationId: id, attachmentId: id })), z.object({ mediaType: AttachmentMediaType, data: z.string() })),
   chatStop: call('chat:stop', one(z.object({ turnId: z.string() })), z.null()),
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
-  chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string() })),
+  /** The taken-back message's text, and its attachments held again for the next message (as if just attached). */
+  chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string(), attachments: z.array(AttachmentRef).optional() })),
   chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ restored: z.boolean() })),
   /** Tokens the conversation uses of its model's context window, for the context meter. */
   chatContext: call('chat:context', one(z.object({ id })), ContextUse),

@@ -55,6 +55,8 @@ export interface LaunchOptions {
   anthropicApiKey?: string;
   /** Pick-folder answers for backup/export (a dialog in Electron). */
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
+  /** The files main's "Attach files" dialog returns (an open dialog in Electron); absent: cancelled. */
+  pickFiles?: () => Promise<string[] | undefined>;
   /** Save-file answers for a conversation export (a save dialog in Electron); absent: cancelled. */
   pickSaveFile?: (suggestedName: string) => Promise<string | undefined>;
   /** The OS theme the page sees (prefers-color-scheme). */
@@ -95,6 +97,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     },
     pickDirectory: opts.pickDirectory ?? (async () => undefined),
     pickSaveFile: opts.pickSaveFile ?? (async () => undefined),
+    pickFiles: opts.pickFiles ?? (async () => undefined),
     clipboard: new SecretClipboard(
       {
         write: async (text, markers) => void Object.assign(clipboard, { text, markers }),

@@ -105,6 +105,48 @@ export function resultText(content: unknown): string {
   return '';
 }
 
+/** An image or document block as the fake received it, with the index of the message that carried it. */
+export interface ReceivedAttachment {
+  message: number;
+  type: 'image' | 'document';
+  source: { type: string; media_type?: string; data?: string; url?: string };
+  title?: string;
+}
+
+/** The image and document blocks of a recorded request, in the order they came (so tests can assert on attachments). */
+export function attachmentBlocks(req: RecordedRequest): ReceivedAttachment[] {
+  const out: ReceivedAttachment[] = [];
+  req.body.messages.forEach((m, message) => {
+    if (!Array.isArray(m.content)) return;
+    for (const b of m.content as Array<{ type: string; source?: ReceivedAttachment['source']; title?: string }>) {
+      if ((b.type === 'image' || b.type === 'document') && b.source) out.push({ message, type: b.type, source: b.source, ...(b.title !== undefined ? { title: b.title } : {}) });
+    }
+  });
+  return out;
+}
+
+/** The API's limits on image and document blocks (see electron/core/chat/attachments.ts for the sources). */
+function attachmentProblem(body: RecordedRequest['body']): string | undefined {
+  const blocks = attachmentBlocks({ body } as RecordedRequest);
+  const images = blocks.filter((b) => b.type === 'image');
+  if (images.length > 100) return `messages: too many images in request (${images.length}); the maximum is 100`;
+  for (const b of blocks) {
+    const s = b.source;
+    if (s.type === 'url') return `messages.${b.message}: could not fetch the ${b.type} URL`;
+    if (s.type === 'base64') {
+      if (typeof s.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(s.data)) return `messages.${b.message}: ${b.type} source data is not valid base64`;
+      const types = b.type === 'image' ? ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] : ['application/pdf'];
+      if (!types.includes(s.media_type ?? '')) return `messages.${b.message}: ${b.type} media_type ${String(s.media_type)} is not supported`;
+      if (b.type === 'image' && s.data.length > 5 * 1024 * 1024) return `messages.${b.message}: image exceeds 5 MB maximum: ${s.data.length} bytes > 5242880 bytes`;
+    } else if (s.type === 'text') {
+      if (b.type !== 'document' || s.media_type !== 'text/plain' || typeof s.data !== 'string') return `messages.${b.message}: a text source needs media_type text/plain and data`;
+    } else {
+      return `messages.${b.message}: unknown source type ${s.type}`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The history rules the real API enforces with a 400, so a test fails where
  * production would: a user message first, no empty text, and every tool_use
@@ -185,7 +227,11 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
       sendError(res, apiError(401, 'authentication_error', 'invalid x-api-key'));
       return;
     }
-    const invalid = opts.validate === false ? undefined : historyProblem(body);
+    if (raw.length > 32_000_000) {
+      sendError(res, apiError(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.'));
+      return;
+    }
+    const invalid = opts.validate === false ? undefined : (historyProblem(body) ?? attachmentProblem(body));
     if (invalid) {
       sendError(res, apiError(400, 'invalid_request_error', invalid));
       return;

@@ -10,6 +10,7 @@ import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
+import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
 
 const INDEX = 'conversations-index';
 export const UNTITLED = 'New conversation';
@@ -57,7 +58,7 @@ const checked = new WeakSet<VaultApi>();
 const swept = new WeakSet<VaultApi>();
 
 /** Create, list, read, save, rename, delete and search conversations. */
-export class Conversations {
+export class Conversations implements AttachmentBytes {
   constructor(private readonly vault: VaultApi) {}
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -134,8 +135,10 @@ export class Conversations {
       await deleteConversation(this.vault, id);
       const index = await this.index();
       delete index[id];
-      // Also the log of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
-      for (const key of orphanedLogs(this.vault, this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length)))) await this.vault.internal.delete(key);
+      // Its attachments, after the head: a crash in between leaves bytes no conversation refers to, swept below next time.
+      for (const key of this.vault.internal.keys(attachmentPrefix(id))) await this.vault.internal.delete(key);
+      // Also the log and attachments of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
+      for (const key of this.orphans()) await this.vault.internal.delete(key);
       await this.vault.internal.putJSON(INDEX, index);
     });
   }
@@ -161,10 +164,36 @@ export class Conversations {
    */
   private async sweep(): Promise<void> {
     await this.serial(async () => {
-      const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
-      for (const key of orphanedLogs(this.vault, ids)) await this.vault.internal.delete(key);
+      for (const key of this.orphans()) await this.vault.internal.delete(key);
     });
     swept.add(this.vault);
+  }
+
+  /** Log records and attachments of conversations whose head is gone. */
+  private orphans(): string[] {
+    const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
+    const live = new Set(ids);
+    const attachments = this.vault.internal.keys('attachments/').filter((k) => !live.has(k.split('/')[1] ?? ''));
+    return [...orphanedLogs(this.vault, ids), ...attachments];
+  }
+
+  /**
+   * Stores one attachment's bytes, encrypted, as its own value kept with the
+   * conversation. Written before the message that refers to it, so a crash
+   * between the two leaves only bytes nothing refers to (removed with the
+   * conversation), never a message whose attachment is missing.
+   */
+  async putAttachment(conversationId: string, attachmentId: string, bytes: Uint8Array): Promise<void> {
+    checkId(conversationId);
+    checkId(attachmentId);
+    await this.vault.internal.put(attachmentKey(conversationId, attachmentId), bytes);
+  }
+
+  /** One attachment's bytes, or undefined if there is none by that id in that conversation. */
+  async getAttachment(conversationId: string, attachmentId: string): Promise<Uint8Array | undefined> {
+    checkId(conversationId);
+    checkId(attachmentId);
+    return this.vault.internal.get(attachmentKey(conversationId, attachmentId));
   }
 
   /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */

@@ -12,7 +12,11 @@ export function memoryLine(r: ToolRecord): string {
 }
 
 function entryMarkdown(e: TranscriptEntry): string {
-  if (e.role === 'user') return `## You\n\n${e.text}`;
+  if (e.role === 'user') {
+    // Attachments by name, type and size (their content stays in the vault); backticks keep a name from becoming Markdown.
+    const files = (e.attachments ?? []).map((a) => `> Attached: \`${a.name.replace(/`/g, "'")}\` (${a.mediaType}, ${a.bytes} bytes)`);
+    return [`## You`, ...(files.length ? [files.join('\n')] : []), e.text].join('\n\n');
+  }
   const parts = ['## Claude'];
   if (e.tools.length) parts.push(e.tools.map(memoryLine).join('\n>\n'));
   if (e.text.trim()) parts.push(e.text);

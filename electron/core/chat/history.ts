@@ -17,14 +17,18 @@ export function answerDangling(messages: BetaMessageParam[]): BetaMessageParam[]
   return [...messages, { role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: STOPPED_RESULT, is_error: true })) }];
 }
 
-/** Appends the user's words; after tool results (a stopped turn) they join that same message, after the results. */
-export function withUserMessage(messages: BetaMessageParam[], text: string): BetaMessageParam[] {
+/**
+ * Appends the user's words, after the blocks of their attachments if any (the
+ * API reads images and documents best before the question about them); after
+ * tool results (a stopped turn) they join that same message, after the results.
+ */
+export function withUserMessage(messages: BetaMessageParam[], text: string, attachments: BetaContentBlockParam[] = []): BetaMessageParam[] {
   const last = messages.at(-1);
   if (last?.role === 'user') {
     const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-    return [...messages.slice(0, -1), { role: 'user', content: [...content, { type: 'text', text }] }];
+    return [...messages.slice(0, -1), { role: 'user', content: [...content, ...attachments, { type: 'text', text }] }];
   }
-  return [...messages, { role: 'user', content: text }];
+  return [...messages, { role: 'user', content: attachments.length ? [...attachments, { type: 'text', text }] : text }];
 }
 
 /**

@@ -4,7 +4,8 @@
  * how many tokens a conversation uses of its model's window.
  */
 import type { ContextUse, ModelInfo, ModelList } from '../../shared/projects';
-import type { StoredConversation } from './conversations';
+import { Conversations, type StoredConversation } from './conversations';
+import { attachmentsOf, expandAttachments, type AttachmentBytes } from './attachments-send';
 import { VaultError, type VaultApi } from '../vault/types';
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import { createClient } from './client';
@@ -104,8 +105,10 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
  * Tokens `conv` uses of the window of the model in Settings: the API's count
  * of the history as the next turn would send it (countTokens), or, when that
  * cannot be had (no key, offline), the input of the last reply's usage.
+ * Attachments are counted as sent (their bytes from `opts.attachments`, by
+ * default the vault's), never as the stored history's references.
  */
-export async function contextUse(vault: VaultApi, conv: StoredConversation, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<ContextUse> {
+export async function contextUse(vault: VaultApi, conv: StoredConversation, opts: { env?: NodeJS.ProcessEnv; attachments?: AttachmentBytes } = {}): Promise<ContextUse> {
   const settings = await loadSettings(vault);
   const window = contextWindowOf(settings.model, (await storedModels(vault)).models);
   const base = { window, model: settings.model };
@@ -113,10 +116,12 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
   const tc = await createClient(vault, { ...(opts.env ? { env: opts.env } : {}), maxRetries: 0 });
   if (tc) {
     try {
+      const store = opts.attachments ?? new Conversations(vault);
+      const { messages } = await expandAttachments(answerDangling(sendable(conv.messages)), attachmentsOf(conv.transcript), (id) => store.getAttachment(conv.id, id));
       const counted = await tc.client.beta.messages.countTokens({
         model: settings.model,
         system: systemPrompt(settings.memoryGuidance),
-        messages: answerDangling(sendable(conv.messages)),
+        messages,
         tools: [{ type: 'memory_20250818', name: 'memory' }],
       });
       const used: unknown = counted.input_tokens;

@@ -9,6 +9,7 @@ import type { ConversationSummary } from '../../shared/chat';
 import { MemoryToolError } from '../memory/errors';
 import { VaultError } from '../vault/types';
 import { summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversations';
+import type { AttachmentBytes } from './attachments-send';
 
 /** What Claude is told when a temporary chat tries to change memory. */
 export const TEMPORARY_MESSAGE = 'This is a temporary chat: it does not change memory. Nothing was written; tell the user if something should be remembered.';
@@ -22,7 +23,7 @@ export function readOnlyMemory(handlers: MemoryToolHandlers): MemoryToolHandlers
 }
 
 /** The part of a conversation store a turn uses. Conversations (stored) and TemporaryConversations both have it. */
-export interface ConversationStore {
+export interface ConversationStore extends AttachmentBytes {
   require(id: string): Promise<StoredConversation>;
   /** `base`: the conversation as the caller last read it, which a store may use to write only what changed. */
   update(id: string, change: (c: StoredConversation) => StoredConversation, base?: StoredConversation): Promise<StoredConversation | undefined>;
@@ -31,6 +32,8 @@ export interface ConversationStore {
 /** Temporary conversations held in this object only; `clear` (on lock or quit) forgets them all. */
 export class TemporaryConversations implements ConversationStore {
   private readonly byId = new Map<string, StoredConversation>();
+  /** Attachment bytes by conversation, in memory only like the chats themselves. */
+  private readonly files = new Map<string, Map<string, Uint8Array>>();
 
   /** A new temporary conversation in `project`. */
   create(project?: string): StoredConversation {
@@ -69,6 +72,17 @@ export class TemporaryConversations implements ConversationStore {
     return text;
   }
 
+  async putAttachment(conversationId: string, attachmentId: string, bytes: Uint8Array): Promise<void> {
+    if (!this.byId.has(conversationId)) throw new VaultError('NOT_FOUND', 'That temporary chat is gone (temporary chats end when closed or locked).');
+    const files = this.files.get(conversationId) ?? new Map<string, Uint8Array>();
+    files.set(attachmentId, bytes.slice());
+    this.files.set(conversationId, files);
+  }
+
+  async getAttachment(conversationId: string, attachmentId: string): Promise<Uint8Array | undefined> {
+    return this.files.get(conversationId)?.get(attachmentId);
+  }
+
   list(): ConversationSummary[] {
     return [...this.byId.values()].map((c) => ({ ...summaryOf(c), temporary: true }));
   }
@@ -76,10 +90,18 @@ export class TemporaryConversations implements ConversationStore {
   /** Forgets one temporary chat (closed by the user). */
   delete(id: string): void {
     this.byId.delete(id);
+    this.forgetFiles(id);
+  }
+
+  /** Overwrites a closed chat's attachment bytes, so they do not linger in this process's memory. */
+  private forgetFiles(id: string): void {
+    for (const bytes of this.files.get(id)?.values() ?? []) bytes.fill(0);
+    this.files.delete(id);
   }
 
   /** Forgets every temporary chat (lock, quit). */
   clear(): void {
+    for (const id of [...this.files.keys()]) this.forgetFiles(id);
     this.byId.clear();
   }
 }

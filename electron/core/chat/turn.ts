@@ -7,7 +7,7 @@
 import { APIUserAbortError } from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ChatEvent, ReplyPart, TranscriptEntry, Usage } from '../../shared/chat';
+import type { AttachmentRef, ChatEvent, ReplyPart, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
 import type { VaultApi } from '../vault/types';
 import { createClient } from './client';
@@ -20,6 +20,8 @@ import { systemPrompt } from './prompt';
 import { answerDangling, sendable, STOPPED_RESULT, withUserMessage } from './history';
 import { loadSettings } from './settings-store';
 import { TurnTools, type ApprovalRequest, type ToolRecord } from './tools';
+import { AttachmentError } from './attachments';
+import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from './attachments-send';
 
 export type { ApprovalRequest } from './tools';
 export { answerDangling } from './history';
@@ -42,10 +44,21 @@ export interface TurnOptions {
   conversations?: ConversationStore;
   /** Automatic prompt caching on every request (default true; off only to measure what it saves). */
   promptCaching?: boolean;
+  /** Files attached to this message, already checked (checkAttachment); stored with the conversation when the exchange is saved. */
+  attachments?: PendingAttachment[];
 }
 
-/** Runs one turn. Never throws for API trouble: it reports an `error` event and still ends with `done`. */
-export async function runTurn(opts: TurnOptions): Promise<void> {
+/** An attachment going out with this message: its reference and its bytes. */
+export interface PendingAttachment extends AttachmentRef {
+  data: Uint8Array;
+}
+
+/**
+ * Runs one turn. Never throws for API trouble: it reports an `error` event and
+ * still ends with `done`. Resolves true if the exchange was saved (the message
+ * and its attachments are in the conversation), false if it was not sent.
+ */
+export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const { vault, onEvent: emit } = opts;
   const conversations = opts.conversations ?? new Conversations(vault);
   const conv = await conversations.require(opts.conversationId);
@@ -56,7 +69,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   if (!memoryVault) {
     emit({ type: 'error', code: 'unknown', message: 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.' });
     done('error');
-    return;
+    return false;
   }
 
   const tc = await createClient(vault, {
@@ -69,7 +82,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   if (!tc) {
     emit({ type: 'error', code: 'no_key', message: 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.' });
     done('error');
-    return;
+    return false;
   }
 
   const tools = new TurnTools(memoryVault, {
@@ -82,13 +95,27 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   });
   // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
   const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) : undefined;
-  const history = withUserMessage(answerDangling(sendable(conv.messages)), opts.userText);
+  const fresh = (opts.attachments ?? []).map(({ data: _data, ...ref }) => ref);
+  const history = withUserMessage(answerDangling(sendable(conv.messages)), opts.userText, fresh.map(referenceBlock));
+  // Every attachment of the conversation goes again with each request: the API keeps nothing between them.
+  const refs = attachmentsOf(conv.transcript);
+  for (const a of fresh) refs.set(a.id, a);
+  const pending = new Map((opts.attachments ?? []).map((a) => [a.id, a.data]));
+  const expanded = await expandAttachments(history, refs, async (id) => pending.get(id) ?? (await conversations.getAttachment(conv.id, id)));
+  try {
+    checkRequest(expanded.messages, expanded.sent, Buffer.byteLength(systemPrompt(settings.memoryGuidance)) + 16_384, new Set(fresh.map((a) => a.id)));
+  } catch (err) {
+    if (!(err instanceof AttachmentError)) throw err;
+    emit({ type: 'error', code: 'too_large', message: `${err.message} Your message was not sent; it is still in the box.` });
+    done('error');
+    return false;
+  }
   const runner = tc.client.beta.messages.toolRunner(
     {
       model: tc.connection.model,
       max_tokens: thinkingBudget === undefined ? tc.connection.maxTokens : Math.max(tc.connection.maxTokens, thinkingBudget + 1024),
       system: systemPrompt(settings.memoryGuidance),
-      messages: history,
+      messages: expanded.messages,
       tools: [betaMemoryTool(conv.temporary ? readOnlyMemory(tools.handlers) : tools.handlers)],
       stream: true,
       thread: false,
@@ -161,7 +188,8 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   }
   tools.dispose();
 
-  let messages = runner.params.messages as BetaMessageParam[];
+  // What is kept is the history with references, not the attachments' bytes (stored once, on their own).
+  let messages = [...history, ...(runner.params.messages as BetaMessageParam[]).slice(history.length)];
   if (partial) {
     // Stopped or broken in the middle of a reply: keep what arrived and answer every tool call it made.
     if (partial.text) texts.push(partial.text);
@@ -184,7 +212,7 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
   if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
   if (gotReply) {
-    await save(conversations, conv, history.length, sendable(messages), opts.userText, {
+    await save(conversations, conv, history.length, sendable(messages), { text: opts.userText, attachments: opts.attachments ?? [] }, {
       role: 'assistant',
       text: texts.join('\n\n'),
       at: Date.now(),
@@ -201,14 +229,19 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     emit({ type: 'error', code: failure.code, message: failure.message + (failure.code === 'cancelled' ? '' : kept), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
   }
   done(stopReason);
+  return gotReply;
 }
 
-async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], userText: string, reply: TranscriptEntry): Promise<void> {
+async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], user: { text: string; attachments: PendingAttachment[] }, reply: TranscriptEntry): Promise<void> {
   const now = Date.now();
+  const userText = user.text;
+  const attachments = user.attachments.map(({ data: _data, ...ref }) => ref);
+  // The bytes first: the entry that refers to them is written only once they are durable.
+  for (const a of user.attachments) await conversations.putAttachment(base.id, a.id, a.data);
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
   await conversations.update(base.id, (conv) => {
-    const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText);
+    const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText, attachments.map(referenceBlock));
     return {
       ...conv,
       title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
@@ -216,7 +249,7 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
       messages: after,
       // The user's words are always in the last message of the history the exchange follows.
       turnStarts: [...(conv.turnStarts ?? []), start],
-      transcript: [...conv.transcript, { role: 'user', text: userText, at: now }, reply],
+      transcript: [...conv.transcript, { role: 'user', text: userText, at: now, ...(attachments.length ? { attachments } : {}) }, reply],
     };
   }, base);
 }
@@ -228,9 +261,9 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
  * exchange is put after the history as it is now, so what Claude is sent next
  * agrees with the transcript instead of bringing the taken-back exchange back.
  */
-function rebase(now: BetaMessageParam[], began: BetaMessageParam[], messages: BetaMessageParam[], historyLength: number, userText: string): { after: BetaMessageParam[]; start: number } {
+function rebase(now: BetaMessageParam[], began: BetaMessageParam[], messages: BetaMessageParam[], historyLength: number, userText: string, attachments: BetaContentBlockParam[]): { after: BetaMessageParam[]; start: number } {
   if (now === began || (now.length === began.length && JSON.stringify(now) === JSON.stringify(began))) return { after: messages, start: historyLength - 1 };
-  const history = withUserMessage(answerDangling(sendable(now)), userText);
+  const history = withUserMessage(answerDangling(sendable(now)), userText, attachments);
   // A refusal's exchange is already cut from `messages` (shorter than what was sent): then it stays out here too.
   const after = messages.length >= historyLength ? [...history, ...messages.slice(historyLength)] : history.slice(0, -1);
   return { after, start: history.length - 1 };

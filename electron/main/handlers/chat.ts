@@ -7,10 +7,13 @@ import { validateMemoryPath } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { attachmentHandlers } from './attachments';
 
 export function chatHandlers(
   s: AppSession,
-): HandlersFor<'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo'> {
+): HandlersFor<
+  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
+> {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
   const inLiveProjects = async <T extends { project?: string | undefined }>(list: T[]): Promise<T[]> => {
@@ -18,6 +21,7 @@ export function chatHandlers(
     return list.filter((c) => live.has(c.project ?? FIRST_PROJECT_ID));
   };
   return {
+    ...attachmentHandlers(s),
     chatList: async () => [...s.temporary.list(), ...(await inLiveProjects(await conversations().list()))],
     chatCreate: async (opts) => {
       const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
@@ -50,14 +54,17 @@ export function chatHandlers(
       // Closing a temporary chat forgets it; there is nothing stored to delete.
       if (s.temporary.has(id)) s.temporary.delete(id);
       else await conversations().delete(id);
+      s.attachments.drop(id, s.attachments.all(id).map((a) => a.id));
       return null;
     },
     chatSearch: async ({ query }) => inLiveProjects(await conversations().search(query)),
-    chatSend: async ({ id, text }) => {
+    chatSend: async ({ id, text, attachments: attachmentIds = [] }) => {
       const vault = s.unlocked();
       const temporary = s.temporary.has(id) ? s.temporary : undefined;
       if (!temporary) await conversations().require(id);
       if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
+      // The turn gets its own copies: removing a chip while Claude answers must not change what is being stored.
+      const attachments = s.attachments.get(id, attachmentIds).map((a) => ({ ...a, data: a.data.slice() }));
       const turnId = randomBytes(8).toString('hex');
       const controller = new AbortController();
       const approvals = new Map<string, (allow: boolean) => void>();
@@ -68,10 +75,13 @@ export function chatHandlers(
         userText: text,
         env: s.ctx.env,
         ...(temporary ? { conversations: temporary } : {}),
+        ...(attachments.length ? { attachments } : {}),
         signal: controller.signal,
         onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
         approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
       })
+        // Sent and stored with the message: no longer pending. Not sent: they stay, as the message stays in the box.
+        .then((saved) => saved && s.attachments.drop(id, attachmentIds))
         .catch(() => {
           s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
           // The window ends a turn on `done` only; without it, it would wait for this one forever.
@@ -94,7 +104,17 @@ export function chatHandlers(
     },
     chatRewind: async ({ id }) => {
       if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
-      return { text: await (s.temporary.has(id) ? s.temporary.rewindLast(id) : conversations().rewindLast(id)) };
+      const store = s.temporary.has(id) ? s.temporary : conversations();
+      const before = await store.require(id);
+      const last = [...before.transcript].reverse().find((e) => e.role === 'user');
+      const text = await store.rewindLast(id);
+      // Its attachments wait again as chips, so sending the message again sends them too.
+      const attachments = [];
+      for (const a of last?.role === 'user' ? (last.attachments ?? []) : []) {
+        const bytes = await store.getAttachment(id, a.id);
+        if (bytes) attachments.push(s.attachments.hold(id, a, bytes));
+      }
+      return { text, ...(attachments.length ? { attachments } : {}) };
     },
     chatUndo: async ({ path, version, project }) => {
       // The tool record's path is the conversation's project's /memories path.

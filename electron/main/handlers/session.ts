@@ -5,6 +5,7 @@
  */
 import { vaultDirIn } from '../../core/app-paths';
 import { TemporaryConversations } from '../../core/chat/temporary';
+import { PendingAttachments } from '../../core/chat/attachments-pending';
 import { projectChanges } from '../../core/projects/scope';
 import { ReviewInbox } from '../../core/review/inbox';
 import { DraftKeeper } from '../../core/drafts';
@@ -22,6 +23,8 @@ export interface HandlerContext {
   emit<K extends EventName>(event: K, payload: EventPayload<K>): void;
   /** Asks the user for a folder (a dialog in Electron). The path never reaches the renderer. */
   pickDirectory(purpose: 'backup' | 'export'): Promise<string | undefined>;
+  /** Asks the user for files to attach (an open dialog in Electron); their paths never reach the renderer. Absent: none. */
+  pickFiles?(): Promise<string[] | undefined>;
   /** Asks the user where to save a file (a save dialog in Electron), suggesting a name. Absent: nothing is saved. */
   pickSaveFile?(suggestedName: string): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
@@ -57,6 +60,8 @@ export class AppSession {
   readonly guesses = new GuessLimiter(() => this.now());
   /** This session's temporary chats: in memory only, forgotten on lock and quit. */
   readonly temporary = new TemporaryConversations();
+  /** Files added to messages not yet sent: their bytes stay in main, forgotten on lock and quit. */
+  readonly attachments = new PendingAttachments();
   /** The window's unsaved work, written into the vault when it locks. */
   readonly drafts = new DraftKeeper();
   private locking: Promise<void> | undefined;
@@ -151,6 +156,7 @@ export class AppSession {
     // A temporary chat keeps nothing once locked, its unsent message included.
     this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
+    this.attachments.clear();
     for (const t of this.turns.values()) t.controller.abort();
     const vault = this.vault;
     if (!vault?.isUnlocked()) {
@@ -176,6 +182,7 @@ export class AppSession {
     await this.ctx.clipboard?.clearNow();
     this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
+    this.attachments.clear();
     for (const t of this.turns.values()) t.controller.abort();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
     if (this.vault?.isUnlocked()) await this.drafts.persist(this.vault).catch(() => undefined);

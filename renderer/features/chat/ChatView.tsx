@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
+import type { AttachmentRef, ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import type { ChatDraft } from '../../../electron/shared/drafts';
 import { call, messageOf, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
 import { ApprovalCard } from './ApprovalCard';
 import { ConversationHeader } from './ConversationHeader';
+import { AttachmentConversation, PendingChips, useAttachments } from './Attachments';
+import { Composer } from './Composer';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
@@ -51,6 +53,24 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   const switching = useRef<Promise<Conversation> | undefined>(undefined);
   const convRef = useRef(conv);
   convRef.current = conv;
+  /** The open conversation's id, made first if there is none (attachments are held for a conversation). */
+  const ensureConversation = async (): Promise<string> => {
+    const current = switching.current ? await switching.current : convRef.current;
+    if (current) return current.id;
+    const c = await call('chatGet', { id: (await call('chatCreate')).id });
+    convRef.current = c;
+    setConv(c);
+    localStorage.setItem(LAST_OPEN, c.id);
+    void refreshList();
+    return c.id;
+  };
+  const attachments = useAttachments(ensureConversation);
+  const { keepOnly } = attachments;
+  useEffect(() => keepOnly(conv?.id), [keepOnly, conv?.id]);
+  /** What went with the message being answered: shown in it, and back as chips if it was not sent. */
+  const [sentFiles, setSentFiles] = useState<AttachmentRef[]>([]);
+  const sentFilesRef = useRef(sentFiles);
+  sentFilesRef.current = sentFiles;
   const openConversation = useCallback(async (id: string) => {
     const next = call('chatGet', { id, tail: OPEN_TAIL });
     switching.current = next;
@@ -119,7 +139,11 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
             // The user may have opened another conversation meanwhile: leave it open.
             if (before && before.id !== c.id) return before;
             // Nothing was saved: the message never went out, so give it back to the composer.
-            if (before && sizeOf(c) === sizeOf(before)) setDraft((d) => d || sent);
+            if (before && sizeOf(c) === sizeOf(before)) {
+              setDraft((d) => d || sent);
+              const files = sentFilesRef.current;
+              attachments.setPending((p) => (p.length ? p : files));
+            }
             return c;
           });
           liveRef.current = undefined;
@@ -177,7 +201,8 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
     return () => window.removeEventListener('keydown', onKey);
   }, [active, newConversation, stop]);
 
-  const send = async (text: string) => {
+  /** Sends `text` with the waiting attachments (or `withFiles`, when they were just given back and not yet shown). */
+  const send = async (text: string, withFiles?: AttachmentRef[]) => {
     if (!text.trim()) return;
     if (liveRef.current) {
       setFailure({ code: 'busy', message: 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then send.' });
@@ -189,8 +214,13 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       const target = current ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
       if (!current) setConv(target);
       early.current = [];
-      const { turnId } = await call('chatSend', { id: target.id, text });
-      if (!current || current.transcript.length === 0) madeFor.current = { turnId, id: target.id };
+      const files = withFiles ?? attachments.pending;
+      const { turnId } = await call('chatSend', { id: target.id, text, ...(files.length ? { attachments: files.map((f) => f.id) } : {}) });
+      // A conversation made for attachments stays if the message fails: main still holds them for it.
+      if ((!current || current.transcript.length === 0) && !files.length) madeFor.current = { turnId, id: target.id };
+      setSentFiles(files);
+      attachments.setPending([]);
+      attachments.setErrors([]);
       setDraft('');
       batch.clear();
       const started: Live = { turnId, conversationId: target.id, userText: text, text: '', parts: [], thinking: '', tools: [], approvals: [] };
@@ -204,13 +234,14 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
     }
   };
 
-  /** Takes back the last exchange; its text comes back for editing. */
-  const rewind = async (): Promise<string | undefined> => {
+  /** Takes back the last exchange; its text comes back for editing, its attachments as chips. */
+  const rewind = async (): Promise<{ text: string; files: AttachmentRef[] } | undefined> => {
     if (!conv) return undefined;
     try {
-      const { text } = await call('chatRewind', { id: conv.id });
+      const { text, attachments: files = [] } = await call('chatRewind', { id: conv.id });
       await openConversation(conv.id);
-      return text;
+      attachments.restore(conv.id, files);
+      return { text, files };
     } catch (err) {
       setFailure({ code: 'rewind', message: messageOf(err) });
       return undefined;
@@ -219,8 +250,8 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   /** A message that never went out is in the box: send it. One that got a broken reply: take that exchange back and send again. */
   const retry = async () => {
     if (draft.trim()) return send(draft);
-    const text = await rewind();
-    if (text !== undefined) await send(text);
+    const back = await rewind();
+    if (back) await send(back.text, back.files);
   };
 
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
@@ -236,6 +267,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
       <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
       {/* The chips name paths in the open conversation's project. */}
       <ChipProject.Provider value={conv?.project}>
+      <AttachmentConversation.Provider value={conv?.id}>
       <div className="conversation">
         <ConversationHeader conversation={conv} busy={live !== undefined} active={active} />
         <Messages
@@ -252,6 +284,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
                 <>
                   <article className="msg user" aria-label="You">
                     <p className="who">You</p>
+                    <PendingChips items={sentFiles} />
                     <div className="body">{live.userText}</div>
                   </article>
                   <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
@@ -276,46 +309,19 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
             </>
           }
         />
-        <form
-          className="composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send(draft);
-          }}
-        >
-          <textarea
-            ref={input}
-            aria-label="Message"
-            placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
-            value={draft}
-            rows={3}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-                e.preventDefault();
-                void send(draft);
-              }
-            }}
-          />
-          <div className="row">
-            {live ? (
-              <button type="button" onClick={stop} title="Stop (Esc)">
-                Stop
-              </button>
-            ) : (
-              <button type="submit" disabled={!draft.trim()}>
-                Send
-              </button>
-            )}
-            {!live && lastUser && conv && (
-              <button type="button" onClick={() => void rewind().then((text) => text !== undefined && setDraft(text))} title="Take back your last message and Claude's reply, to edit and send it again">
-                Edit last message
-              </button>
-            )}
-            <span className="usage">{conv ? `Conversation total: ${money(total)}` : ''}</span>
-          </div>
-        </form>
+        <Composer
+          draft={draft}
+          setDraft={setDraft}
+          input={input}
+          busy={Boolean(live)}
+          onSend={() => void send(draft)}
+          onStop={stop}
+          onRewind={!live && lastUser && conv ? () => void rewind().then((back) => back && setDraft(back.text)) : undefined}
+          total={conv ? `Conversation total: ${money(total)}` : ''}
+          attachments={attachments}
+        />
       </div>
+      </AttachmentConversation.Provider>
       </ChipProject.Provider>
     </div>
   );

@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { ReplyPart, TranscriptEntry } from '../../../electron/shared/chat';
 import { Markdown, StreamingMarkdown } from '../../components/Markdown';
 import { ToolChip, toolLabel, type ToolView } from './ToolChip';
+import { SentAttachments } from './Attachments';
 
 import { money, usageLine } from '../../lib/usage';
 
@@ -41,7 +42,7 @@ export function ReplyBody({ parts, tools, streaming, onOpen, children }: { parts
 function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
   if (a === b) return true;
   if (a.role !== b.role || a.at !== b.at || a.text !== b.text) return false;
-  if (a.role === 'user' || b.role === 'user') return true;
+  if (a.role === 'user' || b.role === 'user') return (a.role === 'user' ? a.attachments?.length : 0) === (b.role === 'user' ? b.attachments?.length : 0);
   return a.stopped === b.stopped && a.error?.message === b.error?.message && a.usage?.outputTokens === b.usage?.outputTokens && a.tools.length === b.tools.length && a.parts?.length === b.parts?.length;
 }
 
@@ -51,6 +52,7 @@ export const Entry = memo(
     return e.role === 'user' ? (
       <article className="msg user" aria-label="You">
         <p className="who">You</p>
+        {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
         <div className="body">{e.text}</div>
       </article>
     ) : (

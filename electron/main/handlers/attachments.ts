@@ -1,0 +1,60 @@
+/**
+ * Attachment calls: files from main's open dialog or dropped/pasted in the
+ * window are checked and held in main until their message is sent; a sent
+ * attachment's bytes can be read back for a thumbnail.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { AttachmentError, checkSize } from '../../core/chat/attachments';
+import { Conversations } from '../../core/chat/conversations';
+import { VaultError } from '../../core/vault/types';
+import type { AppSession } from './session';
+import type { HandlersFor } from './types';
+
+export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'> {
+  /** The conversation must exist (stored or temporary) before files are held for it. */
+  const exists = async (id: string) => {
+    if (!s.temporary.has(id)) await new Conversations(s.unlocked()).require(id);
+  };
+  return {
+    chatAttachPick: async ({ id }) => {
+      await exists(id);
+      const files = (await s.ctx.pickFiles?.()) ?? [];
+      const added = [];
+      const refused: string[] = [];
+      for (const file of files) {
+        const name = path.basename(file);
+        try {
+          // Size before reading, so a huge pick is refused without loading it.
+          const st = await fs.stat(file).catch(() => undefined);
+          if (!st?.isFile()) throw new AttachmentError(`“${name}” could not be read. Check that it is a file you can open.`);
+          checkSize(name, st.size);
+          const bytes = await fs.readFile(file).catch(() => undefined);
+          if (!bytes) throw new AttachmentError(`“${name}” could not be read. Check that it is a file you can open.`);
+          added.push(s.attachments.add(id, name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+        } catch (err) {
+          if (!(err instanceof AttachmentError)) throw err;
+          refused.push(err.message);
+        }
+      }
+      return { added, refused };
+    },
+    chatAttachData: async ({ id, name, data }) => {
+      await exists(id);
+      const bytes = Buffer.from(data, 'base64');
+      return s.attachments.add(id, name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+    chatAttachDrop: async ({ id, attachmentIds }) => {
+      s.attachments.drop(id, attachmentIds);
+      return null;
+    },
+    chatAttachmentGet: async ({ conversationId, attachmentId }) => {
+      const c = s.temporary.get(conversationId) ?? (await new Conversations(s.unlocked()).require(conversationId));
+      const ref = c.transcript.flatMap((e) => (e.role === 'user' ? (e.attachments ?? []) : [])).find((a) => a.id === attachmentId);
+      const store = s.temporary.has(conversationId) ? s.temporary : new Conversations(s.unlocked());
+      const bytes = ref ? await store.getAttachment(conversationId, attachmentId) : undefined;
+      if (!ref || !bytes) throw new VaultError('NOT_FOUND', 'That attachment is not in this conversation (or is missing from the vault).');
+      return { mediaType: ref.mediaType, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
+    },
+  };
+}

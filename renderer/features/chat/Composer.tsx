@@ -1,0 +1,105 @@
+import { useState, type RefObject } from 'react';
+import { PendingChips, type AttachmentsState } from './Attachments';
+
+interface Props {
+  draft: string;
+  setDraft: (text: string) => void;
+  input: RefObject<HTMLTextAreaElement | null>;
+  /** A reply is streaming: Stop instead of Send. */
+  busy: boolean;
+  onSend: () => void;
+  onStop: () => void;
+  /** Shown when there is a last exchange to take back. */
+  onRewind?: (() => void) | undefined;
+  total: string;
+  attachments: AttachmentsState;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line. Files come in by
+ * "Attach files…" (main's dialog), by dropping them on the box, or by pasting
+ * an image; they wait as removable chips above the box until sent.
+ */
+export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewind, total, attachments: a }: Props) {
+  const [over, setOver] = useState(false);
+  const hasFiles = (types: readonly string[]) => types.includes('Files');
+  return (
+    <form
+      className={`composer${over ? ' drop-target' : ''}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSend();
+      }}
+      onDragOver={(e) => {
+        if (!hasFiles(e.dataTransfer.types)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        setOver(false);
+        if (!e.dataTransfer.files.length) return;
+        e.preventDefault();
+        void a.addFiles([...e.dataTransfer.files]);
+        input.current?.focus();
+      }}
+    >
+      <PendingChips items={a.pending} onRemove={(ref) => (a.remove(ref), input.current?.focus())} />
+      {a.errors.length > 0 && (
+        <div role="alert" className="error attach-errors">
+          {a.errors.map((m, i) => (
+            <p key={i}>{m}</p>
+          ))}
+        </div>
+      )}
+      <p className="sr-only" role="status">
+        {a.status}
+      </p>
+      <textarea
+        ref={input}
+        aria-label="Message"
+        placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
+        value={draft}
+        rows={3}
+        onChange={(e) => setDraft(e.target.value)}
+        onPaste={(e) => {
+          // A pasted image (a screenshot) becomes an attachment; pasted text stays text.
+          const files = [...e.clipboardData.files];
+          if (!files.length) return;
+          e.preventDefault();
+          void a.addFiles(files);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            onSend();
+          }
+        }}
+      />
+      <div className="row">
+        {busy ? (
+          <button type="button" onClick={onStop} title="Stop (Esc)">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!draft.trim()}>
+            Send
+          </button>
+        )}
+        <button type="button" className="attach-button" onClick={() => void a.pick().then(() => input.current?.focus())} title="Attach images, PDFs or text files (or drop them on the box, or paste an image)">
+          <svg className="paperclip" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
+          </svg>
+          Attach files…
+        </button>
+        {onRewind && (
+          <button type="button" onClick={onRewind} title="Take back your last message and Claude's reply, to edit and send it again">
+            Edit last message
+          </button>
+        )}
+        <span className="usage">{total}</span>
+      </div>
+    </form>
+  );
+}
