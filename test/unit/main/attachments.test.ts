@@ -110,6 +110,20 @@ describe('attachments over IPC', () => {
     expect(a.session.attachments.all(a.conv.id)).toEqual([]);
   });
 
+  it('the context meter of a temporary chat counts its attachments as sent, not as missing', async () => {
+    const a = await app();
+    const temp = value(await a.call('chatCreate', { temporary: true })) as { id: string };
+    const ref = value(await a.call('chatAttachData', { id: temp.id, name: 'Screenshot.png', data: b64(png(6, 4)) })) as { id: string };
+    a.fake.script(reply(text('A small picture.')));
+    const finished = a.turnDone();
+    value(await a.call('chatSend', { id: temp.id, text: 'What is this?', attachments: [ref.id] }));
+    await finished;
+    value(await a.call('chatContext', { id: temp.id }));
+    const counted = JSON.stringify(a.fake.extra.countRequests.at(-1));
+    expect(counted).toContain('"type":"image"');
+    expect(counted).not.toContain('missing from the vault');
+  });
+
   it('a message whose attachment is no longer held is refused, and a dropped one is let go', async () => {
     const a = await app();
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'a.txt', data: b64(utf8('x')) })) as { id: string };
