@@ -92,12 +92,14 @@ export class HighWaterMark {
    */
   async setAlarm(on: boolean): Promise<void> {
     const dir = path.dirname(this.alarmFile);
+    // Already as wanted: a raised alarm is met at every unlock until accepted, and need not be synced again each time.
+    if (on === (await this.alarm())) return;
     if (on) {
       // The folder may be new too: its entry in its parent must be on disk as well.
       await this.fsx.mkdir(dir);
       await this.fsx.syncDir(path.dirname(dir));
       await writeFileDurable(this.fsx, this.alarmFile, utf8('rolled back\n'));
-    } else if (await this.alarm()) {
+    } else {
       await this.fsx.unlink(this.alarmFile);
       await this.fsx.syncDir(dir);
     }
