@@ -10,36 +10,21 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { Conversations, type StoredConversation } from '../../electron/core/chat/conversations';
-import { nodeFs, type VaultFs } from '../../electron/core/vault/fsio';
 import { Vault } from '../../electron/core/vault/vault';
+import { countingFs, FLOOR } from '../unit/vault/helpers';
 
 const TURNS = Number(process.env.MNEMO_BENCH_TURNS ?? 1000);
 const WINDOW = 10;
-const FLOOR_KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 const reply = (i: number) => `Answer ${i}. ${'A paragraph of a reply about as long as a real one, with an example or two. '.repeat(10)}`;
 
-const written = { bytes: 0 };
-const counting: VaultFs = {
-  ...nodeFs,
-  async open(file, mode) {
-    const f = await nodeFs.open(file, mode);
-    return {
-      ...f,
-      dsync: f.dsync,
-      write(buf, pos) {
-        written.bytes += buf.length;
-        return f.write(buf, pos);
-      },
-    };
-  },
-};
+const { fs: counting, written } = countingFs();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-bench-storage-'));
 try {
-  const { vault } = await Vault.create(path.join(root, 'vault'), 'bench passphrase', { kdf: FLOOR_KDF, stateDir: path.join(root, 'state'), fs: counting });
+  const { vault } = await Vault.create(path.join(root, 'vault'), 'bench passphrase', { kdf: FLOOR, stateDir: path.join(root, 'state'), fs: counting });
   const conversations = new Conversations(vault);
   let conv: StoredConversation | undefined = await conversations.create();
   const id = conv.id;

@@ -51,6 +51,24 @@ export function eachWithFakeApi(set: (app: FreshApp, fake: FakeAnthropic) => voi
   });
 }
 
+/**
+ * Gives each test of the calling spec a fresh app (handed to `set`) with a new
+ * vault and the memory window open, closed after the test.
+ */
+export function eachWithMemoriesOpen(set: (app: FreshApp) => void): void {
+  let current: FreshApp | undefined;
+  test.beforeEach(async () => {
+    current = await freshApp();
+    set(current);
+    await createVault(current.page);
+    await openMemories(current.page);
+  });
+  test.afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+}
+
 /** Saves a screenshot for review under test-results/screens/. */
 export async function shot(page: Page, name: string): Promise<void> {
   await fs.mkdir(SCREENS, { recursive: true });

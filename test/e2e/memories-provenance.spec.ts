@@ -1,15 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { Conversations } from '../../electron/core/chat/conversations';
-import { createVault, freshApp, openMemories, shot } from './helpers';
+import { eachWithMemoriesOpen, shot, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
-test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
-  await openMemories(app.page);
-});
-test.afterEach(async () => app.cleanup());
+let app: FreshApp;
+eachWithMemoriesOpen((a) => (app = a));
 
 const vault = () => app.session.unlocked();
 

@@ -1,14 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { createVault, freshApp, lock, openMemories, shot, typeInEditor } from './helpers';
+import { eachWithMemoriesOpen, lock, shot, typeInEditor, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
-let app: Fresh;
-test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
-  await openMemories(app.page);
-});
-test.afterEach(async () => app.cleanup());
+let app: FreshApp;
+eachWithMemoriesOpen((a) => (app = a));
 
 const vault = () => app.session.unlocked();
 

@@ -11,7 +11,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { hash, toHex } from './crypto';
+import { hash, toHex, utf8 } from './crypto';
+import { writeFileDurable } from './files';
+import { nodeFs, type VaultFs } from './fsio';
 import { serializeHeader, type Header } from './header';
 
 /** The parts of vault.json this device remembers from its last unlock. */
@@ -64,7 +66,12 @@ export class HighWaterMark {
   private wanted = 0;
   private written = 0;
 
-  constructor(stateDir: string, vaultId: string) {
+  /** `fsx` carries the rollback alarm, the one file here that must survive a power cut. */
+  constructor(
+    stateDir: string,
+    vaultId: string,
+    private readonly fsx: VaultFs = nodeFs,
+  ) {
     this.file = path.join(stateDir, `${vaultId}.hwm`);
     this.alarmFile = path.join(stateDir, `${vaultId}.rolled-back`);
     this.headerFile = path.join(stateDir, `${vaultId}.header`);
@@ -72,16 +79,30 @@ export class HighWaterMark {
 
   /** True once a rollback was seen and not yet accepted. */
   async alarm(): Promise<boolean> {
-    return fs.access(this.alarmFile).then(
+    return this.fsx.stat(this.alarmFile).then(
       () => true,
       () => false,
     );
   }
 
-  /** Raises or clears the sticky rollback alarm (durably: it must survive a crash). */
+  /**
+   * Raises or clears the sticky rollback alarm durably: written beside, synced,
+   * renamed into place and its folder synced, so a power cut right after a
+   * rollback was reported cannot silently lower the alarm.
+   */
   async setAlarm(on: boolean): Promise<void> {
-    if (on) await writeSmall(this.alarmFile, 'rolled back\n');
-    else await fs.rm(this.alarmFile, { force: true });
+    const dir = path.dirname(this.alarmFile);
+    // Already as wanted: a raised alarm is met at every unlock until accepted, and need not be synced again each time.
+    if (on === (await this.alarm())) return;
+    if (on) {
+      // The folder may be new too: its entry in its parent must be on disk as well.
+      await this.fsx.mkdir(dir);
+      await this.fsx.syncDir(path.dirname(dir));
+      await writeFileDurable(this.fsx, this.alarmFile, utf8('rolled back\n'));
+    } else {
+      await this.fsx.unlink(this.alarmFile);
+      await this.fsx.syncDir(dir);
+    }
   }
 
   /**

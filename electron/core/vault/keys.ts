@@ -2,9 +2,9 @@
  * Key slots: how a passphrase or the recovery key unwraps the vault master key,
  * and the subkeys derived from it.
  */
-import { concat, deriveSubkey, fromB64, fromRecoveryText, hash, KEY_BYTES, randomBytes, toB64, toRecoveryText, utf8, wipe, SUBKEY } from './crypto';
+import { concat, deriveSubkey, fromB64, fromRecoveryText, hash, KEY_BYTES, randomBytes, toB64, toHex, toRecoveryText, utf8, wipe, SUBKEY } from './crypto';
 import { deriveKey, KDF_FLOOR, SALT_BYTES } from './kdf';
-import { unwrapSlot, wrapSlot, type Header, type SlotHeader } from './header';
+import { FORMAT, sealHeader, unwrapSlot, VERSION, wrapSlot, type Header, type SlotHeader } from './header';
 import type { StoreKeys } from './store';
 import { VaultError, type KdfParams } from './types';
 
@@ -116,6 +116,22 @@ export function unwrapWithRecoveryKey(h: Header, text: unknown): Uint8Array {
   wipe(rk, kek);
   if (!vmk) throw new VaultError('BAD_PASSPHRASE', 'That recovery key does not open this vault. Nothing was changed.');
   return vmk;
+}
+
+/**
+ * A new vault's keys: a fresh master key and its subkeys, sealed into a first
+ * header with a passphrase slot (at cost `kdf`) and a recovery slot, and the
+ * recovery key as the user sees it (shown once).
+ */
+export async function newVaultKeys(passphrase: string, kdf: KdfParams): Promise<{ header: Header; vmk: Uint8Array; keys: StoreKeys; recoveryKey: string }> {
+  const id = { format: FORMAT, version: VERSION, vaultId: toHex(randomBytes(16)) } as const;
+  const vmk = randomBytes(32);
+  const keys = storeKeys(vmk);
+  const slots: Header['slots'] = [await passphraseSlot(id, passphrase, kdf, vmk)];
+  const recovery = recoverySlot(id, vmk);
+  slots.push(recovery.slot);
+  const header = sealHeader({ ...id, manifest: toHex(randomBytes(16)), slots }, vmk, 0);
+  return { header, vmk, keys, recoveryKey: recovery.text };
 }
 
 /** The four subkeys, one per kind of data. */

@@ -6,31 +6,21 @@
  * or an fdatasync where that flag is missing) — so a write costs
  * one sync whatever the vault's size. Now and then the manifest is rewritten
  * (a checkpoint) and a fresh journal segment begins; older segments stay as
- * immutable blob packs until no live blob points into them.
+ * immutable blob packs until no live blob points into them. The manifest
+ * files are handled in manifest.ts; when to checkpoint and what to compact is
+ * decided in checkpoint.ts.
  */
 import path from 'node:path';
 import { ID_BYTES, randomBytes, toHex } from './crypto';
 import { BlobStore, liveSegments, liveSize, segmentFile, type SealedBlob, type StoreKeys } from './blobs';
-import { io, readIfExists, removeTemps, writeFileDurable, writeTemp } from './files';
+import { CHECKPOINT_RECORDS, journalFull, sparseSegments } from './checkpoint';
+import { io, readIfExists, removeTemps } from './files';
 import { nodeFs, type VaultFile, type VaultFs } from './fsio';
-import { openManifest, sealManifest, SEG_HEADER, SegmentCodec } from './records';
+import { Manifests } from './manifest';
+import { SEG_HEADER, SegmentCodec } from './records';
 import { replaySegment } from './replay';
 import { State, type Op, type Snapshot } from './state';
-import { VaultError } from './types';
-
-const CHECKPOINT_BYTES = 16 * 1024 * 1024;
-const CHECKPOINT_RECORDS = 4096;
-/**
- * A journal that has grown past max(this, twice the live bytes at the last
- * checkpoint) holds mostly superseded data: checkpoint and compact it. Tied to
- * the live size, the checkpoint's cost (proportional to the vault) is spread
- * over at least as many written bytes, so a write's amortised cost does not
- * grow with the vault.
- */
-const SPACE_MIN_BYTES = 128 * 1024;
-/** A segment at least this big whose live blobs fill less than this share of it is compacted at the next checkpoint. */
-const COMPACT_MIN_BYTES = 64 * 1024;
-const COMPACT_LIVE_RATIO = 0.25;
+import { readOnlyError, VaultError } from './types';
 
 /** How a Store reaches the disk, and whether it may change it. */
 export interface StoreOptions {
@@ -39,16 +29,14 @@ export interface StoreOptions {
   readOnly?: boolean;
 }
 
-const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
-
 export class Store extends BlobStore {
   private journal: { id: string; fh: VaultFile | undefined; size: number; records: number } | undefined;
   /** Problems found while loading: shown at unlock, listed by verify. */
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
   private listed = new Set<string>();
-  /** True when the current manifest file was read successfully, so it may become the fallback. */
-  private manifestGood = false;
+  /** This key epoch's manifest, its fallback and a checkpoint's next one. */
+  private readonly manifests: Manifests;
   /** True while checkpoint() moves live blobs out of sparse segments. */
   private compacting = false;
   /** Set when the journal's tail is unreadable: the next write starts a fresh segment instead of appending after it. */
@@ -69,13 +57,14 @@ export class Store extends BlobStore {
     dir: string,
     vaultId: Uint8Array,
     keys: StoreKeys,
-    private readonly manifestId: string,
+    manifestId: string,
     private readonly journalLimit = CHECKPOINT_RECORDS,
     opts: StoreOptions = {},
   ) {
     super(dir, vaultId, keys, opts.fs ?? nodeFs);
     this.codec = new SegmentCodec(vaultId, keys.journal);
     this.readOnly = opts.readOnly ?? false;
+    this.manifests = new Manifests(this.fs, dir, vaultId, keys, manifestId);
   }
 
   /** Writes the first journal segment and manifest of a new vault (or of a rotation's new key epoch). */
@@ -85,30 +74,9 @@ export class Store extends BlobStore {
       await store.fs.mkdir(path.join(dir, 'segments'));
       await store.fs.syncDir(dir);
       await store.startJournal();
-      await writeFileDurable(store.fs, store.manifestPath, store.sealed(state.toSnapshot(store.journal!.id, [])));
-      store.manifestGood = true;
+      await store.manifests.create(state.toSnapshot(store.journal!.id, []));
     });
     return store;
-  }
-
-  get manifestPath(): string {
-    return path.join(this.dir, `manifest.${this.manifestId}`);
-  }
-
-  get prevManifestPath(): string {
-    return `${this.manifestPath}.prev`;
-  }
-
-  /** A checkpoint's new manifest, durable before the current one is moved aside. */
-  get nextManifestPath(): string {
-    return `${this.manifestPath}.next`;
-  }
-
-  /** The decrypted snapshot in `file`: undefined if the file is missing, null if it fails authentication. */
-  private async readManifest(file: string): Promise<Snapshot | undefined | null> {
-    const raw = await io('read the vault', () => readIfExists(this.fs, file));
-    if (!raw) return undefined;
-    return openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
   }
 
   /**
@@ -122,35 +90,30 @@ export class Store extends BlobStore {
    */
   async load(): Promise<State> {
     if (!this.readOnly) await io('read the vault', () => removeTemps(this.fs, this.dir));
-    const snap = await this.readManifest(this.manifestPath);
+    const snap = await this.manifests.read(this.manifests.path);
     const state = snap ? await this.resume(snap) : await this.loadFallback(snap);
     this.liveBytes = liveSize(state);
     return state;
   }
 
   private async loadFallback(snap: null | undefined): Promise<State> {
-    const next = await this.readManifest(this.nextManifestPath);
+    const next = await this.manifests.read(this.manifests.nextPath);
     if (next) {
       // The checkpoint's new manifest was durable: finish its rename, then carry on from it.
-      if (!this.readOnly && snap === undefined) {
-        await io('save the vault index', async () => {
-          await this.fs.rename(this.nextManifestPath, this.manifestPath);
-          await this.fs.syncDir(this.dir);
-        });
-      }
+      if (!this.readOnly && snap === undefined) await this.manifests.finishNext();
       const state = await this.resume(next);
       // A damaged manifest must never become the fallback.
-      if (snap === null) this.manifestGood = false;
+      if (snap === null) this.manifests.good = false;
       return state;
     }
-    const prev = snap === null ? await this.readManifest(this.prevManifestPath) : undefined;
+    const prev = snap === null ? await this.manifests.read(this.manifests.prevPath) : undefined;
     if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication, so recent changes may have been cut off; restore the vault from a backup.', 'manifest');
     this.problems.push('manifest: damaged; the vault was rebuilt from the previous checkpoint and the journal');
     return this.recover(prev);
   }
 
   private async resume(snap: Snapshot): Promise<State> {
-    this.manifestGood = true;
+    this.manifests.good = true;
     const state = State.fromSnapshot(snap);
     this.listed = new Set([...snap.segs, snap.journal]);
     await io('read the vault journal', async () => {
@@ -226,7 +189,7 @@ export class Store extends BlobStore {
   private dueForCheckpoint(): boolean {
     const j = this.journal;
     if (this.mustCheckpoint || !j?.fh) return true;
-    return j.size > CHECKPOINT_BYTES || j.records >= this.journalLimit || j.size > Math.max(SPACE_MIN_BYTES, 2 * this.liveBytes);
+    return journalFull(j.size, j.records, this.journalLimit, this.liveBytes);
   }
 
   /**
@@ -309,30 +272,13 @@ export class Store extends BlobStore {
       if (tidy) await this.compact(state, scrub);
       const live = liveSegments(state);
       live.delete(this.journal!.id);
-      await this.commitManifest(state.toSnapshot(this.journal!.id, [...live].sort()));
+      await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
       this.liveBytes = liveSize(state);
       await old?.fh?.close();
       if (tidy) await this.collect(old ? new Set([...live, old.id]) : live);
     });
-  }
-
-  /**
-   * Installs a new manifest so that at every instant one durable manifest
-   * names the newest state: written and synced as `.next` first, then the
-   * current one becomes the fallback `.prev` (with its journal kept until the
-   * next checkpoint, so the pair can rebuild the same state if the new one is
-   * ever damaged), then `.next` takes its place.
-   */
-  private async commitManifest(snap: Snapshot): Promise<void> {
-    const tmp = await writeTemp(this.fs, this.nextManifestPath, this.sealed(snap));
-    await this.fs.rename(tmp, this.nextManifestPath);
-    await this.fs.syncDir(this.dir);
-    if (this.manifestGood) await this.fs.rename(this.manifestPath, this.prevManifestPath).catch(() => undefined);
-    await this.fs.rename(this.nextManifestPath, this.manifestPath);
-    await this.fs.syncDir(this.dir);
-    this.manifestGood = true;
   }
 
   /**
@@ -343,14 +289,7 @@ export class Store extends BlobStore {
    * nothing.
    */
   private async compact(state: State, scrub?: ReadonlySet<string>): Promise<void> {
-    const liveBytes = new Map<string, number>();
-    for (const b of state.liveBlobs()) liveBytes.set(b.seg, (liveBytes.get(b.seg) ?? 0) + b.len);
-    const sparse = new Set<string>();
-    for (const [seg, bytes] of liveBytes) {
-      if (seg === this.journal!.id) continue;
-      const size = await this.fs.stat(path.join(this.dir, segmentFile(seg))).then((st) => st.size, () => 0);
-      if (scrub?.has(seg) || (size >= COMPACT_MIN_BYTES && bytes < size * COMPACT_LIVE_RATIO)) sparse.add(seg);
-    }
+    const sparse = await sparseSegments(this.fs, this.dir, state, this.journal!.id, scrub);
     if (!sparse.size) return;
     this.compacting = true;
     try {
@@ -374,7 +313,7 @@ export class Store extends BlobStore {
   async collect(live: Set<string>): Promise<void> {
     if (this.readOnly || !this.named) return;
     await io('tidy the vault', async () => {
-      const mine = new Set([this.manifestPath, this.prevManifestPath, this.nextManifestPath].map((p) => path.basename(p)));
+      const mine = this.manifests.names();
       for (const name of await this.fs.readdir(this.dir)) {
         if (name.startsWith('manifest.') && !mine.has(name)) await this.fs.unlink(path.join(this.dir, name));
       }
@@ -396,15 +335,9 @@ export class Store extends BlobStore {
     this.journal = { id, fh, size: SEG_HEADER, records: 0 };
   }
 
-  private sealed(snap: Snapshot): Uint8Array {
-    return sealManifest(this.keys.manifest, this.vaultId, snap);
-  }
-
   /** Authenticates both manifests and every record of every segment the manifest lists; returns one line per problem. */
   async verifySegments(): Promise<string[]> {
-    const problems: string[] = [];
-    if ((await this.readManifest(this.manifestPath)) === null) problems.push('manifest: damaged');
-    if ((await this.readManifest(this.prevManifestPath)) === null) problems.push('manifest (previous copy, the fallback): damaged');
+    const problems = await this.manifests.verify();
     for (const id of [...this.listed].sort()) {
       const bytes = await io('read the vault', () => readIfExists(this.fs, path.join(this.dir, segmentFile(id))));
       // A torn tail of the journal was never acknowledged (a writer drops it; a read-only open leaves it): not damage.

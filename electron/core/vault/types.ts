@@ -42,6 +42,9 @@ export class VaultError extends Error {
   }
 }
 
+/** The error every change to a vault opened read-only fails with. */
+export const readOnlyError = (): VaultError => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
+
 export interface KdfParams {
   /** crypto_pwhash opslimit; floor 2, ceiling 10. */
   opslimit: number;

@@ -1,77 +1,51 @@
 /**
  * An encrypted memory vault on disk (format v1; see store.ts for the layout and
  * header.ts for vault.json). Open it locked with `Vault.open`, or make one with
- * `Vault.create`; unlock with the passphrase or the recovery key.
+ * `Vault.create`; unlock with the passphrase or the recovery key. The session
+ * and mutation queue are in session.ts, vault.json and the rollback alarm in
+ * headerfile.ts, kept versions in history.ts, the trash in trash.ts.
  */
-import path from 'node:path';
 import { defaultStateDir } from '../app-paths';
-import { cryptoReady, randomBytes, sameBytes, toHex, wipe } from './crypto';
-import { writeFileDurable, io, readIfExists } from './files';
-import { FORMAT, headerAuthentic, headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, vaultIdBytes, type Header } from './header';
+import { cryptoReady, sameBytes, wipe } from './crypto';
+import { io } from './files';
+import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
+import { HeaderFile } from './headerfile';
+import { readVersion } from './history';
 import { nodeFs, type VaultFs } from './fsio';
-import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { calibrateKdf, checkKdf } from './kdf';
-import { checkPassphrase, passphraseCost, passphraseSlot, withPassphrase, recoverySlot, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { checkPassphrase, newVaultKeys, passphraseCost, withPassphrase, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
 import { acquireLock } from './lockfile';
-import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem, type Unlocked } from './ops';
+import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { rotate } from './rotate';
-import { emptyTrash, listTrash, restoreFromTrash } from './trash';
+import { SessionQueue, type Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
-import {
-  VaultError,
-  type ChangeSource,
-  type CreateOptions,
-  type FileMeta,
-  type HistoryEntry,
-  type InternalStore,
-  type KdfParams,
-  type MemoryOps,
-  type OpenOptions,
-  type Provenance,
-  type TrashEntry,
-  type VersionEntry,
-  type UnlockReport,
-  type VaultApi,
-  type VaultChange,
-  type VerifyReport,
-} from './types';
+import { emptyTrash, listTrash, restoreFromTrash } from './trash';
+import { readOnlyError, VaultError, type ChangeSource, type CreateOptions, type FileMeta, type HistoryEntry, type InternalStore, type KdfParams, type MemoryOps, type OpenOptions, type Provenance, type TrashEntry, type VersionEntry, type UnlockReport, type VaultApi, type VerifyReport } from './types';
 
-const HEADER_FILE = 'vault.json';
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
-const readOnlyError = () => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
 
-interface Session extends Unlocked {
-  vmk: Uint8Array;
-  keys: StoreKeys;
-}
-
-export class Vault implements VaultApi {
-  private session: Session | undefined;
-  private queueTail: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<(c: VaultChange) => void>();
-  private readonly hwm: HighWaterMark;
+export class Vault extends SessionQueue implements VaultApi {
+  /** vault.json and this device's memory of it (the rollback alarm). */
+  private readonly hf: HeaderFile;
   private releaseLock: (() => void) | undefined;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
-  /** The sticky rollback alarm as of this session's unlock. */
-  private rolledBack = false;
-  /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
-  private olderHeader = false;
   readonly memory: MemoryOps;
   readonly internal: InternalStore;
   private readonly rawOps: MemoryOps;
 
   private constructor(
     readonly dir: string,
-    private header: Header,
+    header: Header,
     stateDir: string,
     private readonly journalLimit?: number,
     private readonly fs: VaultFs = nodeFs,
     readonly readOnly = false,
   ) {
-    this.hwm = new HighWaterMark(stateDir, header.vaultId);
+    super();
+    this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly);
     this.rawOps = memoryOps(() => this.unlocked());
     const raw = this.rawOps;
     this.memory = {
@@ -91,12 +65,13 @@ export class Vault implements VaultApi {
     return this.header.vaultId;
   }
 
+  private get header(): Header {
+    return this.hf.header;
+  }
+
   /** True when `dir` holds a vault (its vault.json exists). */
   static async exists(dir: string, fsx: VaultFs = nodeFs): Promise<boolean> {
-    return fsx.stat(path.join(dir, HEADER_FILE)).then(
-      () => true,
-      () => false,
-    );
+    return HeaderFile.exists(dir, fsx);
   }
 
   /**
@@ -109,32 +84,24 @@ export class Vault implements VaultApi {
     const fsx = opts.fs ?? nodeFs;
     if (await Vault.exists(dir, fsx)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
     await io('create the vault folder', () => fsx.mkdir(dir));
-    const id = { format: FORMAT, version: VERSION, vaultId: toHex(randomBytes(16)) } as const;
-    const kdf = opts.kdf ?? (await calibrateKdf());
-    const vmk = randomBytes(32);
-    const keys = storeKeys(vmk);
-    const manifest = toHex(randomBytes(16));
-    const slots: Header['slots'] = [await passphraseSlot(id, passphrase, kdf, vmk)];
-    const recovery = recoverySlot(id, vmk);
-    slots.push(recovery.slot);
-    const header = sealHeader({ ...id, manifest, slots }, vmk, 0);
+    const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
     try {
-      vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, manifest, state, opts.journalLimit, { fs: fsx }), state);
+      vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, header.manifest, state, opts.journalLimit, { fs: fsx }), state);
       vault.unlockedWith = 'passphrase';
       // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.
       await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
       // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
-      await io('write vault.json', () => writeFileDurable(fsx, path.join(dir, HEADER_FILE), serializeHeader(header)));
+      await vault.hf.create();
     } catch (e) {
       await vault.close().catch(() => undefined);
       throw e;
     }
-    vault.hwm.note(vault.unlocked().state.gen);
-    await vault.hwm.noteHeader(seenOf(header));
-    return { vault, recoveryKey: recovery.text };
+    vault.hf.hwm.note(vault.unlocked().state.gen);
+    await vault.hf.noteSeen();
+    return { vault, recoveryKey };
   }
 
   /**
@@ -146,34 +113,27 @@ export class Vault implements VaultApi {
   static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
     await cryptoReady();
     const fsx = opts.fs ?? nodeFs;
-    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
-    if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
-    const vault = new Vault(dir, parseHeader(bytes), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
+    const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
     return vault;
   }
 
-  isUnlocked(): boolean {
-    return this.session !== undefined;
-  }
-
   async unlock(passphrase: string): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
-    // A task still running from before a lock owns the vault files until it settles.
-    await this.queueTail;
-    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
-    await this.checkHeaderSeen();
-    return this.enter(await unwrapWithPassphrase(this.header, passphrase), 'passphrase');
+    return this.unlockBy('passphrase', () => unwrapWithPassphrase(this.header, passphrase));
   }
 
   async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
+    return this.unlockBy('recovery', async () => unwrapWithRecoveryKey(this.header, recoveryKey));
+  }
+
+  private async unlockBy(via: 'passphrase' | 'recovery', unwrap: () => Promise<Uint8Array>): Promise<UnlockReport> {
+    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
-    if (this.session) return { rolledBack: this.rolledBack, damaged: [] };
-    await this.checkHeaderSeen();
-    return this.enter(unwrapWithRecoveryKey(this.header, recoveryKey), 'recovery');
+    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
+    await this.hf.checkSeen();
+    return this.enter(await unwrap(), via);
   }
 
   passphraseKdf(): KdfParams {
@@ -181,18 +141,11 @@ export class Vault implements VaultApi {
   }
 
   isRolledBack(): boolean {
-    return this.session !== undefined && this.rolledBack;
+    return this.session !== undefined && this.hf.rolledBack;
   }
 
   isRecoverySession(): boolean {
     return this.session !== undefined && this.unlockedWith === 'recovery';
-  }
-
-  /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
-  private async checkHeaderSeen(): Promise<void> {
-    const seen = compareSeen(this.header, await this.hwm.headerSeen());
-    if (seen === 'modified') throw headerModified();
-    this.olderHeader = seen === 'older';
   }
 
   private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
@@ -213,17 +166,15 @@ export class Vault implements VaultApi {
       wipe(vmk);
       throw e;
     }
-    // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
-    // reported at every unlock until the user accepts it (acceptRollback).
-    this.rolledBack = await this.hwm.rolledBack(state.gen, this.olderHeader);
+    await this.hf.noteUnlocked(state.gen);
     this.begin(vmk, keys, store, state);
     this.unlockedWith = via;
     if (this.header.mac === undefined && !this.readOnly) {
       // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
-      await this.queue(() => this.writeHeader(this.header, vmk));
+      await this.queue(() => this.hf.write(this.header, vmk));
       await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
-    } else if (!this.olderHeader) await this.hwm.noteHeader(seenOf(this.header));
-    return { rolledBack: this.rolledBack, damaged: [...store.problems] };
+    } else await this.hf.noteSeen();
+    return { rolledBack: this.hf.rolledBack, damaged: [...store.problems] };
   }
 
   /**
@@ -231,13 +182,7 @@ export class Vault implements VaultApi {
    * this device's high-water mark to it and clears the alarm. Only this does.
    */
   async acceptRollback(): Promise<void> {
-    await this.queue(async () => {
-      const s = this.unlocked();
-      const seen = seenOf(this.header);
-      await io('accept the rollback', () => this.hwm.accept(s.state.gen, seen));
-      this.olderHeader = false;
-      this.rolledBack = false;
-    });
+    await this.queue(() => this.hf.accept(this.unlocked().state.gen));
   }
 
   private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
@@ -249,39 +194,16 @@ export class Vault implements VaultApi {
       commit: async (op: Op, blob?: SealedBlob) => {
         const placed = await store.append(session.state, op, blob);
         session.state.apply(placed);
-        this.hwm.note(session.state.gen);
+        this.hf.hwm.note(session.state.gen);
       },
       commitBatch: async (items) => {
         const placed = await store.appendBatch(session.state, items);
         session.state.apply(placed);
-        this.hwm.note(session.state.gen);
+        this.hf.hwm.note(session.state.gen);
       },
       emit: (change) => this.emit(change),
     };
     this.session = session;
-  }
-
-  private unlocked(): Session {
-    if (!this.session) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
-    return this.session;
-  }
-
-  /**
-   * Locks at once: every task not yet started fails with LOCKED. A task already
-   * running (a write, a checkpoint, a rotation) holds this session's keys and
-   * files, so they are wiped and closed when it settles, not under it (which
-   * failed it half-way and blamed the memories for it).
-   */
-  lock(): void {
-    const s = this.session;
-    if (!s) return;
-    this.session = undefined;
-    void this.queue(async () => {
-      wipe(s.vmk);
-      wipeKeys(s.keys);
-      await s.store.close();
-    });
-    this.emit({ op: 'lock' });
   }
 
   /** Locks and releases the vault; folds the journal into the manifest first so the next unlock replays nothing. */
@@ -292,7 +214,7 @@ export class Vault implements VaultApi {
     // The running task and the lock's wipe settle before the kernel lock is let go.
     await this.queueTail;
     await s?.store.close();
-    await this.hwm.flush();
+    await this.hf.hwm.flush();
     this.releaseLock?.();
     this.releaseLock = undefined;
   }
@@ -327,7 +249,7 @@ export class Vault implements VaultApi {
   }
 
   private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {
-    await this.writeHeader(await withPassphrase(this.header, next, kdf, vmk), vmk);
+    await this.hf.write(await withPassphrase(this.header, next, kdf, vmk), vmk);
   }
 
   /** Throws BAD_PASSPHRASE unless `passphrase` opens this vault (and this session's key); wipes what it derives. */
@@ -352,36 +274,22 @@ export class Vault implements VaultApi {
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
-      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.writeHeader(h, vmk), this.journalLimit);
+      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.hf.write(h, vmk), this.journalLimit);
       // Locked while rotating: the rotation is done and durable, but the vault stays locked.
       const lockedMeanwhile = this.session !== s;
-      const old = s;
       this.session = undefined;
-      wipe(old.vmk);
-      wipeKeys(old.keys);
-      await old.store.close();
+      await this.end(s);
       this.begin(result.vmk, result.keys, result.store, result.state);
       // vault.json now names the new epoch durably: only now may the old epoch's files go.
       result.store.named = true;
       await result.store.collect(result.live);
-      this.hwm.note(result.state.gen);
+      this.hf.hwm.note(result.state.gen);
       if (lockedMeanwhile) {
         this.session = undefined;
-        wipe(result.vmk);
-        wipeKeys(result.keys);
-        await result.store.close();
+        await this.end(result);
       }
       return result.recoveryKey;
     });
-  }
-
-  /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
-  private async writeHeader(next: Header, vmk: Uint8Array): Promise<void> {
-    if (this.readOnly) throw readOnlyError();
-    const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
-    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
-    this.header = sealed;
-    await this.hwm.noteHeader(seenOf(sealed));
   }
 
   /** Imports files as one change, all or none (see ops.ts `importBatch`); returns how many were written. */
@@ -393,29 +301,13 @@ export class Vault implements VaultApi {
     return this.queue(() => fn(this.rawOps));
   }
 
-  /** One mutation queue per vault: each task starts after the previous one settles. */
-  private queue<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queueTail.then(fn, fn);
-    this.queueTail = run.catch(() => undefined);
-    return run;
-  }
-
   history(p: string): HistoryEntry[] {
     return this.unlocked().state.history(p);
   }
 
+  /** The text of a version of `p` (see history.ts `readVersion`). */
   async readVersion(p: string, version: number): Promise<string> {
-    const s = this.unlocked();
-    const current = s.state.files.get(p);
-    if (current?.v === version) return this.rawOps.readFile(p);
-    const entry = s.state.hist.get(p)?.find((h) => h.v === version);
-    if (!entry) throw new VaultError('NOT_FOUND', `Version ${version} of ${p} is not in its history.`, p);
-    const bytes = await s.store.readBlob('blobs', entry.b, `${p} (version ${version})`);
-    try {
-      return new TextDecoder().decode(bytes);
-    } finally {
-      wipe(bytes);
-    }
+    return readVersion(this.unlocked(), this.rawOps, p, version);
   }
 
   /** Writes an old version's text as a new version, recorded as a restore of that version (queued). */
@@ -464,24 +356,9 @@ export class Vault implements VaultApi {
     return this.queue(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
-      if (!headerBytesAuthentic(await readIfExists(this.fs, path.join(this.dir, HEADER_FILE)), s.vmk)) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
-      if (this.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
+      if (!(await this.hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+      if (this.hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
       return { ok: problems.length === 0, problems: [...new Set(problems)] };
     });
-  }
-
-  onChange(listener: (change: VaultChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private emit(change: VaultChange): void {
-    for (const l of this.listeners) {
-      try {
-        l(change);
-      } catch {
-        // A listener's failure must not undo or hide a committed change.
-      }
-    }
   }
 }

@@ -4,38 +4,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { runTurn } from '../../../electron/core/chat/turn';
-import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
-import { FLOOR, PASS } from '../vault/helpers';
+import { countingFs, FLOOR, PASS } from '../vault/helpers';
 
 let cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanup.reverse()) await fn();
   cleanup = [];
 });
-
-/** The real disk, counting every byte the vault writes. */
-function countingFs(): { fs: VaultFs; written: { bytes: number } } {
-  const written = { bytes: 0 };
-  return {
-    written,
-    fs: {
-      ...nodeFs,
-      async open(file, mode) {
-        const f = await nodeFs.open(file, mode);
-        return {
-          ...f,
-          dsync: f.dsync,
-          write(buf, pos) {
-            written.bytes += buf.length;
-            return f.write(buf, pos);
-          },
-        };
-      },
-    },
-  };
-}
 
 async function rig(): Promise<{ vault: Vault; written: { bytes: number }; fake: FakeAnthropic; reopen: () => Promise<Vault>; turn: (id: string, text: string) => Promise<void> }> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-storage-'));

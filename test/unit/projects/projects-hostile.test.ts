@@ -3,26 +3,14 @@
  * `/memories`, error messages of moves between projects, look-alike project
  * names, and the names deleted projects come back with.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHandlers } from '../../../electron/core/memory/handlers';
-import { runMemoryCommand } from '../../../electron/core/memory/run';
+import { describe, expect, it } from 'vitest';
 import { transferMemory } from '../../../electron/core/projects/move';
 import { FIRST_PROJECT_ID, MAX_PROJECT_NAME, Projects, validateProjectName } from '../../../electron/core/projects/store';
-import type { VaultApi } from '../../../electron/core/vault/types';
-import { tempVault, type TempVault } from '../vault/helpers';
+import type { TempVault } from '../vault/helpers';
+import { eachWithTempVault, tool } from './helpers';
 
 let t: TempVault;
-beforeEach(async () => {
-  t = await tempVault();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
-const tool = (vault: VaultApi) => {
-  const handlers = createMemoryHandlers(vault, { guardMode: () => 'allow' });
-  return (input: Record<string, unknown>) => runMemoryCommand(handlers, input);
-};
+eachWithTempVault((v) => (t = v));
 const scoped = (id: string) => new Projects(t.vault).memoryVault(id);
 
 /** The project still works: a file can be created and listed in its /memories. */

@@ -2,27 +2,16 @@
  * Projects in the vault: the list, name rules, and each project's own
  * `/memories` as the memory tool and the editor see it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHandlers } from '../../../electron/core/memory/handlers';
-import { runMemoryCommand } from '../../../electron/core/memory/run';
+import { describe, expect, it } from 'vitest';
 import { transferMemory } from '../../../electron/core/projects/move';
 import { MemoryScope, PROJECTS_DIR, scopeOps } from '../../../electron/core/projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
-import type { MemoryOps, VaultApi } from '../../../electron/core/vault/types';
-import { tempVault, type TempVault } from '../vault/helpers';
+import type { MemoryOps } from '../../../electron/core/vault/types';
+import type { TempVault } from '../vault/helpers';
+import { eachWithTempVault, tool } from './helpers';
 
 let t: TempVault;
-beforeEach(async () => {
-  t = await tempVault();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
-const tool = (vault: VaultApi) => {
-  const handlers = createMemoryHandlers(vault, { guardMode: () => 'allow' });
-  return (input: Record<string, unknown>) => runMemoryCommand(handlers, input);
-};
+eachWithTempVault((v) => (t = v));
 const toolIn = async (projectId: string) => tool(await new Projects(t.vault).memoryVault(projectId));
 
 describe('the project list', () => {

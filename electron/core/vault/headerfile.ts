@@ -1,0 +1,93 @@
+/**
+ * vault.json as an open vault keeps it: the current header, its replacement
+ * (sealed with the next counter and a MAC), and what this device remembers of
+ * it (hwm.ts): whether the vault was rolled back or its header altered behind
+ * this device's back.
+ */
+import path from 'node:path';
+import { io, readIfExists, writeFileDurable } from './files';
+import type { VaultFs } from './fsio';
+import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, type Header } from './header';
+import { compareSeen, HighWaterMark, seenOf } from './hwm';
+import { readOnlyError, VaultError } from './types';
+
+const HEADER_FILE = 'vault.json';
+
+export class HeaderFile {
+  /** This device's memory of the vault: its generation mark, the rollback alarm and the header last seen. */
+  readonly hwm: HighWaterMark;
+  /** The sticky rollback alarm as of this session's unlock. */
+  rolledBack = false;
+  /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
+  olderHeader = false;
+
+  constructor(
+    private readonly dir: string,
+    public header: Header,
+    stateDir: string,
+    private readonly fs: VaultFs,
+    private readonly readOnly: boolean,
+  ) {
+    this.hwm = new HighWaterMark(stateDir, header.vaultId);
+  }
+
+  /** True when `dir` holds a vault (its vault.json exists). */
+  static exists(dir: string, fsx: VaultFs): Promise<boolean> {
+    return fsx.stat(path.join(dir, HEADER_FILE)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** The header of the vault in `dir`; NO_VAULT when there is none. */
+  static async read(dir: string, fsx: VaultFs): Promise<Header> {
+    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
+    if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+    return parseHeader(bytes);
+  }
+
+  /** Writes a new vault's header as vault.json, durably. */
+  async create(): Promise<void> {
+    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+  }
+
+  /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
+  async checkSeen(): Promise<void> {
+    const seen = compareSeen(this.header, await this.hwm.headerSeen());
+    if (seen === 'modified') throw headerModified();
+    this.olderHeader = seen === 'older';
+  }
+
+  /** Notes the unlocked vault's generation, and whether it is to be reported as rolled back (see hwm.ts `rolledBack`). */
+  async noteUnlocked(gen: number): Promise<void> {
+    // The alarm is sticky: the mark is never lowered here, and once seen the rollback is
+    // reported at every unlock until the user accepts it (acceptRollback).
+    this.rolledBack = await this.hwm.rolledBack(gen, this.olderHeader);
+  }
+
+  /** Remembers the current header on this device, unless it is older than the one seen (a rollback not yet accepted). */
+  async noteSeen(): Promise<void> {
+    if (!this.olderHeader) await this.hwm.noteHeader(seenOf(this.header));
+  }
+
+  /** Accepts the vault at generation `gen` as it is: lowers the mark to it and clears the alarm. */
+  async accept(gen: number): Promise<void> {
+    await io('accept the rollback', () => this.hwm.accept(gen, seenOf(this.header)));
+    this.olderHeader = false;
+    this.rolledBack = false;
+  }
+
+  /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
+  async write(next: Header, vmk: Uint8Array): Promise<void> {
+    if (this.readOnly) throw readOnlyError();
+    const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
+    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    this.header = sealed;
+    await this.hwm.noteHeader(seenOf(sealed));
+  }
+
+  /** True when vault.json on disk still carries a MAC that authenticates under `vmk`. */
+  async authenticOnDisk(vmk: Uint8Array): Promise<boolean> {
+    return headerBytesAuthentic(await readIfExists(this.fs, path.join(this.dir, HEADER_FILE)), vmk);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What every vault operation goes through: the unlocked session (its keys,
+ * store and state), the one mutation queue, and change events. Vault
+ * (vault.ts) builds its operations on this.
+ */
+import { wipe } from './crypto';
+import { wipeKeys } from './keys';
+import type { Unlocked } from './ops';
+import type { StoreKeys } from './store';
+import { VaultError, type VaultChange } from './types';
+
+/** An unlocked vault: its master key, the keys derived from it, and what the ops need. */
+export interface Session extends Unlocked {
+  vmk: Uint8Array;
+  keys: StoreKeys;
+}
+
+export abstract class SessionQueue {
+  protected session: Session | undefined;
+  protected queueTail: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(c: VaultChange) => void>();
+
+  isUnlocked(): boolean {
+    return this.session !== undefined;
+  }
+
+  protected unlocked(): Session {
+    if (!this.session) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    return this.session;
+  }
+
+  /**
+   * Locks at once: every task not yet started fails with LOCKED. A task already
+   * running (a write, a checkpoint, a rotation) holds this session's keys and
+   * files, so they are wiped and closed when it settles, not under it (which
+   * failed it half-way and blamed the memories for it).
+   */
+  lock(): void {
+    const s = this.session;
+    if (!s) return;
+    this.session = undefined;
+    void this.queue(() => this.end(s));
+    this.emit({ op: 'lock' });
+  }
+
+  /** Wipes a session's keys and closes its files. */
+  protected async end(s: Pick<Session, 'vmk' | 'keys' | 'store'>): Promise<void> {
+    wipe(s.vmk);
+    wipeKeys(s.keys);
+    await s.store.close();
+  }
+
+  /** One mutation queue per vault: each task starts after the previous one settles. */
+  protected queue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queueTail.then(fn, fn);
+    this.queueTail = run.catch(() => undefined);
+    return run;
+  }
+
+  onChange(listener: (change: VaultChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected emit(change: VaultChange): void {
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch {
+        // A listener's failure must not undo or hide a committed change.
+      }
+    }
+  }
+}
