@@ -20,6 +20,8 @@ type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { k
 type Tab = 'chat' | 'memories' | 'settings';
 /** The id of the memory pane beside the chat. */
 const PANE = 'memory-pane';
+/** Where focus goes when the pane opens, in order of preference: the open file, the tree, why nothing shows. */
+const PANE_FOCUS = ['.cm-content', '[role="treeitem"][tabindex="0"]', '.pane-error'];
 const TABS: Array<[Tab, string]> = [
   ['chat', 'Chat'],
   ['memories', 'Memories'],
@@ -101,13 +103,15 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
     focusWhenReady(`#${PANE} .editor[data-doc^="${CSS.escape(path)}#"] .cm-content, #${PANE} .pane-error`);
   }, []);
   /** Opens or closes the pane; focus goes into it (the open file, else the tree, else its heading) or back to the toggle. */
+  const paneOpenRef = useRef(paneOpen);
+  paneOpenRef.current = paneOpen;
   const togglePane = useCallback(() => {
+    const open = !paneOpenRef.current;
     setTab('chat');
-    setPaneOpen((open) => {
-      if (open) focusWhenReady('#memory-toggle');
-      else focusWhenReady(`#${PANE} .cm-content, #${PANE} [role="treeitem"][tabindex="0"], #${PANE} .pane-error, #${PANE} h2`);
-      return !open;
-    });
+    setPaneOpen(open);
+    if (!open) return focusWhenReady('#memory-toggle');
+    // The pane stays mounted while closed, so what it shows is already there once it is visible.
+    requestAnimationFrame(() => focusWhenReady(PANE_FOCUS.map((s) => `#${PANE} ${s}`).find((s) => document.querySelector(s)) ?? `#${PANE} h2`));
   }, []);
 
   useEffect(() => {

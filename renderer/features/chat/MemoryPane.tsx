@@ -44,9 +44,12 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   const goRef = useRef(go);
   goRef.current = go;
 
+  // A chip asks for a file: list its project again too, so a project deleted meanwhile is reported, not shown stale.
   useEffect(() => {
-    if (request) goRef.current({ project: request.project, path: request.path });
-  }, [request]);
+    if (!request) return;
+    goRef.current({ project: request.project, path: request.path });
+    refresh();
+  }, [request, refresh]);
   // Another conversation, another project: follow it, unless that would drop an unsaved edit.
   useEffect(() => {
     if (!dirty.current) apply({ project: conversationProject });
