@@ -105,3 +105,34 @@ test('switching project with an unsaved edit asks in the page (not a browser pro
   expect(await vault().memory.readFile('/memories/notes.md')).toBe('saved');
   expect(prompts).toEqual([]);
 });
+
+test("a memory is copied, then moved with its history, to another project from the editor; each lands in that project's memory", async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/tea.md', 'green tea', { mode: 'create', source: 'user' });
+  await vault().memory.writeFile('/memories/tea.md', 'green tea, no sugar', { mode: 'update', source: 'user' });
+  const garden = await newProject(page, 'Garden');
+  const gardenVault = await new Projects(vault()).memoryVault(garden);
+  await openMemories(page);
+  await page.getByRole('treeitem', { name: /tea\.md/ }).click();
+  await expect(editor(page)).toContainText('green tea, no sugar');
+
+  await page.getByRole('button', { name: 'Move or copy…' }).click();
+  const form = page.getByRole('form', { name: 'Move or copy to another project' });
+  await expect(form.getByLabel('To project')).toBeFocused();
+  await expect(form.getByLabel('To project')).toHaveValue(garden);
+  await form.getByLabel('Path there').fill('/memories/copied-tea.md');
+  await form.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied to Garden.' })).toBeVisible();
+  expect(await gardenVault.memory.readFile('/memories/copied-tea.md')).toBe('green tea, no sugar');
+  expect(await vault().memory.readFile('/memories/tea.md')).toBe('green tea, no sugar');
+
+  await page.getByRole('button', { name: 'Move or copy…' }).click();
+  await form.getByRole('radio', { name: /^Move/ }).check();
+  await form.getByRole('button', { name: 'Move', exact: true }).click();
+  await expect(page.getByRole('treeitem', { name: /^tea\.md/ })).toHaveCount(0);
+  expect(vault().memory.stat('/memories/tea.md')).toBeUndefined();
+  expect(await gardenVault.memory.readFile('/memories/tea.md')).toBe('green tea, no sugar');
+  expect(gardenVault.history('/memories/tea.md').length).toBeGreaterThanOrEqual(1);
+  await picker(page).selectOption(garden);
+  await expect(page.getByRole('treeitem', { name: /^tea\.md/ })).toBeVisible();
+});

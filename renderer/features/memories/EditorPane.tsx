@@ -8,6 +8,7 @@ import { saveMemoryDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
+import { TransferForm } from './TransferForm';
 import { useAskedMode } from './useReturnFocus';
 
 interface Loaded {
@@ -47,7 +48,7 @@ export function EditorPane({
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
-  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history'>('edit', request, path);
+  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
   const keyCounter = useRef(0);
   /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
   const pendingRestore = useRef(restored);
@@ -165,6 +166,17 @@ export function EditorPane({
         >
           Rename
         </button>
+        <button
+          aria-pressed={mode === 'transfer'}
+          disabled={dirty}
+          title={dirty ? 'Save or undo your changes first' : 'Move or copy this memory to another project'}
+          onClick={() => {
+            back.remember();
+            setMode(mode === 'transfer' ? 'edit' : 'transfer');
+          }}
+        >
+          Move or copy…
+        </button>
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
           History
         </button>
@@ -186,6 +198,20 @@ export function EditorPane({
       )}
       <ErrorText message={error} />
       {mode === 'rename' && <RenameForm path={path} project={project} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
+      {mode === 'transfer' && (
+        <TransferForm
+          path={path}
+          project={project}
+          onCancel={closeAsk}
+          onError={setError}
+          onDone={(how, name) => {
+            if (how === 'move') return onDeleted();
+            closeAsk();
+            setError(undefined);
+            setNotice(`Copied to ${name}.`);
+          }}
+        />
+      )}
       {mode === 'delete' && (
         <ConfirmDialog label={`Delete ${path}`} onCancel={closeAsk}>
           <p>Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
