@@ -208,3 +208,25 @@ test('hostile names render as text, and a chip whose project was deleted says so
   await expect(page.locator('img')).toHaveCount(0);
   expect(alerts).toEqual([]);
 });
+
+test("opening a conversation of another project keeps the pane's unsaved edit and offers to follow, asking first", async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'saved', { mode: 'create', source: 'user' });
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /notes\.md/ }).click();
+  await typeInEditor(page, 'unsaved 5120');
+  await newProject(page, 'Garden');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  const note = pane(page).getByRole('status').filter({ hasText: 'the open conversation is in Garden' });
+  await expect(note).toContainText('This pane shows Default');
+  await expect(editor(page)).toContainText('unsaved 5120');
+  await note.getByRole('button', { name: 'Show Garden' }).click();
+  const ask = pane(page).getByRole('alertdialog', { name: 'Unsaved changes' });
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(editor(page)).toContainText('unsaved 5120');
+  await note.getByRole('button', { name: 'Show Garden' }).click();
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page.getByRole('complementary', { name: 'Memory of Garden' })).toBeVisible();
+  await expect(pane(page).getByText('No memories in Garden yet.')).toBeVisible();
+  expect(await vault().memory.readFile('/memories/notes.md')).toBe('saved');
+});

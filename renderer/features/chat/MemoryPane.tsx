@@ -20,7 +20,8 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   const [selected, setSelected] = useState<string | undefined>(request?.path);
   const [ask, setAsk] = useState<{ mode: 'rename' | 'delete'; n: number }>();
   const [leaving, setLeaving] = useState<Target>();
-  const [projects] = useProjects(`${shown}:${project}`);
+  // Listed again when shown and when the conversation's project changes: a project made since then has a name to show.
+  const [projects] = useProjects(`${shown}:${project}:${conversationProject}`);
   const { entries, error, refresh } = useMemoryTree(project);
   const dirty = useRef(false);
   const headingId = useId();
