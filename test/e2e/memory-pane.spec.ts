@@ -66,7 +66,12 @@ test('the memory pane opens and closes by keyboard with focus placed on purpose,
   await separator.focus();
   await page.keyboard.press('End');
   await expect.poll(() => conversationWidth(page)).toBeGreaterThanOrEqual(380);
+  // …and is not covered by the pane: it ends where the pane (after the toggle and separator) begins.
+  const paneLeft = await pane(page).evaluate((el) => el.getBoundingClientRect().left);
+  expect(await page.locator('.conversation').evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(paneLeft);
+  expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(paneLeft);
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await shot(page, 'memory-pane-900x650-light');
 
   // Closing by the shortcut gives focus back to the toggle; the width is remembered for next time.
   await page.keyboard.press('ControlOrMeta+Shift+M');
