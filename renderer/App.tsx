@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Drafts, MemoryDraft } from '../electron/shared/drafts';
 import { ChatView } from './features/chat/ChatView';
-import { MemoriesView } from './features/memories/MemoriesView';
 import { useReviewCount } from './features/memories/ReviewCount';
+import { MemoryPane, type PaneRequest } from './features/chat/MemoryPane';
+import { MemoriesView, type MemoryTarget } from './features/memories/MemoriesView';
+import { FIRST_PROJECT } from './features/memories/projects';
+import { Splitter, usePaneSize } from './features/memories/Splitter';
 import { SettingsView } from './features/settings/SettingsView';
 import { ApiKeyStep } from './features/unlock/ApiKeyStep';
 import { CreateVault } from './features/unlock/CreateVault';
@@ -16,6 +19,10 @@ import { focusWhenReady } from './lib/focus';
 
 type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
 type Tab = 'chat' | 'memories' | 'settings';
+/** The id of the memory pane beside the chat. */
+const PANE = 'memory-pane';
+/** Where focus goes when the pane opens, in order of preference: the open file, the tree, why nothing shows. */
+const PANE_FOCUS = ['.cm-content', '[role="treeitem"][tabindex="0"]', '.pane-error'];
 const TABS: Array<[Tab, string]> = [
   ['chat', 'Chat'],
   ['memories', 'Memories'],
@@ -66,7 +73,12 @@ export function App() {
 
 function Workspace({ notice }: { notice: UnlockNotice }) {
   const [tab, setTab] = useState<Tab>('chat');
-  const [openPath, setOpenPath] = useState<{ path: string; n: number }>();
+  // Where the Memories tab is asked to go (a restored draft), and the pane beside the chat.
+  const [memoriesAt, setMemoriesAt] = useState<MemoryTarget & { n: number }>();
+  const [paneOpen, setPaneOpen] = useState(false);
+  const [paneAt, setPaneAt] = useState<PaneRequest>();
+  const [paneWidth, setPaneWidth] = usePaneSize('memory', 440, 260, 960);
+  const [chatProject, setChatProject] = useState(FIRST_PROJECT);
   const [dismissed, setDismissed] = useState(false);
   const [rolledBack, setRolledBack] = useState(notice.rolledBack);
   const [drafts, setDrafts] = useState<Drafts>();
@@ -85,10 +97,23 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
     const target = next === 'chat' ? '#panel-chat textarea[aria-label="Message"]' : next === 'memories' ? (document.querySelector('#panel-memories .cm-content') ? '#panel-memories .cm-content' : '#panel-memories h1') : '#panel-settings h1';
     focusWhenReady(target);
   }, []);
-  const openInEditor = useCallback((path: string) => {
-    setOpenPath((p) => ({ path, n: (p?.n ?? 0) + 1 }));
-    setTab('memories');
-    focusWhenReady(`#panel-memories .editor[data-doc^="${CSS.escape(path)}#"] .cm-content`);
+  /** A chip's "Open in editor": the file opens in the pane beside the chat, in the chip's project, with focus in its editor (or on why it could not open). */
+  const openInEditor = useCallback((path: string, project: string = FIRST_PROJECT) => {
+    setPaneAt((p) => ({ path, project, n: (p?.n ?? 0) + 1 }));
+    setPaneOpen(true);
+    setTab('chat');
+    focusWhenReady(`#${PANE} .editor[data-doc^="${CSS.escape(path)}#"] .cm-content, #${PANE} .pane-error`);
+  }, []);
+  /** Opens or closes the pane; focus goes into it (the open file, else the tree, else its heading) or back to the toggle. */
+  const paneOpenRef = useRef(paneOpen);
+  paneOpenRef.current = paneOpen;
+  const togglePane = useCallback(() => {
+    const open = !paneOpenRef.current;
+    setTab('chat');
+    setPaneOpen(open);
+    if (!open) return focusWhenReady('#memory-toggle');
+    // The pane stays mounted while closed, so what it shows is already there once it is visible.
+    requestAnimationFrame(() => focusWhenReady(PANE_FOCUS.map((s) => `#${PANE} ${s}`).find((s) => document.querySelector(s)) ?? `#${PANE} h2`));
   }, []);
 
   useEffect(() => {
@@ -103,6 +128,9 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
       if (mod && e.shiftKey && e.key.toLowerCase() === 'l') {
         e.preventDefault();
         lock();
+      } else if (mod && e.shiftKey && e.key.toLowerCase() === 'm') {
+        e.preventDefault();
+        togglePane();
       } else if (mod && ['1', '2', '3'].includes(e.key)) {
         e.preventDefault();
         show(TABS[Number(e.key) - 1]![0]);
@@ -110,7 +138,7 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [lock, show]);
+  }, [lock, show, togglePane]);
 
   // The ARIA tabs pattern: one Tab stop for the tab list, arrows and Home/End move between tabs (and show them).
   const onTabKey = (e: React.KeyboardEvent) => {
@@ -170,9 +198,13 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
         <DraftOffer
           draft={memoryDraft}
           onRestore={() => {
+            // Into the project the edit was typed in (a draft from before projects: the first one), in the Memories tab.
+            const project = memoryDraft.project ?? FIRST_PROJECT;
             setRestored(memoryDraft);
             setDrafts((d) => ({ ...d, memory: undefined }));
-            openInEditor(memoryDraft.path);
+            setMemoriesAt((p) => ({ path: memoryDraft.path, project, n: (p?.n ?? 0) + 1 }));
+            setTab('memories');
+            focusWhenReady(`#panel-memories .editor[data-doc^="${CSS.escape(memoryDraft.path)}#"] .cm-content`);
           }}
           onDiscard={() => {
             void discardDraft('memory');
@@ -187,13 +219,21 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
           <h1 className="sr-only" tabIndex={-1}>
             Chat
           </h1>
-          <ChatView active={tab === 'chat'} restoredDraft={drafts?.chat} onOpenMemory={openInEditor} onOpenSettings={() => show('settings')} />
+          {/* The conversation, and beside it (toggled) the memory of its project. */}
+          <div className={`chat-area${paneOpen ? ' with-pane' : ''}`}>
+            <ChatView active={tab === 'chat'} restoredDraft={drafts?.chat} onOpenMemory={openInEditor} onOpenSettings={() => show('settings')} onProject={setChatProject} />
+            <button id="memory-toggle" className="pane-toggle memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title="Memory beside the chat (Ctrl+Shift+M)">
+              Memory
+            </button>
+            {paneOpen && <Splitter label="Resize memory pane" controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
+            <MemoryPane id={PANE} shown={paneOpen} project={chatProject} request={paneAt} width={paneWidth} onClose={togglePane} />
+          </div>
         </section>
         <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel" hidden={tab !== 'memories'}>
           <h1 className="sr-only" tabIndex={-1}>
             Memories
           </h1>
-          <MemoriesView initialPath={openPath?.path} openRequest={openPath?.n} restored={restored} />
+          <MemoriesView active={tab === 'memories'} goTo={memoriesAt} restored={restored} />
         </section>
         <section role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" className="panel" hidden={tab !== 'settings'}>
           <h1 className="sr-only" tabIndex={-1}>

@@ -4,6 +4,7 @@
  * while unlocked and in the vault (encrypted) while locked.
  */
 import { z } from 'zod';
+import { ProjectId } from './projects';
 
 /** The largest draft text main keeps: a memory file's own size limit (DEFAULT_MEMORY_LIMITS.maxFileBytes). */
 export const MAX_MEMORY_DRAFT_CHARS = 1024 * 1024;
@@ -15,6 +16,8 @@ export const MemoryDraft = z.object({
   text: z.string().max(MAX_MEMORY_DRAFT_CHARS),
   /** The saved version the edit started from, so restoring it can still detect a conflict. */
   baseVersion: z.number().int().min(0),
+  /** The project whose memory the file is in; absent (a draft kept before projects): the first project. */
+  project: ProjectId.optional(),
 });
 export type MemoryDraft = z.infer<typeof MemoryDraft>;
 

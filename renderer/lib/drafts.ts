@@ -26,6 +26,20 @@ export function saveDraft<K extends DraftKind>(kind: K, draft: Value[K] | null):
   pending.set(kind, { timer: setTimeout(() => void send(), WAIT_MS), send });
 }
 
+/** The unsaved memory edit of each open editor (the Memories tab and the pane beside the chat), by editor. */
+const memoryEdits = new Map<string, MemoryDraft>();
+
+/**
+ * Sets (or with null discards) one editor's unsaved memory edit. Main keeps one
+ * memory draft, so it gets the edit changed last among those still unsaved: a
+ * second editor opening or saving a file never discards the first one's edit.
+ */
+export function saveMemoryDraft(owner: string, draft: MemoryDraft | null): void {
+  memoryEdits.delete(owner);
+  if (draft) memoryEdits.set(owner, draft);
+  saveDraft('memory', [...memoryEdits.values()].at(-1) ?? null);
+}
+
 /** Discards a draft at once (restored or declined by the user), including one main kept from before the lock. */
 export async function discardDraft(kind: DraftKind): Promise<void> {
   const before = pending.get(kind);
@@ -47,4 +61,5 @@ export function resetDrafts(): void {
   for (const p of pending.values()) clearTimeout(p.timer);
   pending.clear();
   held.clear();
+  memoryEdits.clear();
 }

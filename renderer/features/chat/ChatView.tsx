@@ -25,7 +25,20 @@ type ChatEventPayload = EventPayload<'chatEvent'>;
 const LAST_OPEN = 'mnemo.lastConversation';
 
 /** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
-export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }: { active: boolean; restoredDraft?: ChatDraft | undefined; onOpenMemory: (path: string) => void; onOpenSettings: () => void }) {
+export function ChatView({
+  active,
+  restoredDraft,
+  onOpenMemory,
+  onOpenSettings,
+  onProject,
+}: {
+  active: boolean;
+  restoredDraft?: ChatDraft | undefined;
+  onOpenMemory: (path: string, project?: string) => void;
+  onOpenSettings: () => void;
+  /** Told the open conversation's project (absent: the first), for the memory pane beside the chat. */
+  onProject?: (project: string) => void;
+}) {
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [conv, setConv] = useState<Conversation>();
   const [live, setLive] = useState<Live>();
@@ -39,6 +52,7 @@ export function ChatView({ active, restoredDraft, onOpenMemory, onOpenSettings }
   /** The turn whose conversation was made for its message: if nothing of it is saved, the empty conversation goes again. */
   const madeFor = useRef<{ turnId: string; id: string } | undefined>(undefined);
 
+  useEffect(() => onProject?.(conv?.project ?? 'default'), [conv?.project, onProject]);
   // The unsent message a lock kept comes back to the box (unless something was typed since).
   useEffect(() => {
     if (restoredDraft) setDraft((d) => d || restoredDraft.text);
@@ -335,7 +349,7 @@ function Greeting() {
     <div className="greeting">
       <h2>Start a conversation</h2>
       <p>Claude keeps notes about you and your work in memory files, encrypted in the vault on this computer. You see every memory Claude reads or writes here in the chat, and you can open, edit or delete any of them under Memories.</p>
-      <p className="hint">Enter sends; Shift+Enter starts a new line. Ctrl+K starts a new conversation.</p>
+      <p className="hint">Enter sends; Shift+Enter starts a new line. Ctrl+K starts a new conversation. Ctrl+Shift+M shows memory beside the chat.</p>
     </div>
   );
 }

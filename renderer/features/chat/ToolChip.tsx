@@ -29,7 +29,7 @@ const expanded = new Set<string>();
 export const ChipProject = createContext<string | undefined>(undefined);
 
 /** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
-export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string) => void }) {
+export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string, project?: string) => void }) {
   const project = useContext(ChipProject);
   const [open, setOpenState] = useState(() => expanded.has(tool.id));
   const setOpen = (next: boolean) => {
@@ -55,8 +55,8 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
           )}
           {tool.diff && <Diff before={tool.diff.before} after={tool.diff.after} label={`Changes to ${target}`} />}
           <div className="row">
-            {/* The Memories tab shows the first project's memory; another project's file would be the wrong one. */}
-            {tool.command !== 'delete' && (project ?? 'default') === 'default' && <button onClick={() => onOpen(target)}>Open in editor</button>}
+            {/* The path names a file in the conversation's project, so it opens there (a same-named file elsewhere is another file). */}
+            {tool.command !== 'delete' && <button onClick={() => onOpen(target, project ?? 'default')}>Open in editor</button>}
             {canUndo && (
               <button
                 onClick={() =>

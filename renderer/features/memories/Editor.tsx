@@ -5,7 +5,7 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { EditorState, type Extension } from '@codemirror/state';
 import { tags as t } from '@lezer/highlight';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 /**
  * Markdown colours from the app's theme variables, so markers (#, *, `) and
@@ -53,11 +53,13 @@ function changeListener(onChange: (text: string) => void): Extension {
   });
 }
 
-const accessibleName = (label: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': 'editor-keys' });
+// Two editors can be open at once (the Memories tab and the pane beside the chat), so each names its own hint.
+const accessibleName = (label: string, hint: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': hint });
 
 /** The memory editor: CodeMirror 6 with Markdown, line numbers and search , built from small extensions. */
 export function Editor({ docKey, text, onChange, onSave }: { docKey: string; text: string; onChange: (text: string) => void; onSave: () => void }) {
   const host = useRef<HTMLDivElement>(null);
+  const hintId = useId();
   const view = useRef<EditorView | undefined>(undefined);
   const handlers = useRef({ onChange, onSave });
   handlers.current = { onChange, onSave };
@@ -71,7 +73,7 @@ export function Editor({ docKey, text, onChange, onSave }: { docKey: string; tex
         markdown(),
         EditorView.lineWrapping,
         changeListener((t) => handlers.current.onChange(t)),
-        accessibleName('Editor'),
+        accessibleName('Editor', hintId),
       ],
     });
     view.current = new EditorView({ state, parent: host.current! });
@@ -84,7 +86,7 @@ export function Editor({ docKey, text, onChange, onSave }: { docKey: string; tex
 
   return (
     <div className="editor-column">
-      <p className="editor-hint" id="editor-keys">
+      <p className="editor-hint" id={hintId}>
         Tab leaves the editor · Ctrl+] indents · Ctrl+[ outdents · Ctrl+S saves
       </p>
       <div className="editor" ref={host} data-doc={docKey} />

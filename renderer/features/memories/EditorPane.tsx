@@ -1,13 +1,14 @@
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
-import { saveDraft } from '../../lib/drafts';
+import { saveMemoryDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
+import { TransferForm } from './TransferForm';
 import { useAskedMode } from './useReturnFocus';
 
 interface Loaded {
@@ -24,6 +25,7 @@ interface Loaded {
  */
 export function EditorPane({
   path,
+  project,
   request,
   restored,
   onDirty,
@@ -31,6 +33,8 @@ export function EditorPane({
   onDeleted,
 }: {
   path: string;
+  /** The project whose memory `path` is in ('default': the first). */
+  project: string;
   /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
   request?: { mode: 'rename' | 'delete'; n: number } | undefined;
   /** An unsaved edit a lock kept, offered back after unlock. */
@@ -44,7 +48,7 @@ export function EditorPane({
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
-  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history'>('edit', request, path);
+  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
   const keyCounter = useRef(0);
   /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
   const pendingRestore = useRef(restored);
@@ -54,7 +58,7 @@ export function EditorPane({
 
   const load = useCallback(async () => {
     try {
-      const r = await call('memoryRead', { path });
+      const r = await call('memoryRead', { path, project });
       const back = pendingRestore.current;
       pendingRestore.current = undefined;
       // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
@@ -65,7 +69,7 @@ export function EditorPane({
     } catch (e) {
       setError(messageOf(e));
     }
-  }, [path]);
+  }, [path, project]);
 
   useEffect(() => {
     setNotice(undefined);
@@ -77,17 +81,18 @@ export function EditorPane({
     onDirty(dirty);
   }, [dirty, onDirty]);
   // Leaving the file (after the user agreed to drop the edit) drops its draft too.
-  useEffect(() => () => saveDraft('memory', null), []);
-  // Main keeps the unsaved edit, so a lock (even one main starts when idle) does not lose it.
+  const owner = useId();
+  useEffect(() => () => saveMemoryDraft(owner, null), [owner]);
+  // Main keeps the unsaved edit (with its project), so a lock (even one main starts when idle) does not lose it.
   useEffect(() => {
-    saveDraft('memory', dirty && loaded ? { path, text: draft, baseVersion: loaded.version } : null);
-  }, [dirty, draft, path, loaded]);
+    saveMemoryDraft(owner, dirty && loaded ? { path, text: draft, baseVersion: loaded.version, project } : null);
+  }, [owner, dirty, draft, path, project, loaded]);
 
   useEffect(
     () =>
       on('memoryChanged', (c) => {
-        // This editor shows the first project's memory; the same path in another project is another file.
-        if (c.project !== undefined && c.project !== 'default') return;
+        // The same path in another project is another file.
+        if ((c.project ?? 'default') !== project) return;
         if (c.op === 'rename' && c.path === path && c.newPath) return onRenamed(c.newPath);
         if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
           setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');
@@ -101,24 +106,24 @@ export function EditorPane({
           setNotice('This memory was changed elsewhere while you were editing. Saving will show both versions.');
         }
       }),
-    [path, load, onRenamed],
+    [path, project, load, onRenamed],
   );
 
   const save = useCallback(
     async (force?: number) => {
       if (!loaded) return;
       try {
-        const meta = await call('memoryWrite', { path, text: draft, mode: 'update', expectedVersion: force ?? loaded.version });
+        const meta = await call('memoryWrite', { path, text: draft, mode: 'update', expectedVersion: force ?? loaded.version, project });
         setLoaded({ text: draft, version: meta.version, key: loaded.key });
         setConflict(undefined);
         setNotice(undefined);
         setError(undefined);
       } catch (e) {
         if (e instanceof ApiError && e.code === 'CONFLICT') {
-          const theirs = await call('memoryRead', { path });
+          const theirs = await call('memoryRead', { path, project });
           setConflict(theirs);
         } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
-          await call('memoryWrite', { path, text: draft, mode: 'create' }).then(
+          await call('memoryWrite', { path, text: draft, mode: 'create', project }).then(
             (meta) => setLoaded({ text: draft, version: meta.version, key: loaded.key }),
             (err: unknown) => setError(messageOf(err)),
           );
@@ -126,12 +131,12 @@ export function EditorPane({
         } else setError(messageOf(e));
       }
     },
-    [loaded, draft, path],
+    [loaded, draft, path, project],
   );
 
   const remove = async () => {
     try {
-      await call('memoryDelete', { path });
+      await call('memoryDelete', { path, project });
       onDeleted();
     } catch (err) {
       setError(messageOf(err));
@@ -161,6 +166,17 @@ export function EditorPane({
         >
           Rename
         </button>
+        <button
+          aria-pressed={mode === 'transfer'}
+          disabled={dirty}
+          title={dirty ? 'Save or undo your changes first' : 'Move or copy this memory to another project'}
+          onClick={() => {
+            back.remember();
+            setMode(mode === 'transfer' ? 'edit' : 'transfer');
+          }}
+        >
+          Move or copy…
+        </button>
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
           History
         </button>
@@ -181,7 +197,21 @@ export function EditorPane({
         </p>
       )}
       <ErrorText message={error} />
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} project={project} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
+      {mode === 'transfer' && (
+        <TransferForm
+          path={path}
+          project={project}
+          onCancel={closeAsk}
+          onError={setError}
+          onDone={(how, name) => {
+            if (how === 'move') return onDeleted();
+            closeAsk();
+            setError(undefined);
+            setNotice(`Copied to ${name}.`);
+          }}
+        />
+      )}
       {mode === 'delete' && (
         <ConfirmDialog label={`Delete ${path}`} onCancel={closeAsk}>
           <p>Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
@@ -216,7 +246,7 @@ export function EditorPane({
       )}
       <div className="editor-and-history">
         <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} />
-        {mode === 'history' && <History path={path} current={loaded.text} onRestored={() => void load()} />}
+        {mode === 'history' && <History path={path} project={project} current={loaded.text} onRestored={() => void load()} />}
       </div>
     </div>
   );

@@ -7,12 +7,14 @@ import { useAskedMode } from './useReturnFocus';
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
 export function FolderPane({
   path,
+  project,
   count,
   request,
   onRenamed,
   onDeleted,
 }: {
   path: string;
+  project: string;
   count: number;
   /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
   request?: { mode: 'rename' | 'delete'; n: number } | undefined;
@@ -48,13 +50,13 @@ export function FolderPane({
       <p className="empty">
         {count} {count === 1 ? 'item' : 'items'} inside.
       </p>
-      {mode === 'rename' && <RenameForm path={path} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
+      {mode === 'rename' && <RenameForm path={path} project={project} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
         <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="delete-folder-q">
             Delete the folder {path} and the {count} {count === 1 ? 'item' : 'items'} in it? Its memories move to the trash (under Memories), where they can be restored until the trash is emptied.
           </p>
-          <button className="danger" onClick={() => void call('memoryDelete', { path }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
+          <button className="danger" onClick={() => void call('memoryDelete', { path, project }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
           <button onClick={closeAsk} autoFocus>
             Cancel
           </button>

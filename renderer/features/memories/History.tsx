@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { VersionEntry } from '../../../electron/shared/ipc';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
@@ -11,20 +11,21 @@ import { Splitter, usePaneSize } from './Splitter';
  * wrote it and when; an earlier one shows its diff to the current text and can
  * be restored.
  */
-export function History({ path, current, onRestored }: { path: string; current: string; onRestored: () => void }) {
+export function History({ path, project, current, onRestored }: { path: string; project: string; current: string; onRestored: () => void }) {
   const [versions, setVersions] = useState<VersionEntry[]>([]);
   const [chosen, setChosen] = useState<{ version: number; text: string }>();
   const [error, setError] = useState<string>();
   const titles = useConversationTitles();
   const [size, setSize] = usePaneSize('history', 360, 220, 720);
+  const paneId = useId();
 
   useEffect(() => {
-    call('memoryVersions', { path }).then((v) => setVersions([...v].reverse()), (e: unknown) => setError(messageOf(e)));
-  }, [path, current]);
+    call('memoryVersions', { path, project }).then((v) => setVersions([...v].reverse()), (e: unknown) => setError(messageOf(e)));
+  }, [path, project, current]);
 
   const show = async (version: number) => {
     try {
-      setChosen({ version, text: (await call('memoryReadVersion', { path, version })).text });
+      setChosen({ version, text: (await call('memoryReadVersion', { path, version, project })).text });
     } catch (e) {
       setError(messageOf(e));
     }
@@ -32,7 +33,7 @@ export function History({ path, current, onRestored }: { path: string; current: 
   const restore = async () => {
     if (!chosen) return;
     try {
-      await call('memoryRestore', { path, version: chosen.version });
+      await call('memoryRestore', { path, version: chosen.version, project });
       setChosen(undefined);
       onRestored();
     } catch (e) {
@@ -43,8 +44,8 @@ export function History({ path, current, onRestored }: { path: string; current: 
 
   return (
     <>
-      <Splitter label="Resize history" controls="history-pane" value={size} min={220} max={720} onChange={setSize} edge="start" />
-      <aside className="history" id="history-pane" aria-label="Version history" style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
+      <Splitter label="Resize history" controls={paneId} value={size} min={220} max={720} onChange={setSize} edge="start" />
+      <aside className="history" id={paneId} aria-label="Version history" style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
         <h2>History</h2>
         {versions.length === 0 && <p className="empty">No versions yet.</p>}
         <ul>

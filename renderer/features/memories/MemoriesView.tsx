@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
-import type { Entry } from '../../../electron/shared/ipc';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf, on } from '../../lib/api';
+import { call, messageOf } from '../../lib/api';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
+import { FIRST_PROJECT, useMemoryTree, useProjects } from './projects';
 import { Splitter, usePaneSize } from './Splitter';
 import { TrashPane } from './TrashPane';
 import { ReviewPane } from './ReviewPane';
@@ -12,11 +13,18 @@ import { useReviewList } from './ReviewCount';
 import { Tree } from './Tree';
 
 type Hit = { path: string; line: number; snippet: string };
+/** Where the view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it. */
+export type MemoryTarget = { project: string; path?: string | undefined; ask?: 'rename' | 'delete' };
 
-/** Browse, search, create and edit memories. The tree follows every change live. */
-export function MemoriesView({ initialPath, openRequest, restored }: { initialPath: string | undefined; openRequest?: number | undefined; restored?: MemoryDraft | undefined }) {
-  const [entries, setEntries] = useState<Entry[]>([]);
-  const [selected, setSelected] = useState<string | undefined>(initialPath);
+/** Browse, search, create and edit the memories of any project (picked here). The tree follows every change live. */
+export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo?: (MemoryTarget & { n: number }) | undefined; restored?: MemoryDraft | undefined }) {
+  // Which project's memory is shown; every call below acts on it.
+  const [project, setProject] = useState(goTo?.project ?? FIRST_PROJECT);
+  const [projects, reloadProjects] = useProjects(active);
+  const { entries, error: listError, refresh } = useMemoryTree(project);
+  const [selected, setSelected] = useState<string | undefined>(goTo?.path);
+  /** A switch asked for while the open memory has unsaved changes: it waits for the user's answer. */
+  const [leaving, setLeaving] = useState<MemoryTarget>();
   const [creating, setCreating] = useState<'file' | 'dir'>();
   const [newPath, setNewPath] = useState('/memories/');
   const [query, setQuery] = useState('');
@@ -28,26 +36,43 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
   const [listShown, setListShown] = useState(true);
   const [trashOpen, setTrashOpen] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
-  const review = useReviewList();
+  const review = useReviewList(project);
   const [request, setRequest] = useState<{ mode: 'rename' | 'delete'; n: number }>();
 
-  const refresh = useCallback(() => {
-    call('memoryList').then(setEntries, (e: unknown) => setError(messageOf(e)));
-  }, []);
-  useEffect(() => {
-    refresh();
-    return on('memoryChanged', refresh);
-  }, [refresh]);
-  // "Open in editor" from the chat: this view stays mounted, so an unsaved edit here must be asked about first.
-  useEffect(() => {
-    if (!initialPath) return;
-    setSelected((current) => {
-      if (current === initialPath) return current;
-      if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return current;
-      dirty.current = false;
-      return initialPath;
+  const apply = useCallback((t: MemoryTarget) => {
+    dirty.current = false;
+    setLeaving(undefined);
+    setRequest((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
+    setProject((before) => {
+      if (before !== t.project) {
+        setHits(undefined);
+        setError(undefined);
+      }
+      return t.project;
     });
-  }, [initialPath, openRequest]);
+    setSelected(t.path);
+  }, []);
+  /** Goes to a project and file; with unsaved changes to the open memory it asks first. False when it did not go (yet). */
+  const go = (t: MemoryTarget): boolean => {
+    setTrashOpen(false);
+    setReviewOpen(false);
+    if (t.project === project && t.path === selected) {
+      if (t.ask) setRequest((r) => ({ mode: t.ask!, n: (r?.n ?? 0) + 1 }));
+      return true;
+    }
+    if (dirty.current) {
+      setLeaving(t);
+      return false;
+    }
+    apply(t);
+    return true;
+  };
+  const goRef = useRef(go);
+  goRef.current = go;
+  // "Open in editor" or a restored draft: this view stays mounted, so an unsaved edit here must be asked about first.
+  useEffect(() => {
+    if (goTo) goRef.current({ project: goTo.project, path: goTo.path });
+  }, [goTo]);
   useEffect(() => {
     const guard = (e: BeforeUnloadEvent) => {
       if (dirty.current) e.preventDefault();
@@ -56,26 +81,15 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
     return () => window.removeEventListener('beforeunload', guard);
   }, []);
 
-  const open = (path: string): boolean => {
-    setTrashOpen(false);
-    setReviewOpen(false);
-    if (path === selected) return true;
-    if (dirty.current && !window.confirm('Discard your unsaved changes to this memory?')) return false;
-    dirty.current = false;
-    setRequest(undefined);
-    setSelected(path);
-    return true;
-  };
-  const ask = (path: string, mode: 'rename' | 'delete') => {
-    if (open(path)) setRequest((r) => ({ mode, n: (r?.n ?? 0) + 1 }));
-  };
+  const open = (path: string): boolean => go({ project, path });
+  const ask = (path: string, mode: 'rename' | 'delete') => void go({ project, path, ask: mode });
 
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
     try {
       const path = newPath.trim();
-      if (creating === 'dir') await call('memoryMkdir', { path });
-      else await call('memoryWrite', { path, text: '', mode: 'create' });
+      if (creating === 'dir') await call('memoryMkdir', { path, project });
+      else await call('memoryWrite', { path, text: '', mode: 'create', project });
       setCreating(undefined);
       setNewPath('/memories/');
       setError(undefined);
@@ -90,7 +104,7 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
     e.preventDefault();
     if (!query.trim()) return setHits(undefined);
     try {
-      setHits(await call('memorySearch', { query: query.trim() }));
+      setHits(await call('memorySearch', { query: query.trim(), project }));
     } catch (err) {
       setError(messageOf(err));
     }
@@ -103,6 +117,17 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
         <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
       </button>
       <div className="sidebar memory-list" id="memory-list" hidden={!listShown} style={{ '--pane-w': `${listSize}px` } as React.CSSProperties}>
+        <label className="project-picker">
+          Memories of project
+          <select value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
+            {projects?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+            {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? 'A deleted project' : 'Loading…'}</option>}
+          </select>
+        </label>
         <div className="row">
           <button onClick={() => setCreating('file')}>New memory</button>
           <button onClick={() => setCreating('dir')}>New folder</button>
@@ -128,7 +153,7 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
         <form role="search" onSubmit={search}>
           <input type="search" aria-label="Search memories" placeholder="Search memories" value={query} onChange={(e) => setQuery(e.target.value)} />
         </form>
-        <ErrorText message={error} />
+        <ErrorText message={error ?? listError} />
         {hits ? (
           <ul className="hits" aria-label="Search results">
             {hits.length === 0 && <li>No memory contains “{query}”.</li>}
@@ -150,10 +175,23 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
       </div>
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
+        {leaving && (
+          <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
+            <p>Discard your unsaved changes to this memory?</p>
+            <button className="danger" onClick={() => apply(leaving)}>
+              Discard changes
+            </button>
+            <button data-cancel onClick={() => setLeaving(undefined)}>
+              Keep editing
+            </button>
+          </ConfirmDialog>
+        )}
         {reviewOpen ? (
-          <ReviewPane entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
+          <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
         ) : trashOpen ? (
           <TrashPane
+            key={project}
+            project={project}
             onRestored={(path) => {
               refresh();
               open(path);
@@ -161,9 +199,10 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
           />
         ) : selected && entries.find((e) => e.path === selected)?.kind === 'dir' ? (
           <FolderPane
-            key={selected}
+            key={`${project}:${selected}`}
             request={request}
             path={selected}
+            project={project}
             count={entries.filter((e) => e.path.startsWith(selected + '/')).length}
             onRenamed={(to) => {
               setSelected(to);
@@ -176,10 +215,11 @@ export function MemoriesView({ initialPath, openRequest, restored }: { initialPa
           />
         ) : selected ? (
           <EditorPane
-            key={selected}
+            key={`${project}:${selected}`}
             request={request}
             path={selected}
-            restored={restored?.path === selected ? restored : undefined}
+            project={project}
+            restored={restored?.path === selected && (restored.project ?? FIRST_PROJECT) === project ? restored : undefined}
             onDirty={(d) => (dirty.current = d)}
             onRenamed={(to) => {
               dirty.current = false;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { call, messageOf } from '../../lib/api';
 
 /** Rename or move a memory or folder: one path field, checked by main against the memory path rules. */
-export function RenameForm({ path, onRenamed, onCancel, onError }: { path: string; onRenamed: (to: string) => void; onCancel: () => void; onError: (message: string) => void }) {
+export function RenameForm({ path, project, onRenamed, onCancel, onError }: { path: string; project: string; onRenamed: (to: string) => void; onCancel: () => void; onError: (message: string) => void }) {
   const [newPath, setNewPath] = useState(path);
   return (
     <form
@@ -13,7 +13,7 @@ export function RenameForm({ path, onRenamed, onCancel, onError }: { path: strin
       onSubmit={(e) => {
         e.preventDefault();
         const to = newPath.trim();
-        void call('memoryRename', { from: path, to }).then(
+        void call('memoryRename', { from: path, to, project }).then(
           () => onRenamed(to),
           (err: unknown) => onError(messageOf(err)),
         );

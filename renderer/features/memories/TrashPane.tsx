@@ -13,7 +13,7 @@ const when = (ms: number) => new Date(ms).toLocaleString();
  * (as a new version recorded as a restore). Emptying the trash asks first and
  * then removes those versions for good.
  */
-export function TrashPane({ onRestored }: { onRestored: (path: string) => void }) {
+export function TrashPane({ project, onRestored }: { project: string; onRestored: (path: string) => void }) {
   const [entries, setEntries] = useState<TrashEntry[]>();
   const [chosen, setChosen] = useState<string>();
   const [version, setVersion] = useState<{ version: number; text: string }>();
@@ -27,8 +27,8 @@ export function TrashPane({ onRestored }: { onRestored: (path: string) => void }
   };
 
   const refresh = useCallback(() => {
-    call('memoryTrash').then(setEntries, (e: unknown) => setError(messageOf(e)));
-  }, []);
+    call('memoryTrash', { project }).then(setEntries, (e: unknown) => setError(messageOf(e)));
+  }, [project]);
   useEffect(refresh, [refresh]);
 
   const entry = entries?.find((e) => e.path === chosen);
@@ -39,14 +39,14 @@ export function TrashPane({ onRestored }: { onRestored: (path: string) => void }
   };
   const show = async (path: string, v: number) => {
     try {
-      setVersion({ version: v, text: (await call('memoryReadVersion', { path, version: v })).text });
+      setVersion({ version: v, text: (await call('memoryReadVersion', { path, version: v, project })).text });
     } catch (e) {
       setError(messageOf(e));
     }
   };
   const restore = async (path: string, v: number) => {
     try {
-      await call('memoryTrashRestore', { path, version: v });
+      await call('memoryTrashRestore', { path, version: v, project });
       onRestored(path);
     } catch (e) {
       setError(messageOf(e));
@@ -54,7 +54,7 @@ export function TrashPane({ onRestored }: { onRestored: (path: string) => void }
   };
   const empty = async () => {
     try {
-      await call('memoryTrashEmpty', {});
+      await call('memoryTrashEmpty', { project });
       setAsking(false);
       setChosen(undefined);
       setVersion(undefined);

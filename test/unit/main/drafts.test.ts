@@ -145,3 +145,29 @@ describe('a message typed in a temporary chat', () => {
     await next.session.close();
   });
 });
+
+describe('an unsaved memory edit names its project', () => {
+  it("is offered back after a lock with the project it was typed in, so it is restored into that project's file", async () => {
+    const { handlers, session } = await fresh();
+    const made = await dispatch(handlers, 'projectsCreate', [{ name: 'Garden' }]);
+    const garden = (made as { value: { id: string } }).value.id;
+    await dispatch(handlers, 'draftsPut', [{ kind: 'memory', draft: { path: '/memories/roses.md', text: MEMORY_TEXT, baseVersion: 2, project: garden } }]);
+    await dispatch(handlers, 'vaultLock', []);
+    await dispatch(handlers, 'vaultUnlock', [{ passphrase: PASS }]);
+    expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: { memory: { path: '/memories/roses.md', text: MEMORY_TEXT, baseVersion: 2, project: garden } } });
+    await session.close();
+  });
+
+  it('a draft kept before projects (no project) still comes back, meaning the first project', async () => {
+    const { handlers, session } = await fresh();
+    await session.unlocked().internal.putJSON('drafts/memory', { path: '/memories/old.md', text: MEMORY_TEXT, baseVersion: 1 });
+    expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: { memory: { path: '/memories/old.md', text: MEMORY_TEXT, baseVersion: 1 } } });
+    await session.close();
+  });
+
+  it('a draft naming something that is not a project id is refused at the boundary', async () => {
+    const { handlers, session } = await fresh();
+    expect(await dispatch(handlers, 'draftsPut', [{ kind: 'memory', draft: { path: '/memories/a.md', text: 'x', baseVersion: 1, project: '../etc' } }])).toMatchObject({ ok: false });
+    await session.close();
+  });
+});

@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EditorPane } from '../memories/EditorPane';
+import { FolderPane } from '../memories/FolderPane';
+import { projectName, useMemoryTree, useProjects } from '../memories/projects';
+import { Tree } from '../memories/Tree';
+
+/** A file to show, asked for by a chip's "Open in editor"; `n` changes with each ask. */
+export type PaneRequest = { project: string; path: string; n: number };
+type Target = { project: string; path?: string | undefined; ask?: 'rename' | 'delete' };
+
+/**
+ * The memory tree and editor beside the conversation, for the open
+ * conversation's project. It follows that project while nothing is unsaved; an
+ * unsaved edit keeps its file (and project) open until the user saves or
+ * agrees to drop it. It stays mounted while closed, so closing it loses nothing.
+ */
+export function MemoryPane({ id, shown, project: conversationProject, request, width, onClose }: { id: string; shown: boolean; project: string; request: PaneRequest | undefined; width: number; onClose: () => void }) {
+  const [project, setProject] = useState(request?.project ?? conversationProject);
+  const [selected, setSelected] = useState<string | undefined>(request?.path);
+  const [ask, setAsk] = useState<{ mode: 'rename' | 'delete'; n: number }>();
+  const [leaving, setLeaving] = useState<Target>();
+  // Listed again when shown and when the conversation's project changes: a project made since then has a name to show.
+  const [projects] = useProjects(`${shown}:${project}:${conversationProject}`);
+  const { entries, error, refresh } = useMemoryTree(project);
+  const dirty = useRef(false);
+  const headingId = useId();
+
+  const apply = useCallback((t: Target) => {
+    dirty.current = false;
+    setLeaving(undefined);
+    setAsk((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
+    setProject(t.project);
+    setSelected(t.path);
+  }, []);
+  /** Goes to a project and file, asking first when the open memory has unsaved changes. */
+  const go = (t: Target) => {
+    if (t.project === project && t.path === selected) {
+      if (t.ask) setAsk((r) => ({ mode: t.ask!, n: (r?.n ?? 0) + 1 }));
+      return;
+    }
+    if (dirty.current) return setLeaving(t);
+    apply(t);
+  };
+  const goRef = useRef(go);
+  goRef.current = go;
+
+  // A chip asks for a file: list its project again too, so a project deleted meanwhile is reported, not shown stale.
+  useEffect(() => {
+    if (!request) return;
+    goRef.current({ project: request.project, path: request.path });
+    refresh();
+  }, [request, refresh]);
+  // Another conversation, another project: follow it, unless that would drop an unsaved edit.
+  useEffect(() => {
+    if (!dirty.current) apply({ project: conversationProject });
+  }, [conversationProject, apply]);
+
+  const entry = selected ? entries.find((e) => e.path === selected) : undefined;
+  const name = projectName(projects, project);
+  return (
+    <aside id={id} className="memory-pane" aria-labelledby={headingId} hidden={!shown} style={{ '--pane-w': `${width}px` } as React.CSSProperties}>
+      <div className="memory-pane-head">
+        <h2 id={headingId} tabIndex={-1}>
+          Memory of {name}
+        </h2>
+        <button onClick={onClose} title="Close the memory pane (Ctrl+Shift+M)">
+          Close
+        </button>
+      </div>
+      {project !== conversationProject && (
+        <div className="banner" role="status">
+          <p>This pane shows {name}; the open conversation is in {projectName(projects, conversationProject)}.</p>
+          <button onClick={() => go({ project: conversationProject })}>Show {projectName(projects, conversationProject)}</button>
+        </div>
+      )}
+      {error ? (
+        // Focusable, so "Open in editor" can put focus on why nothing opened.
+        <p role="alert" className="error pane-error" tabIndex={-1}>
+          {error}
+        </p>
+      ) : (
+        <>
+          <div className="memory-pane-tree">
+            {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
+            {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
+            {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
+          </div>
+          {leaving && (
+            <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
+              <p>Discard your unsaved changes to this memory?</p>
+              <button className="danger" onClick={() => apply(leaving)}>
+                Discard changes
+              </button>
+              <button data-cancel onClick={() => setLeaving(undefined)}>
+                Keep editing
+              </button>
+            </ConfirmDialog>
+          )}
+          {selected && entry?.kind === 'dir' ? (
+            <FolderPane
+              key={`${project}:${selected}`}
+              request={ask}
+              path={selected}
+              project={project}
+              count={entries.filter((e) => e.path.startsWith(selected + '/')).length}
+              onRenamed={(to) => {
+                setSelected(to);
+                refresh();
+              }}
+              onDeleted={() => setSelected(undefined)}
+            />
+          ) : selected ? (
+            <EditorPane
+              key={`${project}:${selected}`}
+              request={ask}
+              path={selected}
+              project={project}
+              onDirty={(d) => (dirty.current = d)}
+              onRenamed={(to) => {
+                dirty.current = false;
+                setSelected(to);
+                refresh();
+              }}
+              onDeleted={() => {
+                dirty.current = false;
+                setSelected(undefined);
+              }}
+            />
+          ) : (
+            <p className="empty">Choose a memory to read or edit it, or open one from a chip in the chat.</p>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Entry } from '../../../electron/shared/ipc';
+import type { Project } from '../../../electron/shared/projects';
+import { call, messageOf, on } from '../../lib/api';
+
+/** The first project's id: its memory is the vault's own `/memories`. */
+export const FIRST_PROJECT = 'default';
+
+/**
+ * The project list, fetched again whenever `fresh` changes (the section is
+ * shown again, the picker is focused): projects are made in the chat sidebar,
+ * and no event says so.
+ */
+export function useProjects(fresh: unknown): [Project[] | undefined, () => void] {
+  const [projects, setProjects] = useState<Project[]>();
+  const reload = useCallback(() => {
+    call('projectsList').then(
+      (l) => setProjects(l.projects),
+      // Without the list the picker still offers the project shown; the memory calls report what is wrong.
+      () => undefined,
+    );
+  }, []);
+  useEffect(reload, [reload, fresh]);
+  return [projects, reload];
+}
+
+/** A project's name for headings, or a plain statement that it is gone. */
+export function projectName(projects: Project[] | undefined, id: string): string {
+  return projects?.find((p) => p.id === id)?.name ?? (projects ? 'a deleted project' : '…');
+}
+
+/** One project's memory entries, following every change made to that project (by Claude, the CLI or another editor). */
+export function useMemoryTree(project: string): { entries: Entry[]; error: string | undefined; refresh: () => void } {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [error, setError] = useState<string>();
+  const refresh = useCallback(() => {
+    call('memoryList', { project }).then(
+      (e) => {
+        setEntries(e);
+        setError(undefined);
+      },
+      (e: unknown) => {
+        setEntries([]);
+        setError(messageOf(e));
+      },
+    );
+  }, [project]);
+  useEffect(() => {
+    refresh();
+    return on('memoryChanged', (c) => {
+      if ((c.project ?? FIRST_PROJECT) === project) refresh();
+    });
+  }, [project, refresh]);
+  return { entries, error, refresh };
+}
