@@ -19,7 +19,7 @@ import { locateVaultPath, scopeOps, type MemoryScope } from '../projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import type { Vault } from '../vault/vault';
 import { VaultError, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
-import { acknowledges, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
+import { acknowledges, authorOf, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
 
 export type { ReviewEntry, ReviewRecord } from './rules';
 
@@ -175,13 +175,15 @@ export class ReviewInbox {
       const rec = recs[e.path];
       if (acknowledges(rec, e.version, e.modified)) continue;
       const vaultPath = scope.toVault(e.path);
-      const by = this.vault.writer(vaultPath);
       if (rec && 'moved' in rec) {
         out.push({ path: e.path, kind: 'new', version: e.version, by: provenanceOf(rec.moved), from: rec.from });
         continue;
       }
-      if (!needsReview(by) || !by) continue;
       const acknowledged = rec?.v;
+      const writer = this.vault.writer(vaultPath);
+      // A restore brings back older text: whoever wrote that text decides (reads the version list of restores only).
+      const by = writer?.kind === 'restore' ? authorOf(this.vault.versions(vaultPath), e.version, acknowledged) : writer;
+      if (!needsReview(by) || !by) continue;
       // A first version with nothing acknowledged has no earlier text: new, without reading its history.
       const base = !detailed || (e.version === 1 && acknowledged === undefined) ? undefined : baseVersion(this.vault.versions(vaultPath), acknowledged);
       const changed = base !== undefined || acknowledged !== undefined;

@@ -48,14 +48,36 @@ export function acknowledges(rec: ReviewRecord | undefined, version: number, mod
 }
 
 /**
+ * Who wrote the text of `version`: a restore (an undo in the chat, the trash,
+ * history) stands for the version it brought back while that one is kept, so
+ * text Claude wrote stays Claude's however often it is brought back. Stops at
+ * `acknowledged` (text the user saw) with undefined, which counts as reviewed.
+ */
+export function authorOf(versions: VersionEntry[], version: number, acknowledged: number | undefined): Provenance | undefined {
+  const byVersion = new Map(versions.map((v) => [v.version, v]));
+  let at = byVersion.get(version);
+  // Each restore names an older version; the bound only guards against a damaged history naming itself.
+  for (let hops = 0; at && hops <= versions.length; hops++) {
+    if (at.version === acknowledged) return undefined;
+    const by = at.by;
+    if (by?.kind !== 'restore' || by.fromVersion === undefined) return by;
+    const from = byVersion.get(by.fromVersion);
+    if (!from) return by;
+    at = from;
+  }
+  return at?.by;
+}
+
+/**
  * The version the user last saw, among those still kept: the newest of the
- * acknowledged one and those the user (or a non-counting writer) wrote.
+ * acknowledged one and those the user (or a non-counting writer) wrote, a
+ * restore counting as the text it brought back.
  */
 export function baseVersion(versions: VersionEntry[], acknowledged: number | undefined): number | undefined {
   let base: number | undefined;
   for (const v of versions) {
     if (v.current) continue;
-    if (v.version === acknowledged || !needsReview(v.by)) base = Math.max(base ?? 0, v.version);
+    if (v.version === acknowledged || !needsReview(authorOf(versions, v.version, acknowledged))) base = Math.max(base ?? 0, v.version);
   }
   return base;
 }
