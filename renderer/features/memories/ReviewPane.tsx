@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
-import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
 import { reviewMarked, reviewWords } from './ReviewCount';
+import { ReviewDiff } from './ReviewDiff';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -141,7 +141,7 @@ export function ReviewPane({
               {capital(reviewWords(entry).replace(/, not reviewed$/, ''))}
               {entry.from ? ` (from ${entry.from})` : ''} · version {entry.version} · {describeWriter(entry.by, titles)}
             </p>
-            {shown?.key === key ? <Diff before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
+            {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
             <div className="row">
               <button onClick={() => markOne(entry)}>Mark reviewed</button>
               {entry.kind === 'deleted' ? <button
