@@ -19,7 +19,7 @@ import { locateVaultPath, scopeOps, type MemoryScope } from '../projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import type { Vault } from '../vault/vault';
 import { VaultError, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
-import { acknowledges, authorOf, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
+import { acknowledges, authorOf, baseVersion, recordFor, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
 
 export type { ReviewEntry, ReviewRecord } from './rules';
 
@@ -104,7 +104,7 @@ export class ReviewInbox {
         if (meta?.kind === 'file') {
           if (!this.vault.versions(scope.toVault(path)).some((v) => v.version === version)) continue;
           // Another version than the current one: recorded so the diff starts there, but it acknowledges nothing newer.
-          recs[path] = { v: version, m: version === meta.version ? meta.modified : -1 };
+          recs[path] = { v: version, m: version === meta.version ? meta.modified : -1, c: meta.created };
         } else {
           const gone = trash.get(path);
           if (gone?.versions.at(-1)?.version !== version) continue;
@@ -152,7 +152,11 @@ export class ReviewInbox {
         const rec = recs[old];
         delete recs[old];
         if (c.source === 'claude' || c.source === 'cli') recs[file.path] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old };
-        else if (rec && 'v' in rec) recs[file.path] = rec.v === file.version ? { v: rec.v, m: file.modified } : rec;
+        // Only a record of this very memory carries over (a rename keeps its creation time).
+        else if (rec && 'v' in rec) {
+          if (rec.c === file.created) recs[file.path] = rec.v === file.version ? { v: rec.v, m: file.modified, c: rec.c } : rec;
+          else delete recs[file.path];
+        }
         else if (rec) recs[file.path] = rec;
         else delete recs[file.path];
       }
@@ -172,8 +176,8 @@ export class ReviewInbox {
     const out: ReviewEntry[] = [];
     for (const e of scopeOps(this.vault.memory, scope).list(MEMORY_ROOT, Infinity)) {
       if (e.kind !== 'file') continue;
-      const rec = recs[e.path];
-      if (acknowledges(rec, e.version, e.modified)) continue;
+      const rec = recordFor(recs[e.path], e.created);
+      if (acknowledges(rec, e.version, e.modified, e.created)) continue;
       const vaultPath = scope.toVault(e.path);
       if (rec && 'moved' in rec) {
         out.push({ path: e.path, kind: 'new', version: e.version, by: provenanceOf(rec.moved), from: rec.from });

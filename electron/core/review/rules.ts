@@ -8,10 +8,12 @@ import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
 /**
  * A reviewed record: the version the user acknowledged and that version's
  * modified time (a rename touches it, so a stale record left at a path cannot
- * match a different file moved there), or a mark that Claude (or a script)
+ * match a different file moved there) and, for a file, its creation time (a
+ * memory deleted and made again at the path, whose version numbers restart
+ * once the trash is emptied, is another memory), or a mark that Claude (or a script)
  * moved a file here, which makes it to-review whoever wrote its text.
  */
-export type ReviewRecord = { v: number; m: number } | { moved: 'claude' | 'cli'; from: string };
+export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string };
 
 /** One file or deleted memory waiting for the user's look. */
 export interface ReviewEntry {
@@ -42,9 +44,21 @@ export function provenanceOf(source: ChangeSource): Provenance {
   return { kind: source };
 }
 
-/** True when `rec` acknowledges exactly this state of a file (its version and modified time). */
-export function acknowledges(rec: ReviewRecord | undefined, version: number, modified: number): boolean {
-  return rec !== undefined && 'v' in rec && rec.v === version && rec.m === modified;
+/**
+ * The record when it is about this memory: one made for a file created at
+ * another time (a memory since deleted and made again at the path) is about
+ * another memory. `created` is undefined for a deleted memory, which a file's
+ * record never stands for. Records from before creation times were kept match on
+ * version and modified time alone.
+ */
+export function recordFor(rec: ReviewRecord | undefined, created: number | undefined): ReviewRecord | undefined {
+  return rec && 'v' in rec && rec.c !== undefined && rec.c !== created ? undefined : rec;
+}
+
+/** True when `rec` acknowledges exactly this state of a memory (its version, modified time and, for a file, creation time). */
+export function acknowledges(rec: ReviewRecord | undefined, version: number, modified: number, created?: number): boolean {
+  const own = recordFor(rec, created);
+  return own !== undefined && 'v' in own && own.v === version && own.m === modified;
 }
 
 /**

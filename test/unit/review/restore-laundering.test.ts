@@ -2,7 +2,8 @@
  * Bringing back text Claude wrote does not make it the user's: an undo in the
  * chat, a restore from the trash or from history re-lists a version nobody
  * reviewed, so Claude cannot get unseen text live by making the user undo a
- * later change or restore a memory it deleted.
+ * later change or restore a memory it deleted. Nor does a memory made again
+ * at a reviewed path inherit the old one's review.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ReviewInbox } from '../../../electron/core/review/inbox';
@@ -68,4 +69,21 @@ it('a restore of a restore of Claude\'s text is still to review', async () => {
   await undo(t.vault, '/memories/a.md', 3);
   await t.vault.restore('/memories/a.md', 4, 'user');
   expect(await listed()).toEqual(['/memories/a.md changed v5 from v1 claude']);
+});
+
+it('renaming a memory Claude recreated after the trash was emptied does not carry over the review of the old one', async () => {
+  const stop = inbox().track();
+  await claude(t.vault, '/memories/a.md', 'one');
+  await claude(t.vault, '/memories/a.md', 'two');
+  await inbox().mark(FIRST_PROJECT_ID, [{ path: '/memories/a.md', version: 2 }]);
+  await t.vault.memory.remove('/memories/a.md', 'claude', claudeBy);
+  await t.vault.emptyTrash();
+  // Same path, same version number as the reviewed one: a different memory all the same.
+  await claude(t.vault, '/memories/a.md', 'evil one');
+  await claude(t.vault, '/memories/a.md', 'evil two');
+  expect(await listed()).toEqual(['/memories/a.md new v2 claude']);
+  await t.vault.memory.rename('/memories/a.md', '/memories/b.md', 'user');
+  await t.vault.memory.rename('/memories/b.md', '/memories/d/b.md', 'user');
+  expect(await listed()).toEqual(['/memories/d/b.md new v2 claude']);
+  stop();
 });
