@@ -11,9 +11,10 @@ import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
  * match a different file moved there) and, for a file, its creation time (a
  * memory deleted and made again at the path, whose version numbers restart
  * once the trash is emptied, is another memory), or a mark that Claude (or a script)
- * moved a file here, which makes it to-review whoever wrote its text.
+ * moved a file here, which makes it to-review whoever wrote its text (`seen`:
+ * the version acknowledged before the move, so the diff still starts there).
  */
-export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string };
+export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string; seen?: number };
 
 /** One file or deleted memory waiting for the user's look. */
 export interface ReviewEntry {
