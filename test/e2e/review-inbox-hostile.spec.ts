@@ -3,7 +3,8 @@
  * 10,000-line memory is shown with its context only (the window draws a few
  * hundred nodes, not one row per line), and bidi or invisible characters in
  * the text are shown as what they are, so the diff cannot read as something
- * other than what Claude stored.
+ * other than what Claude stored. "Mark reviewed" marks only a version the
+ * user was shown.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
@@ -72,4 +73,26 @@ test('bidi and invisible characters in memory text are shown as code points, not
   const drawn = await diff.locator('.added .text').allTextContents();
   expect(drawn.join('')).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
   await expectAccessible(page, 'the review inbox with hidden characters');
+});
+
+test('"Mark reviewed" marks the version whose diff the user was shown, not one that arrived while its diff was loading', async () => {
+  const { page } = app;
+  const vault = app.session.unlocked();
+  const by = { kind: 'claude' as const, conversationId: 'c1', turn: 1 };
+  await vault.memory.writeFile('/memories/x.md', 'one\n', { mode: 'create', source: 'claude', by });
+  const pane = await openReview(page, 1);
+  await expect(pane.getByRole('group', { name: 'Text of version 1' }).locator('.added .text')).toHaveText(['one']);
+  // The next version's text never arrives in the window: only version 1 is ever on screen.
+  await page.evaluate(() => {
+    const w = window as unknown as { __mnemoInvoke(c: string, a: unknown[]): Promise<unknown> };
+    const invoke = w.__mnemoInvoke.bind(w);
+    w.__mnemoInvoke = (c, a) => (c === 'memory:read-version' && (a[0] as { version: number }).version === 2 ? new Promise(() => undefined) : invoke(c, a));
+  });
+  await vault.memory.writeFile('/memories/x.md', 'two, never shown\n', { mode: 'update', source: 'claude', by });
+  await expect(pane.getByText(/· version 2 ·/)).toBeVisible();
+  await pane.getByRole('button', { name: 'Mark reviewed' }).click();
+  await expect.poll(() => app.ipc.filter((r) => r.direction === 'result' && r.channel === 'review:mark').length).toBe(1);
+  const marked = app.ipc.filter((r) => r.direction === 'call' && r.channel === 'review:mark');
+  expect(marked.map((r) => r.payload)).toEqual([[{ items: [{ path: '/memories/x.md', version: 1 }] }]]);
+  await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
 });

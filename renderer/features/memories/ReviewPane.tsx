@@ -49,7 +49,8 @@ export function ReviewPane({
   onOpenTrash: () => void;
 }) {
   const [chosen, setChosen] = useState<string | undefined>(entries[0]?.path);
-  const [shown, setShown] = useState<{ key: string; before: string; after: string }>();
+  /** The change whose diff is on screen: the one "Mark reviewed" marks, even when a newer version is still loading. */
+  const [shown, setShown] = useState<{ key: string; entry: ReviewEntry; before: string; after: string }>();
   const [error, setError] = useState<string>();
   const titles = useConversationTitles();
   const items = useRef(new Map<string, HTMLButtonElement>());
@@ -63,7 +64,7 @@ export function ReviewPane({
     if (!entry) return;
     let live = true;
     texts(entry, project).then(
-      (t) => live && setShown({ key, ...t }),
+      (t) => live && setShown({ key, entry, ...t }),
       (e: unknown) => live && setError(messageOf(e)),
     );
     return () => {
@@ -98,6 +99,8 @@ export function ReviewPane({
       setError(messageOf(e));
     }
   };
+  // The version seen, not the listed one: a change landing while its diff loads must stay to review.
+  const seen = entry && shown?.entry.path === entry.path && shown.entry.kind === entry.kind ? shown.entry : undefined;
   const markOne = (e: ReviewEntry) => {
     const i = entries.findIndex((x) => x.path === e.path);
     const next = entries[i + 1] ?? entries[i - 1];
@@ -143,7 +146,9 @@ export function ReviewPane({
             </p>
             {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
             <div className="row">
-              <button onClick={() => markOne(entry)}>Mark reviewed</button>
+              <button disabled={!seen} onClick={() => seen && markOne(seen)}>
+                Mark reviewed
+              </button>
               {entry.kind === 'deleted' ? <button
                   onClick={() => {
                     onOpenTrash();
