@@ -96,3 +96,15 @@ test('"Mark reviewed" marks the version whose diff the user was shown, not one t
   expect(marked.map((r) => r.payload)).toEqual([[{ items: [{ path: '/memories/x.md', version: 1 }] }]]);
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
 });
+
+test('after more changes than the history keeps, the diff says the earlier versions are gone instead of passing the whole text off as the change', async () => {
+  const { page } = app;
+  const vault = app.session.unlocked();
+  const by = { kind: 'claude' as const, conversationId: 'c1', turn: 1 };
+  await vault.memory.writeFile('/memories/x.md', 'reviewed\n', { mode: 'create', source: 'user' });
+  for (let i = 1; i <= vault.historyDepth() + 1; i++) await vault.memory.writeFile('/memories/x.md', `reviewed\nchange ${i}\n`, { mode: 'update', source: 'claude', by });
+  const pane = await openReview(page, 1);
+  const diff = pane.getByRole('group', { name: 'Whole text of version 22: the versions before it are no longer kept' });
+  await expect(diff.locator('.added .text')).toHaveText(['reviewed', 'change 21']);
+  await expect(pane.getByText(/^Changed by Claude/)).toBeVisible();
+});

@@ -205,8 +205,11 @@ export class ReviewInbox {
       const by = writer?.kind === 'restore' ? authorOf(this.vault.versions(vaultPath), e.version, acknowledged) : writer;
       if (!needsReview(by) || !by) continue;
       // A first version with nothing acknowledged has no earlier text: new, without reading its history.
-      const base = !detailed || (e.version === 1 && acknowledged === undefined) ? undefined : baseVersion(this.vault.versions(vaultPath), acknowledged);
-      const changed = base !== undefined || acknowledged !== undefined;
+      const versions = !detailed || (e.version === 1 && acknowledged === undefined) ? [] : this.vault.versions(vaultPath);
+      const base = baseVersion(versions, acknowledged);
+      // Its oldest kept version is not its first: the earlier ones (perhaps the one the user saw) were let go, so it
+      // is a change, just one with nothing left to diff against.
+      const changed = base !== undefined || acknowledged !== undefined || (versions[0]?.version ?? 1) > 1;
       out.push({ path: e.path, kind: changed ? 'changed' : 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by });
     }
     for (const t of this.trashIn(scope)) {

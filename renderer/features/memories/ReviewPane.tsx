@@ -25,7 +25,9 @@ function focusTrashEntry(path: string, frames = 120): void {
 
 function diffLabel(e: ReviewEntry): string {
   if (e.kind === 'deleted') return `Text of ${e.path} when it was deleted`;
-  return e.reviewedVersion !== undefined ? `Changes since version ${e.reviewedVersion}, which you reviewed` : `Text of version ${e.version}`;
+  if (e.reviewedVersion !== undefined) return `Changes since version ${e.reviewedVersion}, which you reviewed`;
+  // A change with no earlier version kept must not pass its whole text off as the change.
+  return e.kind === 'changed' ? `Whole text of version ${e.version}: the versions before it are no longer kept` : `Text of version ${e.version}`;
 }
 
 /**
