@@ -18,8 +18,8 @@ import { MEMORY_ROOT } from '../memory/paths';
 import { locateVaultPath, scopeOps, type MemoryScope } from '../projects/scope';
 import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import type { Vault } from '../vault/vault';
-import { VaultError, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
-import { acknowledges, baseVersion, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
+import { VaultError, type FileMeta, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
+import { acknowledges, authorOf, baseVersion, recordFor, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
 
 export type { ReviewEntry, ReviewRecord } from './rules';
 
@@ -104,7 +104,7 @@ export class ReviewInbox {
         if (meta?.kind === 'file') {
           if (!this.vault.versions(scope.toVault(path)).some((v) => v.version === version)) continue;
           // Another version than the current one: recorded so the diff starts there, but it acknowledges nothing newer.
-          recs[path] = { v: version, m: version === meta.version ? meta.modified : -1 };
+          recs[path] = { v: version, m: version === meta.version ? meta.modified : -1, c: meta.created };
         } else {
           const gone = trash.get(path);
           if (gone?.versions.at(-1)?.version !== version) continue;
@@ -128,33 +128,49 @@ export class ReviewInbox {
   track(): () => void {
     return this.vault.onChange((c) => {
       if (c.op !== 'rename') return;
-      void this.noteRename(c).catch(() => undefined);
+      // What moved is read now, as the rename lands: by the time the note is written, later changes in the same turn
+      // (another rename of the same file) may have moved it on, and the note must describe this rename alone.
+      const moved = this.movedFiles(c.newPath);
+      void this.noteRename(c, moved).catch(() => undefined);
     });
   }
 
-  private async noteRename(c: Extract<VaultChange, { op: 'rename' }>): Promise<void> {
+  /** The files at `vaultPath` (a file, or everything below a folder), as they are now. */
+  private movedFiles(vaultPath: string): FileMeta[] {
+    try {
+      const top = this.vault.memory.stat(vaultPath);
+      if (top?.kind === 'file') return [top];
+      return top ? this.vault.memory.list(vaultPath, Infinity).flatMap((e) => (e.kind === 'file' ? [e] : [])) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private async noteRename(c: Extract<VaultChange, { op: 'rename' }>, moved: FileMeta[]): Promise<void> {
     const from = locateVaultPath(c.path);
     const to = locateVaultPath(c.newPath);
     // Between projects a move is a new file in the other one, which the writer rule already covers.
-    if (from.project !== to.project) return;
+    if (from.project !== to.project || moved.length === 0) return;
     const projectId = from.project ?? FIRST_PROJECT_ID;
     // Queued at once, so a listing asked for after the rename waits for this note.
     await this.serial(async () => {
       if (!this.vault.isUnlocked()) return;
-      const scope = await new Projects(this.vault).memoryScope(projectId).catch(() => undefined);
-      if (!scope) return;
-      const ops = scopeOps(this.vault.memory, scope);
-      const top = ops.stat(to.path);
-      const moved = top?.kind === 'file' ? [top] : ops.list(to.path, Infinity).flatMap((e) => (e.kind === 'file' ? [e] : []));
       const recs = await this.load(projectId);
       for (const file of moved) {
-        const old = from.path + file.path.slice(to.path.length);
+        const rel = file.path.slice(c.newPath.length);
+        const [old, now] = [from.path + rel, to.path + rel];
         const rec = recs[old];
         delete recs[old];
-        if (c.source === 'claude' || c.source === 'cli') recs[file.path] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old };
-        else if (rec && 'v' in rec) recs[file.path] = rec.v === file.version ? { v: rec.v, m: file.modified } : rec;
-        else if (rec) recs[file.path] = rec;
-        else delete recs[file.path];
+        if (c.source === 'claude' || c.source === 'cli') {
+          const own = recordFor(rec, file.created);
+          const seen = own && 'v' in own ? own.v : own?.seen;
+          recs[now] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old, ...(seen !== undefined ? { seen } : {}) };
+        } else if (rec && 'v' in rec) {
+          // Only a record of this very memory carries over (a rename keeps its creation time).
+          if (rec.c === file.created) recs[now] = rec.v === file.version ? { v: rec.v, m: file.modified, c: rec.c } : rec;
+          else delete recs[now];
+        } else if (rec) recs[now] = rec;
+        else delete recs[now];
       }
       await this.vault.internal.putJSON(keyOf(projectId), { files: recs } satisfies Stored);
     });
@@ -172,19 +188,28 @@ export class ReviewInbox {
     const out: ReviewEntry[] = [];
     for (const e of scopeOps(this.vault.memory, scope).list(MEMORY_ROOT, Infinity)) {
       if (e.kind !== 'file') continue;
-      const rec = recs[e.path];
-      if (acknowledges(rec, e.version, e.modified)) continue;
+      const rec = recordFor(recs[e.path], e.created);
+      if (acknowledges(rec, e.version, e.modified, e.created)) continue;
       const vaultPath = scope.toVault(e.path);
-      const by = this.vault.writer(vaultPath);
       if (rec && 'moved' in rec) {
-        out.push({ path: e.path, kind: 'new', version: e.version, by: provenanceOf(rec.moved), from: rec.from });
+        // Diffed from the text the user last saw (its own, when the user saw or wrote the current text), so a
+        // change made before the move is not buried in a whole new text.
+        const versions = detailed ? this.vault.versions(vaultPath) : [];
+        const base = !detailed ? undefined : needsReview(authorOf(versions, e.version, rec.seen)) ? baseVersion(versions, rec.seen) : e.version;
+        out.push({ path: e.path, kind: 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by: provenanceOf(rec.moved), from: rec.from });
         continue;
       }
-      if (!needsReview(by) || !by) continue;
       const acknowledged = rec?.v;
+      const writer = this.vault.writer(vaultPath);
+      // A restore brings back older text: whoever wrote that text decides (reads the version list of restores only).
+      const by = writer?.kind === 'restore' ? authorOf(this.vault.versions(vaultPath), e.version, acknowledged) : writer;
+      if (!needsReview(by) || !by) continue;
       // A first version with nothing acknowledged has no earlier text: new, without reading its history.
-      const base = !detailed || (e.version === 1 && acknowledged === undefined) ? undefined : baseVersion(this.vault.versions(vaultPath), acknowledged);
-      const changed = base !== undefined || acknowledged !== undefined;
+      const versions = !detailed || (e.version === 1 && acknowledged === undefined) ? [] : this.vault.versions(vaultPath);
+      const base = baseVersion(versions, acknowledged);
+      // Its oldest kept version is not its first: the earlier ones (perhaps the one the user saw) were let go, so it
+      // is a change, just one with nothing left to diff against.
+      const changed = base !== undefined || acknowledged !== undefined || (versions[0]?.version ?? 1) > 1;
       out.push({ path: e.path, kind: changed ? 'changed' : 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by });
     }
     for (const t of this.trashIn(scope)) {

@@ -8,10 +8,13 @@ import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
 /**
  * A reviewed record: the version the user acknowledged and that version's
  * modified time (a rename touches it, so a stale record left at a path cannot
- * match a different file moved there), or a mark that Claude (or a script)
- * moved a file here, which makes it to-review whoever wrote its text.
+ * match a different file moved there) and, for a file, its creation time (a
+ * memory deleted and made again at the path, whose version numbers restart
+ * once the trash is emptied, is another memory), or a mark that Claude (or a script)
+ * moved a file here, which makes it to-review whoever wrote its text (`seen`:
+ * the version acknowledged before the move, so the diff still starts there).
  */
-export type ReviewRecord = { v: number; m: number } | { moved: 'claude' | 'cli'; from: string };
+export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string; seen?: number };
 
 /** One file or deleted memory waiting for the user's look. */
 export interface ReviewEntry {
@@ -42,20 +45,54 @@ export function provenanceOf(source: ChangeSource): Provenance {
   return { kind: source };
 }
 
-/** True when `rec` acknowledges exactly this state of a file (its version and modified time). */
-export function acknowledges(rec: ReviewRecord | undefined, version: number, modified: number): boolean {
-  return rec !== undefined && 'v' in rec && rec.v === version && rec.m === modified;
+/**
+ * The record when it is about this memory: one made for a file created at
+ * another time (a memory since deleted and made again at the path) is about
+ * another memory. `created` is undefined for a deleted memory, which a file's
+ * record never stands for. Records from before creation times were kept match on
+ * version and modified time alone.
+ */
+export function recordFor(rec: ReviewRecord | undefined, created: number | undefined): ReviewRecord | undefined {
+  return rec && 'v' in rec && rec.c !== undefined && rec.c !== created ? undefined : rec;
+}
+
+/** True when `rec` acknowledges exactly this state of a memory (its version, modified time and, for a file, creation time). */
+export function acknowledges(rec: ReviewRecord | undefined, version: number, modified: number, created?: number): boolean {
+  const own = recordFor(rec, created);
+  return own !== undefined && 'v' in own && own.v === version && own.m === modified;
+}
+
+/**
+ * Who wrote the text of `version`: a restore (an undo in the chat, the trash,
+ * history) stands for the version it brought back while that one is kept, so
+ * text Claude wrote stays Claude's however often it is brought back. Stops at
+ * `acknowledged` (text the user saw) with undefined, which counts as reviewed.
+ */
+export function authorOf(versions: VersionEntry[], version: number, acknowledged: number | undefined): Provenance | undefined {
+  const byVersion = new Map(versions.map((v) => [v.version, v]));
+  let at = byVersion.get(version);
+  // Each restore names an older version; the bound only guards against a damaged history naming itself.
+  for (let hops = 0; at && hops <= versions.length; hops++) {
+    if (at.version === acknowledged) return undefined;
+    const by = at.by;
+    if (by?.kind !== 'restore' || by.fromVersion === undefined) return by;
+    const from = byVersion.get(by.fromVersion);
+    if (!from) return by;
+    at = from;
+  }
+  return at?.by;
 }
 
 /**
  * The version the user last saw, among those still kept: the newest of the
- * acknowledged one and those the user (or a non-counting writer) wrote.
+ * acknowledged one and those the user (or a non-counting writer) wrote, a
+ * restore counting as the text it brought back.
  */
 export function baseVersion(versions: VersionEntry[], acknowledged: number | undefined): number | undefined {
   let base: number | undefined;
   for (const v of versions) {
     if (v.current) continue;
-    if (v.version === acknowledged || !needsReview(v.by)) base = Math.max(base ?? 0, v.version);
+    if (v.version === acknowledged || !needsReview(authorOf(versions, v.version, acknowledged))) base = Math.max(base ?? 0, v.version);
   }
   return base;
 }

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
-import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
 import { reviewMarked, reviewWords } from './ReviewCount';
+import { ReviewDiff } from './ReviewDiff';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -25,7 +25,9 @@ function focusTrashEntry(path: string, frames = 120): void {
 
 function diffLabel(e: ReviewEntry): string {
   if (e.kind === 'deleted') return `Text of ${e.path} when it was deleted`;
-  return e.reviewedVersion !== undefined ? `Changes since version ${e.reviewedVersion}, which you reviewed` : `Text of version ${e.version}`;
+  if (e.reviewedVersion !== undefined) return `Changes since version ${e.reviewedVersion}, which you reviewed`;
+  // A change with no earlier version kept must not pass its whole text off as the change.
+  return e.kind === 'changed' ? `Whole text of version ${e.version}: the versions before it are no longer kept` : `Text of version ${e.version}`;
 }
 
 /**
@@ -49,7 +51,8 @@ export function ReviewPane({
   onOpenTrash: () => void;
 }) {
   const [chosen, setChosen] = useState<string | undefined>(entries[0]?.path);
-  const [shown, setShown] = useState<{ key: string; before: string; after: string }>();
+  /** The change whose diff is on screen: the one "Mark reviewed" marks, even when a newer version is still loading. */
+  const [shown, setShown] = useState<{ key: string; entry: ReviewEntry; before: string; after: string }>();
   const [error, setError] = useState<string>();
   const titles = useConversationTitles();
   const items = useRef(new Map<string, HTMLButtonElement>());
@@ -63,7 +66,7 @@ export function ReviewPane({
     if (!entry) return;
     let live = true;
     texts(entry, project).then(
-      (t) => live && setShown({ key, ...t }),
+      (t) => live && setShown({ key, entry, ...t }),
       (e: unknown) => live && setError(messageOf(e)),
     );
     return () => {
@@ -98,6 +101,8 @@ export function ReviewPane({
       setError(messageOf(e));
     }
   };
+  // The version seen, not the listed one: a change landing while its diff loads must stay to review.
+  const seen = entry && shown?.entry.path === entry.path && shown.entry.kind === entry.kind ? shown.entry : undefined;
   const markOne = (e: ReviewEntry) => {
     const i = entries.findIndex((x) => x.path === e.path);
     const next = entries[i + 1] ?? entries[i - 1];
@@ -141,9 +146,11 @@ export function ReviewPane({
               {capital(reviewWords(entry).replace(/, not reviewed$/, ''))}
               {entry.from ? ` (from ${entry.from})` : ''} · version {entry.version} · {describeWriter(entry.by, titles)}
             </p>
-            {shown?.key === key ? <Diff before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
+            {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
             <div className="row">
-              <button onClick={() => markOne(entry)}>Mark reviewed</button>
+              <button disabled={!seen} onClick={() => seen && markOne(seen)}>
+                Mark reviewed
+              </button>
               {entry.kind === 'deleted' ? <button
                   onClick={() => {
                     onOpenTrash();
