@@ -240,7 +240,7 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
   for (const a of user.attachments) await conversations.putAttachment(base.id, a.id, a.data);
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
-  await conversations.update(base.id, (conv) => {
+  const saved = await conversations.update(base.id, (conv) => {
     const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText, attachments.map(referenceBlock));
     return {
       ...conv,
@@ -252,6 +252,9 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
       transcript: [...conv.transcript, { role: 'user', text: userText, at: now, ...(attachments.length ? { attachments } : {}) }, reply],
     };
   }, base);
+  // Bytes nothing names any more (a cut-short earlier save, a message taken back and not sent again, or all of them
+  // if the conversation was deleted while Claude answered) go now.
+  await conversations.pruneAttachments(base.id, new Set(saved ? attachmentsOf(saved.transcript).keys() : []));
 }
 
 /**

@@ -1,0 +1,185 @@
+/**
+ * Attachments under attack: a compromised window filling main's memory with
+ * pending files, power cuts at every write of a send or a deletion, hostile
+ * files, and an API that refuses the request.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkAttachment, MAX_IMAGE_BYTES } from '../../../electron/core/chat/attachments';
+import { PendingAttachments, MAX_PENDING_TOTAL_BYTES } from '../../../electron/core/chat/attachments-pending';
+import { attachmentsOf, newAttachmentId } from '../../../electron/core/chat/attachments-send';
+import { Conversations } from '../../../electron/core/chat/conversations';
+import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
+import type { ChatEvent } from '../../../electron/shared/chat';
+import type { VaultApi } from '../../../electron/core/vault/types';
+import { apiError, reply, text } from '../../fake-anthropic/server';
+import { png, utf8 } from '../../fixtures/attachments/make';
+import { chatRig, errorOf, type ChatRig } from './helpers';
+
+let rig: ChatRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const refusal = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('it was accepted');
+};
+
+function attach(name: string, bytes: Uint8Array): PendingAttachment {
+  const c = checkAttachment(name, bytes);
+  return { id: newAttachmentId(), name: c.name, mediaType: c.mediaType, bytes: c.bytes.length, data: c.bytes };
+}
+
+describe('pending attachments cannot fill main’s memory', () => {
+  it('refuses more pending bytes across all conversations than a few requests carry, naming the file, and takes files again once some are sent', () => {
+    const pending = new PendingAttachments();
+    // A compromised window spreads near-limit images over many conversations (each within its own 32 MB).
+    const big = png(64, 64, [1, 2, 3], MAX_IMAGE_BYTES - 2000);
+    let added = 0;
+    let message = '';
+    for (let conv = 0; conv < 40 && !message; conv++) {
+      const id = conv.toString(16).padStart(16, '0');
+      for (let i = 0; i < 8; i++) {
+        try {
+          pending.add(id, `shot-${conv}-${i}.png`, big);
+          added += big.length;
+        } catch (err) {
+          message = (err as Error).message;
+          break;
+        }
+      }
+    }
+    expect(added).toBeLessThanOrEqual(MAX_PENDING_TOTAL_BYTES);
+    expect(message).toMatch(/“shot-\d+-\d\.png” was not added/);
+    expect(message).toMatch(/Send or remove/);
+    // Sending (dropping) one conversation's files makes room again.
+    const first = '0'.repeat(16);
+    pending.drop(first, pending.all(first).map((a) => a.id));
+    expect(() => pending.add(first, 'again.png', big)).not.toThrow();
+  });
+
+  it('overwrites the bytes of every file it lets go of when the window removes them', () => {
+    const pending = new PendingAttachments();
+    const ref = pending.add('a'.repeat(16), 'note.txt', utf8('secret words'));
+    const held = pending.all('a'.repeat(16))[0]!.data;
+    pending.drop('a'.repeat(16), [ref.id]);
+    expect([...held].every((b) => b === 0)).toBe(true);
+    expect(refusal(() => pending.get('a'.repeat(16), [ref.id]))).toMatch(/no longer waiting/);
+  });
+});
+
+class PowerCut extends Error {}
+
+/** `vault` whose internal store fails its `at`-th put or delete (0-based) and every one after (each put is atomic on its own: the vault's crash tests). */
+function cutAt(vault: VaultApi, at: number): VaultApi {
+  let n = 0;
+  const gate = () => {
+    if (n++ >= at) throw new PowerCut('power cut');
+  };
+  const inner = vault.internal;
+  const internal: VaultApi['internal'] = {
+    get: (k) => inner.get(k),
+    getJSON: (k) => inner.getJSON(k),
+    keys: (p) => inner.keys(p),
+    put: async (k, v) => (gate(), inner.put(k, v)),
+    putJSON: async (k, v) => (gate(), inner.putJSON(k, v)),
+    delete: async (k) => (gate(), inner.delete(k)),
+  };
+  return new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
+}
+
+/** Problems with the conversation as a restarted app opens it: every attachment an entry names must be stored, and nothing else of it. */
+async function audit(vault: VaultApi, id: string): Promise<string[]> {
+  const fresh = new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
+  const c = new Conversations(fresh);
+  await c.list();
+  const conv = await c.get(id);
+  if (!conv) return ['does not open'];
+  const problems: string[] = [];
+  const refs = attachmentsOf(conv.transcript);
+  for (const ref of refs.values()) if (!(await c.getAttachment(id, ref.id))) problems.push(`“${ref.name}” is named but missing`);
+  const stored = vault.internal.keys(`attachments/${id}/`).map((k) => k.split('/')[2]!);
+  for (const s of stored) if (!refs.has(s)) problems.push(`stored attachment ${s} is referred to by nothing`);
+  return problems;
+}
+
+describe('a power cut at any write of a send with attachments', () => {
+  it('leaves the conversation opening with every named attachment present, earlier turns kept, and no bytes nothing refers to once the next message is sent', async () => {
+    rig = await chatRig();
+    const vault = rig.t.vault;
+    const c = await rig.conversations.create();
+    rig.fake.script(reply(text('first')));
+    await runTurn({ vault, conversationId: c.id, userText: 'first', env: rig.env, onEvent: () => undefined, attachments: [attach('a.png', png(4, 4))] });
+    const problems: string[] = [];
+    let points = 0;
+    for (let at = 0; ; at++) {
+      rig.fake.script(reply(text('ok')));
+      const files = [attach('b.png', png(5, 5)), attach('c.txt', utf8('words'))];
+      let finished = false;
+      try {
+        await runTurn({ vault: cutAt(vault, at), conversationId: c.id, userText: `cut at ${at}`, env: rig.env, onEvent: () => undefined, attachments: files });
+        finished = true;
+      } catch (err) {
+        if (!(err instanceof PowerCut)) throw err;
+      }
+      points++;
+      const conv = (await new Conversations(vault).get(c.id))!;
+      if (conv.transcript[0]?.text !== 'first') problems.push(`cut at ${at}: the acknowledged first turn is gone`);
+      // The app is started again and the user sends the next message: whatever the cut left over is gone then.
+      rig.fake.script(reply(text('next')));
+      await runTurn({ vault, conversationId: c.id, userText: `after cut ${at}`, env: rig.env, onEvent: () => undefined });
+      problems.push(...(await audit(vault, c.id)).map((p) => `cut at ${at}: ${p}`));
+      if (finished) break;
+    }
+    expect(problems).toEqual([]);
+    expect(points).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a deletion cut at any write leaves the conversation whole or gone, and its attachments go at the next start', async () => {
+    rig = await chatRig();
+    const vault = rig.t.vault;
+    const c = await rig.conversations.create();
+    for (let i = 0; i < 3; i++) {
+      rig.fake.script(reply(text('ok')));
+      await runTurn({ vault, conversationId: c.id, userText: `turn ${i}`, env: rig.env, onEvent: () => undefined, attachments: [attach(`p${i}.png`, png(3, 3)), attach(`t${i}.txt`, utf8(`text ${i}`))] });
+    }
+    const problems: string[] = [];
+    for (let at = 0; ; at++) {
+      let finished = false;
+      try {
+        await new Conversations(cutAt(vault, at)).delete(c.id);
+        finished = true;
+      } catch (err) {
+        if (!(err instanceof PowerCut)) throw err;
+      }
+      const fresh = new Conversations(new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown }));
+      const listed = (await fresh.list()).some((s) => s.id === c.id);
+      const conv = await fresh.get(c.id);
+      if (listed && !conv) problems.push(`cut at ${at}: listed but does not open`);
+      if (conv) problems.push(...(await audit(vault, c.id)).map((p) => `cut at ${at}: ${p}`));
+      else if (vault.internal.keys(`attachments/${c.id}/`).length) problems.push(`cut at ${at}: gone but its attachments stay after a restart`);
+      if (finished || !conv) break;
+    }
+    expect(problems).toEqual([]);
+    expect(vault.internal.keys('attachments/')).toEqual([]);
+  });
+});
+
+describe('the API refusing a request with attachments', () => {
+  it('says clearly the message was not sent and keeps it for a retry (nothing stored)', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    rig.fake.script(apiError(413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.'));
+    const events: ChatEvent[] = [];
+    const saved = await runTurn({ vault: rig.t.vault, conversationId: c.id, userText: 'look', env: rig.env, maxRetries: 0, onEvent: (e) => events.push(e), attachments: [attach('big.png', png(8, 8))] });
+    expect(saved).toBe(false);
+    expect(errorOf(events)?.message).toMatch(/not sent; it is still in the box/);
+    expect(rig.t.vault.internal.keys('attachments/')).toEqual([]);
+    expect((await rig.conversations.get(c.id))!.transcript).toEqual([]);
+  });
+});
