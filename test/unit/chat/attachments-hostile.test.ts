@@ -10,7 +10,7 @@ import { attachmentsOf, newAttachmentId } from '../../../electron/core/chat/atta
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
 import type { ChatEvent } from '../../../electron/shared/chat';
-import type { VaultApi } from '../../../electron/core/vault/types';
+import { VaultError, type VaultApi } from '../../../electron/core/vault/types';
 import { apiError, reply, text } from '../../fake-anthropic/server';
 import { png, utf8 } from '../../fixtures/attachments/make';
 import { chatRig, errorOf, type ChatRig } from './helpers';
@@ -181,5 +181,47 @@ describe('the API refusing a request with attachments', () => {
     expect(errorOf(events)?.message).toMatch(/not sent; it is still in the box/);
     expect(rig.t.vault.internal.keys('attachments/')).toEqual([]);
     expect((await rig.conversations.get(c.id))!.transcript).toEqual([]);
+  });
+});
+
+/** `vault` whose disk fills up after `room` more bytes are written to its internal store. */
+function filling(vault: VaultApi, room: number): VaultApi {
+  let left = room;
+  const take = (n: number) => {
+    if (n > left) throw new VaultError('IO', 'Could not write a vault file. The disk is full.');
+    left -= n;
+  };
+  const inner = vault.internal;
+  const internal: VaultApi['internal'] = {
+    get: (k) => inner.get(k),
+    getJSON: (k) => inner.getJSON(k),
+    keys: (p) => inner.keys(p),
+    put: async (k, v) => (take(v.length), inner.put(k, v)),
+    putJSON: async (k, v) => (take(Buffer.byteLength(JSON.stringify(v))), inner.putJSON(k, v)),
+    delete: (k) => inner.delete(k),
+  };
+  return new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
+}
+
+describe('a disk that fills up while a message with attachments is saved', () => {
+  it('says the disk is full and that the exchange was not saved, leaves no attachment half-stored, and keeps earlier turns', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    rig.fake.script(reply(text('first')));
+    await runTurn({ vault: rig.t.vault, conversationId: c.id, userText: 'first', env: rig.env, onEvent: () => undefined, attachments: [attach('a.png', png(4, 4))] });
+    const before = rig.t.vault.internal.keys('attachments/');
+    const big = attach('b.png', png(64, 64, [9, 9, 9], 200_000));
+    const small = attach('s.png', png(5, 5));
+    for (const room of [0, small.bytes + 10, small.bytes + big.bytes + 10]) {
+      rig.fake.script(reply(text('seen')));
+      const events: ChatEvent[] = [];
+      const saved = await runTurn({ vault: filling(rig.t.vault, room), conversationId: c.id, userText: 'look', env: rig.env, onEvent: (e) => events.push(e), attachments: [small, big] });
+      expect(saved).toBe(false);
+      expect(errorOf(events)?.message).toMatch(/disk is full.*not saved/i);
+      expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'error' });
+      expect(rig.t.vault.internal.keys('attachments/')).toEqual(before);
+      const conv = (await new Conversations(rig.t.vault).get(c.id))!;
+      expect(conv.transcript.map((e) => e.text)).toEqual(['first', 'first']);
+    }
   });
 });
