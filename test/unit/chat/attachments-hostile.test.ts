@@ -4,7 +4,7 @@
  * files, and an API that refuses the request.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAttachment, MAX_IMAGE_BYTES } from '../../../electron/core/chat/attachments';
+import { checkAttachment, MAX_IMAGE_BYTES, MAX_TEXT_BYTES } from '../../../electron/core/chat/attachments';
 import { PendingAttachments, MAX_PENDING_TOTAL_BYTES } from '../../../electron/core/chat/attachments-pending';
 import { attachmentsOf, newAttachmentId } from '../../../electron/core/chat/attachments-send';
 import { Conversations } from '../../../electron/core/chat/conversations';
@@ -12,7 +12,7 @@ import { runTurn, type PendingAttachment } from '../../../electron/core/chat/tur
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { VaultError, type VaultApi } from '../../../electron/core/vault/types';
 import { apiError, reply, text } from '../../fake-anthropic/server';
-import { png, utf8 } from '../../fixtures/attachments/make';
+import { jpegHeader, pdf, png, utf8 } from '../../fixtures/attachments/make';
 import { chatRig, errorOf, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
@@ -223,5 +223,47 @@ describe('a disk that fills up while a message with attachments is saved', () =>
       const conv = (await new Conversations(rig.t.vault).get(c.id))!;
       expect(conv.transcript.map((e) => e.text)).toEqual(['first', 'first']);
     }
+  });
+});
+
+describe('hostile files', () => {
+  const kind = (name: string, bytes: Uint8Array) => checkAttachment(name, bytes).mediaType;
+  const hex = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s/g, ''), 'hex'));
+
+  it('a PNG signature followed by HTML is refused as a damaged image, never taken as text or markup that could run', () => {
+    const polyglot = new Uint8Array(Buffer.concat([Buffer.from(png(1, 1).subarray(0, 8)), Buffer.from('<html><script>alert(1)</script></html>')]));
+    expect(refusal(() => checkAttachment('x.png', polyglot))).toMatch(/“x\.png” looks like a PNG image but its header is damaged/);
+    // With a real header, HTML after the image data is only bytes of a PNG (sent and shown as image/png, never as a page).
+    expect(kind('x.png', new Uint8Array(Buffer.concat([Buffer.from(png(2, 2)), Buffer.from('<html><script>alert(1)</script>')])))).toBe('image/png');
+  });
+
+  it('a PDF that is also a ZIP is a PDF', () => {
+    const zip = Buffer.from('504b0304140000000000', 'hex');
+    expect(kind('both.pdf', new Uint8Array(Buffer.concat([Buffer.from(pdf(1)), zip])))).toBe('application/pdf');
+  });
+
+  it('refuses images whose headers are cut short, and a JPEG with no frame header, without hanging on zero-length segments', () => {
+    const cut: Array<[string, Uint8Array]> = [
+      ['a.png', png(4, 4).subarray(0, 20)],
+      ['a.jpg', hex('ffd8ff')],
+      ['a.webp', new Uint8Array(Buffer.from('RIFF\x16\x00\x00\x00WEBPVP8X', 'latin1'))],
+      ['a.gif', new Uint8Array(Buffer.from('GIF89a', 'latin1'))],
+      ['nosof.jpg', hex('ffd8 ffe0 0010 4a46494600010100000100010000 ffda 0008 01 01 00 00 3f 00 d2cf20 ffd9')],
+      ['loop.jpg', hex('ffd8 ffe0 0000 ffe0 0000 ffe0 0000 ffe0 0000 ffe0 0000 ffd9')],
+    ];
+    for (const [name, bytes] of cut) expect(refusal(() => checkAttachment(name, bytes))).toMatch(/header is damaged/);
+    // A frame header after a Huffman table (which has the SOF-like marker C4) is still found.
+    const withDht = hex('ffd8 ffc4 0005 00 00 00 ffc0 0011 08 0010 0020 03 012200 021101 031101 ffd9');
+    expect(checkAttachment('dht.jpg', withDht)).toMatchObject({ mediaType: 'image/jpeg', width: 32, height: 16 });
+    expect(checkAttachment('ok.jpg', jpegHeader(640, 480))).toMatchObject({ width: 640, height: 480 });
+  });
+
+  it('takes text with a UTF-8 BOM, refuses lone surrogates (WTF-8) and markup behind a BOM, and takes a 1 MB single line but not a byte more', () => {
+    expect(kind('bom.txt', new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('hello')]))).toBe('text/plain');
+    expect(refusal(() => checkAttachment('wtf.txt', new Uint8Array([...utf8('a'), 0xed, 0xa0, 0x80, ...utf8('b')])))).toMatch(/not UTF-8 text/);
+    expect(refusal(() => checkAttachment('page.txt', new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('  <html><body>hi</body></html>')])))).toMatch(/HTML or SVG markup/);
+    const line = new Uint8Array(MAX_TEXT_BYTES).fill(0x61);
+    expect(kind('line.txt', line)).toBe('text/plain');
+    expect(refusal(() => checkAttachment('line.txt', new Uint8Array(MAX_TEXT_BYTES + 1).fill(0x61)))).toMatch(/text files can be at most 1\.0 MB/);
   });
 });
