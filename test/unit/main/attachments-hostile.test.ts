@@ -31,6 +31,7 @@ async function app() {
   let answer: ((files: string[]) => void) | undefined;
   let picks = 0;
   const done: Array<() => void> = [];
+  const events: Array<{ type: string; message?: string }> = [];
   const made = createHandlers({
     userDataDir: dir,
     stateDir: path.join(dir, 'state'),
@@ -42,6 +43,7 @@ async function app() {
       return new Promise<string[]>((resolve) => (answer = resolve));
     },
     emit: (event, payload) => {
+      if (event === 'chatEvent') events.push((payload as { event: { type: string; message?: string } }).event);
       if (event === 'chatEvent' && (payload as { event: { type: string } }).event.type === 'done') done.splice(0).forEach((f) => f());
     },
   });
@@ -59,7 +61,7 @@ async function app() {
     answer = undefined;
     return a;
   };
-  return { ...made, dir, fake, call, conv, turnDone, dialogOpen, picks: () => picks };
+  return { ...made, dir, fake, call, conv, turnDone, dialogOpen, events, picks: () => picks };
 }
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
@@ -166,3 +168,71 @@ describe('attachment calls from a compromised window', () => {
     expect(refused).toBe(9_900);
   });
 });
+
+describe('a lock while a message with attachments is being answered', () => {
+  it('leaves the conversation opening with every named attachment present and none unnamed, and never claims a lost exchange was saved', async () => {
+    const a = await app();
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'shot.png', data: b64(png(7, 7)) })) as { id: string };
+    let locking: Promise<unknown> | undefined;
+    a.fake.script({
+      ...reply(text('A long answer that is cut short by the lock.')),
+      chunk: 2,
+      onEvent: (name) => {
+        if (name === 'content_block_delta' && !locking) locking = a.call('vaultLock');
+      },
+    });
+    const finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: 'What is it?', attachments: [ref.id] }));
+    await finished;
+    await locking;
+    expect(a.session.attachments.all(a.conv.id)).toEqual([]);
+    value(await a.call('vaultUnlock', { passphrase: PASS }));
+    const conv = value(await a.call('chatGet', { id: a.conv.id })) as { transcript: Array<{ role: string; attachments?: Array<{ id: string }> }> };
+    const named = conv.transcript.flatMap((e) => e.attachments ?? []).map((x) => x.id);
+    const stored = a.session.unlocked().internal.keys(`attachments/${a.conv.id}/`).map((k) => k.split('/')[2]);
+    expect(stored).toEqual(named);
+    for (const id of named) expect(await a.call('chatAttachmentGet', { conversationId: a.conv.id, attachmentId: id })).toMatchObject({ ok: true });
+    const said = a.events.filter((e) => e.type === 'error').map((e) => e.message ?? '');
+    if (conv.transcript.length === 0) expect(said.join(' ')).not.toMatch(/is saved/);
+    expect(said.join(' ')).not.toMatch(/failed unexpectedly/);
+  });
+});
+
+describe('racing sends', () => {
+  it('two sends at once with the same pending file: one goes, the other is refused, and the file is stored once', async () => {
+    const a = await app();
+    const image = png(9, 9);
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'twice.png', data: b64(image) })) as { id: string };
+    a.fake.script(reply(text('once')));
+    const finished = a.turnDone();
+    const [one, two] = await Promise.all([
+      a.call('chatSend', { id: a.conv.id, text: 'first', attachments: [ref.id] }),
+      a.call('chatSend', { id: a.conv.id, text: 'second', attachments: [ref.id] }),
+    ]);
+    await finished;
+    expect([one.ok, two.ok].sort()).toEqual([false, true]);
+    expect(a.fake.requests).toHaveLength(1);
+    const conv = value(await a.call('chatGet', { id: a.conv.id })) as { transcript: Array<{ attachments?: unknown[] }> };
+    expect(conv.transcript.flatMap((e) => e.attachments ?? [])).toHaveLength(1);
+    expect(a.session.unlocked().internal.keys(`attachments/${a.conv.id}/`)).toEqual([`attachments/${a.conv.id}/${ref.id}`]);
+  });
+
+  it('removing a chip while its message is being answered changes nothing that is stored', async () => {
+    const a = await app();
+    const image = png(9, 9);
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'keep.png', data: b64(image) })) as { id: string };
+    let dropped: Promise<unknown> | undefined;
+    a.fake.script({
+      ...reply(text('Seen.')),
+      onEvent: (name) => {
+        if (name === 'message_start' && !dropped) dropped = a.call('chatAttachDrop', { id: a.conv.id, attachmentIds: [ref.id] });
+      },
+    });
+    const finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: 'look', attachments: [ref.id] }));
+    await finished;
+    await dropped;
+    expect(value(await a.call('chatAttachmentGet', { conversationId: a.conv.id, attachmentId: ref.id }))).toEqual({ mediaType: 'image/png', data: b64(image) });
+  });
+});
+
