@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { CallName, Result } from '../../../electron/shared/ipc';
-import { reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
+import { attachmentBlocks, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
 import { png, utf8 } from '../../fixtures/attachments/make';
 
 const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
@@ -215,6 +215,18 @@ describe('racing sends', () => {
     const conv = value(await a.call('chatGet', { id: a.conv.id })) as { transcript: Array<{ attachments?: unknown[] }> };
     expect(conv.transcript.flatMap((e) => e.attachments ?? [])).toHaveLength(1);
     expect(a.session.unlocked().internal.keys(`attachments/${a.conv.id}/`)).toEqual([`attachments/${a.conv.id}/${ref.id}`]);
+  });
+
+  it('a send naming one file many times sends and stores it once', async () => {
+    const a = await app();
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'one.png', data: b64(png(9, 9)) })) as { id: string };
+    a.fake.script(reply(text('One picture.')));
+    const finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: 'how many?', attachments: Array.from({ length: 50 }, () => ref.id) }));
+    await finished;
+    expect(attachmentBlocks(a.fake.requests[0]!)).toHaveLength(1);
+    const conv = value(await a.call('chatGet', { id: a.conv.id })) as { transcript: Array<{ attachments?: unknown[] }> };
+    expect(conv.transcript.flatMap((e) => e.attachments ?? [])).toHaveLength(1);
   });
 
   it('removing a chip while its message is being answered changes nothing that is stored', async () => {
