@@ -8,6 +8,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { apiError, attachmentBlocks, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { png } from '../fixtures/attachments/make';
+import { Conversations } from '../../electron/core/chat/conversations';
+import { newAttachmentId, referenceBlock } from '../../electron/core/chat/attachments-send';
+import type { AttachmentRef, TranscriptEntry } from '../../electron/shared/chat';
 import { createVault, expectAccessible, freshApp, type FreshApp } from './helpers';
 
 let app: FreshApp;
@@ -84,3 +87,37 @@ test('a request the API refuses as too large gives a clear message and gives the
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Now I see it.');
   expect(attachmentBlocks(fake.requests.at(-1)!).map((b) => b.source.media_type)).toEqual(['image/png']);
 });
+
+test('opening a conversation with 100 images reads only the thumbnails in view, and the rest as they are scrolled to', async () => {
+  test.slow();
+  const { page } = app;
+  const vault = app.session.unlocked();
+  const store = new Conversations(vault);
+  const c = await store.create();
+  const transcript: TranscriptEntry[] = [];
+  const messages: Array<{ role: 'user' | 'assistant'; content: unknown }> = [];
+  for (let turn = 0; turn < 50; turn++) {
+    const refs: AttachmentRef[] = [];
+    for (let k = 0; k < 2; k++) {
+      const bytes = png(40, 30, [turn * 5, k * 100, 90]);
+      const ref = { id: newAttachmentId(), name: `t${turn}-${k}.png`, mediaType: 'image/png' as const, bytes: bytes.length };
+      await store.putAttachment(c.id, ref.id, bytes);
+      refs.push(ref);
+    }
+    transcript.push({ role: 'user', text: `Pictures ${turn}`, at: turn, attachments: refs }, { role: 'assistant', text: `Seen ${turn}.`, at: turn, tools: [] });
+    messages.push({ role: 'user', content: [...refs.map(referenceBlock), { type: 'text', text: `Pictures ${turn}` }] }, { role: 'assistant', content: [{ type: 'text', text: `Seen ${turn}.` }] });
+  }
+  await store.update(c.id, (conv) => ({ ...conv, title: 'Album', transcript, messages: messages as typeof conv.messages, turnStarts: transcript.filter((_, i) => i % 2 === 0).map((_, i) => i * 2) }));
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Album', exact: true }).click();
+  const lastImage = page.getByRole('img', { name: 't49-1.png' });
+  await expect(lastImage).toBeVisible();
+  await expect(lastImage).toHaveAttribute('src', /^blob:/);
+  const gets = () => app.ipc.filter((r) => r.direction === 'call' && r.channel === 'chat:attachment-get').length;
+  // Only what is on screen (and just beyond it) is read, not every image the page holds.
+  expect(gets()).toBeLessThan(20);
+  const before = gets();
+  await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollBy(0, -el.clientHeight * 3));
+  await expect.poll(gets).toBeGreaterThan(before);
+});
+
