@@ -7,10 +7,10 @@
  * FILE` (repeatable) sends files with the first message, checked as the app
  * checks them before anything else happens.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
-import { AttachmentError } from '../core/chat/attachments';
+import { AttachmentError, checkSize } from '../core/chat/attachments';
 import { PendingAttachments } from '../core/chat/attachments-pending';
 import { Conversations } from '../core/chat/conversations';
 import { TemporaryConversations, type ConversationStore } from '../core/chat/temporary';
@@ -154,8 +154,14 @@ async function readAttachments(files: string[]): Promise<PendingAttachment[]> {
   const pending = new PendingAttachments();
   for (const file of files) {
     const name = path.basename(file);
+    const unreadable = new AttachmentError(`Cannot read the file “${name}” given with --attach: check that it exists and is a readable file.`);
+    // Size and kind before reading: a huge file is refused without loading it, and a device (/dev/zero) or
+    // a pipe, which has no end to read to, is no file to attach.
+    const st = await stat(file).catch(() => undefined);
+    if (!st?.isFile()) throw unreadable;
+    checkSize(name, st.size);
     const bytes = await readFile(file).catch(() => undefined);
-    if (!bytes) throw new AttachmentError(`Cannot read the file “${name}” given with --attach: check that it exists and is a readable file.`);
+    if (!bytes) throw unreadable;
     pending.add('cli', name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
   return pending.all('cli');

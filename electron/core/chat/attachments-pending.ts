@@ -11,6 +11,13 @@ import type { PendingAttachment } from './turn';
 
 const mb = (n: number) => `${(n / 1_000_000).toFixed(0)} MB`;
 
+/**
+ * Pending bytes across every conversation: a few messages' worth. Each
+ * conversation's own cap alone would let a window (or a compromised page)
+ * spread files over many conversations until main runs out of memory.
+ */
+export const MAX_PENDING_TOTAL_BYTES = 3 * MAX_PENDING_BYTES;
+
 /** Pending attachments per conversation. */
 export class PendingAttachments {
   private readonly byConversation = new Map<string, PendingAttachment[]>();
@@ -26,6 +33,9 @@ export class PendingAttachments {
     if (list.length >= MAX_PENDING) throw new AttachmentError(`“${checked.name}” was not added: one message can carry at most ${MAX_PENDING} attachments. Send these first.`);
     const total = list.reduce((n, a) => n + a.bytes, 0) + bytes.length;
     if (total > MAX_PENDING_BYTES) throw new AttachmentError(`“${checked.name}” was not added: one message’s attachments can come to at most ${mb(MAX_PENDING_BYTES)} together (the API’s request limit). Send these first, or remove one.`);
+    if (this.totalBytes() + bytes.length > MAX_PENDING_TOTAL_BYTES) {
+      throw new AttachmentError(`“${checked.name}” was not added: files waiting to be sent in all conversations can come to at most ${mb(MAX_PENDING_TOTAL_BYTES)} together. Send or remove some first.`);
+    }
     const pending: PendingAttachment = { id: newAttachmentId(), name: checked.name, mediaType: checked.mediaType, bytes: bytes.length, data: bytes.slice() };
     this.byConversation.set(conversationId, [...list, pending]);
     const { data: _data, ...ref } = pending;
@@ -40,6 +50,12 @@ export class PendingAttachments {
     const list = (this.byConversation.get(conversationId) ?? []).filter((a) => a.id !== ref.id);
     this.byConversation.set(conversationId, [...list, { ...ref, data: bytes.slice() }]);
     return { id: ref.id, name: ref.name, mediaType: ref.mediaType, bytes: ref.bytes };
+  }
+
+  private totalBytes(): number {
+    let n = 0;
+    for (const list of this.byConversation.values()) for (const a of list) n += a.data.length;
+    return n;
   }
 
   /** Every attachment held for `conversationId`, in the order added. */

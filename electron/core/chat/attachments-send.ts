@@ -19,6 +19,8 @@ const SCHEME = 'mnemo-attachment:';
 export interface AttachmentBytes {
   putAttachment(conversationId: string, attachmentId: string, bytes: Uint8Array): Promise<void>;
   getAttachment(conversationId: string, attachmentId: string): Promise<Uint8Array | undefined>;
+  /** Removes the conversation's stored attachments whose ids are not in `keep` (what its messages name). */
+  pruneAttachments(conversationId: string, keep: ReadonlySet<string>): Promise<void>;
 }
 
 /** The internal-store key of one attachment (outside /memories, grouped by conversation so deleting one finds them). */

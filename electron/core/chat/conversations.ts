@@ -189,6 +189,20 @@ export class Conversations implements AttachmentBytes {
     await this.vault.internal.put(attachmentKey(conversationId, attachmentId), bytes);
   }
 
+  /**
+   * Removes the conversation's stored attachments that no message names: bytes
+   * a power cut left between storing them and the message that refers to them,
+   * or those of a message taken back and not sent again. In the write queue, so
+   * it never runs between another save's steps of this store.
+   */
+  async pruneAttachments(conversationId: string, keep: ReadonlySet<string>): Promise<void> {
+    checkId(conversationId);
+    const prefix = attachmentPrefix(conversationId);
+    await this.serial(async () => {
+      for (const key of this.vault.internal.keys(prefix)) if (!keep.has(key.slice(prefix.length))) await this.vault.internal.delete(key);
+    });
+  }
+
   /** One attachment's bytes, or undefined if there is none by that id in that conversation. */
   async getAttachment(conversationId: string, attachmentId: string): Promise<Uint8Array | undefined> {
     checkId(conversationId);

@@ -3,6 +3,7 @@
  * picker works offline and refreshed only when asked, and the context meter:
  * how many tokens a conversation uses of its model's window.
  */
+import { createHash } from 'node:crypto';
 import type { ContextUse, ModelInfo, ModelList } from '../../shared/projects';
 import { Conversations, type StoredConversation } from './conversations';
 import { attachmentsOf, expandAttachments, type AttachmentBytes } from './attachments-send';
@@ -102,6 +103,15 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
 }
 
 /**
+ * Counts had for histories with attachments, by store and by a hash of what
+ * was counted (model, system prompt, the history with its references): an
+ * attachment's bytes never change under its id, so opening an unchanged
+ * conversation again decrypts none of its images to count them again.
+ */
+const counted = new WeakMap<object, Map<string, number>>();
+const COUNTS_KEPT = 64;
+
+/**
  * Tokens `conv` uses of the window of the model in Settings: the API's count
  * of the history as the next turn would send it (countTokens), or, when that
  * cannot be had (no key, offline), the input of the last reply's usage.
@@ -117,16 +127,29 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
   if (tc) {
     try {
       const store = opts.attachments ?? new Conversations(vault);
-      const { messages } = await expandAttachments(answerDangling(sendable(conv.messages)), attachmentsOf(conv.transcript), (id) => store.getAttachment(conv.id, id));
-      const counted = await tc.client.beta.messages.countTokens({
+      const history = answerDangling(sendable(conv.messages));
+      const refs = attachmentsOf(conv.transcript);
+      const cache = refs.size ? (counted.get(opts.attachments ?? vault) ?? new Map<string, number>()) : undefined;
+      const key = cache && createHash('sha256').update(JSON.stringify([settings.model, systemPrompt(settings.memoryGuidance), history, [...refs]])).digest('hex');
+      const had = key ? cache?.get(key) : undefined;
+      if (had !== undefined) return { ...base, used: had, source: 'count' };
+      const { messages } = await expandAttachments(history, refs, (id) => store.getAttachment(conv.id, id));
+      const answer = await tc.client.beta.messages.countTokens({
         model: settings.model,
         system: systemPrompt(settings.memoryGuidance),
         messages,
         tools: [{ type: 'memory_20250818', name: 'memory' }],
       });
-      const used: unknown = counted.input_tokens;
+      const used: unknown = answer.input_tokens;
       // A count that is not a plausible whole number is no count: the meter shows the last usage instead.
-      if (typeof used === 'number' && Number.isSafeInteger(used) && used >= 0 && used <= MAX_WINDOW) return { ...base, used, source: 'count' };
+      if (typeof used === 'number' && Number.isSafeInteger(used) && used >= 0 && used <= MAX_WINDOW) {
+        if (cache && key) {
+          cache.set(key, used);
+          if (cache.size > COUNTS_KEPT) cache.delete(cache.keys().next().value!);
+          counted.set(opts.attachments ?? vault, cache);
+        }
+        return { ...base, used, source: 'count' };
+      }
     } catch {
       // Fall back to the last usage: a meter that is a turn behind beats none.
     }

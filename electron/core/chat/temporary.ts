@@ -83,6 +83,16 @@ export class TemporaryConversations implements ConversationStore {
     return this.files.get(conversationId)?.get(attachmentId);
   }
 
+  /** As Conversations.pruneAttachments, overwriting the bytes let go of. */
+  async pruneAttachments(conversationId: string, keep: ReadonlySet<string>): Promise<void> {
+    const files = this.files.get(conversationId);
+    for (const [id, bytes] of files ?? []) {
+      if (keep.has(id)) continue;
+      bytes.fill(0);
+      files!.delete(id);
+    }
+  }
+
   list(): ConversationSummary[] {
     return [...this.byId.values()].map((c) => ({ ...summaryOf(c), temporary: true }));
   }

@@ -9,7 +9,7 @@ import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AttachmentRef, ChatEvent, ReplyPart, TranscriptEntry, Usage } from '../../shared/chat';
 import type { Settings } from '../../shared/settings';
-import type { VaultApi } from '../vault/types';
+import { VaultError, type VaultApi } from '../vault/types';
 import { createClient } from './client';
 import { Conversations, projectOf, titleFrom, UNTITLED, type StoredConversation } from './conversations';
 import { Projects } from '../projects/store';
@@ -211,25 +211,43 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const gotReply = messages.length > history.length;
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
   if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
+  let kept = gotReply;
+  let notSaved: VaultError | undefined;
   if (gotReply) {
-    await save(conversations, conv, history.length, sendable(messages), { text: opts.userText, attachments: opts.attachments ?? [] }, {
-      role: 'assistant',
-      text: texts.join('\n\n'),
-      at: Date.now(),
-      tools: records,
-      parts,
-      usage,
-      ...(stopReason === 'cancelled' ? { stopped: true } : {}),
-      ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),
-    });
+    try {
+      await save(conversations, conv, history.length, sendable(messages), { text: opts.userText, attachments: opts.attachments ?? [] }, {
+        role: 'assistant',
+        text: texts.join('\n\n'),
+        at: Date.now(),
+        tools: records,
+        parts,
+        usage,
+        ...(stopReason === 'cancelled' ? { stopped: true } : {}),
+        ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),
+      });
+    } catch (err) {
+      // The vault could not take the exchange (a full disk, a lock): say so, and leave no attachment it would not name.
+      if (!(err instanceof VaultError)) throw err;
+      const stored = await conversations.require(conv.id).catch(() => undefined);
+      kept = stored !== undefined && stored.transcript.length > conv.transcript.length;
+      if (!kept) {
+        notSaved = err;
+        await conversations.pruneAttachments(conv.id, new Set(attachmentsOf((stored ?? conv).transcript).keys())).catch(() => undefined);
+      }
+    }
   }
   if (tokens.inputTokens || tokens.outputTokens) emit({ type: 'usage', turn: usage });
-  if (failure) {
-    const kept = gotReply ? '' : ' Your message was not sent; it is still in the box.';
-    emit({ type: 'error', code: failure.code, message: failure.message + (failure.code === 'cancelled' ? '' : kept), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
+  if (failure && !notSaved) {
+    const inBox = kept ? '' : ' Your message was not sent; it is still in the box.';
+    emit({ type: 'error', code: failure.code, message: failure.message + (failure.code === 'cancelled' ? '' : inBox), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
+  }
+  if (notSaved) {
+    emit({ type: 'error', code: notSaved.code === 'LOCKED' ? 'locked' : 'unknown', message: `${notSaved.message} Claude’s reply was not saved. Your message was not sent; it is still in the box.` });
+    done('error');
+    return false;
   }
   done(stopReason);
-  return gotReply;
+  return kept;
 }
 
 async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], user: { text: string; attachments: PendingAttachment[] }, reply: TranscriptEntry): Promise<void> {
@@ -240,7 +258,7 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
   for (const a of user.attachments) await conversations.putAttachment(base.id, a.id, a.data);
   // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
   // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
-  await conversations.update(base.id, (conv) => {
+  const saved = await conversations.update(base.id, (conv) => {
     const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText, attachments.map(referenceBlock));
     return {
       ...conv,
@@ -252,6 +270,9 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
       transcript: [...conv.transcript, { role: 'user', text: userText, at: now, ...(attachments.length ? { attachments } : {}) }, reply],
     };
   }, base);
+  // Bytes nothing names any more (a cut-short earlier save, a message taken back and not sent again, or all of them
+  // if the conversation was deleted while Claude answered) go now.
+  await conversations.pruneAttachments(base.id, new Set(saved ? attachmentsOf(saved.transcript).keys() : []));
 }
 
 /**

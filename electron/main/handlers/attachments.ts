@@ -16,12 +16,23 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
   const exists = async (id: string) => {
     if (!s.temporary.has(id)) await new Conversations(s.unlocked()).require(id);
   };
+  /**
+   * Files are held only if no lock came while they were being chosen or read
+   * (a lock forgets every pending file, and one held after it would outlive it)
+   * and their conversation still exists (a temporary chat may have been closed).
+   */
+  const stillWanted = async (id: string, locks: number) => {
+    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked while the files were being chosen, so none were attached. Unlock it and attach them again.');
+    await exists(id);
+    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked while the files were being chosen, so none were attached. Unlock it and attach them again.');
+  };
   return {
     chatAttachPick: async ({ id }) => {
       await exists(id);
+      const locks = s.locks;
       const files = (await s.ctx.pickFiles?.()) ?? [];
-      const added = [];
-      const refused: string[] = [];
+      // In the order picked: a file read, or why it could not be.
+      const read: Array<{ name: string; bytes: Uint8Array } | { refusal: string }> = [];
       for (const file of files) {
         const name = path.basename(file);
         try {
@@ -31,18 +42,47 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
           checkSize(name, st.size);
           const bytes = await fs.readFile(file).catch(() => undefined);
           if (!bytes) throw new AttachmentError(`“${name}” could not be read. Check that it is a file you can open.`);
-          added.push(s.attachments.add(id, name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+          read.push({ name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+        } catch (err) {
+          if (!(err instanceof AttachmentError)) throw err;
+          read.push({ refusal: err.message });
+        }
+      }
+      try {
+        await stillWanted(id, locks);
+      } finally {
+        // Held below as copies (or not at all): these buffers are not kept.
+        if (s.locks !== locks) for (const f of read) if ('bytes' in f) f.bytes.fill(0);
+      }
+      // Held with no await between the check and the last one, so a lock cannot come in between.
+      const added = [];
+      const refused: string[] = [];
+      for (const f of read) {
+        if ('refusal' in f) {
+          refused.push(f.refusal);
+          continue;
+        }
+        const { name, bytes } = f;
+        try {
+          added.push(s.attachments.add(id, name, bytes));
         } catch (err) {
           if (!(err instanceof AttachmentError)) throw err;
           refused.push(err.message);
+        } finally {
+          bytes.fill(0);
         }
       }
       return { added, refused };
     },
     chatAttachData: async ({ id, name, data }) => {
-      await exists(id);
+      const locks = s.locks;
+      await stillWanted(id, locks);
       const bytes = Buffer.from(data, 'base64');
-      return s.attachments.add(id, name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      try {
+        return s.attachments.add(id, name, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      } finally {
+        bytes.fill(0);
+      }
     },
     chatAttachDrop: async ({ id, attachmentIds }) => {
       s.attachments.drop(id, attachmentIds);

@@ -58,7 +58,9 @@ export function chatHandlers(
       return null;
     },
     chatSearch: async ({ query }) => inLiveProjects(await conversations().search(query)),
-    chatSend: async ({ id, text, attachments: attachmentIds = [] }) => {
+    chatSend: async ({ id, text, attachments: asked = [] }) => {
+      // A file named twice goes once (a window could otherwise send and store one image 100 times).
+      const attachmentIds = [...new Set(asked)];
       const vault = s.unlocked();
       const temporary = s.temporary.has(id) ? s.temporary : undefined;
       if (!temporary) await conversations().require(id);

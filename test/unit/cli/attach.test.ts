@@ -77,4 +77,21 @@ describe('mnemo chat --attach', () => {
     expect(r.stderr).not.toContain(files);
     expect(r.stderr).not.toMatch(/ENOENT/);
   });
+
+  it('refuses a file too large to attach by its size, before reading it (a 3 GB file), and a folder or device that is no file', async () => {
+    const before = fake.requests.length;
+    const huge = path.join(files, 'backup.bin');
+    const h = await fs.open(huge, 'w');
+    await h.truncate(3_000_000_000);
+    await h.close();
+    const r = await run(['chat', '--once', 'look', '--attach', huge]);
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^mnemo: “backup\.bin” is 3000 MB; attachments can be at most 23 MB \(a PDF\)/) });
+    await fs.rm(huge);
+    for (const notFile of [files, '/dev/zero']) {
+      const n = await run(['chat', '--once', 'look', '--attach', notFile]);
+      expect(n).toMatchObject({ code: 2, stderr: expect.stringMatching(/Cannot read the file “(files|zero)” given with --attach/) });
+    }
+    expect(fake.requests.length).toBe(before);
+  });
 });
+
