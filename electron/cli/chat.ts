@@ -17,7 +17,7 @@ import { TemporaryConversations, type ConversationStore } from '../core/chat/tem
 import { runTurn, type PendingAttachment } from '../core/chat/turn';
 import type { ChatEvent } from '../shared/chat';
 import { CommandUsageError, type Flags } from './commands';
-import { selectedProject } from './projects';
+import { liveConversation, selectedProject } from './projects';
 import { Exit, type CliCommandContext } from './context';
 
 export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
@@ -39,11 +39,8 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     conversationId = temporary.create((await selectedProject(ctx, flags)).id).id;
     store = temporary;
   } else if (flags.conversation) {
-    const existing = await conversations.get(flags.conversation).catch(() => undefined);
-    if (!existing) {
-      ctx.stderr.write(`mnemo: there is no conversation ${flags.conversation}.\n`);
-      return Exit.FAILED;
-    }
+    const existing = await liveConversation(ctx, flags.conversation);
+    if (!existing) return Exit.FAILED;
     conversationId = existing.id;
   } else {
     conversationId = (await conversations.create({ project: (await selectedProject(ctx, flags)).id })).id;

@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Conversations, projectOf } from '../core/chat/conversations';
+import { Conversations, projectOf, type StoredConversation } from '../core/chat/conversations';
 import { conversationMarkdown } from '../core/chat/export-markdown';
+import { requireLiveConversation } from '../core/projects/live';
 import { FIRST_PROJECT_ID, Projects, type Project } from '../core/projects/store';
 import type { MemoryScope } from '../core/projects/scope';
 import { VaultError, type VaultApi } from '../core/vault/types';
@@ -113,11 +114,8 @@ export async function modelsCommand(ctx: CliCommandContext, flags: Flags): Promi
 /** `mnemo export-conversation ID [FILE]`: the conversation as Markdown, to FILE (which must not exist) or stdout. */
 export async function exportConversationCommand(ctx: CliCommandContext): Promise<number> {
   const [id = '', file] = ctx.argv;
-  const c = await new Conversations(ctx.vault).get(id).catch(() => undefined);
-  if (!c) {
-    ctx.stderr.write(`mnemo: there is no conversation ${field(id)}; list them with "mnemo conversations".\n`);
-    return Exit.FAILED;
-  }
+  const c = await liveConversation(ctx, id);
+  if (!c) return Exit.FAILED;
   const markdown = conversationMarkdown(c);
   if (file === undefined) {
     await new Promise<void>((resolve, reject) => ctx.stdout.write(markdown, (err) => (err ? reject(err) : resolve())));
@@ -133,4 +131,18 @@ export async function exportConversationCommand(ctx: CliCommandContext): Promise
   }
   ctx.stderr.write(`Exported the conversation to ${target}.\n`);
   return Exit.OK;
+}
+
+/**
+ * A stored conversation by id for a command, or undefined after saying why:
+ * there is none, or it is in a deleted project (hidden until it is restored).
+ */
+export async function liveConversation(ctx: CliCommandContext, id: string): Promise<StoredConversation | undefined> {
+  try {
+    return await requireLiveConversation(ctx.vault, id);
+  } catch (e) {
+    const hidden = e instanceof VaultError && /deleted project/.test(e.message);
+    ctx.stderr.write(hidden ? `mnemo: conversation ${field(id)} is in a deleted project; restore the project first ("mnemo projects restore NAME").\n` : `mnemo: there is no conversation ${field(id)}; list them with "mnemo conversations".\n`);
+    return undefined;
+  }
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AttachmentError, checkSize } from '../../core/chat/attachments';
 import { Conversations } from '../../core/chat/conversations';
+import { requireLiveConversation } from '../../core/projects/live';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
@@ -14,7 +15,7 @@ import type { HandlersFor } from './types';
 export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'> {
   /** The conversation must exist (stored or temporary) before files are held for it. */
   const exists = async (id: string) => {
-    if (!s.temporary.has(id)) await new Conversations(s.unlocked()).require(id);
+    if (!s.temporary.has(id)) await requireLiveConversation(s.unlocked(), id);
   };
   /**
    * Files are held only if no lock came while they were being chosen or read
@@ -89,7 +90,7 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
       return null;
     },
     chatAttachmentGet: async ({ conversationId, attachmentId }) => {
-      const c = s.temporary.get(conversationId) ?? (await new Conversations(s.unlocked()).require(conversationId));
+      const c = s.temporary.get(conversationId) ?? (await requireLiveConversation(s.unlocked(), conversationId));
       const ref = c.transcript.flatMap((e) => (e.role === 'user' ? (e.attachments ?? []) : [])).find((a) => a.id === attachmentId);
       const store = s.temporary.has(conversationId) ? s.temporary : new Conversations(s.unlocked());
       const bytes = ref ? await store.getAttachment(conversationId, attachmentId) : undefined;

@@ -1,6 +1,7 @@
 /** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
 import { randomBytes } from 'node:crypto';
 import { Conversations, summaryOf } from '../../core/chat/conversations';
+import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn } from '../../core/chat/turn';
 import { validateMemoryPath } from '../../core/memory/paths';
@@ -16,20 +17,17 @@ export function chatHandlers(
 > {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
-  const inLiveProjects = async <T extends { project?: string | undefined }>(list: T[]): Promise<T[]> => {
-    const live = new Set((await new Projects(s.unlocked()).list()).map((p) => p.id));
-    return list.filter((c) => live.has(c.project ?? FIRST_PROJECT_ID));
-  };
+  const inLive = <T extends { project?: string | undefined }>(list: T[]) => inLiveProjects(s.unlocked(), list);
   return {
     ...attachmentHandlers(s),
-    chatList: async () => [...s.temporary.list(), ...(await inLiveProjects(await conversations().list()))],
+    chatList: async () => [...s.temporary.list(), ...(await inLive(await conversations().list()))],
     chatCreate: async (opts) => {
       const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
       if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
       return summaryOf(await conversations().create({ project }));
     },
     chatGet: async ({ id, tail, from }) => {
-      const c = s.temporary.get(id) ?? (await conversations().require(id));
+      const c = s.temporary.get(id) ?? (await requireLiveConversation(s.unlocked(), id));
       // The API history stays in main; the window gets the transcript, or its last `tail` entries.
       const earlier = Math.min(c.transcript.length, from ?? (tail === undefined ? 0 : Math.max(0, c.transcript.length - tail)));
       const costUSD = c.transcript.reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
@@ -47,7 +45,7 @@ export function chatHandlers(
     },
     chatRename: async ({ id, title }) => {
       if (s.temporary.has(id)) await s.temporary.update(id, (c) => ({ ...c, title: title.replace(/\s+/g, ' ').trim().slice(0, 200) || c.title }));
-      else await conversations().rename(id, title);
+      else await requireLiveConversation(s.unlocked(), id).then(() => conversations().rename(id, title));
       return null;
     },
     chatDelete: async ({ id }) => {
@@ -57,13 +55,13 @@ export function chatHandlers(
       s.attachments.drop(id, s.attachments.all(id).map((a) => a.id));
       return null;
     },
-    chatSearch: async ({ query }) => inLiveProjects(await conversations().search(query)),
+    chatSearch: async ({ query }) => inLive(await conversations().search(query)),
     chatSend: async ({ id, text, attachments: asked = [] }) => {
       // A file named twice goes once (a window could otherwise send and store one image 100 times).
       const attachmentIds = [...new Set(asked)];
       const vault = s.unlocked();
       const temporary = s.temporary.has(id) ? s.temporary : undefined;
-      if (!temporary) await conversations().require(id);
+      if (!temporary) await requireLiveConversation(vault, id);
       if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
       // The turn gets its own copies: removing a chip while Claude answers must not change what is being stored.
       const attachments = s.attachments.get(id, attachmentIds).map((a) => ({ ...a, data: a.data.slice() }));
@@ -107,7 +105,7 @@ export function chatHandlers(
     chatRewind: async ({ id }) => {
       if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
       const store = s.temporary.has(id) ? s.temporary : conversations();
-      const before = await store.require(id);
+      const before = s.temporary.has(id) ? await s.temporary.require(id) : await requireLiveConversation(s.unlocked(), id);
       const last = [...before.transcript].reverse().find((e) => e.role === 'user');
       const text = await store.rewindLast(id);
       // Its attachments wait again as chips, so sending the message again sends them too.

@@ -1,6 +1,6 @@
 /** Handlers for projects, moving memories between them, models, the context meter and conversation export. */
 import fs from 'node:fs/promises';
-import { Conversations } from '../../core/chat/conversations';
+import { requireLiveConversation } from '../../core/projects/live';
 import { conversationMarkdown, exportFileName } from '../../core/chat/export-markdown';
 import { contextUse, listModels } from '../../core/chat/models';
 import { transferMemory } from '../../core/projects/move';
@@ -14,7 +14,7 @@ export function projectHandlers(
 ): HandlersFor<'projectsList' | 'projectsCreate' | 'projectsRename' | 'projectsDelete' | 'projectsRestore' | 'memoryTransfer' | 'modelsList' | 'chatContext' | 'chatExport'> {
   const projects = () => new Projects(s.unlocked());
   /** A conversation, stored or temporary. */
-  const conversation = async (id: string) => (s.temporary.has(id) ? s.temporary.require(id) : new Conversations(s.unlocked()).require(id));
+  const conversation = async (id: string) => (s.temporary.has(id) ? s.temporary.require(id) : requireLiveConversation(s.unlocked(), id));
   return {
     projectsList: async () => ({ projects: await projects().list(), deleted: await projects().listDeleted() }),
     projectsCreate: async ({ name }) => projects().create(name),

@@ -121,6 +121,22 @@ describe('mnemo chat and conversations with projects', () => {
     expect(await fs.readFile(file, 'utf8')).toBe(printed.stdout);
     expect(await run(['export-conversation', 'ffffffffffffffff'])).toMatchObject({ code: 1 });
   });
+
+  it("a deleted project's conversation is neither exported nor continued by id until the project is restored", async () => {
+    expect((await run(['projects', 'create', 'Secret'])).code).toBe(0);
+    fake.script(reply(text('Kept.')));
+    const chat = await run(['chat', '--project', 'Secret', '--once', 'the launch code is tangerine']);
+    const id = /conversation ([0-9a-f]+)/.exec(chat.stderr)![1]!;
+    expect((await run(['projects', 'delete', 'Secret', '--yes'])).code).toBe(0);
+    const exported = await run(['export-conversation', id]);
+    expect(exported).toMatchObject({ code: 1, stdout: '' });
+    expect(exported.stderr).toMatch(/deleted project/);
+    const requests = fake.requests.length;
+    expect(await run(['chat', '--conversation', id, '--once', 'and now?'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/deleted project/) });
+    expect(fake.requests.length).toBe(requests);
+    expect((await run(['projects', 'restore', 'Secret'])).code).toBe(0);
+    expect((await run(['export-conversation', id])).stdout).toContain('tangerine');
+  });
 });
 
 describe('mnemo models', () => {

@@ -137,6 +137,30 @@ describe("a deleted project's conversations over IPC", () => {
     expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
     expect(((await r.call('chatList')) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
   });
+
+  it('cannot be opened, continued, renamed, exported or counted by id either, until the project is restored', async () => {
+    const r = await rig();
+    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
+    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
+    r.fake.script(reply(text('noted')));
+    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'the launch code is tangerine' })) as { turnId: string };
+    await turnDone(r, turnId);
+    await r.call('projectsDelete', { id: work.id });
+    const requests = r.fake.requests.length;
+    for (const [name, arg] of [
+      ['chatGet', { id: c.id }],
+      ['chatSend', { id: c.id, text: 'more' }],
+      ['chatRename', { id: c.id, title: 'x' }],
+      ['chatRewind', { id: c.id }],
+      ['chatContext', { id: c.id }],
+      ['chatExport', { id: c.id }],
+    ] as const) {
+      expect(await dispatch(r.handlers, name, [arg]), name).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/deleted project/) } });
+    }
+    expect(r.fake.requests.length).toBe(requests);
+    await r.call('projectsRestore', { id: work.id });
+    expect(((await r.call('chatGet', { id: c.id })) as { transcript: unknown[] }).transcript).toHaveLength(2);
+  });
 });
 
 describe('deleting a project while Claude answers in it', () => {
