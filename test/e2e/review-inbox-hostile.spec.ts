@@ -93,7 +93,7 @@ test('"Mark reviewed" marks the version whose diff the user was shown, not one t
   await pane.getByRole('button', { name: 'Mark reviewed' }).click();
   await expect.poll(() => app.ipc.filter((r) => r.direction === 'result' && r.channel === 'review:mark').length).toBe(1);
   const marked = app.ipc.filter((r) => r.direction === 'call' && r.channel === 'review:mark');
-  expect(marked.map((r) => r.payload)).toEqual([[{ items: [{ path: '/memories/x.md', version: 1 }] }]]);
+  expect(marked.map((r) => r.payload)).toEqual([[{ items: [{ path: '/memories/x.md', version: 1 }], project: 'default' }]]);
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
 });
 
