@@ -177,7 +177,12 @@ export const CALLS = {
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
   chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),
   /** `attachments`: ids from chatAttachPick/chatAttachData for this conversation, sent with the message. */
-  chatSend: call('chat:send', one(z.object({ id, text: z.string().min(1).max(100_000), attachments: z.array(id).max(100).optional() })), z.object({ turnId: z.string() })),
+  chatSend: call(
+    'chat:send',
+    // Words, files or both: a message of attachments alone has no text.
+    one(z.object({ id, text: z.string().max(100_000), attachments: z.array(id).max(100).optional() }).refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0, 'A message needs words or an attachment.')),
+    z.object({ turnId: z.string() }),
+  ),
   /** Opens main's file dialog and holds the chosen files for the conversation's next message; refused ones come back as messages. */
   chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()) })),
   /**

@@ -168,3 +168,20 @@ test('files that cannot go are refused with a clear, announced error and nothing
   await expect(page.getByRole('alert')).toContainText('“p99.png” was not added: one message can carry at most 100 attachments.');
   expect(fake.requests).toHaveLength(0);
 });
+
+test('an image alone is a message: Send works with an empty box, and the conversation is named after the file', async () => {
+  const { page } = app;
+  await fs.writeFile(path.join(files, 'chart.png'), png(40, 30, [20, 90, 200]));
+  picked = [path.join(files, 'chart.png')];
+  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Attach files…' }).click();
+  await expect(chips(page).getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  fake.script(reply(text('A blue chart.')));
+  await message(page).press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('A blue chart.');
+  expect(attachmentBlocks(fake.requests[0]!).map((b) => b.type)).toEqual(['image']);
+  await expect(lastYou(page).getByRole('img', { name: /chart\.png/ })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'chart.png', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit last message' })).toBeVisible();
+});

@@ -23,12 +23,14 @@ export function answerDangling(messages: BetaMessageParam[]): BetaMessageParam[]
  * tool results (a stopped turn) they join that same message, after the results.
  */
 export function withUserMessage(messages: BetaMessageParam[], text: string, attachments: BetaContentBlockParam[] = []): BetaMessageParam[] {
+  // A message of attachments alone has no words, and the API refuses an empty text block.
+  const words: BetaContentBlockParam[] = text.trim() ? [{ type: 'text', text }] : [];
   const last = messages.at(-1);
   if (last?.role === 'user') {
     const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-    return [...messages.slice(0, -1), { role: 'user', content: [...content, ...attachments, { type: 'text', text }] }];
+    return [...messages.slice(0, -1), { role: 'user', content: [...content, ...attachments, ...words] }];
   }
-  return [...messages, { role: 'user', content: attachments.length ? [...attachments, { type: 'text', text }] : text }];
+  return [...messages, { role: 'user', content: attachments.length ? [...attachments, ...words] : text }];
 }
 
 /**

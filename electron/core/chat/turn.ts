@@ -262,7 +262,7 @@ async function save(conversations: ConversationStore, base: StoredConversation, 
     const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText, attachments.map(referenceBlock));
     return {
       ...conv,
-      title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText) : conv.title,
+      title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText.trim() ? userText : attachments.map((a) => a.name).join(', ')) : conv.title,
       updated: now,
       messages: after,
       // The user's words are always in the last message of the history the exchange follows.

@@ -217,7 +217,8 @@ export function ChatView({
 
   /** Sends `text` with the waiting attachments (or `withFiles`, when they were just given back and not yet shown). */
   const send = async (text: string, withFiles?: AttachmentRef[]) => {
-    if (!text.trim()) return;
+    // Words, files or both: an image alone is a message too.
+    if (!text.trim() && !(withFiles ?? attachments.pending).length) return;
     if (liveRef.current) {
       setFailure({ code: 'busy', message: 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then send.' });
       return;
@@ -263,12 +264,13 @@ export function ChatView({
   };
   /** A message that never went out is in the box: send it. One that got a broken reply: take that exchange back and send again. */
   const retry = async () => {
-    if (draft.trim()) return send(draft);
+    if (draft.trim() || attachments.pending.length) return send(draft);
     const back = await rewind();
     if (back) await send(back.text, back.files);
   };
 
-  const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user')?.text;
+  // The last message the user sent (it may be files without words).
+  const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user');
   const total = conv?.costUSD ?? (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
   /** Loads the whole conversation, for "Show earlier messages". */
   const showEarlier = useCallback(async (id: string) => {
@@ -317,7 +319,7 @@ export function ChatView({
                 <div role="alert" className="error inline-error">
                   <p>{failure.message}</p>
                   {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-                  {!live && (lastUser || draft.trim()) && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
+                  {!live && (lastUser || draft.trim() || attachments.pending.length > 0) && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
                 </div>
               )}
             </>

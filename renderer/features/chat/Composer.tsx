@@ -83,7 +83,7 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewin
             Stop
           </button>
         ) : (
-          <button type="submit" disabled={!draft.trim()}>
+          <button type="submit" disabled={!draft.trim() && a.pending.length === 0}>
             Send
           </button>
         )}

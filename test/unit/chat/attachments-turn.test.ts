@@ -59,6 +59,21 @@ describe('attachments sent to Claude', () => {
     expect(second.body.messages.at(-1)).toEqual({ role: 'user', content: 'And now?' });
   });
 
+  it('a message of attachments alone goes without an empty text block, and the conversation is named after the file', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    rig.fake.script(reply(text('A small chart.')), reply(text('Yes.')));
+    const { saved } = await send(rig, c.id, '', [attach('chart.png', png(3, 2))]);
+    expect(saved).toBe(true);
+    // The API refuses an empty text block: the message is the image only.
+    expect((rig.fake.requests[0]!.body.messages[0]!.content as Array<{ type: string }>).map((b) => b.type)).toEqual(['image']);
+    const stored = (await rig.conversations.get(c.id))!;
+    expect(stored.title).toBe('chart.png');
+    expect(stored.transcript[0]).toMatchObject({ role: 'user', text: '', attachments: [{ name: 'chart.png' }] });
+    await rig.turn(c.id, 'Is it blue?');
+    expect((rig.fake.requests[1]!.body.messages[0]!.content as Array<{ type: string }>).map((b) => b.type)).toEqual(['image']);
+  });
+
   it('are stored encrypted apart from the conversation, survive a reopen, and the log keeps only references', async () => {
     rig = await chatRig();
     const c = await rig.conversations.create();

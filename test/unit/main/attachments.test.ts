@@ -110,6 +110,18 @@ describe('attachments over IPC', () => {
     expect(a.session.attachments.all(a.conv.id)).toEqual([]);
   });
 
+  it('an image alone can be sent without words; a message with neither words nor files is refused at the boundary', async () => {
+    const a = await app();
+    expect(await a.call('chatSend', { id: a.conv.id, text: '  ' })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'chart.png', data: b64(png(6, 4)) })) as { id: string };
+    a.fake.script(reply(text('A chart.')));
+    const finished = a.turnDone();
+    value(await a.call('chatSend', { id: a.conv.id, text: '', attachments: [ref.id] }));
+    await finished;
+    expect(attachmentBlocks(a.fake.requests[0]!)).toHaveLength(1);
+    expect(value(await a.call('chatGet', { id: a.conv.id }))).toMatchObject({ title: 'chart.png', transcript: [{ role: 'user', text: '' }, { role: 'assistant' }] });
+  });
+
   it('the context meter of a temporary chat counts its attachments as sent, not as missing', async () => {
     const a = await app();
     const temp = value(await a.call('chatCreate', { temporary: true })) as { id: string };
