@@ -7,55 +7,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
-import type { Handlers } from '../../../electron/main/handlers/types';
-import type { CallName, Result } from '../../../electron/shared/ipc';
-import { attachmentBlocks, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
+import { attachmentBlocks, reply, text } from '../../fake-anthropic/server';
 import { gif, png, utf8 } from '../../fixtures/attachments/make';
+import { attachmentRig, b64, value } from './attachment-rig';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0)) await f();
 });
 
-async function app(picked: string[] = []) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attach-'));
-  const fake = await startFakeAnthropic();
-  cleanup.push(async () => {
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
-  const done: Array<() => void> = [];
-  const made = createHandlers({
-    userDataDir: dir,
-    stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
-    kdf: KDF,
-    pickDirectory: async () => undefined,
-    pickFiles: async () => picked,
-    emit: (event, payload) => {
-      if (event === 'chatEvent' && (payload as { event: { type: string } }).event.type === 'done') done.splice(0).forEach((f) => f());
-    },
-  });
-  cleanup.unshift(() => made.session.close());
-  const call = async <K extends CallName>(name: K, ...args: unknown[]) => (await dispatch(made.handlers as Handlers, name, args)) as Result<never>;
-  expect((await call('vaultCreate', { passphrase: PASS })).ok).toBe(true);
-  const conv = ((await call('chatCreate')) as { value: { id: string } }).value;
-  // `done` reaches the window just before main lets go of the turn: wait for both.
-  const turnDone = () =>
-    new Promise<void>((resolve) => done.push(resolve)).then(async () => {
-      while (made.session.turns.size > 0) await new Promise((r) => setTimeout(r, 5));
-    });
-  return { ...made, dir, fake, call, conv, turnDone };
-}
-
-const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
-const value = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-};
+const app = (picked: string[] = []) => attachmentRig(cleanup, { prefix: 'mnemo-attach-', pickFiles: async () => picked });
 
 describe('attachments over IPC', () => {
   it('a pasted image is held in main, sent with the message, then readable for its thumbnail and no longer pending', async () => {
