@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { CallName, Result } from '../../../electron/shared/ipc';
-import { startFakeAnthropic } from '../../fake-anthropic/server';
+import { reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
 
 export const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 export const PASS = 'correct horse battery staple';
@@ -25,6 +25,14 @@ export interface RigOptions {
   /** Sees every chat event sent to the window. */
   onEvent?: (event: ChatEvent) => void;
 }
+
+export const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+/** The value of a successful call; a failed one throws with its code and message. */
+export const value = <T>(r: Result<T>): T => {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+};
 
 /** Starts the rig; what it opens is closed by `cleanup` (run it in afterEach). */
 export async function attachmentRig(cleanup: Array<() => Promise<void>>, options: RigOptions) {
@@ -58,13 +66,12 @@ export async function attachmentRig(cleanup: Array<() => Promise<void>>, options
     new Promise<void>((resolve) => done.push(resolve)).then(async () => {
       while (made.session.turns.size > 0) await new Promise((r) => setTimeout(r, 5));
     });
-  return { ...made, dir, fake, call, conv, turnDone };
+  /** Sends `words` with held attachments to conversation `id` and waits for the turn to end; the fake answers `answer`. */
+  const sendTurn = async (id: string, words: string, attachments: string[], answer: string) => {
+    fake.script(reply(text(answer)));
+    const finished = turnDone();
+    value(await call('chatSend', { id, text: words, attachments }));
+    await finished;
+  };
+  return { ...made, dir, fake, call, conv, turnDone, sendTurn };
 }
-
-export const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
-
-/** The value of a successful call; a failed one throws with its code and message. */
-export const value = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-};

@@ -84,10 +84,7 @@ describe('attachment calls from a compromised window', () => {
     const a = await app();
     const other = value(await a.call('chatCreate')) as { id: string };
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'mine.txt', data: b64(utf8('private')) })) as { id: string };
-    a.fake.script(reply(text('ok')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: 'keep it', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, 'keep it', [ref.id], 'ok');
     expect(await a.call('chatAttachmentGet', { conversationId: other.id, attachmentId: ref.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     for (const attachmentId of [`../${a.conv.id}/${ref.id}`, `${a.conv.id}/${ref.id}`, '..', `${ref.id}/`]) {
       expect(await a.call('chatAttachmentGet', { conversationId: other.id, attachmentId })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
@@ -99,10 +96,7 @@ describe('attachment calls from a compromised window', () => {
     const a = await app();
     const temp = value(await a.call('chatCreate', { temporary: true })) as { id: string };
     const ref = value(await a.call('chatAttachData', { id: temp.id, name: 'a.png', data: b64(png(3, 3)) })) as { id: string };
-    a.fake.script(reply(text('ok')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: temp.id, text: 'look', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(temp.id, 'look', [ref.id], 'ok');
     value(await a.call('chatDelete', { id: temp.id }));
     expect(await a.call('chatAttachmentGet', { conversationId: temp.id, attachmentId: ref.id })).toMatchObject({ ok: false });
   });
