@@ -147,3 +147,12 @@ export async function typeInEditor(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(text);
 }
+
+/** Sends `message` from the Chat tab and waits until the turn is over (Send is back). */
+export async function sendFromChatTab(page: Page, message: string): Promise<void> {
+  await page.getByRole('tab', { name: /^Chat/ }).click();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+}

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, expectAccessible, shot, type FreshApp } from './helpers';
+import { eachWithFakeApi, expectAccessible, sendFromChatTab, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -13,13 +13,6 @@ eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const HOSTILE = '<script>window.pwned = 1</script>\n# **Not a heading** [click](javascript:window.pwned=2)\n<img src=x onerror="window.pwned=3">\n';
 
-async function send(page: Page, message: string): Promise<void> {
-  await page.getByRole('tab', { name: /^Chat/ }).click();
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await page.getByRole('textbox', { name: 'Message' }).fill(message);
-  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-}
 const memoriesTab = (page: Page) => page.getByRole('tab', { name: /^Memories/ });
 
 test('Claude\'s writes are counted, marked, diffed and marked reviewed one by one or all at once', async () => {
@@ -28,7 +21,7 @@ test('Claude\'s writes are counted, marked, diffed and marked reviewed one by on
     reply(text('Noting that.'), memoryCall({ command: 'create', path: '/memories/trip.md', file_text: 'Trip: Lisbon\nWhen: May\n' }), memoryCall({ command: 'create', path: '/memories/notes.md', file_text: HOSTILE })),
     reply(text('Noted.')),
   );
-  await send(page, 'Plan my trip.');
+  await sendFromChatTab(page, 'Plan my trip.');
   await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
 
   await memoriesTab(page).click();
@@ -59,7 +52,7 @@ test('Claude\'s writes are counted, marked, diffed and marked reviewed one by on
 
   // Claude changes the reviewed memory again: it is back, diffed from the reviewed version.
   fake.script(reply(memoryCall({ command: 'str_replace', path: '/memories/trip.md', old_str: 'Lisbon', new_str: 'Porto' })), reply(text('Changed.')));
-  await send(page, 'Make it Porto.');
+  await sendFromChatTab(page, 'Make it Porto.');
   await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
   await memoriesTab(page).click();
   await expect(page.getByRole('treeitem', { name: 'trip.md' })).toHaveAccessibleDescription(/^Changed by Claude, not reviewed\./);
@@ -87,7 +80,7 @@ test('a memory Claude deleted is listed with its last text and a way to the tras
   await vault.memory.writeFile('/memories/old.md', 'Keep this\n', { mode: 'create', source: 'user' });
   await vault.memory.writeFile('/memories/mine.md', 'Mine\n', { mode: 'create', source: 'user' });
   fake.script(reply(memoryCall({ command: 'delete', path: '/memories/old.md' }), memoryCall({ command: 'rename', old_path: '/memories/mine.md', new_path: '/memories/theirs.md' })), reply(text('Tidied up.')));
-  await send(page, 'Tidy my memory.');
+  await sendFromChatTab(page, 'Tidy my memory.');
   await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
   await memoriesTab(page).click();
   await expect(page.getByRole('treeitem', { name: 'theirs.md' })).toHaveAccessibleDescription(/^Moved here by Claude, not reviewed\./);

@@ -5,26 +5,19 @@
  * it has been had for that history.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAttachment } from '../../../electron/core/chat/attachments';
-import { newAttachmentId } from '../../../electron/core/chat/attachments-send';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { contextUse } from '../../../electron/core/chat/models';
-import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
+import { runTurn } from '../../../electron/core/chat/turn';
 import type { VaultApi } from '../../../electron/core/vault/types';
 import { reply, text } from '../../fake-anthropic/server';
 import { png } from '../../fixtures/attachments/make';
-import { chatRig, type ChatRig } from './helpers';
+import { attach, chatRig, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-function attach(name: string, bytes: Uint8Array): PendingAttachment {
-  const c = checkAttachment(name, bytes);
-  return { id: newAttachmentId(), name: c.name, mediaType: c.mediaType, bytes: c.bytes.length, data: c.bytes };
-}
 
 /** `vault` counting the bytes its internal store is given and the attachments it is asked for. */
 function counting(vault: VaultApi): { vault: VaultApi; written: { bytes: number }; attachmentReads: { n: number } } {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAttachment } from '../../../electron/core/chat/attachments';
 import { newAttachmentId } from '../../../electron/core/chat/attachments-send';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { contextUse } from '../../../electron/core/chat/models';
@@ -8,18 +7,13 @@ import { runTurn, type PendingAttachment } from '../../../electron/core/chat/tur
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { attachmentBlocks, reply, text } from '../../fake-anthropic/server';
 import { pdf, png, utf8 } from '../../fixtures/attachments/make';
-import { chatRig, errorOf, type ChatRig } from './helpers';
+import { attach, chatRig, errorOf, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-function attach(name: string, bytes: Uint8Array): PendingAttachment {
-  const c = checkAttachment(name, bytes);
-  return { id: newAttachmentId(), name: c.name, mediaType: c.mediaType, bytes: c.bytes.length, data: c.bytes };
-}
 
 async function send(r: ChatRig, conversationId: string, userText: string, attachments: PendingAttachment[], conversations?: TemporaryConversations): Promise<{ events: ChatEvent[]; saved: boolean }> {
   const events: ChatEvent[] = [];

@@ -1,4 +1,6 @@
-import { runTurn, type ApprovalRequest } from '../../../electron/core/chat/turn';
+import { checkAttachment } from '../../../electron/core/chat/attachments';
+import { newAttachmentId } from '../../../electron/core/chat/attachments-send';
+import { runTurn, type ApprovalRequest, type PendingAttachment } from '../../../electron/core/chat/turn';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import type { ChatEvent } from '../../../electron/shared/chat';
@@ -54,4 +56,11 @@ export async function chatRig(): Promise<ChatRig> {
 export const textOf = (events: ChatEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');
 export const errorOf = (events: ChatEvent[]) => events.find((e): e is Extract<ChatEvent, { type: 'error' }> => e.type === 'error');
 export const toolEnds = (events: ChatEvent[]) => events.filter((e): e is Extract<ChatEvent, { type: 'tool_end' }> => e.type === 'tool_end');
+
+/** A file as the composer holds it once checked: named, typed and waiting to be sent. */
+export function attach(name: string, bytes: Uint8Array): PendingAttachment {
+  const c = checkAttachment(name, bytes);
+  return { id: newAttachmentId(), name: c.name, mediaType: c.mediaType, bytes: c.bytes.length, data: c.bytes };
+}
+
 export { saveSettings };

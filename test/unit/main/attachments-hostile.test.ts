@@ -6,14 +6,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
-import type { Handlers } from '../../../electron/main/handlers/types';
-import type { CallName, Result } from '../../../electron/shared/ipc';
-import { attachmentBlocks, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
+import { attachmentBlocks, reply, text } from '../../fake-anthropic/server';
 import { png, utf8 } from '../../fixtures/attachments/make';
+import { type ChatEvent, PASS, attachmentRig, b64, value } from './attachment-rig';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -22,53 +18,25 @@ afterEach(async () => {
 
 /** The app's handlers; the open dialog answers when the test says (`answerPick`). */
 async function app() {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attach-hostile-'));
-  const fake = await startFakeAnthropic();
-  cleanup.push(async () => {
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
   let answer: ((files: string[]) => void) | undefined;
   let picks = 0;
-  const done: Array<() => void> = [];
-  const events: Array<{ type: string; message?: string }> = [];
-  const made = createHandlers({
-    userDataDir: dir,
-    stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
-    kdf: KDF,
-    pickDirectory: async () => undefined,
+  const events: ChatEvent[] = [];
+  const rig = await attachmentRig(cleanup, {
+    prefix: 'mnemo-attach-hostile-',
     pickFiles: () => {
       picks++;
       return new Promise<string[]>((resolve) => (answer = resolve));
     },
-    emit: (event, payload) => {
-      if (event === 'chatEvent') events.push((payload as { event: { type: string; message?: string } }).event);
-      if (event === 'chatEvent' && (payload as { event: { type: string } }).event.type === 'done') done.splice(0).forEach((f) => f());
-    },
+    onEvent: (event) => events.push(event),
   });
-  cleanup.unshift(() => made.session.close());
-  const call = async <K extends CallName>(name: K, ...args: unknown[]) => (await dispatch(made.handlers as Handlers, name, args)) as Result<never>;
-  expect((await call('vaultCreate', { passphrase: PASS })).ok).toBe(true);
-  const conv = ((await call('chatCreate')) as { value: { id: string } }).value;
-  const turnDone = () =>
-    new Promise<void>((resolve) => done.push(resolve)).then(async () => {
-      while (made.session.turns.size > 0) await new Promise((r) => setTimeout(r, 5));
-    });
   const dialogOpen = async () => {
     while (!answer) await new Promise((r) => setTimeout(r, 5));
     const a = answer;
     answer = undefined;
     return a;
   };
-  return { ...made, dir, fake, call, conv, turnDone, dialogOpen, events, picks: () => picks };
+  return { ...rig, dialogOpen, events, picks: () => picks };
 }
-
-const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
-const value = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-};
 
 async function tempFile(name: string, bytes: Uint8Array): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-pick-'));
@@ -116,10 +84,7 @@ describe('attachment calls from a compromised window', () => {
     const a = await app();
     const other = value(await a.call('chatCreate')) as { id: string };
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'mine.txt', data: b64(utf8('private')) })) as { id: string };
-    a.fake.script(reply(text('ok')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: 'keep it', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, 'keep it', [ref.id], 'ok');
     expect(await a.call('chatAttachmentGet', { conversationId: other.id, attachmentId: ref.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     for (const attachmentId of [`../${a.conv.id}/${ref.id}`, `${a.conv.id}/${ref.id}`, '..', `${ref.id}/`]) {
       expect(await a.call('chatAttachmentGet', { conversationId: other.id, attachmentId })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
@@ -131,10 +96,7 @@ describe('attachment calls from a compromised window', () => {
     const a = await app();
     const temp = value(await a.call('chatCreate', { temporary: true })) as { id: string };
     const ref = value(await a.call('chatAttachData', { id: temp.id, name: 'a.png', data: b64(png(3, 3)) })) as { id: string };
-    a.fake.script(reply(text('ok')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: temp.id, text: 'look', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(temp.id, 'look', [ref.id], 'ok');
     value(await a.call('chatDelete', { id: temp.id }));
     expect(await a.call('chatAttachmentGet', { conversationId: temp.id, attachmentId: ref.id })).toMatchObject({ ok: false });
   });

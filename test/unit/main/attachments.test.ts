@@ -7,55 +7,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
-import type { Handlers } from '../../../electron/main/handlers/types';
-import type { CallName, Result } from '../../../electron/shared/ipc';
-import { attachmentBlocks, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
+import { attachmentBlocks } from '../../fake-anthropic/server';
 import { gif, png, utf8 } from '../../fixtures/attachments/make';
+import { attachmentRig, b64, value } from './attachment-rig';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0)) await f();
 });
 
-async function app(picked: string[] = []) {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attach-'));
-  const fake = await startFakeAnthropic();
-  cleanup.push(async () => {
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
-  const done: Array<() => void> = [];
-  const made = createHandlers({
-    userDataDir: dir,
-    stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
-    kdf: KDF,
-    pickDirectory: async () => undefined,
-    pickFiles: async () => picked,
-    emit: (event, payload) => {
-      if (event === 'chatEvent' && (payload as { event: { type: string } }).event.type === 'done') done.splice(0).forEach((f) => f());
-    },
-  });
-  cleanup.unshift(() => made.session.close());
-  const call = async <K extends CallName>(name: K, ...args: unknown[]) => (await dispatch(made.handlers as Handlers, name, args)) as Result<never>;
-  expect((await call('vaultCreate', { passphrase: PASS })).ok).toBe(true);
-  const conv = ((await call('chatCreate')) as { value: { id: string } }).value;
-  // `done` reaches the window just before main lets go of the turn: wait for both.
-  const turnDone = () =>
-    new Promise<void>((resolve) => done.push(resolve)).then(async () => {
-      while (made.session.turns.size > 0) await new Promise((r) => setTimeout(r, 5));
-    });
-  return { ...made, dir, fake, call, conv, turnDone };
-}
-
-const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
-const value = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-};
+const app = (picked: string[] = []) => attachmentRig(cleanup, { prefix: 'mnemo-attach-', pickFiles: async () => picked });
 
 describe('attachments over IPC', () => {
   it('a pasted image is held in main, sent with the message, then readable for its thumbnail and no longer pending', async () => {
@@ -63,10 +24,7 @@ describe('attachments over IPC', () => {
     const image = png(6, 4);
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'Screenshot.png', data: b64(image) })) as { id: string };
     expect(ref).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/), name: 'Screenshot.png', mediaType: 'image/png', bytes: image.length });
-    a.fake.script(reply(text('A small picture.')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: 'What is this?', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, 'What is this?', [ref.id], 'A small picture.');
     expect(attachmentBlocks(a.fake.requests[0]!)).toHaveLength(1);
     expect(value(await a.call('chatAttachmentGet', { conversationId: a.conv.id, attachmentId: ref.id }))).toEqual({ mediaType: 'image/png', data: b64(image) });
     const conv = value(await a.call('chatGet', { id: a.conv.id })) as { transcript: Array<{ attachments?: unknown[] }> };
@@ -126,10 +84,7 @@ describe('attachments over IPC', () => {
     const a = await app();
     const temp = value(await a.call('chatCreate', { temporary: true })) as { id: string };
     const ref = value(await a.call('chatAttachData', { id: temp.id, name: 'Screenshot.png', data: b64(png(6, 4)) })) as { id: string };
-    a.fake.script(reply(text('A small picture.')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: temp.id, text: 'What is this?', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(temp.id, 'What is this?', [ref.id], 'A small picture.');
     value(await a.call('chatContext', { id: temp.id }));
     const counted = JSON.stringify(a.fake.extra.countRequests.at(-1));
     expect(counted).toContain('"type":"image"');
@@ -148,16 +103,10 @@ describe('attachments over IPC', () => {
     const a = await app();
     const image = png(5, 5);
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'shot.png', data: b64(image) })) as { id: string };
-    a.fake.script(reply(text('first answer')));
-    let finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: 'What is it?', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, 'What is it?', [ref.id], 'first answer');
     const back = value(await a.call('chatRewind', { id: a.conv.id })) as { text: string; attachments?: unknown[] };
     expect(back).toEqual({ text: 'What is it?', attachments: [{ id: ref.id, name: 'shot.png', mediaType: 'image/png', bytes: image.length }] });
-    a.fake.script(reply(text('second answer')));
-    finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: 'What is it, really?', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, 'What is it, really?', [ref.id], 'second answer');
     const second = a.fake.requests[1]!;
     expect(second.body.messages).toHaveLength(1);
     expect(attachmentBlocks(second).map((b) => b.source.data)).toEqual([b64(image)]);

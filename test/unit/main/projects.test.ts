@@ -122,13 +122,19 @@ describe('projects over IPC', () => {
 });
 
 describe("a deleted project's conversations over IPC", () => {
-  it('are out of sight: neither listed nor found by search until the project is restored', async () => {
-    const r = await rig();
+  /** A conversation in a new project "Work" with one finished turn that mentions tangerine. */
+  async function conversationInWork(r: Rig) {
     const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
     const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
     r.fake.script(reply(text('noted')));
     const { turnId } = (await r.call('chatSend', { id: c.id, text: 'the launch code is tangerine' })) as { turnId: string };
     await turnDone(r, turnId);
+    return { work, c };
+  }
+
+  it('are out of sight: neither listed nor found by search until the project is restored', async () => {
+    const r = await rig();
+    const { work, c } = await conversationInWork(r);
     expect(((await r.call('chatSearch', { query: 'tangerine' })) as Array<{ id: string }>).map((h) => h.id)).toEqual([c.id]);
     await r.call('projectsDelete', { id: work.id });
     expect(await r.call('chatSearch', { query: 'tangerine' })).toEqual([]);
@@ -140,11 +146,7 @@ describe("a deleted project's conversations over IPC", () => {
 
   it('cannot be opened, continued, renamed, exported or counted by id either, until the project is restored', async () => {
     const r = await rig();
-    const work = (await r.call('projectsCreate', { name: 'Work' })) as { id: string };
-    const c = (await r.call('chatCreate', { project: work.id })) as { id: string };
-    r.fake.script(reply(text('noted')));
-    const { turnId } = (await r.call('chatSend', { id: c.id, text: 'the launch code is tangerine' })) as { turnId: string };
-    await turnDone(r, turnId);
+    const { work, c } = await conversationInWork(r);
     await r.call('projectsDelete', { id: work.id });
     const requests = r.fake.requests.length;
     for (const [name, arg] of [

@@ -2,22 +2,14 @@
  * The review inbox: what Claude changed since the user last looked, per
  * project, marked reviewed exactly at the version the user saw.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReviewInbox } from '../../../electron/core/review/inbox';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
-import type { VaultApi } from '../../../electron/core/vault/types';
-import { PASS, tempVault, type TempVault } from '../vault/helpers';
+import { PASS } from '../vault/helpers';
+import { claude, useTempVault, user } from './helpers';
 
-let t: TempVault;
-beforeEach(async () => {
-  t = await tempVault();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = useTempVault();
 
-const claude = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'claude', by: { kind: 'claude', conversationId: 'c1', turn: 1 } });
-const user = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'user' });
 const inbox = () => new ReviewInbox(t.vault);
 const listed = async (project?: string) => (await inbox().list(project)).map((e) => `${e.path} ${e.kind} v${e.version}${e.reviewedVersion ? ` from v${e.reviewedVersion}` : ''} ${e.by.kind}`);
 

@@ -2,23 +2,13 @@
  * A memory Claude changed and then moved is shown as a change from the text
  * the user last saw, not as a brand-new text in which the change is buried.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ReviewInbox } from '../../../electron/core/review/inbox';
 import { FIRST_PROJECT_ID } from '../../../electron/core/projects/store';
-import type { VaultApi } from '../../../electron/core/vault/types';
-import { tempVault, type TempVault } from '../vault/helpers';
+import { claude, useTempVault, user } from './helpers';
 
-let t: TempVault;
-beforeEach(async () => {
-  t = await tempVault();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = useTempVault();
 
-const claudeBy = { kind: 'claude' as const, conversationId: 'c1', turn: 1 };
-const claude = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'claude', by: claudeBy });
-const user = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'user' });
 const inbox = () => new ReviewInbox(t.vault);
 const listed = async () => (await inbox().list()).map((e) => `${e.path} ${e.kind} v${e.version}${e.reviewedVersion ? ` from v${e.reviewedVersion}` : ''} ${e.by.kind}${e.from ? ` moved from ${e.from}` : ''}`);
 

@@ -5,23 +5,14 @@
  * later change or restore a memory it deleted. Nor does a memory made again
  * at a reviewed path inherit the old one's review.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ReviewInbox } from '../../../electron/core/review/inbox';
 import { FIRST_PROJECT_ID } from '../../../electron/core/projects/store';
 import type { VaultApi } from '../../../electron/core/vault/types';
-import { tempVault, type TempVault } from '../vault/helpers';
+import { claude, claudeBy, useTempVault, user } from './helpers';
 
-let t: TempVault;
-beforeEach(async () => {
-  t = await tempVault();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = useTempVault();
 
-const claudeBy = { kind: 'claude' as const, conversationId: 'c1', turn: 1 };
-const claude = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'claude', by: claudeBy });
-const user = (v: VaultApi, path: string, text: string) => v.memory.writeFile(path, text, { mode: 'upsert', source: 'user' });
 /** What the chat's Undo does: the version before the undone one, written by the user as a restore. */
 const undo = async (v: VaultApi, path: string, version: number) => {
   const text = await t.vault.readVersion(path, version - 1);

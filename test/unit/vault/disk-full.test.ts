@@ -2,10 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
+import type { VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
-import { FLOOR, PASS } from './helpers';
+import { FLOOR, PASS, wrapWrites } from './helpers';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -17,26 +17,16 @@ afterEach(async () => {
 function fullDisk(): { fs: VaultFs; room: { bytes: number } } {
   const room = { bytes: Infinity };
   const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  const wrapped: VaultFs = {
-    ...nodeFs,
-    async open(file, mode) {
-      const f = await nodeFs.open(file, mode);
-      return {
-        ...f,
-        dsync: f.dsync,
-        async write(buf, pos) {
-          if (buf.length <= room.bytes) {
-            room.bytes -= buf.length;
-            return f.write(buf, pos);
-          }
-          const fit = Math.max(0, Math.floor(room.bytes));
-          room.bytes = 0;
-          if (fit > 0) await f.write(buf.subarray(0, fit), pos);
-          throw enospc();
-        },
-      };
-    },
-  };
+  const wrapped = wrapWrites(async (real, buf, pos) => {
+    if (buf.length <= room.bytes) {
+      room.bytes -= buf.length;
+      return real(buf, pos);
+    }
+    const fit = Math.max(0, Math.floor(room.bytes));
+    room.bytes = 0;
+    if (fit > 0) await real(buf.subarray(0, fit), pos);
+    throw enospc();
+  });
   return { fs: wrapped, room };
 }
 

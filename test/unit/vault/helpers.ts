@@ -1,32 +1,40 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
+import { nodeFs, type VaultFile, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
 
 export const PASS = 'correct horse battery staple';
 export const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 
+/**
+ * The real disk with every file write going through `write`, which is handed
+ * the real file's write to call (or not).
+ */
+export function wrapWrites(write: (real: VaultFile['write'], buf: Uint8Array, pos: number) => Promise<number>): VaultFs {
+  return {
+    ...nodeFs,
+    async open(file, mode) {
+      const f = await nodeFs.open(file, mode);
+      return {
+        ...f,
+        dsync: f.dsync,
+        write: (buf, pos) => write((b, p) => f.write(b, p), buf, pos),
+      };
+    },
+  };
+}
+
 /** The real disk, counting every byte the vault writes (at its file layer). */
 export function countingFs(): { fs: VaultFs; written: { bytes: number } } {
   const written = { bytes: 0 };
   return {
     written,
-    fs: {
-      ...nodeFs,
-      async open(file, mode) {
-        const f = await nodeFs.open(file, mode);
-        return {
-          ...f,
-          dsync: f.dsync,
-          write(buf, pos) {
-            written.bytes += buf.length;
-            return f.write(buf, pos);
-          },
-        };
-      },
-    },
+    fs: wrapWrites((real, buf, pos) => {
+      written.bytes += buf.length;
+      return real(buf, pos);
+    }),
   };
 }
 
