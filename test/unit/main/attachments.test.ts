@@ -72,10 +72,7 @@ describe('attachments over IPC', () => {
     const a = await app();
     expect(await a.call('chatSend', { id: a.conv.id, text: '  ' })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     const ref = value(await a.call('chatAttachData', { id: a.conv.id, name: 'chart.png', data: b64(png(6, 4)) })) as { id: string };
-    a.fake.script(reply(text('A chart.')));
-    const finished = a.turnDone();
-    value(await a.call('chatSend', { id: a.conv.id, text: '', attachments: [ref.id] }));
-    await finished;
+    await a.sendTurn(a.conv.id, '', [ref.id], 'A chart.');
     expect(attachmentBlocks(a.fake.requests[0]!)).toHaveLength(1);
     expect(value(await a.call('chatGet', { id: a.conv.id }))).toMatchObject({ title: 'chart.png', transcript: [{ role: 'user', text: '' }, { role: 'assistant' }] });
   });
