@@ -26,8 +26,11 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   const dirty = useRef(false);
   const headingId = useId();
 
+  // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
+  const [opened, setOpened] = useState(0);
   const apply = useCallback((t: Target) => {
     dirty.current = false;
+    setOpened((n) => n + 1);
     setLeaving(undefined);
     setAsk((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
     setProject(t.project);
@@ -112,13 +115,13 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
             />
           ) : selected ? (
             <EditorPane
-              key={`${project}:${selected}`}
+              key={`${project}:${opened}`}
               request={ask}
               path={selected}
               project={project}
               onDirty={(d) => (dirty.current = d)}
               onRenamed={(to) => {
-                dirty.current = false;
+                // Still unsaved if it was: the editor stays, with the typed text, under the new path.
                 setSelected(to);
                 refresh();
               }}

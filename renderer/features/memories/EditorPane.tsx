@@ -50,11 +50,22 @@ export function EditorPane({
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
   const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
   const keyCounter = useRef(0);
-  /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
-  const pendingRestore = useRef(restored);
+  /**
+   * An edit to put back into the editor once, on top of the saved text it started from: a draft a lock kept,
+   * or what was typed before the file was renamed (by Claude or by the user). `baseText`, when known, is the saved
+   * text the edit started from: if the file still holds it, the edit starts from the file's current version.
+   */
+  const pendingRestore = useRef<{ text: string; baseVersion: number; baseText?: string } | undefined>(restored);
   const dirty = loaded !== undefined && draft !== loaded.text;
-  const state = useRef({ dirty, version: loaded?.version ?? 0 });
-  state.current = { dirty, version: loaded?.version ?? 0 };
+  const state = useRef({ dirty, version: loaded?.version ?? 0, draft, text: loaded?.text });
+  state.current = { dirty, version: loaded?.version ?? 0, draft, text: loaded?.text };
+  // The path this editor last loaded: a new one while mounted is the same file renamed, so the typed text moves with it.
+  const shownPath = useRef(path);
+  if (shownPath.current !== path) {
+    shownPath.current = path;
+    const now = state.current;
+    if (now.dirty && !pendingRestore.current) pendingRestore.current = { text: now.draft, baseVersion: now.version, ...(now.text !== undefined ? { baseText: now.text } : {}) };
+  }
 
   const load = useCallback(async () => {
     try {
@@ -62,7 +73,8 @@ export function EditorPane({
       const back = pendingRestore.current;
       pendingRestore.current = undefined;
       // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
-      setLoaded({ ...r, ...(back ? { version: back.baseVersion } : {}), key: ++keyCounter.current });
+      const version = back && back.baseText !== r.text ? back.baseVersion : r.version;
+      setLoaded({ ...r, version, key: ++keyCounter.current });
       setDraft(back ? back.text : r.text);
       setConflict(undefined);
       setError(undefined);

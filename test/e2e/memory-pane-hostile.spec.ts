@@ -1,0 +1,108 @@
+/** The memory pane and the Memories tab under attack: renames under an unsaved edit, late answers from another project. */
+import { expect, test, type Page } from '@playwright/test';
+import { Projects } from '../../electron/core/projects/store';
+import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { eachWithFakeApi, typeInEditor, type FreshApp } from './helpers';
+
+let app: FreshApp;
+let fake: FakeAnthropic;
+eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
+
+const vault = () => app.session.unlocked();
+const pane = (page: Page) => page.locator('#memory-pane');
+const toggle = (page: Page) => page.getByRole('button', { name: 'Memory', exact: true });
+const editor = (page: Page) => page.getByRole('textbox', { name: 'Editor' });
+
+async function send(page: Page, message: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+
+/**
+ * Holds back the answers to `memory:list` and `review:list` for one project until released, so
+ * a late answer can be made to land after a newer one (a slow vault, a busy main).
+ */
+async function holdLists(page: Page, project: string): Promise<void> {
+  await page.evaluate((held) => {
+    const w = window as unknown as { __mnemoInvoke(c: string, a: unknown[]): Promise<unknown>; __release: Array<() => void>; __landed: number };
+    const real = w.__mnemoInvoke.bind(w);
+    w.__release = [];
+    w.__landed = 0;
+    w.__mnemoInvoke = (c, a) => {
+      const arg = a[0] as { project?: string } | undefined;
+      if ((c !== 'memory:list' && c !== 'review:list') || (arg?.project ?? 'default') !== held) return real(c, a);
+      return new Promise((resolve) => w.__release.push(() => void real(c, a).then((v) => (resolve(v), w.__landed++))));
+    };
+  }, project);
+}
+const heldCount = (page: Page) => page.evaluate(() => (window as unknown as { __release: unknown[] }).__release.length);
+const release = (page: Page) => page.evaluate(() => (window as unknown as { __release: Array<() => void> }).__release.splice(0).forEach((r) => r()));
+const landed = (page: Page) => page.evaluate(() => (window as unknown as { __landed: number }).__landed);
+/** Two frames: whatever a landed answer set has been rendered by then. */
+const rendered = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+test('text typed in the pane survives Claude renaming that file mid-edit, and saving lands it at the new path', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'saved text', { mode: 'create', source: 'user' });
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /notes\.md/ }).click();
+  await expect(editor(page)).toContainText('saved text');
+  await typeInEditor(page, 'typed, not saved 7301');
+  fake.script(reply(memoryCall({ command: 'rename', old_path: '/memories/notes.md', new_path: '/memories/tea.md' })), reply(text('Renamed it.')));
+  await send(page, 'Call that file tea');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Renamed it.');
+  await expect(pane(page).getByRole('heading', { name: /\/memories\/tea\.md/ })).toBeVisible();
+  await expect(editor(page)).toContainText('typed, not saved 7301');
+  await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(1);
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await vault().memory.readFile('/memories/tea.md')).toBe('typed, not saved 7301');
+});
+
+test('text typed in the Memories tab survives renaming the file from its own Rename button before saving', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'saved text', { mode: 'create', source: 'user' });
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await page.getByRole('treeitem', { name: /notes\.md/ }).click();
+  await typeInEditor(page, 'typed before the rename 2210');
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  const to = page.getByRole('textbox', { name: 'New path' });
+  await to.fill('/memories/renamed.md');
+  await to.press('Enter');
+  await expect(page.getByRole('heading', { name: '/memories/renamed.md' })).toBeVisible();
+  await expect(editor(page)).toContainText('typed before the rename 2210');
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await vault().memory.readFile('/memories/renamed.md')).toBe('typed before the rename 2210');
+});
+
+test("a late memory or review list of the project picked before never replaces the picked project's tree or count", async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/first-only.md', 'first', { mode: 'create', source: 'claude' });
+  const garden = await new Projects(vault()).create('Garden');
+  await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/garden-only.md', 'garden', { mode: 'create', source: 'user' });
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await expect(page.getByRole('treeitem', { name: /first-only\.md/ })).toBeVisible();
+  const picker = page.getByRole('combobox', { name: 'Memories of project' });
+  await picker.focus();
+  await picker.selectOption(garden.id);
+  await expect(page.getByRole('treeitem', { name: /garden-only\.md/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'To review (0)' })).toBeVisible();
+  // Back to the first project, whose list is slow; then on to Garden again before it answers.
+  await holdLists(page, 'default');
+  await picker.selectOption('default');
+  await expect.poll(() => heldCount(page)).toBeGreaterThanOrEqual(2);
+  await picker.selectOption(garden.id);
+  await expect(page.getByRole('treeitem', { name: /garden-only\.md/ })).toBeVisible();
+  const before = await landed(page);
+  await release(page);
+  // The first project's late answer must not land under the Garden picker.
+  await expect.poll(() => landed(page)).toBeGreaterThanOrEqual(before + 2);
+  await rendered(page);
+  await expect(picker).toHaveValue(garden.id);
+  await expect(page.getByRole('treeitem', { name: /first-only\.md/ })).toHaveCount(0);
+  await expect(page.getByRole('treeitem', { name: /garden-only\.md/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'To review (0)' })).toBeVisible();
+});
