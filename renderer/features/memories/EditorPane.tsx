@@ -79,6 +79,14 @@ export function EditorPane({
       setConflict(undefined);
       setError(undefined);
     } catch (e) {
+      const back = pendingRestore.current;
+      if (back && e instanceof ApiError && e.code === 'NOT_FOUND') {
+        // The file, or its whole project, went while the edit was kept: the text is shown anyway, to save again or copy, and stays kept.
+        pendingRestore.current = undefined;
+        setLoaded({ text: '', version: back.baseVersion, key: ++keyCounter.current });
+        setDraft(back.text);
+        setNotice('This memory (or its project) was deleted after your edit was kept. Your text is below: save to create it again, or copy it.');
+      }
       setError(messageOf(e));
     }
   }, [path, project]);
@@ -136,7 +144,7 @@ export function EditorPane({
           setConflict(theirs);
         } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
           await call('memoryWrite', { path, text: draft, mode: 'create', project }).then(
-            (meta) => setLoaded({ text: draft, version: meta.version, key: loaded.key }),
+            (meta) => (setLoaded({ text: draft, version: meta.version, key: loaded.key }), setError(undefined)),
             (err: unknown) => setError(messageOf(err)),
           );
           setNotice(undefined);
