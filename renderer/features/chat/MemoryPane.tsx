@@ -77,18 +77,22 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
           <button onClick={() => go({ project: conversationProject })}>Show {projectName(projects, conversationProject)}</button>
         </div>
       )}
-      {error ? (
+      {error && (
         // Focusable, so "Open in editor" can put focus on why nothing opened.
         <p role="alert" className="error pane-error" tabIndex={-1}>
           {error}
         </p>
-      ) : (
+      )}
+      {/* A list that fails (the project was deleted meanwhile) hides the tree, never an unsaved edit: its text stays to copy. */}
+      {(!error || dirty.current) && (
         <>
-          <div className="memory-pane-tree">
-            {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
-            {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
-            {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
-          </div>
+          {!error && (
+            <div className="memory-pane-tree">
+              {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
+              {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
+              {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
+            </div>
+          )}
           {leaving && (
             <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
               <p>Discard your unsaved changes to this memory?</p>
