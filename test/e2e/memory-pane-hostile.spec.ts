@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, typeInEditor, type FreshApp } from './helpers';
+import { eachWithFakeApi, lock, typeInEditor, unlock, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -105,4 +105,97 @@ test("a late memory or review list of the project picked before never replaces t
   await expect(page.getByRole('treeitem', { name: /first-only\.md/ })).toHaveCount(0);
   await expect(page.getByRole('treeitem', { name: /garden-only\.md/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'To review (0)' })).toBeVisible();
+});
+
+test('an unsaved edit kept at lock is shown again on restore even after its project was deleted meanwhile, and is still kept at the next lock', async () => {
+  const { page } = app;
+  const garden = await new Projects(vault()).create('Garden');
+  await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/roses.md', 'garden roses', { mode: 'create', source: 'user' });
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  const picker = page.getByRole('combobox', { name: 'Memories of project' });
+  await picker.focus();
+  await picker.selectOption(garden.id);
+  await page.getByRole('treeitem', { name: /roses\.md/ }).click();
+  await expect(editor(page)).toContainText('garden roses');
+  await typeInEditor(page, 'typed for a project about to go 8812');
+  await lock(page);
+  await unlock(page);
+  await new Projects(vault()).delete(garden.id);
+  const offer = page.getByRole('group', { name: 'Unsaved work' });
+  await offer.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(editor(page)).toContainText('typed for a project about to go 8812');
+  await expect(page.getByRole('alert').filter({ hasText: 'project does not exist' }).first()).toBeVisible();
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(1);
+  // Saving cannot land in a deleted project (nor anywhere else); the text stays, and stays kept.
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(1);
+  expect(vault().memory.list('/memories', Infinity).map((e) => e.path)).not.toContain('/memories/roses.md');
+  await lock(page);
+  await unlock(page);
+  await expect(offer).toContainText('Restore unsaved edit of /memories/roses.md?');
+});
+
+test('an unsaved edit kept at lock is shown again on restore after its file was deleted meanwhile, and saving creates the file again', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'saved', { mode: 'create', source: 'user' });
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await page.getByRole('treeitem', { name: /notes\.md/ }).click();
+  await typeInEditor(page, 'kept across the lock 3390');
+  await lock(page);
+  await unlock(page);
+  await vault().memory.remove('/memories/notes.md', 'claude');
+  await page.getByRole('group', { name: 'Unsaved work' }).getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(editor(page)).toContainText('kept across the lock 3390');
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await vault().memory.readFile('/memories/notes.md')).toBe('kept across the lock 3390');
+});
+
+test("each tree item's description is its own file's, with the pane and the Memories tab both showing a tree", async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/by-claude.md', 'Claude wrote this', { mode: 'create', source: 'claude' });
+  // The pane shows Garden's tree (its conversation is there); the Memories tab shows the first project's.
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('region', { name: 'Project Garden' })).toBeVisible();
+  const garden = await new Projects(vault()).byName('Garden');
+  await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/by-me.md', 'I wrote this', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await toggle(page).click();
+  await expect(pane(page).getByRole('treeitem', { name: /by-me\.md/ })).toHaveAccessibleDescription(/Last changed by you/);
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  const mine = page.locator('#panel-memories').getByRole('treeitem', { name: /by-claude\.md/ });
+  await expect(mine).toHaveAccessibleDescription(/Last changed by Claude/);
+  await expect(mine).not.toHaveAccessibleDescription(/Last changed by you/);
+});
+
+test("text typed in the pane is not dropped when its project is deleted and the tree then fails to list, and saving cannot land it elsewhere", async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('region', { name: 'Project Garden' })).toBeVisible();
+  const garden = await new Projects(vault()).byName('Garden');
+  await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/roses.md', 'garden roses', { mode: 'create', source: 'user' });
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  fake.script(reply(memoryCall({ command: 'view', path: '/memories/roses.md' })), reply(text('Read it.')));
+  await send(page, 'Read the roses file');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Read it.');
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /roses\.md/ }).click();
+  await typeInEditor(page, 'typed in a project about to go 6604');
+  // The project goes elsewhere; the chip asks the pane for the file again, which lists the (now gone) project.
+  await new Projects(vault()).delete(garden.id);
+  await page.getByRole('button', { name: 'viewed /memories/roses.md' }).click();
+  await page.getByRole('button', { name: 'Open in editor' }).click();
+  await expect(pane(page).getByRole('alert').first()).toContainText('That project does not exist');
+  await expect(editor(page)).toContainText('typed in a project about to go 6604');
+  await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(1);
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(1);
+  expect(vault().memory.list('/memories', Infinity).map((e) => e.path)).not.toContain('/memories/roses.md');
 });
