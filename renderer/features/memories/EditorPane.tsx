@@ -113,7 +113,8 @@ export function EditorPane({
       on('memoryChanged', (c) => {
         // The same path in another project is another file.
         if ((c.project ?? 'default') !== project) return;
-        if (c.op === 'rename' && c.path === path && c.newPath) return onRenamed(c.newPath);
+        // This file renamed, or a folder it is in: either way the open file now lives at the new path.
+        if (c.op === 'rename' && c.newPath && (c.path === path || path.startsWith(c.path + '/'))) return onRenamed(c.newPath + path.slice(c.path.length));
         if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
           setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');
           return;
