@@ -25,6 +25,7 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   const { entries, error, refresh } = useMemoryTree(project);
   const dirty = useRef(false);
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
 
   // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
   const [opened, setOpened] = useState(0);
@@ -64,7 +65,7 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   return (
     <aside id={id} className="memory-pane" aria-labelledby={headingId} hidden={!shown} style={{ '--pane-w': `${width}px` } as React.CSSProperties}>
       <div className="memory-pane-head">
-        <h2 id={headingId} tabIndex={-1}>
+        <h2 id={headingId} tabIndex={-1} ref={heading}>
           Memory of {name}
         </h2>
         <button onClick={onClose} title="Close the memory pane (Ctrl+Shift+M)">
@@ -96,7 +97,16 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
           {leaving && (
             <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
               <p>Discard your unsaved changes to this memory?</p>
-              <button className="danger" onClick={() => apply(leaving)}>
+              <button
+                className="danger"
+                onClick={() => {
+                  apply(leaving);
+                  // The control that asked ("Show …") may be gone with the switch: then focus goes to the pane's heading, not the page body.
+                  requestAnimationFrame(() => {
+                    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+                  });
+                }}
+              >
                 Discard changes
               </button>
               <button data-cancel onClick={() => setLeaving(undefined)}>
