@@ -199,3 +199,43 @@ test("text typed in the pane is not dropped when its project is deleted and the 
   await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(1);
   expect(vault().memory.list('/memories', Infinity).map((e) => e.path)).not.toContain('/memories/roses.md');
 });
+
+test('text typed in the pane follows its file when Claude renames the folder it is in, and saving lands it there, not at the old path', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes/tea.md', 'saved text', { mode: 'create', source: 'user' });
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /tea\.md/ }).click();
+  await expect(editor(page)).toContainText('saved text');
+  await typeInEditor(page, 'typed before the folder moved 5518');
+  fake.script(reply(memoryCall({ command: 'rename', old_path: '/memories/notes', new_path: '/memories/journal' })), reply(text('Moved the folder.')));
+  await send(page, 'Call the notes folder journal');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Moved the folder.');
+  await expect(pane(page).getByRole('heading', { name: '/memories/journal/tea.md' })).toBeVisible();
+  await expect(editor(page)).toContainText('typed before the folder moved 5518');
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(pane(page).getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await vault().memory.readFile('/memories/journal/tea.md')).toBe('typed before the folder moved 5518');
+  expect(vault().memory.list('/memories', Infinity).map((e) => e.path)).not.toContain('/memories/notes/tea.md');
+});
+
+test('discarding an edit to follow the conversation to its project leaves focus in the pane, not on the page body', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'saved', { mode: 'create', source: 'user' });
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /notes\.md/ }).click();
+  await typeInEditor(page, 'unsaved 9001');
+  await page.getByRole('button', { name: 'New project', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  const show = pane(page).getByRole('button', { name: 'Show Garden' });
+  await show.focus();
+  await page.keyboard.press('Enter');
+  const ask = pane(page).getByRole('alertdialog', { name: 'Unsaved changes' });
+  await expect(ask.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await ask.getByRole('button', { name: 'Discard changes' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('complementary', { name: 'Memory of Garden' })).toBeVisible();
+  await expect(pane(page).getByRole('heading', { name: 'Memory of Garden' })).toBeFocused();
+});
