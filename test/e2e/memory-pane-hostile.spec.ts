@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, lock, typeInEditor, unlock, type FreshApp } from './helpers';
+import { eachWithFakeApi, expectAccessible, lock, typeInEditor, unlock, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -238,4 +238,24 @@ test('discarding an edit to follow the conversation to its project leaves focus 
   await page.keyboard.press('Enter');
   await expect(page.getByRole('complementary', { name: 'Memory of Garden' })).toBeVisible();
   await expect(pane(page).getByRole('heading', { name: 'Memory of Garden' })).toBeFocused();
+});
+
+test('at 900×650 the chat with the memory pane open, and the Memories tab with To review open, pass axe in light and dark', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 900, height: 650 });
+  await vault().memory.writeFile('/memories/notes.md', 'by Claude', { mode: 'create', source: 'claude' });
+  await toggle(page).click();
+  await pane(page).getByRole('treeitem', { name: /notes\.md/ }).click();
+  await expect(editor(page)).toContainText('by Claude');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectAccessible(page, `chat with the memory pane open, ${scheme}`);
+  }
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await page.getByRole('button', { name: 'To review (1)' }).click();
+  await expect(page.locator('#panel-memories').getByText('/memories/notes.md').first()).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectAccessible(page, `Memories with To review open, ${scheme}`);
+  }
 });
