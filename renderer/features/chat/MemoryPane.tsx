@@ -25,9 +25,13 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   const { entries, error, refresh } = useMemoryTree(project);
   const dirty = useRef(false);
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
 
+  // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
+  const [opened, setOpened] = useState(0);
   const apply = useCallback((t: Target) => {
     dirty.current = false;
+    setOpened((n) => n + 1);
     setLeaving(undefined);
     setAsk((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
     setProject(t.project);
@@ -61,7 +65,7 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
   return (
     <aside id={id} className="memory-pane" aria-labelledby={headingId} hidden={!shown} style={{ '--pane-w': `${width}px` } as React.CSSProperties}>
       <div className="memory-pane-head">
-        <h2 id={headingId} tabIndex={-1}>
+        <h2 id={headingId} tabIndex={-1} ref={heading}>
           Memory of {name}
         </h2>
         <button onClick={onClose} title="Close the memory pane (Ctrl+Shift+M)">
@@ -74,22 +78,35 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
           <button onClick={() => go({ project: conversationProject })}>Show {projectName(projects, conversationProject)}</button>
         </div>
       )}
-      {error ? (
+      {error && (
         // Focusable, so "Open in editor" can put focus on why nothing opened.
         <p role="alert" className="error pane-error" tabIndex={-1}>
           {error}
         </p>
-      ) : (
+      )}
+      {/* A list that fails (the project was deleted meanwhile) hides the tree, never an unsaved edit: its text stays to copy. */}
+      {(!error || dirty.current) && (
         <>
-          <div className="memory-pane-tree">
-            {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
-            {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
-            {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
-          </div>
+          {!error && (
+            <div className="memory-pane-tree">
+              {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
+              {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
+              {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
+            </div>
+          )}
           {leaving && (
             <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
               <p>Discard your unsaved changes to this memory?</p>
-              <button className="danger" onClick={() => apply(leaving)}>
+              <button
+                className="danger"
+                onClick={() => {
+                  apply(leaving);
+                  // The control that asked ("Show …") may be gone with the switch: then focus goes to the pane's heading, not the page body.
+                  requestAnimationFrame(() => {
+                    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+                  });
+                }}
+              >
                 Discard changes
               </button>
               <button data-cancel onClick={() => setLeaving(undefined)}>
@@ -112,13 +129,13 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
             />
           ) : selected ? (
             <EditorPane
-              key={`${project}:${selected}`}
+              key={`${project}:${opened}`}
               request={ask}
               path={selected}
               project={project}
               onDirty={(d) => (dirty.current = d)}
               onRenamed={(to) => {
-                dirty.current = false;
+                // Still unsaved if it was: the editor stays, with the typed text, under the new path.
                 setSelected(to);
                 refresh();
               }}

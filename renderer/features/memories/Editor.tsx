@@ -61,6 +61,7 @@ export function Editor({ docKey, text, onChange, onSave }: { docKey: string; tex
   const host = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const view = useRef<EditorView | undefined>(undefined);
+  const hadFocus = useRef(false);
   const handlers = useRef({ onChange, onSave });
   handlers.current = { onChange, onSave };
 
@@ -77,7 +78,10 @@ export function Editor({ docKey, text, onChange, onSave }: { docKey: string; tex
       ],
     });
     view.current = new EditorView({ state, parent: host.current! });
+    // A fresh document in place of one being typed in (the file was renamed or reloaded) keeps the focus there.
+    if (hadFocus.current) view.current.focus();
     return () => {
+      hadFocus.current = view.current?.hasFocus ?? false;
       view.current?.destroy();
       view.current = undefined;
     };

@@ -50,11 +50,22 @@ export function EditorPane({
   const [conflict, setConflict] = useState<{ text: string; version: number }>();
   const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
   const keyCounter = useRef(0);
-  /** A draft a lock kept, put back into the editor once (on top of the saved text it started from). */
-  const pendingRestore = useRef(restored);
+  /**
+   * An edit to put back into the editor once, on top of the saved text it started from: a draft a lock kept,
+   * or what was typed before the file was renamed (by Claude or by the user). `baseText`, when known, is the saved
+   * text the edit started from: if the file still holds it, the edit starts from the file's current version.
+   */
+  const pendingRestore = useRef<{ text: string; baseVersion: number; baseText?: string } | undefined>(restored);
   const dirty = loaded !== undefined && draft !== loaded.text;
-  const state = useRef({ dirty, version: loaded?.version ?? 0 });
-  state.current = { dirty, version: loaded?.version ?? 0 };
+  const state = useRef({ dirty, version: loaded?.version ?? 0, draft, text: loaded?.text });
+  state.current = { dirty, version: loaded?.version ?? 0, draft, text: loaded?.text };
+  // The path this editor last loaded: a new one while mounted is the same file renamed, so the typed text moves with it.
+  const shownPath = useRef(path);
+  if (shownPath.current !== path) {
+    shownPath.current = path;
+    const now = state.current;
+    if (now.dirty && !pendingRestore.current) pendingRestore.current = { text: now.draft, baseVersion: now.version, ...(now.text !== undefined ? { baseText: now.text } : {}) };
+  }
 
   const load = useCallback(async () => {
     try {
@@ -62,11 +73,20 @@ export function EditorPane({
       const back = pendingRestore.current;
       pendingRestore.current = undefined;
       // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
-      setLoaded({ ...r, ...(back ? { version: back.baseVersion } : {}), key: ++keyCounter.current });
+      const version = back && back.baseText !== r.text ? back.baseVersion : r.version;
+      setLoaded({ ...r, version, key: ++keyCounter.current });
       setDraft(back ? back.text : r.text);
       setConflict(undefined);
       setError(undefined);
     } catch (e) {
+      const back = pendingRestore.current;
+      if (back && e instanceof ApiError && e.code === 'NOT_FOUND') {
+        // The file, or its whole project, went while the edit was kept: the text is shown anyway, to save again or copy, and stays kept.
+        pendingRestore.current = undefined;
+        setLoaded({ text: '', version: back.baseVersion, key: ++keyCounter.current });
+        setDraft(back.text);
+        setNotice('This memory (or its project) was deleted after your edit was kept. Your text is below: save to create it again, or copy it.');
+      }
       setError(messageOf(e));
     }
   }, [path, project]);
@@ -93,7 +113,8 @@ export function EditorPane({
       on('memoryChanged', (c) => {
         // The same path in another project is another file.
         if ((c.project ?? 'default') !== project) return;
-        if (c.op === 'rename' && c.path === path && c.newPath) return onRenamed(c.newPath);
+        // This file renamed, or a folder it is in: either way the open file now lives at the new path.
+        if (c.op === 'rename' && c.newPath && (c.path === path || path.startsWith(c.path + '/'))) return onRenamed(c.newPath + path.slice(c.path.length));
         if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
           setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');
           return;
@@ -124,7 +145,7 @@ export function EditorPane({
           setConflict(theirs);
         } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
           await call('memoryWrite', { path, text: draft, mode: 'create', project }).then(
-            (meta) => setLoaded({ text: draft, version: meta.version, key: loaded.key }),
+            (meta) => (setLoaded({ text: draft, version: meta.version, key: loaded.key }), setError(undefined)),
             (err: unknown) => setError(messageOf(err)),
           );
           setNotice(undefined);

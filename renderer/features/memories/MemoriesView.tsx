@@ -39,8 +39,11 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const review = useReviewList(project);
   const [request, setRequest] = useState<{ mode: 'rename' | 'delete'; n: number }>();
 
+  // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
+  const [opened, setOpened] = useState(0);
   const apply = useCallback((t: MemoryTarget) => {
     dirty.current = false;
+    setOpened((n) => n + 1);
     setLeaving(undefined);
     setRequest((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
     setProject((before) => {
@@ -215,14 +218,14 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           />
         ) : selected ? (
           <EditorPane
-            key={`${project}:${selected}`}
+            key={`${project}:${opened}`}
             request={request}
             path={selected}
             project={project}
             restored={restored?.path === selected && (restored.project ?? FIRST_PROJECT) === project ? restored : undefined}
             onDirty={(d) => (dirty.current = d)}
             onRenamed={(to) => {
-              dirty.current = false;
+              // Still unsaved if it was: the editor stays, with the typed text, under the new path.
               setSelected(to);
               refresh();
             }}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
 import { call, on } from '../../lib/api';
 
@@ -66,17 +66,21 @@ export function useReviewList(project?: string): {
 } {
   const [entries, setEntries] = useState<ReviewEntry[]>();
   const [error, setError] = useState<string>();
-  const refresh = useCallback(
-    () =>
-      call('reviewList', project ? { project } : undefined).then(
-        (list) => {
-          setEntries(list);
-          setError(undefined);
-        },
-        (e: unknown) => setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.'),
-      ),
-    [project],
-  );
+  // Only the latest ask may land: a late list of the project picked before would mark files of this one.
+  const latest = useRef(0);
+  const refresh = useCallback(() => {
+    const ask = ++latest.current;
+    return call('reviewList', project ? { project } : undefined).then(
+      (list) => {
+        if (ask !== latest.current) return;
+        setEntries(list);
+        setError(undefined);
+      },
+      (e: unknown) => {
+        if (ask === latest.current) setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.');
+      },
+    );
+  }, [project]);
   useReviewRefresh(refresh);
   return { entries, error };
 }

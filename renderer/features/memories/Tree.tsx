@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
 import { writerBadge } from './provenance';
 import { reviewWords } from './ReviewCount';
@@ -57,6 +57,8 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review }
   const toReview = useMemo(() => new Map((review ?? []).map((r) => [r.path, r])), [review]);
   const [collapsed, setCollapsed] = useState(new Set<string>());
   const [active, setActive] = useState<string>();
+  // Two trees can be mounted at once (the pane beside the chat and the Memories tab): each item's description id is this tree's own.
+  const descId = useId();
   const items = useRef(new Map<string, HTMLLIElement>());
   const moved = useRef(false);
   const rows = useMemo(() => visibleRows(entries, collapsed), [entries, collapsed]);
@@ -140,7 +142,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review }
               else items.current.delete(e.path);
             }}
             role="treeitem"
-            aria-describedby={`tree-desc-${i}`}
+            aria-describedby={`${descId}-${i}`}
             aria-selected={selected === e.path}
             aria-expanded={open}
             aria-level={row.level}
@@ -187,7 +189,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review }
               {when(e.modified)}
             </span>
             {/* The item's name is the file name; the badge and the line under it are said in words here, as its description. */}
-            <span className="spoken" id={`tree-desc-${i}`} aria-hidden="true">
+            <span className="spoken" id={`${descId}-${i}`} aria-hidden="true">
               {unreviewed ? `${reviewWords(unreviewed).replace(/^./, (c) => c.toUpperCase())}. ` : ''}
               {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
               {e.kind === 'file' ? `${size(e.size)}, ` : ''}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Entry } from '../../../electron/shared/ipc';
 import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf, on } from '../../lib/api';
@@ -33,13 +33,18 @@ export function projectName(projects: Project[] | undefined, id: string): string
 export function useMemoryTree(project: string): { entries: Entry[]; error: string | undefined; refresh: () => void } {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [error, setError] = useState<string>();
+  // Only the latest ask may land: an answer for the project picked before (or an older list of this one) that arrives late is dropped.
+  const latest = useRef(0);
   const refresh = useCallback(() => {
+    const ask = ++latest.current;
     call('memoryList', { project }).then(
       (e) => {
+        if (ask !== latest.current) return;
         setEntries(e);
         setError(undefined);
       },
       (e: unknown) => {
+        if (ask !== latest.current) return;
         setEntries([]);
         setError(messageOf(e));
       },
