@@ -259,3 +259,19 @@ test('at 900×650 the chat with the memory pane open, and the Memories tab with 
     await expectAccessible(page, `Memories with To review open, ${scheme}`);
   }
 });
+
+test('a burst of 300 memory changes makes the open trees list again a few times, not once per change', async () => {
+  const { page } = app;
+  await toggle(page).click();
+  await expect(pane(page)).toBeVisible();
+  const before = app.ipc.filter((r) => r.direction === 'call' && r.channel === 'memory:list').length;
+  // One import of 300 files: 300 change events in a burst.
+  const files = Array.from({ length: 300 }, (_, i) => ({ path: `/memories/burst-${String(i).padStart(3, '0')}.md`, text: `note ${i}` }));
+  await vault().importFiles(files, { overwrite: false, source: 'user', maxFileBytes: 1e6, maxTotalBytes: 1e9 });
+  await expect(pane(page).getByRole('treeitem', { name: 'burst-299.md' })).toBeVisible();
+  await page.getByRole('tab', { name: /^Memories/ }).click();
+  await expect(page.locator('#panel-memories').getByRole('treeitem', { name: 'burst-299.md' })).toBeVisible();
+  const lists = app.ipc.filter((r) => r.direction === 'call' && r.channel === 'memory:list').length - before;
+  // Two trees are open; one list per change would be 600.
+  expect(lists).toBeLessThan(30);
+});

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
 import { call, on } from '../../lib/api';
+import { coalesced } from '../../lib/coalesce';
 
 /** Everything that shows the review inbox, told when a mark changed it (a mark is no memory change, so no event says so). */
 const listeners = new Set<() => void>();
@@ -12,33 +13,20 @@ export function reviewMarked(): void {
 
 /**
  * Runs `fetch` now, on every memory change and after every mark. A burst of
- * changes (Claude writing several memories in one turn) asks main once more
- * after the call in flight, not once per change.
+ * changes (Claude writing several memories in one turn) asks main a few
+ * times (see `coalesced`), not once per change.
  */
 function useReviewRefresh(fetch: () => Promise<unknown>): void {
   useEffect(() => {
-    let running = false;
-    let again = false;
-    const run = () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      void fetch().finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-    };
-    run();
+    const follow = coalesced(fetch);
+    const run = follow.run;
+    void fetch();
     listeners.add(run);
     const off = on('memoryChanged', run);
     return () => {
       listeners.delete(run);
       off();
+      follow.stop();
     };
   }, [fetch]);
 }

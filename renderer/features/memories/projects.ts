@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Entry } from '../../../electron/shared/ipc';
 import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf, on } from '../../lib/api';
+import { coalesced } from '../../lib/coalesce';
 
 /** The first project's id: its memory is the vault's own `/memories`. */
 export const FIRST_PROJECT = 'default';
@@ -35,9 +36,9 @@ export function useMemoryTree(project: string): { entries: Entry[]; error: strin
   const [error, setError] = useState<string>();
   // Only the latest ask may land: an answer for the project picked before (or an older list of this one) that arrives late is dropped.
   const latest = useRef(0);
-  const refresh = useCallback(() => {
+  const list = useCallback(() => {
     const ask = ++latest.current;
-    call('memoryList', { project }).then(
+    return call('memoryList', { project }).then(
       (e) => {
         if (ask !== latest.current) return;
         setEntries(e);
@@ -50,11 +51,18 @@ export function useMemoryTree(project: string): { entries: Entry[]; error: strin
       },
     );
   }, [project]);
+  const refresh = useCallback(() => void list(), [list]);
   useEffect(() => {
     refresh();
-    return on('memoryChanged', (c) => {
-      if ((c.project ?? FIRST_PROJECT) === project) refresh();
+    // A burst of changes lists again once after the list in flight, not once per change.
+    const follow = coalesced(list);
+    const off = on('memoryChanged', (c) => {
+      if ((c.project ?? FIRST_PROJECT) === project) follow.run();
     });
-  }, [project, refresh]);
+    return () => {
+      off();
+      follow.stop();
+    };
+  }, [project, list, refresh]);
   return { entries, error, refresh };
 }
