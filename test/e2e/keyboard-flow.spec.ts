@@ -55,6 +55,8 @@ test('create, connect, chat, open and edit a memory, lock and unlock, by keyboar
   await kb.type('I like tea.');
   await kb.press('Enter');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted: tea.');
+  // The streamed reply is replaced by the saved one when the turn ends; tab to the chip of the saved one.
+  await expect(page.locator('article[aria-busy="true"]')).toHaveCount(0);
 
   // Open the memory from its chip: back from the message box to the chip, Enter, Tab to "Open in editor", Enter.
   const chip = page.getByRole('button', { name: 'created /memories/prefs.md' });

@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useEffect, useId, useRef } from 'react';
 import { EditorPane } from '../memories/EditorPane';
 import { FolderPane } from '../memories/FolderPane';
+import { DiscardDialog, useMemoryNavigation } from '../memories/navigation';
 import { projectName, useMemoryTree, useProjects } from '../memories/projects';
 import { Tree } from '../memories/Tree';
 
 /** A file to show, asked for by a chip's "Open in editor"; `n` changes with each ask. */
 export type PaneRequest = { project: string; path: string; n: number };
-type Target = { project: string; path?: string | undefined; ask?: 'rename' | 'delete' };
 
 /**
  * The memory tree and editor beside the conversation, for the open
@@ -16,38 +15,12 @@ type Target = { project: string; path?: string | undefined; ask?: 'rename' | 'de
  * agrees to drop it. It stays mounted while closed, so closing it loses nothing.
  */
 export function MemoryPane({ id, shown, project: conversationProject, request, width, onClose }: { id: string; shown: boolean; project: string; request: PaneRequest | undefined; width: number; onClose: () => void }) {
-  const [project, setProject] = useState(request?.project ?? conversationProject);
-  const [selected, setSelected] = useState<string | undefined>(request?.path);
-  const [ask, setAsk] = useState<{ mode: 'rename' | 'delete'; n: number }>();
-  const [leaving, setLeaving] = useState<Target>();
+  const { project, selected, setSelected, ask, leaving, setLeaving, dirty, opened, apply, go, goRef } = useMemoryNavigation({ project: request?.project ?? conversationProject, path: request?.path });
   // Listed again when shown and when the conversation's project changes: a project made since then has a name to show.
   const [projects] = useProjects(`${shown}:${project}:${conversationProject}`);
   const { entries, error, refresh } = useMemoryTree(project);
-  const dirty = useRef(false);
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-
-  // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
-  const [opened, setOpened] = useState(0);
-  const apply = useCallback((t: Target) => {
-    dirty.current = false;
-    setOpened((n) => n + 1);
-    setLeaving(undefined);
-    setAsk((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
-    setProject(t.project);
-    setSelected(t.path);
-  }, []);
-  /** Goes to a project and file, asking first when the open memory has unsaved changes. */
-  const go = (t: Target) => {
-    if (t.project === project && t.path === selected) {
-      if (t.ask) setAsk((r) => ({ mode: t.ask!, n: (r?.n ?? 0) + 1 }));
-      return;
-    }
-    if (dirty.current) return setLeaving(t);
-    apply(t);
-  };
-  const goRef = useRef(go);
-  goRef.current = go;
 
   // A chip asks for a file: list its project again too, so a project deleted meanwhile is reported, not shown stale.
   useEffect(() => {
@@ -95,24 +68,16 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
             </div>
           )}
           {leaving && (
-            <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
-              <p>Discard your unsaved changes to this memory?</p>
-              <button
-                className="danger"
-                onClick={() => {
-                  apply(leaving);
-                  // The control that asked ("Show …") may be gone with the switch: then focus goes to the pane's heading, not the page body.
-                  requestAnimationFrame(() => {
-                    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
-                  });
-                }}
-              >
-                Discard changes
-              </button>
-              <button data-cancel onClick={() => setLeaving(undefined)}>
-                Keep editing
-              </button>
-            </ConfirmDialog>
+            <DiscardDialog
+              onKeep={() => setLeaving(undefined)}
+              onDiscard={() => {
+                apply(leaving);
+                // The control that asked ("Show …") may be gone with the switch: then focus goes to the pane's heading, not the page body.
+                requestAnimationFrame(() => {
+                  if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+                });
+              }}
+            />
           )}
           {selected && entry?.kind === 'dir' ? (
             <FolderPane

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
+import { DiscardDialog, useMemoryNavigation, type MemoryTarget } from './navigation';
 import { FIRST_PROJECT, useMemoryTree, useProjects } from './projects';
 import { Splitter, usePaneSize } from './Splitter';
 import { TrashPane } from './TrashPane';
@@ -13,62 +13,36 @@ import { useReviewList } from './ReviewCount';
 import { Tree } from './Tree';
 
 type Hit = { path: string; line: number; snippet: string };
-/** Where the view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it. */
-export type MemoryTarget = { project: string; path?: string | undefined; ask?: 'rename' | 'delete' };
+export type { MemoryTarget };
 
 /** Browse, search, create and edit the memories of any project (picked here). The tree follows every change live. */
 export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo?: (MemoryTarget & { n: number }) | undefined; restored?: MemoryDraft | undefined }) {
   // Which project's memory is shown; every call below acts on it.
-  const [project, setProject] = useState(goTo?.project ?? FIRST_PROJECT);
+  const { project, selected, setSelected, ask: request, leaving, setLeaving, dirty, opened, apply, go: navigate } = useMemoryNavigation({ project: goTo?.project ?? FIRST_PROJECT, path: goTo?.path }, (_t, projectChanged) => {
+    if (projectChanged) {
+      setHits(undefined);
+      setError(undefined);
+    }
+  });
   const [projects, reloadProjects] = useProjects(active);
   const { entries, error: listError, refresh } = useMemoryTree(project);
-  const [selected, setSelected] = useState<string | undefined>(goTo?.path);
-  /** A switch asked for while the open memory has unsaved changes: it waits for the user's answer. */
-  const [leaving, setLeaving] = useState<MemoryTarget>();
   const [creating, setCreating] = useState<'file' | 'dir'>();
   const [newPath, setNewPath] = useState('/memories/');
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<Hit[]>();
   const [error, setError] = useState<string>();
-  const dirty = useRef(false);
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
   const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
   const [listShown, setListShown] = useState(true);
   const [trashOpen, setTrashOpen] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
   const review = useReviewList(project);
-  const [request, setRequest] = useState<{ mode: 'rename' | 'delete'; n: number }>();
 
-  // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.
-  const [opened, setOpened] = useState(0);
-  const apply = useCallback((t: MemoryTarget) => {
-    dirty.current = false;
-    setOpened((n) => n + 1);
-    setLeaving(undefined);
-    setRequest((r) => (t.ask ? { mode: t.ask, n: (r?.n ?? 0) + 1 } : undefined));
-    setProject((before) => {
-      if (before !== t.project) {
-        setHits(undefined);
-        setError(undefined);
-      }
-      return t.project;
-    });
-    setSelected(t.path);
-  }, []);
   /** Goes to a project and file; with unsaved changes to the open memory it asks first. False when it did not go (yet). */
   const go = (t: MemoryTarget): boolean => {
     setTrashOpen(false);
     setReviewOpen(false);
-    if (t.project === project && t.path === selected) {
-      if (t.ask) setRequest((r) => ({ mode: t.ask!, n: (r?.n ?? 0) + 1 }));
-      return true;
-    }
-    if (dirty.current) {
-      setLeaving(t);
-      return false;
-    }
-    apply(t);
-    return true;
+    return navigate(t);
   };
   const goRef = useRef(go);
   goRef.current = go;
@@ -178,17 +152,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       </div>
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
-        {leaving && (
-          <ConfirmDialog label="Unsaved changes" onCancel={() => setLeaving(undefined)}>
-            <p>Discard your unsaved changes to this memory?</p>
-            <button className="danger" onClick={() => apply(leaving)}>
-              Discard changes
-            </button>
-            <button data-cancel onClick={() => setLeaving(undefined)}>
-              Keep editing
-            </button>
-          </ConfirmDialog>
-        )}
+        {leaving && <DiscardDialog onKeep={() => setLeaving(undefined)} onDiscard={() => apply(leaving)} />}
         {reviewOpen ? (
           <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
         ) : trashOpen ? (
