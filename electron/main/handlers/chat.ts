@@ -51,7 +51,8 @@ export function chatHandlers(
     chatDelete: async ({ id }) => {
       // Closing a temporary chat forgets it; there is nothing stored to delete.
       if (s.temporary.has(id)) s.temporary.delete(id);
-      else await conversations().delete(id);
+      // A deleted project's conversation is out of reach by id, as for every other call, so it is still there on restore.
+      else await requireLiveConversation(s.unlocked(), id).then(() => conversations().delete(id));
       s.attachments.drop(id, s.attachments.all(id).map((a) => a.id));
       return null;
     },

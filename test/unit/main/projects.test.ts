@@ -163,6 +163,15 @@ describe("a deleted project's conversations over IPC", () => {
     await r.call('projectsRestore', { id: work.id });
     expect(((await r.call('chatGet', { id: c.id })) as { transcript: unknown[] }).transcript).toHaveLength(2);
   });
+
+  it('cannot be deleted by id either: the conversation is still there when the project is restored', async () => {
+    const r = await rig();
+    const { work, c } = await conversationInWork(r);
+    await r.call('projectsDelete', { id: work.id });
+    expect(await dispatch(r.handlers, 'chatDelete', [{ id: c.id }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/deleted project/) } });
+    await r.call('projectsRestore', { id: work.id });
+    expect(((await r.call('chatGet', { id: c.id })) as { transcript: unknown[] }).transcript).toHaveLength(2);
+  });
 });
 
 describe('deleting a project while Claude answers in it', () => {
