@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
 import { DraftPut, Drafts } from './drafts';
+import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
 import { Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
@@ -17,6 +18,8 @@ const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
 const project = ProjectId.optional();
+/** A memory's text from the window: bounded here by the memory tool's per-file limit, checked exactly (bytes, total) in main. */
+const memoryText = boundedText(MAX_MEMORY_TEXT_CHARS, 'No change was made: the text is over the 1 MB limit for one memory file. Split it over several files, or shorten it.');
 /** Base64 of the largest attachment (23 MB, a PDF; see electron/core/chat/attachments.ts). */
 const ATTACHMENT_BASE64_MAX = Math.ceil(23_000_000 / 3) * 4;
 
@@ -113,7 +116,7 @@ export const CALLS = {
   memoryRead: call('memory:read', one(z.object({ path, project })), z.object({ text: z.string(), version: z.number() })),
   memoryWrite: call(
     'memory:write',
-    one(z.object({ path, text: z.string().max(10 * 1024 * 1024), mode: z.enum(['create', 'update']), expectedVersion: z.number().int().optional(), project })),
+    one(z.object({ path, text: memoryText, mode: z.enum(['create', 'update']), expectedVersion: z.number().int().optional(), project })),
     FileEntry,
   ),
   memoryMkdir: call('memory:mkdir', one(z.object({ path, project })), z.null()),

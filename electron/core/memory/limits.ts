@@ -33,7 +33,7 @@ export function resolveLimits(overrides: Partial<MemoryLimits> = {}): MemoryLimi
  * Why a write of `newBytes` to `path` (replacing `oldBytes`) would break a
  * limit, or undefined when it fits. `totalBytes` is the vault's current total.
  */
-export function sizeProblem(path: string, newBytes: number, oldBytes: number, totalBytes: number, limits: MemoryLimits): string | undefined {
+export function sizeProblem(path: string, newBytes: number, oldBytes: number, totalBytes: number, limits: Pick<MemoryLimits, 'maxFileBytes' | 'maxVaultBytes'>): string | undefined {
   if (newBytes > limits.maxFileBytes) {
     return (
       `No change was made: ${path} would be ${formatFileSize(newBytes)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file. ` +

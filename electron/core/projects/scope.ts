@@ -147,9 +147,9 @@ export function scopedVault(vault: VaultApi, scope: MemoryScope): VaultApi {
       }
     },
     readVersion: (p, version) => vault.readVersion(mapped(p), version).catch((e: unknown) => Promise.reject(scope.error(e))),
-    restore: async (p, version, source) => {
+    restore: async (p, version, source, limits) => {
       try {
-        return scope.entry(await vault.restore(mapped(p), version, source));
+        return scope.entry(await vault.restore(mapped(p), version, source, limits));
       } catch (e) {
         throw scope.error(e);
       }

@@ -2,6 +2,7 @@
  * The memory namespace and the internal store as seen from inside the vault's
  * mutation queue: checks, then one journal record, then the in-memory State.
  */
+import { sizeProblem } from '../memory/limits';
 import { fromUtf8, utf8, wipe } from './crypto';
 import { parentOf, ROOT, type Op, type State } from './state';
 import type { Store } from './store';
@@ -70,6 +71,11 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       }
       checkParents(state, p);
       const plain = utf8(text);
+      const problem = opts.limits && sizeProblem(p, plain.length, existing?.s ?? 0, state.totalSize(), opts.limits);
+      if (problem) {
+        wipe(plain);
+        throw new VaultError('LIMIT', problem, p);
+      }
       const blob = store.sealBlob('blobs', plain);
       const size = plain.length;
       wipe(plain);

@@ -5,7 +5,7 @@
  * bytes leave the disk too, not only the index.
  */
 import type { Unlocked } from './ops';
-import type { MemoryOps, FileMeta, TrashEntry } from './types';
+import type { MemoryOps, FileMeta, SizeLimits, TrashEntry } from './types';
 import { VaultError } from './types';
 
 /** Deleted memories with kept versions, sorted by path. */
@@ -19,14 +19,14 @@ export function listTrash(u: Unlocked): TrashEntry[] {
  * when a memory or folder now occupies the path, and NOT_FOUND when the path
  * is not in the trash. Call inside the vault's mutation queue.
  */
-export async function restoreFromTrash(u: Unlocked, ops: MemoryOps, readVersion: (p: string, v: number) => Promise<string>, p: string, version?: number): Promise<FileMeta> {
+export async function restoreFromTrash(u: Unlocked, ops: MemoryOps, readVersion: (p: string, v: number) => Promise<string>, p: string, version?: number, limits?: SizeLimits): Promise<FileMeta> {
   const entry = u.state.trashed().find((t) => t.path === p);
   if (ops.stat(p)) throw new VaultError('EXISTS', `${p} is in use by another memory or folder now. Rename or delete that one, then restore again.`, p);
   if (!entry) throw new VaultError('NOT_FOUND', `${p} is not in the trash.`, p);
   const v = version ?? entry.versions[entry.versions.length - 1]!.version;
   if (!entry.versions.some((e) => e.version === v)) throw new VaultError('NOT_FOUND', `Version ${v} of ${p} is not in the trash.`, p);
   const text = await readVersion(p, v);
-  return ops.writeFile(p, text, { mode: 'create', source: 'user', by: { kind: 'restore', fromVersion: v } });
+  return ops.writeFile(p, text, { mode: 'create', source: 'user', by: { kind: 'restore', fromVersion: v }, ...(limits ? { limits } : {}) });
 }
 
 /**

@@ -146,6 +146,17 @@ export interface WriteOptions {
   source: ChangeSource;
   /** Who wrote it, kept with the version; defaults to what `source` says. */
   by?: Provenance;
+  /**
+   * Size bounds the write must keep (the memory tool's, see core/memory/limits.ts): LIMIT and nothing
+   * written, checked before the text is encrypted, when the file or the vault's total would pass them.
+   */
+  limits?: SizeLimits;
+}
+
+/** The per-file and whole-vault bounds a write is held to, in UTF-8 bytes. */
+export interface SizeLimits {
+  maxFileBytes: number;
+  maxVaultBytes: number;
 }
 
 /**
@@ -276,8 +287,8 @@ export interface VaultApi {
 
   history(path: string): HistoryEntry[];
   readVersion(path: string, version: number): Promise<string>;
-  /** Writes an old version's text as a new version (queued). */
-  restore(path: string, version: number, source: ChangeSource): Promise<FileMeta>;
+  /** Writes an old version's text as a new version (queued), held to `limits` when given. */
+  restore(path: string, version: number, source: ChangeSource, limits?: SizeLimits): Promise<FileMeta>;
   historyDepth(): number;
   setHistoryDepth(n: number): Promise<void>;
 

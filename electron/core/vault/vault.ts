@@ -21,7 +21,7 @@ import { SessionQueue, type Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { emptyTrash, listTrash, restoreFromTrash } from './trash';
-import { readOnlyError, VaultError, type ChangeSource, type CreateOptions, type FileMeta, type HistoryEntry, type InternalStore, type KdfParams, type MemoryOps, type OpenOptions, type Provenance, type TrashEntry, type VersionEntry, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { readOnlyError, VaultError, type ChangeSource, type CreateOptions, type SizeLimits, type FileMeta, type HistoryEntry, type InternalStore, type KdfParams, type MemoryOps, type OpenOptions, type Provenance, type TrashEntry, type VersionEntry, type UnlockReport, type VaultApi, type VerifyReport } from './types';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
@@ -310,9 +310,11 @@ export class Vault extends SessionQueue implements VaultApi {
     return readVersion(this.unlocked(), this.rawOps, p, version);
   }
 
-  /** Writes an old version's text as a new version, recorded as a restore of that version (queued). */
-  restore(p: string, version: number, source: ChangeSource): Promise<FileMeta> {
-    return this.queue(async () => this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source, by: { kind: 'restore', fromVersion: version } }));
+  /** Writes an old version's text as a new version, recorded as a restore of that version (queued); held to `limits` when given. */
+  restore(p: string, version: number, source: ChangeSource, limits?: SizeLimits): Promise<FileMeta> {
+    return this.queue(async () =>
+      this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source, by: { kind: 'restore', fromVersion: version }, ...(limits ? { limits } : {}) }),
+    );
   }
 
   /** Every kept version of `p` and its current one (last), each with who wrote it. */
@@ -330,9 +332,9 @@ export class Vault extends SessionQueue implements VaultApi {
     return listTrash(this.unlocked());
   }
 
-  /** Brings a deleted memory back (see trash.ts `restoreFromTrash`); queued. */
-  restoreDeleted(p: string, version?: number): Promise<FileMeta> {
-    return this.queue(() => restoreFromTrash(this.unlocked(), this.rawOps, (q, v) => this.readVersion(q, v), p, version));
+  /** Brings a deleted memory back (see trash.ts `restoreFromTrash`); queued; held to `limits` when given. */
+  restoreDeleted(p: string, version?: number, limits?: SizeLimits): Promise<FileMeta> {
+    return this.queue(() => restoreFromTrash(this.unlocked(), this.rawOps, (q, v) => this.readVersion(q, v), p, version, limits));
   }
 
   /** Permanently removes deleted memories' versions (see trash.ts `emptyTrash`); queued. */

@@ -130,7 +130,7 @@ export function chatHandlers(
         }
         // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
         if (version <= 1) await ops.remove(p, 'user');
-        else await ops.writeFile(p, await vault.readVersion(p, version - 1), { mode: 'update', expectedVersion: version, source: 'user', by: { kind: 'restore', fromVersion: version - 1 } });
+        else await ops.writeFile(p, await vault.readVersion(p, version - 1), { mode: 'update', expectedVersion: version, source: 'user', by: { kind: 'restore', fromVersion: version - 1 }, limits: s.limits });
       });
       return { restored: true };
     },

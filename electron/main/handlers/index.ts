@@ -7,6 +7,7 @@
 import { MemoryPathError } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import { CALLS, type CallName, type Result } from '../../shared/ipc';
+import { brokenBound } from '../../shared/limits';
 import { chatHandlers } from './chat';
 import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
@@ -35,7 +36,11 @@ export function createHandlers(ctx: HandlerContext): { handlers: Handlers; sessi
 export async function dispatch(handlers: Handlers, name: CallName, rawArgs: unknown): Promise<Result<unknown>> {
   const spec = CALLS[name];
   const args = spec.args.safeParse(rawArgs);
-  if (!args.success) return { ok: false, error: { code: 'BAD_INPUT', message: 'The request was malformed and was ignored.' } };
+  if (!args.success) {
+    // A size bound says which limit was passed; anything else malformed is simply ignored.
+    const bound = brokenBound(args.error);
+    return { ok: false, error: bound ? { code: 'LIMIT', message: bound } : { code: 'BAD_INPUT', message: 'The request was malformed and was ignored.' } };
+  }
   try {
     const value = await (handlers[name] as (...a: unknown[]) => Promise<unknown>)(...(args.data as unknown[]));
     // Parsing the result strips any field the contract does not list, so nothing extra can leak out.

@@ -36,7 +36,7 @@ export function memoryHandlers(s: AppSession): HandlersFor<
       return { text, version: meta?.kind === 'file' ? meta.version : 0 };
     },
     memoryWrite: async ({ path, text, mode, expectedVersion, project }) =>
-      fileEntry(await (await inProject(project)).memory.writeFile(validateMemoryPath(path), text, { mode, source: 'user', ...(expectedVersion !== undefined ? { expectedVersion } : {}) })),
+      fileEntry(await (await inProject(project)).memory.writeFile(validateMemoryPath(path), text, { mode, source: 'user', limits: s.limits, ...(expectedVersion !== undefined ? { expectedVersion } : {}) })),
     memoryMkdir: async ({ path, project }) => {
       await (await inProject(project)).memory.mkdir(validateMemoryPath(path), 'user');
       return null;
@@ -56,7 +56,7 @@ export function memoryHandlers(s: AppSession): HandlersFor<
     },
     memoryHistory: async ({ path, project }) => (await inProject(project)).history(validateMemoryPath(path)),
     memoryReadVersion: async ({ path, version, project }) => ({ text: await (await inProject(project)).readVersion(validateMemoryPath(path), version) }),
-    memoryRestore: async ({ path, version, project }) => fileEntry(await (await inProject(project)).restore(validateMemoryPath(path), version, 'user')),
+    memoryRestore: async ({ path, version, project }) => fileEntry(await (await inProject(project)).restore(validateMemoryPath(path), version, 'user', s.limits)),
     memorySearch: async ({ query, project }) => {
       const vault = await inProject(project);
       const q = query.toLowerCase();

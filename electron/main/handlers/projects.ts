@@ -29,7 +29,7 @@ export function projectHandlers(
     },
     projectsRestore: async ({ id }) => projects().restore(id),
     memoryTransfer: async ({ fromProject, path, toProject, toPath, mode }) =>
-      transferMemory(s.unlocked(), { fromProject, path, toProject, mode, source: 'user', ...(toPath !== undefined ? { toPath } : {}) }),
+      transferMemory(s.unlocked(), { fromProject, path, toProject, mode, source: 'user', limits: s.limits, ...(toPath !== undefined ? { toPath } : {}) }),
     modelsList: async (opts) => listModels(s.unlocked(), { refresh: opts?.refresh === true, env: s.ctx.env }),
     chatContext: async ({ id }) => contextUse(s.unlocked(), await conversation(id), { env: s.ctx.env, ...(s.temporary.has(id) ? { attachments: s.temporary } : {}) }),
     chatExport: async ({ id }) => {

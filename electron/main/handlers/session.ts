@@ -9,6 +9,7 @@ import { PendingAttachments } from '../../core/chat/attachments-pending';
 import { projectChanges } from '../../core/projects/scope';
 import { ReviewInbox } from '../../core/review/inbox';
 import { DraftKeeper } from '../../core/drafts';
+import { resolveLimits, type MemoryLimits } from '../../core/memory/limits';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -36,6 +37,8 @@ export interface HandlerContext {
   links?: LinkPorts;
   /** The clock for how long a shown recovery key stays copyable (Date.now when absent; tests move it). */
   now?: () => number;
+  /** Overrides of the memory tool's size limits, which the window's writes obey too (tests make them small). */
+  memoryLimits?: Partial<MemoryLimits>;
 }
 
 /** How long after main hands out a recovery key the window may still have main copy it. */
@@ -65,8 +68,12 @@ export class AppSession {
   /** The window's unsaved work, written into the vault when it locks. */
   readonly drafts = new DraftKeeper();
   private locking: Promise<void> | undefined;
+  /** The memory tool's size limits: every memory write the window asks for is held to them, as Claude's are. */
+  readonly limits: MemoryLimits;
 
-  constructor(readonly ctx: HandlerContext) {}
+  constructor(readonly ctx: HandlerContext) {
+    this.limits = resolveLimits(ctx.memoryLimits);
+  }
 
   private now(): number {
     return (this.ctx.now ?? Date.now)();

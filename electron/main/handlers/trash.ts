@@ -34,7 +34,7 @@ export function trashHandlers(s: AppSession, scopeOf: (project: string | undefin
     memoryTrashRestore: async ({ path, version, project }) => {
       const scope = await scopeOf(project);
       const vault = s.unlocked();
-      const meta = await mapped(scope, () => vault.restoreDeleted(scope.toVault(validateMemoryPath(path)), version));
+      const meta = await mapped(scope, () => vault.restoreDeleted(scope.toVault(validateMemoryPath(path)), version, s.limits));
       const by = vault.writer(meta.path);
       return scope.entry(by ? { ...meta, by } : meta);
     },
