@@ -53,8 +53,13 @@ export function electronLinkPorts(parent: () => BrowserWindow | undefined): Link
   };
 }
 
-/** No navigation, no webviews, no new windows: a link the page opens or follows is handed to openLink's rules instead. */
+/**
+ * No navigation, no webviews, no new windows: a link the page opens or follows is handed to openLink's rules instead.
+ * No UDP from WebRTC either: ICE checks would carry whatever a page puts in its SDP to any host it names, where neither
+ * the CSP nor the request filter looks (the preload also removes WebRTC from the page: preload/no-webrtc.ts).
+ */
 function guardLinks(wc: WebContents): void {
+  wc.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
   const ports = electronLinkPorts(() => BrowserWindow.fromWebContents(wc) ?? undefined);
   wc.on('will-navigate', (e) => {
     e.preventDefault();

@@ -5,6 +5,10 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildApi } from '../shared/ipc';
+import { removeWebRtc, WEBRTC_GLOBALS } from './no-webrtc';
+
+// First, so it runs before any page script: the page gets no WebRTC at all (see no-webrtc.ts).
+contextBridge.executeInMainWorld({ func: removeWebRtc, args: [[...WEBRTC_GLOBALS]] });
 
 const api = buildApi(
   (channel, args) => ipcRenderer.invoke(channel, ...args),

@@ -15,6 +15,7 @@ import { CONTENT_SECURITY_POLICY } from '../../electron/main/csp';
 import { readStatic } from '../../electron/main/static-files';
 import { SecretClipboard, type ClipboardMarker } from '../../electron/main/clipboard';
 import { CALLS, CALL_NAMES, EVENTS, type CallName, type EventName } from '../../electron/shared/ipc';
+import { removeWebRtc, WEBRTC_GLOBALS } from '../../electron/preload/no-webrtc';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RENDERER = path.join(ROOT, 'dist/renderer');
@@ -136,6 +137,8 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   });
   const calls = Object.fromEntries(CALL_NAMES.map((n) => [n, CALLS[n].channel]));
   const events = Object.fromEntries(Object.entries(EVENTS).map(([n, e]) => [n, e.channel]));
+  // As the preload does first: WebRTC removed from the page before any page script runs, by the same function.
+  await page.addInitScript(removeWebRtc, [...WEBRTC_GLOBALS]);
   // The page-side twin of the preload's buildApi(): one method per call, plus on(event).
   await page.addInitScript(
     ({ calls, events }) => {

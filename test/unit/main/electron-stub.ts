@@ -17,6 +17,8 @@ export interface Recording {
   messageBoxes: Array<Record<string, unknown>>;
   messageBoxAnswer: number;
   exposed: Map<string, unknown>;
+  /** What the preload ran in the page's main world, in order, with when each ran relative to exposeInMainWorld. */
+  mainWorldScripts: Array<{ func: (...a: unknown[]) => unknown; args: unknown[]; beforeExpose: boolean }>;
   rendererInvokes: Array<{ channel: string; args: unknown[] }>;
   singleInstanceRequested: boolean;
   quits: number;
@@ -46,6 +48,7 @@ export const rec: Recording = {
   messageBoxes: [],
   messageBoxAnswer: 1,
   exposed: new Map(),
+  mainWorldScripts: [],
   rendererInvokes: [],
   singleInstanceRequested: false,
   quits: 0,
@@ -78,6 +81,10 @@ export class StubWebContents extends Emitter {
   readonly mainFrame = { url: 'app://mnemo/index.html' };
   sent: Array<{ channel: string; payload: unknown }> = [];
   devToolsClosed = 0;
+  webRtcPolicy?: string;
+  setWebRTCIPHandlingPolicy(policy: string) {
+    this.webRtcPolicy = policy;
+  }
   closeDevTools() {
     this.devToolsClosed++;
   }
@@ -181,7 +188,11 @@ export function electronStub(userDataDir: string) {
       showErrorBox: (title: string, content: string) => void rec.errorBoxes.push({ title, content }),
     },
     powerMonitor: { on: (event: string, l: Listener) => push(rec.powerEvents, event, l), getSystemIdleTime: () => 0 },
-    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => rec.exposed.set(key, api) },
+    contextBridge: {
+      exposeInMainWorld: (key: string, api: unknown) => rec.exposed.set(key, api),
+      executeInMainWorld: (script: { func: (...a: unknown[]) => unknown; args?: unknown[] }) =>
+        void rec.mainWorldScripts.push({ func: script.func, args: script.args ?? [], beforeExpose: rec.exposed.size === 0 }),
+    },
     ipcRenderer: {
       invoke: async (channel: string, ...args: unknown[]) => {
         rec.rendererInvokes.push({ channel, args });

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import { createBuilder } from 'vite';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CALLS, CALL_NAMES, EVENTS } from '../../../electron/shared/ipc';
@@ -135,6 +136,14 @@ describe('the built main bundle', () => {
     expect(answers).toEqual([{ cancel: true }]);
   });
 
+  it('sends no WebRTC over UDP from our window or any web contents created later', async () => {
+    expect(win.webContents.webRtcPolicy).toBe('disable_non_proxied_udp');
+    const { StubWebContents } = await import('./electron-stub');
+    const other = new StubWebContents();
+    for (const l of rec.appEvents.get('web-contents-created') ?? []) l({}, other);
+    expect(other.webRtcPolicy).toBe('disable_non_proxied_udp');
+  });
+
   it('turns developer tools off in the packaged app', () => {
     expect(win.options.webPreferences.devTools).toBe(false);
   });
@@ -170,6 +179,24 @@ describe('the built preload', () => {
     expect(rec.rendererInvokes.at(-1)).toEqual({ channel: CALLS.memoryRead.channel, args: [{ path: '/memories/a.md' }] });
     expect(() => (api.on as (e: string, l: () => void) => void)('notAnEvent', () => undefined)).toThrow();
     expect(typeof (api.on as (e: string, l: () => void) => () => void)(Object.keys(EVENTS)[0]!, () => undefined)).toBe('function');
+  });
+
+  it('removes WebRTC from the main world before exposing anything, with a script that runs on its own there', () => {
+    expect(rec.mainWorldScripts).toHaveLength(1);
+    const [script] = rec.mainWorldScripts;
+    expect(script!.beforeExpose).toBe(true);
+    expect(script!.args[0]).toEqual(expect.arrayContaining(['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceCandidate', 'RTCSessionDescription']));
+    // Electron serialises the function into the page: run its source alone in a fresh context standing in for one.
+    class MediaDevices {
+      getUserMedia() {}
+      getDisplayMedia() {}
+    }
+    const page: Record<string, unknown> = { RTCPeerConnection: class {}, webkitRTCPeerConnection: class {}, RTCDataChannel: class {}, RTCIceCandidate: class {}, MediaDevices, navigator: { getUserMedia() {}, mediaDevices: new MediaDevices() }, length: 0 };
+    const context = vm.createContext(page);
+    vm.runInContext(`(${script!.func.toString()})(${JSON.stringify(script!.args[0])})`, context);
+    expect(vm.runInContext('[typeof RTCPeerConnection, typeof webkitRTCPeerConnection, typeof RTCDataChannel, typeof RTCIceCandidate, typeof navigator.getUserMedia, typeof navigator.mediaDevices]', context)).toEqual(Array(6).fill('undefined'));
+    expect(vm.runInContext('RTCPeerConnection = function () {}; typeof RTCPeerConnection', context)).toBe('undefined');
+    expect(typeof (MediaDevices.prototype as unknown as Record<string, unknown>).getUserMedia).toBe('undefined');
   });
 });
 
