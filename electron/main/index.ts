@@ -10,7 +10,7 @@ import { enforceStartupGuards } from './guards';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
-import { createMainWindow, electronLinkPorts, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
+import { createMainWindow, electronConsentPort, electronLinkPorts, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
 import { loadBounds, saveBounds } from './window-state';
 
 const here = import.meta.dirname;
@@ -51,6 +51,7 @@ if (guardsPassed) {
     env: process.env,
     clipboard: new SecretClipboard(electronClipboard, process.platform),
     links: electronLinkPorts(() => win),
+    confirmChange: electronConsentPort(() => win),
     emit: (event, payload) => {
       if (win && !win.isDestroyed()) win.webContents.send(EVENTS[event].channel, payload);
     },

@@ -5,6 +5,7 @@
  * main-process rules as the `openLink` call (links.ts).
  */
 import { app, BrowserWindow, dialog, session, shell, type IpcMainInvokeEvent, type WebContents, type WebPreferences } from 'electron';
+import type { ConsentQuestion } from './handlers/consent';
 import { confirmLinkDialog, openLink, type LinkPorts } from './links';
 import { APP_ORIGIN } from './protocol';
 import type { Bounds } from './window-state';
@@ -50,6 +51,19 @@ export function electronLinkPorts(parent: () => BrowserWindow | undefined): Link
       return r.response === 0;
     },
     openExternal: (url) => shell.openExternal(url),
+  };
+}
+
+/**
+ * Main's own question before a change the window asked for weakens a protection or replaces the API key
+ * (handlers/consent.ts): attached to the window, Cancel the default, so Enter alone never allows it.
+ */
+export function electronConsentPort(parent: () => BrowserWindow | undefined): (q: ConsentQuestion) => Promise<boolean> {
+  return async (q) => {
+    const w = parent();
+    const options = { type: 'warning' as const, title: 'Mnemo', message: q.message, detail: q.detail, buttons: ['Allow', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
+    const r = w && !w.isDestroyed() ? await dialog.showMessageBox(w, options) : await dialog.showMessageBox(options);
+    return r.response === 0;
   };
 }
 

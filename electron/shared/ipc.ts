@@ -163,8 +163,14 @@ export const CALLS = {
   modelsList: call('models:list', z.tuple([z.object({ refresh: z.boolean().optional() }).optional()]), ModelList),
 
   settingsGet: call('settings:get', none, PublicSettings),
-  settingsSet: call('settings:set', one(SettingsPatch), PublicSettings),
-  settingsSetApiKey: call('settings:set-api-key', one(z.object({ apiKey: z.string().max(500).nullable() })), z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource })),
+  /** A change that weakens a protection needs `passphrase` or the user's OK in main's own dialog (else NEEDS_CONSENT, nothing changed). */
+  settingsSet: call('settings:set', one(SettingsPatch.extend({ passphrase: passphrase.optional() })), PublicSettings),
+  /** Replacing or removing a stored key needs `passphrase` or the user's OK in main's own dialog; a first key does not. */
+  settingsSetApiKey: call(
+    'settings:set-api-key',
+    one(z.object({ apiKey: z.string().max(500).nullable(), passphrase: passphrase.optional() })),
+    z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource }),
+  ),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
 
   /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */

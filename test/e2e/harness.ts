@@ -14,6 +14,7 @@ import { createHandlers, dispatch, type AppSession } from '../../electron/main/h
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/csp';
 import { readStatic } from '../../electron/main/static-files';
 import { SecretClipboard, type ClipboardMarker } from '../../electron/main/clipboard';
+import type { ConsentQuestion } from '../../electron/main/handlers/consent';
 import { CALLS, CALL_NAMES, EVENTS, type CallName, type EventName } from '../../electron/shared/ipc';
 import { removeWebRtc, WEBRTC_GLOBALS } from '../../electron/preload/no-webrtc';
 
@@ -64,6 +65,8 @@ export interface LaunchOptions {
   colorScheme?: 'light' | 'dark';
   /** The answer to main's "Open this link?" dialog (default: Cancel). */
   confirmLinks?: boolean;
+  /** The answer to main's own dialog before a weakening settings change or an API key replacement (default: Cancel). */
+  confirmChanges?: boolean;
 }
 
 export interface App {
@@ -76,6 +79,8 @@ export interface App {
   clipboard: { text: string; markers: ClipboardMarker[] };
   /** Links main asked the user about, and links it handed to the OS browser. */
   links: { asked: string[]; opened: string[] };
+  /** What main asked the user in its own consent dialog (a native dialog in Electron). */
+  consents: ConsentQuestion[];
   close(): Promise<void>;
 }
 
@@ -87,6 +92,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   const ref: { page?: Page } = {};
   const clipboard = { text: '', markers: [] as ClipboardMarker[] };
   const links = { asked: [] as string[], opened: [] as string[] };
+  const consents: ConsentQuestion[] = [];
 
   const { handlers, session } = createHandlers({
     userDataDir: opts.userDataDir,
@@ -113,6 +119,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
       confirm: async (url) => (links.asked.push(url), opts.confirmLinks ?? false),
       openExternal: async (url) => void links.opened.push(url),
     },
+    confirmChange: async (q) => (consents.push(q), opts.confirmChanges ?? false),
     emit: (event: EventName, payload: unknown) => {
       const channel = EVENTS[event].channel;
       ipc.push({ direction: 'event', channel, payload });
@@ -166,6 +173,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     ipc,
     clipboard,
     links,
+    consents,
     close: async () => {
       await browser.close().catch(() => undefined);
       await session.close();

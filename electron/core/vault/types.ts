@@ -26,6 +26,7 @@ export type VaultErrorCode =
   | 'ALREADY_EXISTS' // create() on a directory that already holds a vault
   | 'LIMIT' // a size limit would be exceeded
   | 'INVALID' // bad argument (empty passphrase, bad key format, ...)
+  | 'NEEDS_CONSENT' // the window asked for a change only the passphrase or main's own dialog may allow
   | 'IO'; // the OS failed; message is generic, never the OS text
 
 export class VaultError extends Error {

@@ -15,6 +15,7 @@ import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
 import type { SecretClipboard } from '../clipboard';
 import type { LinkPorts } from '../links';
+import type { ConsentQuestion } from './consent';
 import { GuessLimiter } from './guesses';
 
 export interface HandlerContext {
@@ -37,6 +38,11 @@ export interface HandlerContext {
   links?: LinkPorts;
   /** The clock for how long a shown recovery key stays copyable (Date.now when absent; tests move it). */
   now?: () => number;
+  /**
+   * Asks the user, in a dialog main shows itself (never the window), whether a change the window asked for
+   * that weakens a protection or replaces the API key may go ahead. Absent or false: only the passphrase allows it.
+   */
+  confirmChange?(question: ConsentQuestion): Promise<boolean>;
   /** Overrides of the memory tool's size limits, which the window's writes obey too (tests make them small). */
   memoryLimits?: Partial<MemoryLimits>;
 }

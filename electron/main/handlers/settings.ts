@@ -1,7 +1,9 @@
 /** Handlers for settings. The API key goes in and never comes back out: the window only learns whether one is set. */
 import { createClient } from '../../core/chat/client';
 import { mapChatError } from '../../core/chat/errors';
+import { weakenings } from '../../core/chat/settings-policy';
 import { hasApiKey, loadSettings, saveSettings, setApiKey } from '../../core/chat/settings-store';
+import { requireConsent } from './consent';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
@@ -17,12 +19,20 @@ export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'se
   };
   return {
     settingsGet: publicSettings,
-    settingsSet: async (patch) => {
-      await saveSettings(s.unlocked(), patch);
+    settingsSet: async ({ passphrase, ...patch }) => {
+      const vault = s.unlocked();
+      const weaker = weakenings(await loadSettings(vault), patch);
+      if (weaker.length) await requireConsent(s, weaker, passphrase);
+      await saveSettings(vault, patch);
       return publicSettings();
     },
-    settingsSetApiKey: async ({ apiKey }) => {
+    settingsSetApiKey: async ({ apiKey, passphrase }) => {
       const vault = s.unlocked();
+      // A first key is free; replacing or removing one would send (or stop) every later turn on someone else's account.
+      const removing = apiKey === null || apiKey.trim() === '';
+      if (await hasApiKey(vault)) {
+        await requireConsent(s, [removing ? 'Remove the API key stored in the vault' : 'Replace the API key stored in the vault with another one (later chats, and the memories Claude reads in them, go to that key’s account)'], passphrase);
+      }
       await setApiKey(vault, apiKey);
       return keyStatus(vault);
     },

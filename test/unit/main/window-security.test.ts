@@ -161,8 +161,9 @@ describe('settings patches change only the fields they carry', () => {
     const a = await app();
     // Start from non-default values everywhere, so a reset to a default shows.
     const start = { ...changed, model: 'claude-haiku-4-5', maxTokens: 5000, memoryGuidance: 'x', approvalMode: false, guardMode: 'redact', autoLockMinutes: 30, historyDepth: 9, thinking: false, compaction: false, contextManagement: { enabled: true, triggerInputTokens: 60_000, keepToolUses: 2, clearAtLeastTokens: 200 } };
-    expect((await a.call('settingsSet', start)).ok).toBe(true);
-    const r = await a.call('settingsSet', { [field]: changed[field] });
+    // Some of these weaken a protection, which main allows with the passphrase (settings-consent.test.ts).
+    expect((await a.call('settingsSet', { ...start, passphrase: PASS })).ok).toBe(true);
+    const r = await a.call('settingsSet', { [field]: changed[field], passphrase: PASS });
     expect(r.ok).toBe(true);
     const after = await loadSettings(a.session.unlocked());
     expect(after).toEqual({ ...start, [field]: changed[field] });

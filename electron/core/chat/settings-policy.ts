@@ -1,0 +1,31 @@
+/**
+ * Which settings changes weaken a protection (DESIGN.md §9b): the window may
+ * strengthen any of them on its own, but main asks for the passphrase or its
+ * own confirmation before one of these is made.
+ */
+import type { GuardMode, Settings, SettingsPatch } from '../../shared/settings';
+
+/** How strongly each secret-guard mode protects: a lower rank is weaker. */
+const GUARD_RANK: Record<GuardMode, number> = { block: 2, redact: 1, allow: 0 };
+const GUARD_WORDS: Record<GuardMode, string> = { block: 'block', redact: 'store redacted', allow: 'store as they are' };
+
+/**
+ * The protections `patch` would weaken, each said as what it does (for main's
+ * own dialog), or an empty list when it keeps or strengthens every one.
+ */
+export function weakenings(current: Settings, patch: SettingsPatch): string[] {
+  const out: string[] = [];
+  const lock = patch.autoLockMinutes;
+  // 0 is "never": from there any idle time is stronger; to there, or to a longer time, is weaker.
+  if (lock !== undefined && current.autoLockMinutes !== 0 && (lock === 0 || lock > current.autoLockMinutes)) {
+    out.push(lock === 0 ? 'Turn auto-lock off (the vault would stay unlocked while you are away)' : `Lock after ${lock} idle minutes instead of ${current.autoLockMinutes}`);
+  }
+  if (patch.approvalMode === false && current.approvalMode) out.push('Turn approval mode off (Claude would change memory without asking you)');
+  if (patch.guardMode !== undefined && GUARD_RANK[patch.guardMode] < GUARD_RANK[current.guardMode]) {
+    out.push(`Let Claude ${GUARD_WORDS[patch.guardMode]} what looks like a secret, instead of ${GUARD_WORDS[current.guardMode] === 'block' ? 'blocking it' : 'storing it redacted'}`);
+  }
+  if (patch.historyDepth !== undefined && patch.historyDepth < current.historyDepth) {
+    out.push(`Keep ${patch.historyDepth} version${patch.historyDepth === 1 ? '' : 's'} of each memory instead of ${current.historyDepth} (older ones are deleted)`);
+  }
+  return out;
+}

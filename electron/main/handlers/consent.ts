@@ -1,0 +1,33 @@
+/**
+ * Main's say over what the window asks: a change that weakens a protection or
+ * replaces the API key is made only with the passphrase (checked here, through
+ * the guess limiter) or after the user agrees in a dialog main shows itself.
+ * The window can ask; it cannot decide (DESIGN.md §9b).
+ */
+import { VaultError } from '../../core/vault/types';
+import type { AppSession } from './session';
+
+/** What main's own dialog shows: the question, and the changes asked for, one a line. */
+export interface ConsentQuestion {
+  message: string;
+  detail: string;
+}
+
+/**
+ * Resolves when the user has agreed to `changes`: the right `passphrase`, else
+ * a yes in main's own dialog. Otherwise NEEDS_CONSENT (or BAD_PASSPHRASE for a
+ * wrong one), and the caller changes nothing.
+ */
+export async function requireConsent(s: AppSession, changes: string[], passphrase: string | undefined): Promise<void> {
+  const vault = s.unlocked();
+  if (passphrase !== undefined) {
+    await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
+    return;
+  }
+  const question = { message: 'The Mnemo window asks to make this change. Allow it?', detail: `${changes.join('.\n')}.\n\nIf you did not ask for this, choose Cancel.` };
+  if (s.ctx.confirmChange && (await s.ctx.confirmChange(question))) return;
+  throw new VaultError(
+    'NEEDS_CONSENT',
+    `Nothing was changed: this needs your passphrase (or your OK in Mnemo's own dialog). Enter your passphrase to go ahead. The change: ${changes.join('; ')}.`,
+  );
+}
