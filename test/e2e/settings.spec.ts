@@ -22,6 +22,9 @@ test('settings are saved in the vault', async () => {
   await page.getByLabel(/approval mode/).check();
   await page.getByLabel(/looks like a secret/).selectOption('redact');
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
+  // Redacting instead of blocking weakens the guard: main wants the passphrase for that (settings-consent.spec.ts).
+  await page.getByRole('alertdialog', { name: 'Save with passphrase' }).getByLabel(/Passphrase/).fill(PASSPHRASE);
+  await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Save security settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toHaveCount(2);
   expect(await loadSettings(app.session.unlocked())).toMatchObject({ maxTokens: 2500, autoLockMinutes: 3, approvalMode: true, guardMode: 'redact' });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ApiKeySource } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { ApiError, call, messageOf } from '../../lib/api';
+import { PassphraseConfirm } from './PassphraseConfirm';
 
 export type KeyStatus = { hasApiKey: boolean; apiKeySource: ApiKeySource };
 export const CONSOLE_KEYS_URL = 'https://console.anthropic.com/settings/keys';
@@ -20,6 +21,9 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
   const [apiKey, setApiKey] = useState('');
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
+  /** Main wants the passphrase to replace or remove the stored key: what was asked, and main's question. */
+  const [consent, setConsent] = useState<{ key: string | null; question: string; error?: string }>();
+  const [passphrase, setPassphrase] = useState('');
   const run = async (fn: () => Promise<string>) => {
     setError(undefined);
     setStatus(undefined);
@@ -29,12 +33,27 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
       setError(messageOf(err));
     }
   };
-  const saveKey = (key: string | null) =>
+  const saveKey = (key: string | null, withPassphrase?: string) =>
     run(async () => {
-      const r = await call('settingsSetApiKey', { apiKey: key });
-      onKeyStatus(r);
-      setApiKey('');
-      return r.hasApiKey ? 'API key saved in the vault.' : 'API key removed.';
+      try {
+        const r = await call('settingsSetApiKey', { apiKey: key, ...(withPassphrase !== undefined ? { passphrase: withPassphrase } : {}) });
+        onKeyStatus(r);
+        setApiKey('');
+        setConsent(undefined);
+        setPassphrase('');
+        return r.hasApiKey ? 'API key saved in the vault.' : 'API key removed.';
+      } catch (err) {
+        // The typed key stays in its field while main asks for the passphrase (or after a wrong one).
+        if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') {
+          setConsent({ key, question: err.message });
+          return '';
+        }
+        if (withPassphrase !== undefined) {
+          setConsent((c) => c && { ...c, error: messageOf(err) });
+          return '';
+        }
+        throw err;
+      }
     });
   return (
     <>
@@ -80,6 +99,18 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         )}
         <ErrorText message={error} />
       </div>
+      {consent && (
+        <PassphraseConfirm
+          label="Passphrase (to allow this change)"
+          question={consent.question}
+          action={consent.key === null ? 'Remove key with passphrase' : 'Save key with passphrase'}
+          value={passphrase}
+          error={consent.error}
+          onChange={setPassphrase}
+          onCancel={() => (setConsent(undefined), setPassphrase(''))}
+          onConfirm={() => void saveKey(consent.key, passphrase)}
+        />
+      )}
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { usePassphraseStrength } from '../../lib/strength';
+import { PassphraseConfirm } from './PassphraseConfirm';
 
 type Place = 'passphrase' | 'kdf' | 'newkey' | 'copy' | 'rotate' | 'check';
 
@@ -195,38 +196,5 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
         />
       )}
     </section>
-  );
-}
-
-/** The confirm step of an action that needs the passphrase (main checks it): focus lands in the field, Enter confirms, Esc cancels. */
-function PassphraseConfirm(props: { label: string; question: string; action: string; value: string; onChange(v: string): void; onConfirm(): void; onCancel(): void }) {
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
-  return (
-    <form
-      role="alertdialog"
-      aria-label={props.action}
-      aria-describedby="confirm-q"
-      className="confirm"
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onConfirm();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onCancel();
-      }}
-    >
-      <p id="confirm-q">{props.question}</p>
-      <label>
-        {props.label}
-        <input ref={input} type="password" autoComplete="current-password" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
-      </label>
-      <button type="submit" disabled={!props.value}>
-        {props.action}
-      </button>
-      <button type="button" onClick={props.onCancel}>
-        Cancel
-      </button>
-    </form>
   );
 }

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import type { PublicSettings } from '../../../electron/shared/ipc';
 import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { ApiError, call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
 import { ModelPicker } from './ModelPicker';
+import { PassphraseConfirm } from './PassphraseConfirm';
 import { SecuritySettings } from './SecuritySettings';
 
 type Section = 'claude' | 'security';
@@ -18,13 +19,18 @@ const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Obje
 /**
  * Settings in three sections — Connection, Claude and memory, Security — each
  * saved on its own, with its status beside its button. Saving one section
- * leaves unsaved changes in another as they are.
+ * leaves unsaved changes in another as they are. A change that weakens a
+ * protection is main's to allow: when it asks for the passphrase, the section
+ * asks for it in place and keeps every value the user set.
  */
 export function SettingsView() {
   const [s, setS] = useState<PublicSettings>();
   const [status, setStatus] = useState<Partial<Record<Section, string>>>({});
   const [errors, setErrors] = useState<Partial<Record<Section, string>>>({});
   const [loadError, setLoadError] = useState<string>();
+  /** The section main wants the passphrase for (its question), while the user is asked. */
+  const [consent, setConsent] = useState<{ section: Section; question: string; error?: string }>();
+  const [consentPass, setConsentPass] = useState('');
 
   useEffect(() => {
     call('settingsGet').then(setS, (e: unknown) => setLoadError(messageOf(e)));
@@ -36,18 +42,39 @@ export function SettingsView() {
     const section = (Object.keys(FIELDS) as Section[]).find((sec) => FIELDS[sec].includes(k as Field));
     if (section) setStatus((st) => ({ ...st, [section]: undefined }));
   };
-  const save = (section: Section) => async (e: React.FormEvent) => {
-    e.preventDefault();
+  const send = async (section: Section, passphrase?: string) => {
     setErrors((er) => ({ ...er, [section]: undefined }));
     try {
-      const saved = await call('settingsSet', pick(s, FIELDS[section]));
+      const saved = await call('settingsSet', { ...pick(s, FIELDS[section]), ...(passphrase !== undefined ? { passphrase } : {}) });
       setS((now) => (now ? { ...now, ...pick(saved, FIELDS[section]) } : saved));
       setStatus((st) => ({ ...st, [section]: 'Settings saved.' }));
+      setConsent(undefined);
+      setConsentPass('');
     } catch (err) {
       setStatus((st) => ({ ...st, [section]: undefined }));
-      setErrors((er) => ({ ...er, [section]: messageOf(err) }));
+      // Main wants the passphrase: ask for it here; the values stay as the user set them.
+      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ section, question: err.message });
+      else if (passphrase !== undefined) setConsent((c) => c && { ...c, error: messageOf(err) });
+      else setErrors((er) => ({ ...er, [section]: messageOf(err) }));
     }
   };
+  const save = (section: Section) => (e: React.FormEvent) => {
+    e.preventDefault();
+    void send(section);
+  };
+  const askPassphrase = (section: Section) =>
+    consent?.section === section && (
+      <PassphraseConfirm
+        label="Passphrase (to allow this change)"
+        question={consent.question}
+        action="Save with passphrase"
+        value={consentPass}
+        error={consent.error}
+        onChange={setConsentPass}
+        onCancel={() => (setConsent(undefined), setConsentPass(''))}
+        onConfirm={() => void send(section, consentPass)}
+      />
+    );
   const saveRow = (section: Section, label: string) => (
     <div className="row save-row">
       <button type="submit">{label}</button>
@@ -101,6 +128,7 @@ export function SettingsView() {
           </label>
           {saveRow('claude', 'Save Claude and memory settings')}
         </form>
+        {askPassphrase('claude')}
       </section>
       <SecuritySettings>
         <form onSubmit={save('security')} aria-label="Locking">
@@ -110,6 +138,7 @@ export function SettingsView() {
           </label>
           {saveRow('security', 'Save security settings')}
         </form>
+        {askPassphrase('security')}
       </SecuritySettings>
     </div>
   );

@@ -1,0 +1,40 @@
+import { useEffect, useId, useRef } from 'react';
+import { ErrorText } from '../../components/ErrorText';
+
+/**
+ * The confirm step of an action that needs the passphrase (main checks it): focus lands in the field, Enter
+ * confirms, Esc cancels. `error` (a wrong passphrase, say) shows inside it, so the user can try again in place.
+ */
+export function PassphraseConfirm(props: { label: string; question: string; action: string; value: string; error?: string | undefined; onChange(v: string): void; onConfirm(): void; onCancel(): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const questionId = useId();
+  useEffect(() => input.current?.focus(), []);
+  return (
+    <form
+      role="alertdialog"
+      aria-label={props.action}
+      aria-describedby={questionId}
+      className="confirm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onConfirm();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onCancel();
+      }}
+    >
+      <p id={questionId}>{props.question}</p>
+      <label>
+        {props.label}
+        <input ref={input} type="password" autoComplete="current-password" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+      </label>
+      <button type="submit" disabled={!props.value}>
+        {props.action}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+      <ErrorText message={props.error} />
+    </form>
+  );
+}
