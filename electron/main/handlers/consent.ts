@@ -7,6 +7,9 @@
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 
+/** Sessions whose consent dialog is open now. */
+const asking = new WeakSet<AppSession>();
+
 /** What main's own dialog shows: the question, and the changes asked for, one a line. */
 export interface ConsentQuestion {
   message: string;
@@ -25,7 +28,15 @@ export async function requireConsent(s: AppSession, changes: string[], passphras
     return;
   }
   const question = { message: 'The Mnemo window asks to make this change. Allow it?', detail: `${changes.join('.\n')}.\n\nIf you did not ask for this, choose Cancel.` };
-  if (s.ctx.confirmChange && (await s.ctx.confirmChange(question))) return;
+  // One dialog at a time: a page asking in a loop gets refusals, not a stack of dialogs to click through.
+  if (s.ctx.confirmChange && !asking.has(s)) {
+    asking.add(s);
+    try {
+      if (await s.ctx.confirmChange(question)) return;
+    } finally {
+      asking.delete(s);
+    }
+  }
   throw new VaultError(
     'NEEDS_CONSENT',
     `Nothing was changed: this needs your passphrase (or your OK in Mnemo's own dialog). Enter your passphrase to go ahead. The change: ${changes.join('; ')}.`,

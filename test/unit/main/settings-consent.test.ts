@@ -130,3 +130,31 @@ describe('the API key', () => {
     expect(await getApiKey(b.vault())).toBeUndefined();
   });
 });
+
+describe('main’s own dialog', () => {
+  it('is shown once at a time: more requests while it is open are refused without another dialog', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-consent-'));
+    cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+    let answer: (yes: boolean) => void = () => undefined;
+    let shown = 0;
+    const made = createHandlers({
+      userDataDir: dir,
+      stateDir: path.join(dir, 'state'),
+      env: {},
+      kdf: KDF,
+      pickDirectory: async () => undefined,
+      emit: () => undefined,
+      confirmChange: () => (shown++, new Promise<boolean>((r) => (answer = r))),
+    });
+    cleanups.push(() => made.session.close());
+    await dispatch(made.handlers, 'vaultCreate', [{ passphrase: PASS }]);
+    const first = dispatch(made.handlers, 'settingsSet', [{ autoLockMinutes: 0 }]);
+    await new Promise((r) => setTimeout(r, 20));
+    const more = await Promise.all(Array.from({ length: 5 }, () => dispatch(made.handlers, 'settingsSet', [{ guardMode: 'allow' }])));
+    expect(more.every((r) => !r.ok && r.error.code === 'NEEDS_CONSENT')).toBe(true);
+    expect(shown).toBe(1);
+    answer(false);
+    expect(await first).toMatchObject(NEEDS);
+    expect((await loadSettings(made.session.unlocked())).guardMode).toBe('block');
+  });
+});
