@@ -206,7 +206,8 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       });
       // Settle on a stop even if the stream itself does not (an abort raised from inside a stream listener can leave it pending).
       const message = await untilStopped(stream.finalMessage(), turnAbort.signal);
-      if (ended) throw new Error('ended');
+      // A reply that tripped a limit on its very last event still ends the turn: none of its calls may run.
+      if (ended) throw new Error(ended.message);
       addUsage(tokens, message.usage);
       stopReason = knownStopReason(message.stop_reason);
       if (current.text) texts.push(current.text);
