@@ -61,6 +61,8 @@ export function retryingFetch(maxRetries: number, hooks: Pick<ClientHooks, 'onRe
   const maxWaitMs = (hooks.maxRetryWaitSeconds ?? 60) * 1000;
   const capMs = hooks.backoffCapMs ?? 8000;
   let attempt = 0;
+  // Every body is bounded, an error's too: the SDK reads an error body whole before it decides anything.
+  const bound = (res: Response) => (hooks.maxResponseBytes === undefined ? res : boundedResponse(res, hooks.maxResponseBytes, hooks.onCut ?? (() => undefined)));
   return async (input, init) => {
     let res: Response;
     try {
@@ -75,16 +77,16 @@ export function retryingFetch(maxRetries: number, hooks: Pick<ClientHooks, 'onRe
     }
     if (!retryable(res)) {
       if (res.ok) attempt = 0;
-      return hooks.maxResponseBytes === undefined ? res : boundedResponse(res, hooks.maxResponseBytes, hooks.onCut ?? (() => undefined));
+      return bound(res);
     }
-    if (attempt >= maxRetries) return res;
+    if (attempt >= maxRetries) return bound(res);
     const askedMs = retryAfterMs(res.headers);
-    if (askedMs !== undefined && askedMs > maxWaitMs) return withHeaders(res, { 'x-should-retry': 'false' });
+    if (askedMs !== undefined && askedMs > maxWaitMs) return bound(withHeaders(res, { 'x-should-retry': 'false' }));
     attempt++;
     const waitMs = askedMs ?? backoffMs(attempt, capMs);
     hooks.onRetry?.({ attempt, inSeconds: roundSeconds(waitMs), reason: res.status === 429 ? 'rate_limited' : res.status === 529 ? 'overloaded' : 'server' });
     // The SDK treats a zero wait as "no wait given" and backs off instead; 1 ms is as good as now.
-    return withHeaders(res, { 'retry-after-ms': String(Math.max(1, Math.round(waitMs))) });
+    return bound(withHeaders(res, { 'retry-after-ms': String(Math.max(1, Math.round(waitMs))) }));
   };
 }
 
