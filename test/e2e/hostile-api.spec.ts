@@ -70,6 +70,7 @@ test('a server that calls tools without end stops at the round limit; Continue, 
   await page.keyboard.press('Enter');
   await expect(lastReply(page)).toContainText('Finally done.');
   await expect(go).toHaveCount(0);
+  await expect(message(page)).toBeFocused();
   expect(fake.requests).toHaveLength(4);
   // Continue added Claude's reply only: the user said one thing.
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);

@@ -257,6 +257,8 @@ export function ChatView({
     const id = convRef.current?.id;
     if (!id || liveRef.current) return;
     setFailure(undefined);
+    // The button goes while Claude carries on: focus waits in the message box (Esc stops), not on the page.
+    input.current?.focus();
     try {
       early.current = [];
       const { turnId } = await call('chatContinue', { id });
