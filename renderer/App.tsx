@@ -32,18 +32,27 @@ const TABS: Array<[Tab, string]> = [
 /** Create → unlock → the app. Locking unmounts everything that holds decrypted text. */
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  /** Unsaved work the vault could not take at the last lock: kept here, in this window only, until the next unlock. */
+  const [kept, setKept] = useState<{ drafts: Drafts; message: string }>();
 
   useEffect(() => {
     call('vaultStatus').then(
       (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: s.rolledBack, damaged: [] } } : { kind: 'locked' }),
       (err: unknown) => setPhase({ kind: 'failed', message: messageOf(err) }),
     );
-    return on('vaultLocked', (e) => {
+    // Main says so before the keys go; the text comes back into its box after the next unlock.
+    const offKept = on('draftsNotSaved', (e) => setKept(e));
+    const offLocked = on('vaultLocked', (e) => {
       // Main wrote the drafts it held into the vault before locking; nothing of them stays here.
       resetDrafts();
       setPhase({ kind: 'locked', reason: e.reason === 'idle' ? 'Locked after being idle.' : e.reason === 'system' ? 'Locked because the computer locked or went to sleep.' : undefined });
     });
+    return () => {
+      offKept();
+      offLocked();
+    };
   }, []);
+  const takeKept = useCallback(() => setKept(undefined), []);
 
   switch (phase.kind) {
     case 'loading':
@@ -62,16 +71,21 @@ export function App() {
       return (
         <>
           {phase.reason && <p className="banner">{phase.reason}</p>}
+          {kept && (
+            <p role="alert" className="banner warning">
+              {kept.message}
+            </p>
+          )}
           <Unlock onUnlocked={(notice) => setPhase({ kind: 'open', notice })} />
         </>
       );
     case 'open':
       if (phase.notice.viaRecoveryKey) return <SetPassphrase onDone={() => setPhase({ kind: 'open', notice: { ...phase.notice, viaRecoveryKey: false } })} />;
-      return <Workspace notice={phase.notice} />;
+      return <Workspace notice={phase.notice} kept={kept?.drafts} onKeptTaken={takeKept} />;
   }
 }
 
-function Workspace({ notice }: { notice: UnlockNotice }) {
+function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?: Drafts | undefined; onKeptTaken: () => void }) {
   const [tab, setTab] = useState<Tab>('chat');
   // Where the Memories tab is asked to go (a restored draft), and the pane beside the chat.
   const [memoriesAt, setMemoriesAt] = useState<MemoryTarget & { n: number }>();
@@ -117,7 +131,9 @@ function Workspace({ notice }: { notice: UnlockNotice }) {
   }, []);
 
   useEffect(() => {
-    call('draftsGet').then(setDrafts, () => setDrafts({}));
+    // Drafts the vault could not take at the last lock come back from this window, ahead of what the vault kept.
+    const withKept = (d: Drafts) => (setDrafts({ ...d, ...kept }), onKeptTaken());
+    call('draftsGet').then(withKept, () => withKept({}));
     // Entering the app: focus goes to the message box, where most work starts.
     focusWhenReady('#panel-chat textarea[aria-label="Message"]');
   }, []);

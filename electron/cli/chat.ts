@@ -5,7 +5,8 @@
  * `--project NAME` starts one in that project; `--temporary` starts one that
  * is kept only while the command runs and cannot change memory. `--attach
  * FILE` (repeatable) sends files with the first message, checked as the app
- * checks them before anything else happens.
+ * checks them before anything else happens. `--conversation ID --continue`
+ * carries on a reply the round limit stopped, as the window's Continue does.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,6 +47,11 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     conversationId = (await conversations.create({ project: (await selectedProject(ctx, flags)).id })).id;
   }
   const kept = store ? 'temporary chat (not kept; memory is read-only)' : `conversation ${conversationId}`;
+  if (flags.continue) {
+    if (!flags.conversation || flags.once !== undefined || attachments.length) throw new CommandUsageError('--continue carries on the reply stopped in --conversation ID; it takes no message or files.');
+    const ok = await turn(ctx, conversationId, '', new AbortController(), store, undefined, [], true);
+    return ok ? Exit.OK : Exit.FAILED;
+  }
 
   const interactive = flags.once === undefined && (ctx.stdin as { isTTY?: boolean }).isTTY === true;
   if (!interactive) {
@@ -91,6 +97,7 @@ async function turn(
   store: ConversationStore | undefined,
   rl?: readline.Interface,
   attachments: PendingAttachment[] = [],
+  continueTurn = false,
 ): Promise<boolean> {
   let failed = false;
   let atLineStart = true;
@@ -114,6 +121,7 @@ async function turn(
         if (e.code !== 'cancelled') failed = true;
         if (!atLineStart) out('\n');
         ctx.stderr.write(`mnemo: ${e.message}\n`);
+        if (e.code === 'max_rounds' && !store) ctx.stderr.write(`Continue with: mnemo chat --conversation ${conversationId} --continue\n`);
         break;
       case 'done':
         if (!atLineStart) out('\n');
@@ -131,6 +139,7 @@ async function turn(
     env: ctx.env,
     ...(store ? { conversations: store } : {}),
     ...(attachments.length ? { attachments } : {}),
+    ...(continueTurn ? { continueTurn } : {}),
     approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
   });
   return !failed;

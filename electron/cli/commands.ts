@@ -26,6 +26,8 @@ export interface Flags {
   project?: string | undefined;
   yes?: boolean | undefined;
   temporary?: boolean | undefined;
+  /** chat: carry on the reply the round limit stopped in --conversation. */
+  continue?: boolean | undefined;
   /** chat: files to attach to the message (repeatable). */
   attach?: string[] | undefined;
   refresh?: boolean | undefined;

@@ -33,6 +33,7 @@ const OPTIONS = {
   project: { type: 'string' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
+  continue: { type: 'boolean' },
   attach: { type: 'string', multiple: true },
   refresh: { type: 'boolean' },
   mark: { type: 'string' },

@@ -26,7 +26,9 @@ Commands:
                            --conversation ID); --temporary: a chat that is not
                            kept and cannot change memory; --attach FILE
                            (repeatable) sends an image (PNG, JPEG, GIF, WebP),
-                           PDF or UTF-8 text file with the first message
+                           PDF or UTF-8 text file with the first message;
+                           --conversation ID --continue carries on a reply
+                           the round limit stopped
   projects                 List projects, one a line: name, then id
   projects create NAME     Make a project with its own, empty /memories
   projects rename OLD NEW  Rename a project

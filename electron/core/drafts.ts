@@ -6,7 +6,7 @@
  * offered back until the user restores or discards them.
  */
 import { ChatDraft, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
-import type { VaultApi } from './vault/types';
+import { VaultError, type VaultApi } from './vault/types';
 
 const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat' };
 const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft } as const;
@@ -50,15 +50,25 @@ export class DraftKeeper {
   /**
    * Writes the held drafts into the vault (durable before it resolves) and
    * forgets them here, so no draft text stays in this process once locked.
-   * Called just before the vault locks.
+   * Called just before the vault locks. Never throws: the drafts the vault
+   * could not take come back, with what went wrong, for the window to keep.
    */
-  async persist(vault: VaultApi): Promise<void> {
+  async persist(vault: VaultApi): Promise<{ drafts: Drafts; failed?: string }> {
     const held = this.held;
     this.held = {};
+    const lost: Drafts = {};
+    let failed: string | undefined;
     for (const kind of KINDS) {
       const draft = held[kind];
-      if (draft) await vault.internal.putJSON(KEYS[kind], draft);
+      if (!draft) continue;
+      try {
+        await vault.internal.putJSON(KEYS[kind], draft);
+      } catch (err) {
+        Object.assign(lost, { [kind]: draft });
+        failed ??= err instanceof VaultError ? err.message : 'The vault could not be written.';
+      }
     }
+    return failed === undefined ? { drafts: lost } : { drafts: lost, failed: `${failed} Your unsaved work could not be kept in the vault, so it stays only in this window until you unlock again.` };
   }
 
   /** Drops a held chat draft typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */

@@ -16,6 +16,8 @@ export const ChatErrorCode = z.enum([
   'too_large',
   'refusal',
   'max_tokens',
+  /** The turn made as many requests as the round limit allows; Continue runs the next ones. */
+  'max_rounds',
   'cancelled',
   'server',
   'locked',

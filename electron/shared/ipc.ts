@@ -207,6 +207,8 @@ export const CALLS = {
   chatApprove: call('chat:approve', one(z.object({ turnId: z.string(), callId: z.string(), allow: z.boolean() })), z.null()),
   /** The taken-back message's text, and its attachments held again for the next message (as if just attached). */
   chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string(), attachments: z.array(AttachmentRef).optional() })),
+  /** Carries on a conversation whose last reply the round limit stopped: its next rounds, as a new turn. */
+  chatContinue: call('chat:continue', one(z.object({ id })), z.object({ turnId: z.string() })),
   chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ restored: z.boolean() })),
   /** Tokens the conversation uses of its model's context window, for the context meter. */
   chatContext: call('chat:context', one(z.object({ id })), ContextUse),
@@ -240,6 +242,8 @@ export const EVENTS = {
     }),
   },
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
+  /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
+  draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
 } as const;
 
 export type EventName = keyof typeof EVENTS;

@@ -15,6 +15,9 @@ export const DEFAULT_MEMORY_GUIDANCE = [
   'health details or anything the user asks you to forget.',
 ].join(' ');
 
+/** How many requests one turn makes at most by default (a server that answers every request with another tool call stops here). */
+export const DEFAULT_MAX_TOOL_ROUNDS = 30;
+
 /** Each field's rule, without defaults: the patch schema is built from these so an absent field stays absent. */
 const fields = {
   model: z.string().min(1).max(100),
@@ -26,6 +29,8 @@ const fields = {
   historyDepth: z.number().int().min(1).max(200),
   thinking: z.boolean(),
   compaction: z.boolean(),
+  /** Requests one turn may make while Claude keeps calling tools; past it the turn stops and the window offers Continue. */
+  maxToolRounds: z.number().int().min(1).max(500),
 };
 const contextFields = {
   enabled: z.boolean(),
@@ -57,6 +62,7 @@ export const Settings = z.object({
     })
     .prefault({}),
   compaction: fields.compaction.default(false),
+  maxToolRounds: fields.maxToolRounds.default(DEFAULT_MAX_TOOL_ROUNDS),
 });
 
 /**

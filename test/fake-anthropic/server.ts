@@ -30,6 +30,12 @@ export interface FakeMessage {
   chunk?: number;
   /** Told of each SSE event just before it is written (the UI benchmark times text from here). */
   onEvent?: (name: string, data: unknown) => void;
+  /**
+   * A hostile server's endless reply: after `content`, one more block of the given kind whose deltas of
+   * `chunk` characters keep coming until `bytes` have gone (generated as sent, so the fake itself stays small),
+   * or the client hangs up. `sent` counts the characters that went out.
+   */
+  flood?: { kind: 'text' | 'thinking' | 'tool_input'; bytes: number; chunk: number; sent?: number };
 }
 
 export interface FakeError {
@@ -70,6 +76,8 @@ export interface FakeAnthropic {
   script(...turns: FakeTurn[]): void;
   /** Turns not yet taken. */
   remaining(): number;
+  /** What answers every request once the script has run out (a server that never stops calling tools); undefined: a 500. */
+  otherwise(turn: FakeTurn | undefined): void;
   /** GET /v1/models and POST /v1/messages/count_tokens (see models.ts): set `models`, read what was asked. */
   extra: ExtraRoutes;
   close(): Promise<void>;
@@ -192,6 +200,7 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
   const cache = new FakePromptCache(opts.cacheMinTokens ?? 0);
   const requests: RecordedRequest[] = [];
   const turns: FakeTurn[] = [];
+  let fallback: FakeTurn | undefined;
   const sockets = new Set<Socket>();
   const extra: ExtraRoutes = { models: [...DEFAULT_FAKE_MODELS], countRequests: [], modelListCalls: 0 };
 
@@ -236,7 +245,7 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
       sendError(res, apiError(400, 'invalid_request_error', invalid));
       return;
     }
-    const turn = turns.shift();
+    const turn = turns.shift() ?? fallback;
     if (!turn) {
       sendError(res, apiError(500, 'api_error', 'The fake server has no scripted turn left for this request.'));
       return;
@@ -261,6 +270,7 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
     requests,
     script: (...t) => void turns.push(...t),
     remaining: () => turns.length,
+    otherwise: (t) => void (fallback = t),
     extra,
     close: () =>
       new Promise<void>((resolve) => {
@@ -342,9 +352,36 @@ async function sendStream(res: http.ServerResponse, m: FakeMessage, model: strin
     }
     const [name, data] = events[i]!;
     if (res.destroyed) return;
+    if (m.flood && name === 'message_delta') {
+      await sendFlood(res, m.flood, m.content.length);
+      if (res.destroyed) return;
+    }
     m.onEvent?.(name, data);
     res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     if (m.delayMs) await new Promise((r) => setTimeout(r, m.delayMs));
   }
   res.end();
+}
+
+/** Streams a flood block (see FakeMessage.flood), waiting for the socket to drain so only the client's reading paces it. */
+async function sendFlood(res: http.ServerResponse, flood: NonNullable<FakeMessage['flood']>, index: number): Promise<void> {
+  const write = (name: string, data: unknown) => (res.destroyed ? true : res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`));
+  const start = flood.kind === 'text' ? { type: 'text', text: '' } : flood.kind === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { type: 'tool_use', id: nextId('toolu'), name: 'memory', input: {} };
+  write('content_block_start', { type: 'content_block_start', index, content_block: start });
+  flood.sent = 0;
+  // A tool input is one JSON string that never ends; text and thinking are the same letters over and over.
+  let first = flood.kind === 'tool_input' ? '{"command":"create","path":"/memories/flood.md","file_text":"' : '';
+  while (flood.sent < flood.bytes && !res.destroyed) {
+    const piece = first + 'x'.repeat(Math.min(flood.chunk, flood.bytes - flood.sent));
+    first = '';
+    flood.sent += piece.length;
+    const delta = flood.kind === 'text' ? { type: 'text_delta', text: piece } : flood.kind === 'thinking' ? { type: 'thinking_delta', thinking: piece } : { type: 'input_json_delta', partial_json: piece };
+    if (!write('content_block_delta', { type: 'content_block_delta', index, delta })) {
+      await new Promise<void>((r) => {
+        const go = () => (res.off('drain', go), res.off('close', go), r());
+        res.on('drain', go).on('close', go);
+      });
+    }
+  }
+  if (!res.destroyed) write('content_block_stop', { type: 'content_block_stop', index });
 }

@@ -8,6 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatErrorCode } from '../../shared/chat';
 import type { VaultApi } from '../vault/types';
 import { retryAfterSeconds } from './errors';
+import { boundedResponse } from './reply-limits';
 import { resolveConnection, type Connection } from './settings-store';
 
 /** The API's own endpoint, used when ANTHROPIC_BASE_URL is not set. */
@@ -23,6 +24,9 @@ export interface ClientHooks {
   /** Cap on the exponential backoff used when the server names no wait (default 8000 ms, as the SDK). */
   backoffCapMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Cut any response body past this many bytes (see reply-limits.ts); `onCut` is told first. */
+  maxResponseBytes?: number;
+  onCut?: () => void;
 }
 
 export interface TurnClient {
@@ -53,10 +57,12 @@ export async function createClient(vault: VaultApi, hooks: ClientHooks = {}): Pr
  * requested wait is too long carries `x-should-retry: false`. Mirrors the SDK's
  * own rules for what it retries, so the counts stay in step.
  */
-export function retryingFetch(maxRetries: number, hooks: Pick<ClientHooks, 'onRetry' | 'maxRetryWaitSeconds' | 'backoffCapMs'>): typeof fetch {
+export function retryingFetch(maxRetries: number, hooks: Pick<ClientHooks, 'onRetry' | 'maxRetryWaitSeconds' | 'backoffCapMs' | 'maxResponseBytes' | 'onCut'>): typeof fetch {
   const maxWaitMs = (hooks.maxRetryWaitSeconds ?? 60) * 1000;
   const capMs = hooks.backoffCapMs ?? 8000;
   let attempt = 0;
+  // Every body is bounded, an error's too: the SDK reads an error body whole before it decides anything.
+  const bound = (res: Response) => (hooks.maxResponseBytes === undefined ? res : boundedResponse(res, hooks.maxResponseBytes, hooks.onCut ?? (() => undefined)));
   return async (input, init) => {
     let res: Response;
     try {
@@ -71,16 +77,16 @@ export function retryingFetch(maxRetries: number, hooks: Pick<ClientHooks, 'onRe
     }
     if (!retryable(res)) {
       if (res.ok) attempt = 0;
-      return res;
+      return bound(res);
     }
-    if (attempt >= maxRetries) return res;
+    if (attempt >= maxRetries) return bound(res);
     const askedMs = retryAfterMs(res.headers);
-    if (askedMs !== undefined && askedMs > maxWaitMs) return withHeaders(res, { 'x-should-retry': 'false' });
+    if (askedMs !== undefined && askedMs > maxWaitMs) return bound(withHeaders(res, { 'x-should-retry': 'false' }));
     attempt++;
     const waitMs = askedMs ?? backoffMs(attempt, capMs);
     hooks.onRetry?.({ attempt, inSeconds: roundSeconds(waitMs), reason: res.status === 429 ? 'rate_limited' : res.status === 529 ? 'overloaded' : 'server' });
     // The SDK treats a zero wait as "no wait given" and backs off instead; 1 ms is as good as now.
-    return withHeaders(res, { 'retry-after-ms': String(Math.max(1, Math.round(waitMs))) });
+    return bound(withHeaders(res, { 'retry-after-ms': String(Math.max(1, Math.round(waitMs))) }));
   };
 }
 

@@ -4,6 +4,7 @@
  * every write held until the user says yes.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { ChatEvent, ToolRecord } from '../../shared/chat';
 
@@ -15,6 +16,7 @@ import { describeChange, type ApprovalChange } from './approval-change';
 import type { Provenance, VaultApi } from '../vault/types';
 
 export interface ApprovalRequest {
+  /** Minted by main for this call: never the API server's tool_use id, which a hostile server can repeat. */
   id: string;
   command: string;
   path: string;
@@ -24,8 +26,10 @@ export interface ApprovalRequest {
   change?: ApprovalChange;
 }
 
+/** A call as the turn tracks it: `id` is main's own (what the window sees), `serverId` the tool_use id the API gave. */
 interface Call {
   id: string;
+  serverId: string;
   input: Record<string, unknown>;
   /** A handler invocation has been matched to this call. */
   claimed: boolean;
@@ -70,7 +74,7 @@ export class TurnTools {
     const gate = async (command: string, input: Record<string, unknown>, call: Call | undefined) => {
       if (!approve) return;
       const req: ApprovalRequest = {
-        id: call?.id ?? '',
+        id: call?.id ?? mintId(),
         command,
         // Canonical, as the tool will use them, so the card names the entry that changes.
         path: canonical(pathOf(input)),
@@ -102,10 +106,12 @@ export class TurnTools {
     this.calls = [];
   }
 
-  /** The model finished a tool_use block. */
-  started(id: string, input: Record<string, unknown>, emit: (e: ChatEvent) => void): void {
-    this.calls.push({ id, input, claimed: false });
+  /** The model finished a memory tool_use block with the server's id `serverId`; returns the id main gives the call. */
+  started(serverId: string, input: Record<string, unknown>, emit: (e: ChatEvent) => void): string {
+    const id = mintId();
+    this.calls.push({ id, serverId, input, claimed: false });
     emit({ type: 'tool_start', id, command: String(input.command ?? ''), path: pathOf(input), ...(typeof input.new_path === 'string' ? { newPath: input.new_path } : {}) });
+    return id;
   }
 
   /** The first unmatched call of this reply with exactly this input (identical calls are interchangeable). */
@@ -121,18 +127,22 @@ export class TurnTools {
     if (call && !call.observation) call.observation = o;
   }
 
-  /** The runner produced the result for `id`: what Claude receives, plus the diff the UI shows. */
-  finished(id: string, content: string, isError: boolean): ToolRecord {
-    const call = this.calls.find((c) => c.id === id);
-    const input = call?.input ?? {};
-    const o = call?.observation;
+  /**
+   * The runner produced the result for the call the server named `serverId`: what Claude receives, plus the diff
+   * the UI shows, under main's id for the call. Undefined for a call that is not a memory call of this reply.
+   */
+  finished(serverId: string, content: string, isError: boolean): (ToolRecord & { serverId: string }) | undefined {
+    const call = this.calls.find((c) => c.serverId === serverId);
+    if (!call) return undefined;
+    const input = call.input;
+    const o = call.observation;
     const path = pathOf(input);
     const newPath = typeof input.new_path === 'string' ? input.new_path : undefined;
-    const record: ToolRecord = { id, command: String(input.command ?? ''), path, ...(newPath ? { newPath } : {}), content, isError };
+    const record: ToolRecord & { serverId: string } = { id: call.id, serverId, command: String(input.command ?? ''), path, ...(newPath ? { newPath } : {}), content, isError };
     if (!isError && o && (o.before !== undefined || o.after !== undefined) && o.command !== 'view') {
       record.diff = { before: o.before ?? '', after: o.after ?? '' };
-      const meta = call?.version === undefined && this.vault.isUnlocked() ? this.vault.memory.stat(newPath ?? path) : undefined;
-      const version = call?.version ?? (meta?.kind === 'file' ? meta.version : undefined);
+      const meta = call.version === undefined && this.vault.isUnlocked() ? this.vault.memory.stat(newPath ?? path) : undefined;
+      const version = call.version ?? (meta?.kind === 'file' ? meta.version : undefined);
       if (version !== undefined) record.version = version;
     }
     return record;
@@ -142,6 +152,11 @@ export class TurnTools {
   dispose(): void {
     this.unsubscribe();
   }
+}
+
+/** A call id of main's own: random, so no server can make two calls share one. */
+function mintId(): string {
+  return `call_${randomBytes(12).toString('hex')}`;
 }
 
 /** The path as the memory tool will use it, or as given when the tool will refuse it anyway. */

@@ -1,17 +1,17 @@
 /**
  * One turn of a conversation: the user's message, then Claude's replies and
- * memory tool calls through the SDK's tool runner until Claude is done, each
- * step reported as a ChatEvent. The conversation is saved afterwards whatever
- * happened, always in a state the API accepts for the next turn.
+ * memory tool calls through the SDK's tool runner until Claude is done (or the
+ * turn's round limit), each step reported as a ChatEvent. The conversation is
+ * saved afterwards whatever happened, always in a state the API accepts for
+ * the next turn. A reply that breaks the rules (repeated tool_use ids, far
+ * past its max_tokens) ends the turn; the user's message is kept all the same.
  */
-import { APIUserAbortError } from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
-import type { BetaContentBlockParam, BetaMessageParam, BetaToolResultBlockParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AttachmentRef, ChatEvent, ReplyPart, TranscriptEntry, Usage } from '../../shared/chat';
-import type { Settings } from '../../shared/settings';
+import type { BetaContentBlockParam, BetaMessageParam, BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { AttachmentRef, ChatEvent, ReplyPart, Usage } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, projectOf, titleFrom, UNTITLED, type StoredConversation } from './conversations';
+import { Conversations, projectOf } from './conversations';
 import { Projects } from '../projects/store';
 import { readOnlyMemory, type ConversationStore } from './temporary';
 import { mapChatError, type MappedError } from './errors';
@@ -22,15 +22,21 @@ import { loadSettings } from './settings-store';
 import { TurnTools, type ApprovalRequest, type ToolRecord } from './tools';
 import { AttachmentError } from './attachments';
 import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from './attachments-send';
+import { replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
+import { save } from './turn-save';
+import { addUsage, contextManagement, knownStopReason, resultText, toolResultsOf, untilStopped } from './turn-parts';
+import { canContinue, CUT_REPLY, INTERRUPTED_BY_LOCK, REPEATED_IDS, roundsReached, TurnInterrupt, type TurnEnd } from './turn-ends';
 
 export type { ApprovalRequest } from './tools';
 export { answerDangling } from './history';
+export { TurnInterrupt } from './turn-ends';
 
 export interface TurnOptions {
   vault: VaultApi;
   conversationId: string;
   userText: string;
   onEvent: (e: ChatEvent) => void;
+  /** Stops the turn; aborted with a TurnInterrupt as its reason (a lock), the message is kept whatever had arrived. */
   signal?: AbortSignal;
   /** Asked before each memory write when approval mode is on. */
   approve?: (req: ApprovalRequest) => Promise<boolean>;
@@ -46,6 +52,8 @@ export interface TurnOptions {
   promptCaching?: boolean;
   /** Files attached to this message, already checked (checkAttachment); stored with the conversation when the exchange is saved. */
   attachments?: PendingAttachment[];
+  /** Carry on a turn the round limit stopped (no new message; `userText` is ignored). */
+  continueTurn?: boolean;
 }
 
 /** An attachment going out with this message: its reference and its bytes. */
@@ -64,13 +72,33 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const conv = await conversations.require(opts.conversationId);
   const settings = await loadSettings(vault);
   const done = (stopReason: string) => emit({ type: 'done', stopReason, conversationId: conv.id });
+  const refuse = (code: 'unknown' | 'no_key', message: string) => {
+    emit({ type: 'error', code, message });
+    done('error');
+    return false;
+  };
+  if (opts.continueTurn && !canContinue(conv)) return refuse('unknown', 'There is nothing to continue in this conversation: its last reply was not stopped by the round limit.');
   // Claude sees the memory of the conversation's project as /memories; a deleted project's memory is out of reach.
   const memoryVault = await new Projects(vault).memoryVault(projectOf(conv)).catch(() => undefined);
   if (!memoryVault) {
-    emit({ type: 'error', code: 'unknown', message: 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.' });
-    done('error');
-    return false;
+    return refuse('unknown', 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.');
   }
+  // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
+  const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(settings.maxTokens / 2))) : undefined;
+  const maxTokens = thinkingBudget === undefined ? settings.maxTokens : Math.max(settings.maxTokens, thinkingBudget + 1024);
+
+  // One controller ends everything of this turn: the caller's stop or lock, and a reply main refuses or cuts.
+  const turnAbort = new AbortController();
+  const outer = opts.signal;
+  const relay = () => turnAbort.abort(outer?.reason);
+  if (outer?.aborted) relay();
+  else outer?.addEventListener('abort', relay, { once: true });
+  /** Why main itself ended the turn, when it did. */
+  let ended: TurnEnd | undefined;
+  const endTurn = (why: TurnEnd) => {
+    ended ??= why;
+    turnAbort.abort();
+  };
 
   const tc = await createClient(vault, {
     ...(opts.env ? { env: opts.env } : {}),
@@ -78,25 +106,23 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     ...(opts.maxRetryWaitSeconds !== undefined ? { maxRetryWaitSeconds: opts.maxRetryWaitSeconds } : {}),
     ...(opts.backoffCapMs !== undefined ? { backoffCapMs: opts.backoffCapMs } : {}),
     onRetry: (r) => emit({ type: 'retrying', attempt: r.attempt, inSeconds: r.inSeconds, reason: r.reason }),
+    // A body past this is cut before the SDK holds it, even one endless SSE line.
+    maxResponseBytes: responseByteLimit(maxTokens),
+    onCut: () => void (ended ??= CUT_REPLY),
   });
-  if (!tc) {
-    emit({ type: 'error', code: 'no_key', message: 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.' });
-    done('error');
-    return false;
-  }
+  if (!tc) return refuse('no_key', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.');
 
   const tools = new TurnTools(memoryVault, {
     guardMode: () => settings.guardMode,
     emit,
     ...(settings.approvalMode && opts.approve ? { approve: opts.approve } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
+    signal: turnAbort.signal,
     // This turn's number in the conversation (1 = the first message): versions Claude writes name it.
-    by: { kind: 'claude', conversationId: conv.id, turn: conv.transcript.filter((e) => e.role === 'user').length + 1 },
+    by: { kind: 'claude', conversationId: conv.id, turn: conv.transcript.filter((e) => e.role === 'user').length + (opts.continueTurn ? 0 : 1) },
   });
-  // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
-  const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(tc.connection.maxTokens / 2))) : undefined;
-  const fresh = (opts.attachments ?? []).map(({ data: _data, ...ref }) => ref);
-  const history = withUserMessage(answerDangling(sendable(conv.messages)), opts.userText, fresh.map(referenceBlock));
+  const fresh = opts.continueTurn ? [] : (opts.attachments ?? []).map(({ data: _data, ...ref }) => ref);
+  // A Continue sends the history as the round limit left it: ending in the last round's tool results.
+  const history = opts.continueTurn ? sendable(conv.messages) : withUserMessage(answerDangling(sendable(conv.messages)), opts.userText, fresh.map(referenceBlock));
   // Every attachment of the conversation goes again with each request: the API keeps nothing between them.
   const refs = attachmentsOf(conv.transcript);
   for (const a of fresh) refs.set(a.id, a);
@@ -106,6 +132,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     checkRequest(expanded.messages, expanded.sent, Buffer.byteLength(systemPrompt(settings.memoryGuidance)) + 16_384, new Set(fresh.map((a) => a.id)));
   } catch (err) {
     if (!(err instanceof AttachmentError)) throw err;
+    tools.dispose();
     emit({ type: 'error', code: 'too_large', message: `${err.message} Your message was not sent; it is still in the box.` });
     done('error');
     return false;
@@ -113,7 +140,9 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const runner = tc.client.beta.messages.toolRunner(
     {
       model: tc.connection.model,
-      max_tokens: thinkingBudget === undefined ? tc.connection.maxTokens : Math.max(tc.connection.maxTokens, thinkingBudget + 1024),
+      max_tokens: maxTokens,
+      // Each request of the loop is one round; a server that answers every one with another tool call stops here.
+      max_iterations: settings.maxToolRounds,
       system: systemPrompt(settings.memoryGuidance),
       messages: expanded.messages,
       tools: [betaMemoryTool(conv.temporary ? readOnlyMemory(tools.handlers) : tools.handlers)],
@@ -126,31 +155,38 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       ...(opts.promptCaching === false ? {} : { cache_control: { type: 'ephemeral' as const } }),
       ...(thinkingBudget !== undefined ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } } : {}),
     },
-    opts.signal ? { signal: opts.signal } : {},
+    { signal: turnAbort.signal },
   );
 
   const texts: string[] = [];
-  const records: ToolRecord[] = [];
+  const records: Array<ToolRecord & { serverId: string }> = [];
   /** Text blocks and tool calls in the order they came, so the window shows them in that order. */
   const parts: ReplyPart[] = [];
   const tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  /** The reply being streamed: all its text, its finished blocks, and the text of the block still open. */
-  let partial: { text: string; blocks: BetaContentBlockParam[]; open: string } | undefined;
+  /** The reply being streamed: all its text, its finished blocks, the text of the block still open, and where its parts begin. */
+  let partial: { text: string; blocks: BetaContentBlockParam[]; open: string; partsFrom: number } | undefined;
+  /** Every tool_use id of this turn: a server id seen twice could make one approval stand for another call. */
+  const seenIds = new Set<string>();
+  let rounds = 0;
   let stopReason = 'end_turn';
   let failure: MappedError | undefined;
   try {
     for await (const stream of runner) {
+      rounds++;
       tools.reset();
-      const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '' };
+      const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '', partsFrom: parts.length };
       partial = current;
+      stream.on('streamEvent', replyMeter(replyByteLimit(maxTokens), () => endTurn(CUT_REPLY)));
       stream.on('text', (delta) => {
+        if (ended) return;
         const start = current.open === '';
         current.text += delta;
         current.open += delta;
         emit({ type: 'text', delta, ...(start ? { start } : {}) });
       });
-      if (settings.thinking) stream.on('thinking', (delta) => emit({ type: 'thinking', delta }));
+      if (settings.thinking) stream.on('thinking', (delta) => ended || emit({ type: 'thinking', delta }));
       stream.on('contentBlock', (block) => {
+        if (ended) return;
         if (block.type === 'text') {
           current.open = '';
           if (block.text.trim()) current.blocks.push({ type: 'text', text: block.text });
@@ -160,13 +196,18 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         if (block.type === 'thinking') current.blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
         if (block.type === 'redacted_thinking') current.blocks.push({ type: 'redacted_thinking', data: block.data });
         if (block.type === 'tool_use') {
+          // Refused before any of the reply's calls runs: the runner starts them only once the reply is read.
+          if (seenIds.has(block.id)) return endTurn(REPEATED_IDS);
+          seenIds.add(block.id);
           current.blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
-          parts.push({ type: 'tool', id: block.id });
-          tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit);
+          // Only the memory tool is a memory operation; the runner answers any other name with an error.
+          if (block.name === 'memory') parts.push({ type: 'tool', id: tools.started(block.id, (block as BetaToolUseBlock).input as Record<string, unknown>, emit) });
         }
       });
       // Settle on a stop even if the stream itself does not (an abort raised from inside a stream listener can leave it pending).
-      const message = await untilStopped(stream.finalMessage(), opts.signal);
+      const message = await untilStopped(stream.finalMessage(), turnAbort.signal);
+      // A reply that tripped a limit on its very last event still ends the turn: none of its calls may run.
+      if (ended) throw new Error(ended.message);
       addUsage(tokens, message.usage);
       stopReason = knownStopReason(message.stop_reason);
       if (current.text) texts.push(current.text);
@@ -174,20 +215,33 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         const response = await runner.generateToolResponse();
         for (const block of toolResultsOf(response)) {
           const record = tools.finished(block.tool_use_id, resultText(block.content), block.is_error === true);
+          if (!record) continue;
           records.push(record);
-          emit({ type: 'tool_end', ...record });
+          const { serverId: _server, ...shown } = record;
+          emit({ type: 'tool_end', ...shown });
         }
       }
       partial = undefined;
     }
+    if (stopReason === 'tool_use' && rounds >= settings.maxToolRounds) {
+      failure = roundsReached(rounds);
+      stopReason = 'max_rounds';
+    }
     if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
     if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. That exchange is left out of what Claude sees next; rephrase the request, or start a new conversation.' };
   } catch (err) {
-    failure = mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []);
-    stopReason = failure.code === 'cancelled' ? 'cancelled' : 'error';
+    const interrupted = outer?.reason instanceof TurnInterrupt;
+    failure = ended ?? (interrupted ? INTERRUPTED_BY_LOCK : mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []));
+    stopReason = !ended && (interrupted || failure.code === 'cancelled') ? 'cancelled' : 'error';
   }
+  outer?.removeEventListener('abort', relay);
   tools.dispose();
 
+  // A refused reply leaves nothing: not its text, its chips, nor its calls in what the API is sent next.
+  if (ended === REPEATED_IDS && partial) {
+    parts.length = partial.partsFrom;
+    partial = undefined;
+  }
   // What is kept is the history with references, not the attachments' bytes (stored once, on their own).
   let messages = [...history, ...(runner.params.messages as BetaMessageParam[]).slice(history.length)];
   if (partial) {
@@ -198,28 +252,33 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     // Thinking alone is no reply worth keeping (and the API wants text or a tool call after it).
     if (blocks.some((b) => b.type === 'text' || b.type === 'tool_use')) {
       messages = [...messages, { role: 'assistant', content: blocks }];
-      const answered = new Set(records.map((r) => r.id));
+      const answered = new Set(records.map((r) => r.serverId));
       const dangling = blocks.filter((b): b is Extract<BetaContentBlockParam, { type: 'tool_use' }> => b.type === 'tool_use' && !answered.has(b.id));
       if (dangling.length) {
         messages = [...messages, { role: 'user', content: dangling.map((b) => ({ type: 'tool_result' as const, tool_use_id: b.id, content: STOPPED_RESULT, is_error: true })) }];
-        for (const b of dangling) records.push({ ...tools.finished(b.id, STOPPED_RESULT, true) });
+        for (const b of dangling) {
+          const record = tools.finished(b.id, STOPPED_RESULT, true);
+          if (record) records.push(record);
+        }
       }
     }
   }
 
   const usage: Usage = { ...tokens, costUSD: costUSD(tc.connection.model, tokens), model: tc.connection.model };
-  const gotReply = messages.length > history.length;
+  // A refused or cut reply, or a lock, keeps the user's message even if nothing of the reply is worth keeping.
+  const keepAnyway = ended !== undefined || outer?.reason instanceof TurnInterrupt;
+  const gotReply = messages.length > history.length || keepAnyway;
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
-  if (stopReason === 'refusal') messages = messages.slice(0, history.length - 1);
+  if (stopReason === 'refusal') messages = messages.slice(0, opts.continueTurn ? history.length : history.length - 1);
   let kept = gotReply;
   let notSaved: VaultError | undefined;
   if (gotReply) {
     try {
-      await save(conversations, conv, history.length, sendable(messages), { text: opts.userText, attachments: opts.attachments ?? [] }, {
+      await save(conversations, conv, history.length, sendable(messages), opts.continueTurn ? undefined : { text: opts.userText, attachments: opts.attachments ?? [] }, {
         role: 'assistant',
         text: texts.join('\n\n'),
         at: Date.now(),
-        tools: records,
+        tools: records.map(({ serverId: _s, ...r }) => r),
         parts,
         usage,
         ...(stopReason === 'cancelled' ? { stopped: true } : {}),
@@ -248,109 +307,4 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   }
   done(stopReason);
   return kept;
-}
-
-async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], user: { text: string; attachments: PendingAttachment[] }, reply: TranscriptEntry): Promise<void> {
-  const now = Date.now();
-  const userText = user.text;
-  const attachments = user.attachments.map(({ data: _data, ...ref }) => ref);
-  // The bytes first: the entry that refers to them is written only once they are durable.
-  for (const a of user.attachments) await conversations.putAttachment(base.id, a.id, a.data);
-  // Applied to the conversation as it is now: the user may have renamed it while Claude answered (or deleted it, which stands).
-  // `base`, read when the turn began, spares reading the whole conversation again: the save writes only this exchange.
-  const saved = await conversations.update(base.id, (conv) => {
-    const { after, start } = rebase(conv.messages, base.messages, messages, historyLength, userText, attachments.map(referenceBlock));
-    return {
-      ...conv,
-      title: conv.title === UNTITLED && conv.transcript.length === 0 ? titleFrom(userText.trim() ? userText : attachments.map((a) => a.name).join(', ')) : conv.title,
-      updated: now,
-      messages: after,
-      // The user's words are always in the last message of the history the exchange follows.
-      turnStarts: [...(conv.turnStarts ?? []), start],
-      transcript: [...conv.transcript, { role: 'user', text: userText, at: now, ...(attachments.length ? { attachments } : {}) }, reply],
-    };
-  }, base);
-  // Bytes nothing names any more (a cut-short earlier save, a message taken back and not sent again, or all of them
-  // if the conversation was deleted while Claude answered) go now.
-  await conversations.pruneAttachments(base.id, new Set(saved ? attachmentsOf(saved.transcript).keys() : []));
-}
-
-/**
- * The API history with this exchange, and where its user message is. The turn
- * sent `historyLength` messages built from `began`; if the stored history has
- * changed since (the last exchange was taken back while Claude answered), the
- * exchange is put after the history as it is now, so what Claude is sent next
- * agrees with the transcript instead of bringing the taken-back exchange back.
- */
-function rebase(now: BetaMessageParam[], began: BetaMessageParam[], messages: BetaMessageParam[], historyLength: number, userText: string, attachments: BetaContentBlockParam[]): { after: BetaMessageParam[]; start: number } {
-  if (now === began || (now.length === began.length && JSON.stringify(now) === JSON.stringify(began))) return { after: messages, start: historyLength - 1 };
-  const history = withUserMessage(answerDangling(sendable(now)), userText, attachments);
-  // A refusal's exchange is already cut from `messages` (shorter than what was sent): then it stays out here too.
-  const after = messages.length >= historyLength ? [...history, ...messages.slice(historyLength)] : history.slice(0, -1);
-  return { after, start: history.length - 1 };
-}
-
-function contextManagement(settings: Settings) {
-  const cm = settings.contextManagement;
-  const edits = [];
-  if (cm.enabled) {
-    edits.push({
-      type: 'clear_tool_uses_20250919' as const,
-      trigger: { type: 'input_tokens' as const, value: cm.triggerInputTokens },
-      keep: { type: 'tool_uses' as const, value: cm.keepToolUses },
-      clear_at_least: { type: 'input_tokens' as const, value: cm.clearAtLeastTokens },
-      exclude_tools: ['memory'],
-    });
-  }
-  if (settings.compaction) edits.push({ type: 'compact_20260112' as const });
-  return { edits } as never;
-}
-
-function toolResultsOf(response: BetaMessageParam | null): BetaToolResultBlockParam[] {
-  if (!response || !Array.isArray(response.content)) return [];
-  return (response.content as BetaContentBlockParam[]).filter((b): b is BetaToolResultBlockParam => b.type === 'tool_result');
-}
-
-function resultText(content: BetaToolResultBlockParam['content']): string {
-  if (typeof content === 'string') return content;
-  return (content ?? []).map((c) => ('text' in c ? c.text : '')).join('');
-}
-
-/** The API's stop reasons; the server's string goes on to the window, so anything else is reported as `unknown`. */
-const STOP_REASONS = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded']);
-
-function knownStopReason(reason: string | null | undefined): string {
-  if (reason === null || reason === undefined) return 'end_turn';
-  return STOP_REASONS.has(reason) ? reason : 'unknown';
-}
-
-function untilStopped<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError());
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** More tokens than any request can carry: a count above it is a broken or hostile server's, not a bill. */
-const MAX_TOKENS_PER_RESPONSE = 100_000_000;
-
-/**
- * A usage count as the server sent it, if it is one: a whole number from 0 up.
- * Anything else counts as 0, so a stored reply's usage always passes the IPC
- * contract (a string or NaN saved there would stop the conversation opening)
- * and totals never turn negative or NaN.
- */
-function tokenCount(n: unknown): number {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_TOKENS_PER_RESPONSE ? n : 0;
-}
-
-function addUsage(t: TokenCounts, u: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown } | null | undefined): void {
-  if (typeof u !== 'object' || u === null) return;
-  t.inputTokens += tokenCount(u.input_tokens);
-  t.outputTokens += tokenCount(u.output_tokens);
-  t.cacheReadTokens += tokenCount(u.cache_read_input_tokens);
-  t.cacheWriteTokens += tokenCount(u.cache_creation_input_tokens);
 }

@@ -6,14 +6,15 @@ import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn } from '../../core/chat/turn';
 import { validateMemoryPath } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
-import type { AppSession } from './session';
+import type { AppSession, RunningTurn } from './session';
+import type { TurnOptions } from '../../core/chat/turn';
 import type { HandlersFor } from './types';
 import { attachmentHandlers } from './attachments';
 
 export function chatHandlers(
   s: AppSession,
 ): HandlersFor<
-  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
+  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
 > {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
@@ -60,37 +61,15 @@ export function chatHandlers(
     chatSend: async ({ id, text, attachments: asked = [] }) => {
       // A file named twice goes once (a window could otherwise send and store one image 100 times).
       const attachmentIds = [...new Set(asked)];
-      const vault = s.unlocked();
-      const temporary = s.temporary.has(id) ? s.temporary : undefined;
-      if (!temporary) await requireLiveConversation(vault, id);
-      if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
+      const ready = await readyForTurn(s, id);
       // The turn gets its own copies: removing a chip while Claude answers must not change what is being stored.
       const attachments = s.attachments.get(id, attachmentIds).map((a) => ({ ...a, data: a.data.slice() }));
-      const turnId = randomBytes(8).toString('hex');
-      const controller = new AbortController();
-      const approvals = new Map<string, (allow: boolean) => void>();
-      s.turns.set(turnId, { controller, approvals });
-      void runTurn({
-        vault,
-        conversationId: id,
-        userText: text,
-        env: s.ctx.env,
-        ...(temporary ? { conversations: temporary } : {}),
-        ...(attachments.length ? { attachments } : {}),
-        signal: controller.signal,
-        onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
-        approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
-      })
+      return startTurn(s, id, { ...ready, userText: text, ...(attachments.length ? { attachments } : {}) }, (saved) => {
         // Sent and stored with the message: no longer pending. Not sent: they stay, as the message stays in the box.
-        .then((saved) => saved && s.attachments.drop(id, attachmentIds))
-        .catch(() => {
-          s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
-          // The window ends a turn on `done` only; without it, it would wait for this one forever.
-          s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'done', stopReason: 'error', conversationId: id } });
-        })
-        .finally(() => s.turns.delete(turnId));
-      return { turnId };
+        if (saved) s.attachments.drop(id, attachmentIds);
+      });
     },
+    chatContinue: async ({ id }) => startTurn(s, id, { ...(await readyForTurn(s, id)), userText: '', continueTurn: true }),
     chatStop: async ({ turnId }) => {
       s.turns.get(turnId)?.controller.abort();
       return null;
@@ -135,4 +114,40 @@ export function chatHandlers(
       return { restored: true };
     },
   };
+}
+
+/** The vault and store a new turn in conversation `id` runs on; refused while another turn runs or a lock is under way. */
+async function readyForTurn(s: AppSession, id: string): Promise<Pick<TurnOptions, 'vault' | 'conversations'>> {
+  const vault = s.unlocked();
+  const temporary = s.temporary.has(id) ? s.temporary : undefined;
+  if (!temporary) await requireLiveConversation(vault, id);
+  if (s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
+  if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
+  return { vault, ...(temporary ? { conversations: temporary } : {}) };
+}
+
+/** Runs a turn in the background; its events reach the window as `chatEvent`, and a lock waits for it to save. */
+function startTurn(s: AppSession, id: string, opts: Omit<TurnOptions, 'conversationId' | 'onEvent' | 'signal' | 'approve' | 'env'>, onSaved?: (saved: boolean) => void): { turnId: string } {
+  const turnId = randomBytes(8).toString('hex');
+  const controller = new AbortController();
+  const approvals = new Map<string, (allow: boolean) => void>();
+  const turn: RunningTurn = { controller, approvals };
+  s.turns.set(turnId, turn);
+  turn.finished = runTurn({
+    ...opts,
+    conversationId: id,
+    env: s.ctx.env,
+    signal: controller.signal,
+    onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
+    // Keyed on the call id main minted for the card, never on an id the API server chose.
+    approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
+  })
+    .then((saved) => onSaved?.(saved))
+    .catch(() => {
+      s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
+      // The window ends a turn on `done` only; without it, it would wait for this one forever.
+      s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'done', stopReason: 'error', conversationId: id } });
+    })
+    .finally(() => s.turns.delete(turnId));
+  return { turnId };
 }

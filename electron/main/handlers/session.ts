@@ -10,6 +10,7 @@ import { projectChanges } from '../../core/projects/scope';
 import { ReviewInbox } from '../../core/review/inbox';
 import { DraftKeeper } from '../../core/drafts';
 import { resolveLimits, type MemoryLimits } from '../../core/memory/limits';
+import { TurnInterrupt } from '../../core/chat/turn';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -47,6 +48,17 @@ export interface HandlerContext {
   memoryLimits?: Partial<MemoryLimits>;
 }
 
+/** How long a lock waits for the turns it stopped to save what they have; past it the lock goes ahead. */
+export const LOCK_WAITS_FOR_TURNS_MS = 10_000;
+
+/** A chat turn in flight: how to stop it, its held approvals (by the call id main minted), and when it has saved. */
+export interface RunningTurn {
+  controller: AbortController;
+  approvals: Map<string, (allow: boolean) => void>;
+  /** Settles once the turn has ended and saved what it had (absent until the turn starts). */
+  finished?: Promise<unknown>;
+}
+
 /** How long after main hands out a recovery key the window may still have main copy it. */
 export const RECOVERY_KEY_COPYABLE_MS = 10 * 60_000;
 
@@ -54,7 +66,7 @@ export class AppSession {
   private vault: Vault | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Turn id → how to stop it. */
-  readonly turns = new Map<string, { controller: AbortController; approvals: Map<string, (allow: boolean) => void> }>();
+  readonly turns = new Map<string, RunningTurn>();
   private shown: { key: string; until: number } | undefined;
   /**
    * True once a passphrase was set (or is being set) without the old one since
@@ -157,10 +169,17 @@ export class AppSession {
     };
   }
 
+  /** True while a lock is under way (turns being stopped and saved, drafts written): no new turn may start. */
+  get isLocking(): boolean {
+    return this.locking !== undefined;
+  }
+
   /**
-   * Stops every turn, keeps the window's drafts encrypted in the vault, zeroes
-   * the keys, and tells the window (which then drops every decrypted memory).
-   * Resolves once locked; a second lock while one runs joins it.
+   * Stops every turn as Stop does and waits (a while) for each to save the
+   * user's message and what had streamed, keeps the window's drafts encrypted
+   * in the vault (telling the window of any the vault could not take, before
+   * the keys go), zeroes the keys, and tells the window (which then drops
+   * every decrypted memory). Resolves once locked; a second lock while one runs joins it.
    */
   lock(reason: 'user' | 'idle' | 'system'): Promise<void> {
     this.shownRecoveryKey = undefined;
@@ -168,18 +187,18 @@ export class AppSession {
     this.locks++;
     // A temporary chat keeps nothing once locked, its unsent message included.
     this.drafts.dropChatIn((id) => this.temporary.has(id));
-    this.temporary.clear();
+    const turnsSaved = this.stopTurns();
     this.attachments.clear();
-    for (const t of this.turns.values()) t.controller.abort();
     const vault = this.vault;
     if (!vault?.isUnlocked()) {
+      this.temporary.clear();
       this.drafts.forget();
       return this.locking ?? Promise.resolve();
     }
     this.locking ??= (async () => {
-      // A failed draft write must not keep the vault open: the lock matters more than the draft.
-      await this.drafts.persist(vault).catch(() => undefined);
-      this.drafts.forget();
+      await turnsSaved;
+      this.temporary.clear();
+      await this.keepDrafts(vault);
       if (vault.isUnlocked()) {
         vault.lock();
         this.ctx.emit('vaultLocked', { reason });
@@ -188,17 +207,45 @@ export class AppSession {
     return this.locking;
   }
 
+  /**
+   * Stops every turn as a lock (the turn keeps the user's message and what
+   * streamed, marked as interrupted) and resolves once each has saved, or
+   * after LOCK_WAITS_FOR_TURNS_MS: a turn that hangs must not keep the vault open.
+   */
+  private stopTurns(): Promise<void> {
+    const running = [...this.turns.values()];
+    if (!running.length) return Promise.resolve();
+    for (const t of running) t.controller.abort(new TurnInterrupt('lock'));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOCK_WAITS_FOR_TURNS_MS)));
+    const saved = Promise.allSettled(running.map((t) => t.finished)).then(() => undefined);
+    return Promise.race([saved, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Writes the held drafts into the vault. One the vault cannot take (a full
+   * disk, a failing drive) is not dropped in silence: the window is told, with
+   * its text, before the keys go, so it keeps it in its box. The lock goes ahead
+   * all the same: the lock matters more than the draft.
+   */
+  private async keepDrafts(vault: Vault): Promise<void> {
+    const { failed, drafts } = await this.drafts.persist(vault);
+    this.drafts.forget();
+    if (failed) this.ctx.emit('draftsNotSaved', { drafts, message: failed });
+  }
+
   /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */
   async close(): Promise<void> {
     this.shownRecoveryKey = undefined;
     // A copied recovery key would outlive its clearing timer, which ends with this process.
     await this.ctx.clipboard?.clearNow();
     this.drafts.dropChatIn((id) => this.temporary.has(id));
-    this.temporary.clear();
     this.attachments.clear();
-    for (const t of this.turns.values()) t.controller.abort();
+    // Quitting in the middle of a reply keeps the message and what had streamed, as a lock does.
+    await this.stopTurns();
+    this.temporary.clear();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
-    if (this.vault?.isUnlocked()) await this.drafts.persist(this.vault).catch(() => undefined);
+    if (this.vault?.isUnlocked()) await this.keepDrafts(this.vault);
     this.drafts.forget();
     this.unsubscribe?.();
     await this.vault?.close();

@@ -167,8 +167,8 @@ export function ChatView({
         return;
       }
       if (event.type === 'error') {
-        // A stop the user asked for is shown in the transcript ("Stopped."), not as an error.
-        if (event.code !== 'cancelled') setFailure({ code: event.code, message: event.message });
+        // A stop the user asked for is shown in the transcript ("Stopped."), not as an error; so is the round limit, with Continue.
+        if (event.code !== 'cancelled' && event.code !== 'max_rounds') setFailure({ code: event.code, message: event.message });
         return;
       }
       batch.push(event);
@@ -237,12 +237,33 @@ export function ChatView({
       attachments.setPending([]);
       attachments.setErrors([]);
       setDraft('');
-      batch.clear();
-      const started: Live = { turnId, conversationId: target.id, userText: text, text: '', parts: [], thinking: '', tools: [], approvals: [] };
-      liveRef.current = started;
-      setLive(started);
-      for (const payload of early.current.splice(0)) handle(payload);
+      follow({ turnId, conversationId: target.id, userText: text });
+    } catch (err) {
       early.current = undefined;
+      setFailure({ code: 'send', message: messageOf(err) });
+    }
+  };
+  /** Shows the turn just started and hands it the events that came before its id was known. */
+  const follow = (turn: Pick<Live, 'turnId' | 'conversationId' | 'userText' | 'continued'>) => {
+    batch.clear();
+    const started: Live = { ...turn, text: '', parts: [], thinking: '', tools: [], approvals: [] };
+    liveRef.current = started;
+    setLive(started);
+    for (const payload of (early.current ?? []).splice(0)) handle(payload);
+    early.current = undefined;
+  };
+  /** Runs the next rounds of a reply the round limit stopped, on the same conversation. */
+  const continueTurn = async () => {
+    const id = convRef.current?.id;
+    if (!id || liveRef.current) return;
+    setFailure(undefined);
+    // The button goes while Claude carries on: focus waits in the message box (Esc stops), not on the page.
+    input.current?.focus();
+    try {
+      early.current = [];
+      const { turnId } = await call('chatContinue', { id });
+      setSentFiles([]);
+      follow({ turnId, conversationId: id, userText: '', continued: true });
     } catch (err) {
       early.current = undefined;
       setFailure({ code: 'send', message: messageOf(err) });
@@ -298,11 +319,13 @@ export function ChatView({
               {(!conv || conv.transcript.length === 0) && !live && <Greeting />}
               {live && live.conversationId === conv?.id && (
                 <>
-                  <article className="msg user" aria-label="You">
-                    <p className="who">You</p>
-                    <PendingChips items={sentFiles} />
-                    <div className="body">{live.userText}</div>
-                  </article>
+                  {!live.continued && (
+                    <article className="msg user" aria-label="You">
+                      <p className="who">You</p>
+                      <PendingChips items={sentFiles} />
+                      <div className="body">{live.userText}</div>
+                    </article>
+                  )}
                   <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
                     <p className="who">Claude</p>
                     {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
@@ -314,6 +337,13 @@ export function ChatView({
                     {live.retrying && <p className="note" role="status">{live.retrying}</p>}
                   </article>
                 </>
+              )}
+              {!live && stoppedByRoundLimit(conv) && (
+                <div className="continue-row">
+                  <button onClick={() => void continueTurn()} title="Let Claude carry on where the round limit stopped it">
+                    Continue
+                  </button>
+                </div>
               )}
               {failure && (
                 <div role="alert" className="error inline-error">
@@ -344,6 +374,12 @@ export function ChatView({
 }
 
 const NO_ENTRIES: Conversation['transcript'] = [];
+
+/** The last reply was stopped by the round limit, so Continue can carry it on. */
+function stoppedByRoundLimit(conv: Conversation | undefined): boolean {
+  const last = conv?.transcript.at(-1);
+  return last?.role === 'assistant' && last.error?.code === 'max_rounds';
+}
 
 /** What an empty chat says: who remembers what, and where it is kept. */
 function Greeting() {

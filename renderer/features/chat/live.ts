@@ -11,6 +11,8 @@ export interface Live {
   /** The conversation the turn belongs to; its reply is shown only there. */
   conversationId: string;
   userText: string;
+  /** A Continue of a turn the round limit stopped: no message of the user's goes with it. */
+  continued?: boolean;
   text: string;
   /** Text blocks and memory calls in the order Claude produced them. */
   parts: ReplyPart[];

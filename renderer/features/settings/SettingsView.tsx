@@ -10,7 +10,7 @@ import { SecuritySettings } from './SecuritySettings';
 
 type Section = 'claude' | 'security';
 const FIELDS: Record<Section, Field[]> = {
-  claude: ['model', 'maxTokens', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'compaction', 'historyDepth'],
+  claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'compaction', 'historyDepth'],
   security: ['autoLockMinutes'],
 };
 type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
@@ -97,6 +97,10 @@ export function SettingsView() {
           <label>
             Max tokens per reply
             <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
+          </label>
+          <label>
+            Tool rounds per turn (then Continue asks before going on)
+            <input type="number" min={1} max={500} value={s.maxToolRounds} onChange={(e) => update('maxToolRounds', Number(e.target.value))} />
           </label>
           <label>
             Memory guidance (what Claude should remember, and what never to store)

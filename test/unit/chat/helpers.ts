@@ -13,7 +13,7 @@ export interface ChatRig {
   conversations: Conversations;
   env: NodeJS.ProcessEnv;
   /** Runs one turn and returns every event it emitted. */
-  turn(conversationId: string, text: string, extra?: { signal?: AbortSignal; approve?: (r: ApprovalRequest) => Promise<boolean>; onEvent?: (e: ChatEvent) => void; maxRetries?: number }): Promise<ChatEvent[]>;
+  turn(conversationId: string, text: string, extra?: { signal?: AbortSignal; approve?: (r: ApprovalRequest) => Promise<boolean>; onEvent?: (e: ChatEvent) => void; maxRetries?: number; continueTurn?: boolean }): Promise<ChatEvent[]>;
   close(): Promise<void>;
 }
 
@@ -43,6 +43,7 @@ export async function chatRig(): Promise<ChatRig> {
         },
         ...(extra.signal ? { signal: extra.signal } : {}),
         ...(extra.approve ? { approve: extra.approve } : {}),
+        ...(extra.continueTurn ? { continueTurn: true } : {}),
       });
       return events;
     },

@@ -17,9 +17,11 @@ it('the saved reply lists its text blocks and memory calls in the order Claude p
   await rig.turn(c.id, 'What do you remember?');
   const saved = (await rig.conversations.require(c.id)).transcript.at(-1)!;
   expect(saved.role).toBe('assistant');
+  expect(saved.role === 'assistant' && saved.tools[0]!.id).not.toBe('toolu_order1');
   expect(saved.role === 'assistant' && saved.parts).toEqual([
     { type: 'text', text: 'Let me check my memory first.' },
-    { type: 'tool', id: 'toolu_order1' },
+    // The call's id is main's own, the same one its record in the reply carries; never the server's.
+    { type: 'tool', id: saved.role === 'assistant' ? saved.tools[0]!.id : '' },
     { type: 'text', text: 'Got it.' },
     { type: 'text', text: 'A second block.' },
   ]);

@@ -153,12 +153,10 @@ describe('approval mode', () => {
     await rig.t.vault.memory.writeFile('/memories/list.md', 'a: 1\nb: 1\nc: 1\n', { mode: 'create', source: 'user' });
     const c = await rig.conversations.create();
     const edits = ['a', 'b', 'c'].map((k) => ({ command: 'str_replace', path: '/memories/list.md', old_str: `${k}: 1`, new_str: `${k}: 2` }));
-    const calls = edits.map((e) => memoryCall(e));
-    rig.fake.script(reply(...calls), reply(text('Updated.')));
+    rig.fake.script(reply(...edits.map((e) => memoryCall(e))), reply(text('Updated.')));
     // Once all three wait, approve the edit of "c", then "b" and "a" each when the previous write has landed.
-    // Approvals are asked in whatever order their previews finish, so each is found by its call id.
-    const ids = calls.map((call) => (call.type === 'tool_use' ? call.id : ''));
-    const order = [ids[2]!, ids[1]!, ids[0]!];
+    // Approvals are asked in whatever order their previews finish, and carry ids main minted, so each is found by what it writes.
+    const order = ['c: 2', 'b: 2', 'a: 2'];
     const waiting = new Map<string, () => void>();
     const next = () => waiting.get(order.shift() ?? '')?.();
     const off = rig.t.vault.onChange((change) => {
@@ -167,7 +165,7 @@ describe('approval mode', () => {
     const events = await rig.turn(c.id, 'bump all three', {
       approve: (r) =>
         new Promise<boolean>((resolve) => {
-          waiting.set(r.id, () => resolve(true));
+          waiting.set(r.preview ?? '', () => resolve(true));
           if (waiting.size === 3) next();
         }),
     });
@@ -175,9 +173,9 @@ describe('approval mode', () => {
     expect(await rig.t.vault.memory.readFile('/memories/list.md')).toBe('a: 2\nb: 2\nc: 2\n');
     const ends = toolEnds(events);
     expect(ends).toHaveLength(3);
-    for (const [i, call] of calls.entries()) {
-      const end = ends.find((e) => call.type === 'tool_use' && e.id === call.id)!;
-      const edit = edits[i]!;
+    // The results come in the order of the calls.
+    for (const [i, edit] of edits.entries()) {
+      const end = ends[i]!;
       expect(end.diff!.before).toContain(edit.old_str);
       expect(end.diff!.after).toBe(end.diff!.before.replace(edit.old_str, edit.new_str));
       expect(await rig.t.vault.readVersion('/memories/list.md', end.version!)).toBe(end.diff!.after);
