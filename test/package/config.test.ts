@@ -51,9 +51,9 @@ describe('Electron fuses', () => {
     });
   });
 
-  it('packs everything into app.asar and unpacks nothing', () => {
+  it('packs everything into app.asar and unpacks only the native binaries of the vault lock (the OS cannot load them from an archive)', () => {
     expect(config.asar).toBe(true);
-    expect(config.asarUnpack).toBeUndefined();
+    expect(config.asarUnpack).toEqual(['node_modules/fs-native-extensions/prebuilds/**/*.node']);
   });
 });
 
