@@ -26,6 +26,7 @@ export type VaultErrorCode =
   | 'ALREADY_EXISTS' // create() on a directory that already holds a vault
   | 'LIMIT' // a size limit would be exceeded
   | 'INVALID' // bad argument (empty passphrase, bad key format, ...)
+  | 'DISK_FULL' // the disk (or the user's quota) is full: nothing was saved; free space and retry
   | 'IO'; // the OS failed; message is generic, never the OS text
 
 export class VaultError extends Error {
