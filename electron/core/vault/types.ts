@@ -131,6 +131,8 @@ export interface UnlockReport {
   rolledBack: boolean;
   /** Virtual paths whose blob is missing or fails its hash (found lazily; may be empty at unlock). */
   damaged: string[];
+  /** Things done on open the user is told about (e.g. a pre-projects memory moved aside; see projects/legacy.ts). */
+  notices?: string[];
 }
 
 export interface VerifyReport {
