@@ -127,6 +127,33 @@ describe('one vault, one holder, however the folder is reached', () => {
     expect(await openIn(third)).toBe('won');
   }, 60_000);
 
+  it('a holder killed with SIGKILL frees the vault at once, while it is still an unreaped zombie with its record left behind', async (ctx) => {
+    // The holder's parent (python3) never reaps it, as a slow PID 1 in a container does not for a while.
+    const python = spawnSync('python3', ['-c', 'print(1)'], { encoding: 'utf8' });
+    if (python.status !== 0 || process.platform !== 'linux') {
+      console.warn('skipped: needs python3 (a parent that does not reap) and /proc');
+      ctx.skip();
+    }
+    const { dir, state } = await madeVault();
+    const reaper = 'import subprocess, sys, time\np = subprocess.Popen(sys.argv[1:])\nprint(p.pid, flush=True)\ntime.sleep(120)\n';
+    const first = start(['python3', '-c', reaper], dir, state);
+    holding(first);
+    const holderPid = Number(await first.next());
+    expect(await openIn(first)).toBe('won');
+    process.kill(holderPid, 'SIGKILL');
+    let stateLetter = '';
+    for (let i = 0; i < 200 && stateLetter !== 'Z'; i++) {
+      stateLetter = (await fs.readFile(`/proc/${holderPid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[0]!;
+      if (stateLetter !== 'Z') await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(stateLetter).toBe('Z');
+    // Its record still names it, a pid that still exists.
+    expect(JSON.parse(await fs.readFile(path.join(dir, '.lock'), 'utf8'))).toMatchObject({ pid: holderPid });
+    const second = start([], dir, state);
+    holding(second);
+    expect(await openIn(second)).toBe('won');
+  }, 60_000);
+
   it('the same folder through a symlink, from this very process, is refused', async () => {
     const { root, dir } = await madeVault();
     const link = path.join(root, 'link');
