@@ -212,14 +212,15 @@ export interface OpenOptions {
   journalLimit?: number;
   /** The file layer every vault read and write goes through (default: node:fs). Tests inject a crashing disk model. */
   fs?: VaultFs;
-  /** Open for reading only: no lock file, no tidying, no checkpoint on close; every change fails with INVALID. */
+  /** Open for reading only: a shared kernel lock, no lock record, no tidying, no checkpoint on close; every change fails with INVALID. */
   readOnly?: boolean;
 }
 
 /**
  * An opened vault directory. Obtained with `Vault.create(dir, passphrase, opts)`
  * (→ `{ vault, recoveryKey }`, unlocked) or `Vault.open(dir, opts)` (locked; takes
- * the process lock file). Static: `Vault.exists(dir): Promise<boolean>`.
+ * the kernel lock on `.vault.lock`, see lockfile.ts). Static: `Vault.exists(dir)`
+ * (a vault, whole or damaged) and `Vault.mayCreateIn(dir)`.
  */
 export interface VaultApi {
   readonly dir: string;
