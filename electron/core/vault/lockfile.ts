@@ -77,6 +77,7 @@ function take(n: NativeLocks, fd: number, shared: boolean): boolean {
 }
 
 function closeQuietly(fd: number): void {
+  if (fd === NOT_ON_DISK) return;
   try {
     fs.closeSync(fd);
   } catch {
@@ -153,6 +154,9 @@ function writerLock(n: NativeLocks, dir: string): number | null {
   return fd;
 }
 
+/** A reader's "descriptor" for a folder that is not on this disk: nothing is held, nothing is closed. */
+const NOT_ON_DISK = -1;
+
 /** The kernel lock for a reader: shared, on `.vault.lock` if a writer ever made it, else on vault.json. */
 function readerLock(n: NativeLocks, dir: string): number | null {
   const lockPath = path.join(dir, LOCK_FILE);
@@ -160,7 +164,12 @@ function readerLock(n: NativeLocks, dir: string): number | null {
   if (fd !== undefined) return fd;
   const header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDONLY, true);
   if (header === null) return null;
-  if (header === undefined) throw cannotLock(' The vault has neither vault.json nor .vault.lock.');
+  if (header === undefined) {
+    // The folder is not on this computer's disk at all (the caller reads it through another VaultFs, as the
+    // crash simulator's in-memory disk does): there is nothing here for another process to reach, so nothing to lock.
+    if (!fs.existsSync(dir)) return NOT_ON_DISK;
+    throw cannotLock(' The vault has neither vault.json nor .vault.lock.');
+  }
   // A writer may have made .vault.lock meanwhile; if so, that is the lock that counts.
   if (fs.existsSync(lockPath)) {
     closeQuietly(header);
