@@ -76,3 +76,30 @@ describe('the CLI on a vault with a pre-projects memory', () => {
     }
   }, 60_000);
 });
+
+describe('the app on a vault with a pre-projects memory', () => {
+  it('unlock moves it aside and hands the window a notice saying where it went', async () => {
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { createHandlers } = await import('../../../electron/main/handlers');
+    const { vaultDirIn } = await import('../../../electron/core/app-paths');
+    const { Vault } = await import('../../../electron/core/vault/vault');
+    const userData = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-preproj-'));
+    try {
+      const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+      const PASS = 'lantern orbit meadow quartz 8142 ferry';
+      const stateDir = path.join(userData, 'state');
+      const made = await Vault.create(vaultDirIn(userData), PASS, { kdf: KDF, stateDir });
+      await write(made.vault, '/memories/.mnemo-projects', 'an old note');
+      await made.vault.close();
+      const { handlers } = createHandlers({ userDataDir: userData, stateDir, env: {}, kdf: KDF, pickDirectory: async () => undefined, emit: () => undefined });
+      const report = await handlers.vaultUnlock({ passphrase: PASS });
+      expect(report.notices?.join(' ')).toContain(MOVED_ASIDE);
+      await handlers.vaultLock();
+    } finally {
+      // The device's marks may still be settling after the lock.
+      await fs.rm(userData, { recursive: true, force: true, maxRetries: 10 });
+    }
+  }, 60_000);
+});
