@@ -11,7 +11,7 @@ import { defineConfig } from 'vite';
 
 const root = import.meta.dirname;
 // Node built-ins and runtime dependencies stay external to the main bundle; they ship in node_modules.
-const external = ['electron', /^electron\//, /^node:/, ...builtinModules, 'libsodium-wrappers-sumo', /^@anthropic-ai\/sdk/, 'zod', /^zod\//];
+const external = ['electron', /^electron\//, /^node:/, ...builtinModules, 'libsodium-wrappers-sumo', 'fs-native-extensions', /^@anthropic-ai\/sdk/, 'zod', /^zod\//];
 
 export default defineConfig({
   root: path.join(root, 'renderer'),

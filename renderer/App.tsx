@@ -204,6 +204,16 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
         </button>
       </header>
       {rolledBack && <RollbackNotice onAccepted={() => setRolledBack(false)} />}
+      {!dismissed && (notice.notices ?? []).length > 0 && (
+        <div role="status" className="banner">
+          {notice.notices!.map((n) => (
+            <p key={n} dir="auto">
+              {n}
+            </p>
+          ))}
+          <button onClick={() => setDismissed(true)}>Dismiss</button>
+        </div>
+      )}
       {!dismissed && notice.damaged.length > 0 && (
         <div role="alert" className="banner warning">
           <p>Some vault files are damaged: {notice.damaged.join('; ')}. The rest opens normally; check the vault in Settings.</p>

@@ -51,7 +51,7 @@ async function build(out: string): Promise<void> {
     chunkNames: 'cli/[name]-[hash]',
     // Runtime dependencies load from node_modules, the SDK only when `chat` asks for it. zod is bundled in:
     // every command needs it, and one file loads faster than its hundred modules.
-    external: ['@anthropic-ai/sdk', 'libsodium-wrappers-sumo', '@zxcvbn-ts/*'],
+    external: ['@anthropic-ai/sdk', 'libsodium-wrappers-sumo', '@zxcvbn-ts/*', 'fs-native-extensions'],
     // Less source for V8 to parse on every start; names are kept, so errors and stack traces still read.
     minifyWhitespace: true,
     minifySyntax: true,

@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import type { Writable } from 'node:stream';
 import { Vault } from '../core/vault/vault';
+import { VaultError } from '../core/vault/types';
 import { requireStrongPassphrase } from '../core/passphrase-strength';
 import { defaultStateDir } from '../core/app-paths';
 import { createMemoryHandlers } from '../core/memory/handlers';
@@ -119,7 +120,11 @@ export async function initCommand(
 ): Promise<number> {
   if (args.length) throw new CommandUsageError('init takes no arguments.');
   const kdf = kdfFlags(flags);
-  if (await Vault.exists(dir)) {
+  // A vault, a damaged one (exit 4) or a folder holding anything else is refused before the passphrase is asked.
+  try {
+    await Vault.mayCreateIn(dir);
+  } catch (e) {
+    if (!(e instanceof VaultError && e.code === 'ALREADY_EXISTS')) throw e;
     io.stderr.write(`mnemo: a vault already exists at ${dir}; nothing was changed.\n`);
     return Exit.FAILED;
   }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import { defaultStateDir, defaultVaultDir } from '../core/app-paths';
 import { MemoryPathError } from '../core/memory/paths';
+import { moveAsidePreProjectsMemory } from '../core/projects/legacy';
 import { ReviewInbox } from '../core/review/inbox';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
@@ -83,6 +84,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
         );
         if (!RUN_WHEN_ROLLED_BACK.has(command)) return Exit.DAMAGED;
       }
+      // A pre-projects memory in the projects' folder breaks every project but the first: move it aside, and say so.
+      const moved = READ_ONLY.has(command) || report.rolledBack ? undefined : await moveAsidePreProjectsMemory(vault);
+      if (moved) io.stderr.write(`mnemo: ${moved}\n`);
       const ctx: CliCommandContext = { argv: rest, vault, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env };
       // Renames by `memory` and `chat` keep the review inbox right; its notes are written before the vault closes.
       const review = READ_ONLY.has(command) ? undefined : new ReviewInbox(vault);

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
@@ -9,6 +8,7 @@ import { defaultStateDir } from '../core/app-paths';
 import { copyVault, exportPlaintext, isFreshTarget, isInsideVault } from '../core/transfer';
 import { validateMemoryPath } from '../core/memory/paths';
 import { Exit, type CliCommandContext } from './context';
+import { ImportChanged, importRoot, listFiles, readListedFile, type ListedFile } from './import-files';
 import type { Flags, RunExtras } from './commands';
 import { projectScope, projectVault } from './projects';
 
@@ -24,18 +24,6 @@ export async function exportCommand(ctx: CliCommandContext, flags: Flags): Promi
   return Exit.OK;
 }
 
-/** Files below `root` as [relative posix path, absolute path]; symlinks and special files are skipped, not followed. */
-async function walk(root: string, rel = ''): Promise<Array<[string, string]>> {
-  const out: Array<[string, string]> = [];
-  const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const childRel = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await walk(root, childRel)));
-    else if (e.isFile()) out.push([childRel, path.join(root, childRel)]);
-  }
-  return out;
-}
-
 /**
  * `mnemo import DIR [--overwrite]`: adds the files under DIR as memories, as
  * one change: every file is checked first (path rules, UTF-8, the memory
@@ -48,18 +36,21 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
   // The files go into the selected project's /memories; the batch below is written in the vault's own paths.
   const scope = await projectScope(ctx, flags);
   const memory = (await projectVault(ctx, flags)).memory;
-  let files: Array<[string, string]>;
+  let files: ListedFile[];
+  let top: string;
   try {
-    files = await walk(source);
-  } catch {
-    ctx.stderr.write(`mnemo: cannot read the folder ${source}.\n`);
+    top = await importRoot(source);
+    files = await listFiles(top);
+  } catch (err) {
+    ctx.stderr.write(err instanceof ImportChanged ? `mnemo: nothing was imported: ${err.message}; try again when ${source} is left alone.\n` : `mnemo: cannot read the folder ${source}.\n`);
     return Exit.FAILED;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const limits = DEFAULT_MEMORY_LIMITS;
   const planned: ImportItem[] = [];
   const problems: string[] = [];
-  for (const [rel, abs] of files) {
+  for (const file of files) {
+    const rel = file.rel;
     let memoryPath: string;
     try {
       memoryPath = validateMemoryPath(`/memories/${rel}`);
@@ -68,15 +59,19 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
       problems.push(`${rel}: ${(err as Error).message}`);
       continue;
     }
-    // Checked before reading, so a huge file is never loaded whole.
-    const { size } = await fs.stat(abs);
-    if (size > limits.maxFileBytes) {
-      problems.push(`${rel}: ${formatFileSize(size)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file`);
+    // Opened without following a link, checked on the descriptor, and never read past the limit.
+    const read = await readListedFile(file, top, limits.maxFileBytes);
+    if ('tooBig' in read) {
+      problems.push(`${rel}: ${formatFileSize(read.tooBig)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file`);
+      continue;
+    }
+    if ('changed' in read) {
+      problems.push(`${rel}: not imported, because ${read.changed}`);
       continue;
     }
     let text: string;
     try {
-      text = decoder.decode(await fs.readFile(abs));
+      text = decoder.decode(read.bytes);
     } catch {
       problems.push(`${rel}: not UTF-8 text`);
       continue;

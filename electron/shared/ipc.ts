@@ -38,7 +38,7 @@ const DirEntry = z.object({ kind: z.literal('dir'), path: z.string(), created: z
 export const Entry = z.discriminatedUnion('kind', [FileEntry, DirEntry]);
 export type Entry = z.infer<typeof Entry>;
 
-const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()) });
+const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()), notices: z.array(z.string()).optional() });
 const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
 export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), current: z.boolean() });
 export type VersionEntry = z.infer<typeof VersionEntry>;

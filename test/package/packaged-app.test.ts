@@ -84,8 +84,11 @@ describe('app.asar as packed', () => {
     expect(packed.devDependencies).toBeUndefined();
   });
 
-  it('unpacks nothing beside the archive, so every file the app runs is under asar integrity checking', () => {
-    expect(fs.existsSync(`${ASAR}.unpacked`)).toBe(false);
+  it('unpacks only the vault lock’s native binaries beside the archive; every other file the app runs is under asar integrity checking', () => {
+    const unpacked = fs.existsSync(`${ASAR}.unpacked`) ? fs.readdirSync(`${ASAR}.unpacked`, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
+    const rel = unpacked.map((e) => path.relative(`${ASAR}.unpacked`, path.join(e.parentPath, e.name)).replaceAll('\\', '/'));
+    expect(rel.length).toBeGreaterThan(0);
+    for (const f of rel) expect(f).toMatch(/^node_modules\/fs-native-extensions\/prebuilds\/(linux|darwin|win32)-[a-z0-9]+\/fs-native-extensions\.node$/);
   });
 });
 

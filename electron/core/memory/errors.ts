@@ -64,6 +64,8 @@ export function toToolError(e: unknown, ctx: ErrorContext): Error {
       return new MemoryToolError('No change was made: the memory vault has reached a size limit. Delete or shorten memories that are no longer needed, then try again.');
     case 'CONFLICT':
       return new MemoryToolError(`No change was made: ${subject} was changed by someone else at the same moment. View it again, then retry.`);
+    case 'DISK_FULL':
+      return new MemoryToolError(`No change was made: the ${ctx.command} command could not be saved because the disk holding the memory vault is full. Tell the user to free some disk space, then try again.`);
     case 'IO':
       return new MemoryToolError(`The ${ctx.command} command could not be completed because the memory vault could not be read or written. Try again; if it keeps failing, tell the user.`);
     default:

@@ -8,6 +8,13 @@ import { randomBytes, toHex } from './crypto';
 import type { VaultFs } from './fsio';
 import { VaultError } from './types';
 
+/** A full disk or quota, said as what it is and what to do (every change is atomic: the failed one was not saved). */
+export const diskFull = (what: string): VaultError =>
+  new VaultError(
+    'DISK_FULL',
+    `Could not ${what}: the disk that holds the vault is full (or your disk quota is used up), so the change was not saved. Everything saved before is safe. Free some space on that disk, then try again.`,
+  );
+
 /** Runs `fn`, turning any OS error into a generic IO VaultError (no host paths, no OS text). */
 export async function io<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -15,7 +22,8 @@ export async function io<T>(what: string, fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (e instanceof VaultError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    const hint = code === 'ENOSPC' ? ' The disk is full.' : code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : '';
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(what);
+    const hint = code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : '';
     throw new VaultError('IO', `Could not ${what}.${hint}`);
   }
 }

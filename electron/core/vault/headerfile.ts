@@ -12,6 +12,18 @@ import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { readOnlyError, VaultError } from './types';
 
 const HEADER_FILE = 'vault.json';
+/** Files a lock leaves in a folder (lockfile.ts): a folder holding only these is empty. */
+const LEFT_BY_A_LOCK = new Set(['.vault.lock', '.lock']);
+
+export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'other';
+
+/** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
+export const headerMissing = (): VaultError =>
+  new VaultError(
+    'DAMAGED',
+    'This vault is damaged: its header file vault.json is missing, while its encrypted memories (the manifest and segments) are still there. Nothing can be opened without it. Put back vault.json from a backup of this vault (it opens with the passphrase it had when that backup was made); do not make a new vault here. If this folder is only what an interrupted vault creation left, it holds no memories: move it away and create the vault again.',
+    'vault.json',
+  );
 
 export class HeaderFile {
   /** This device's memory of the vault: its generation mark, the rollback alarm and the header last seen. */
@@ -31,18 +43,40 @@ export class HeaderFile {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
   }
 
-  /** True when `dir` holds a vault (its vault.json exists). */
-  static exists(dir: string, fsx: VaultFs): Promise<boolean> {
-    return fsx.stat(path.join(dir, HEADER_FILE)).then(
-      () => true,
-      () => false,
-    );
+  /**
+   * What `dir` holds: `missing` (no such folder), `empty` (nothing but a lock
+   * file), `vault`, `headless` (vault data — a manifest or segments — but no
+   * vault.json: a damaged vault, never to be replaced), or `other`.
+   */
+  static async contents(dir: string, fsx: VaultFs): Promise<FolderContents> {
+    let names: string[];
+    try {
+      names = await fsx.readdir(dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return 'missing';
+      // A file, not a folder: something else lives there.
+      if (code === 'ENOTDIR') return 'other';
+      throw e;
+    }
+    if (names.includes(HEADER_FILE)) return 'vault';
+    if (names.some((n) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.'))) return 'headless';
+    return names.every((n) => LEFT_BY_A_LOCK.has(n)) ? 'empty' : 'other';
   }
 
-  /** The header of the vault in `dir`; NO_VAULT when there is none. */
+  /** True when `dir` holds a vault, whole or damaged (vault data without its vault.json). */
+  static async exists(dir: string, fsx: VaultFs): Promise<boolean> {
+    const what = await HeaderFile.contents(dir, fsx).catch(() => 'other' as const);
+    return what === 'vault' || what === 'headless';
+  }
+
+  /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
   static async read(dir: string, fsx: VaultFs): Promise<Header> {
     const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
-    if (!bytes) throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+    if (!bytes) {
+      if ((await HeaderFile.contents(dir, fsx).catch(() => 'other')) === 'headless') throw headerMissing();
+      throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+    }
     return parseHeader(bytes);
   }
 

@@ -58,7 +58,41 @@ async function writeSmall(file: string, text: string): Promise<void> {
   await fs.rename(tmp, file);
 }
 
+/** A temp file older than this was left by a process that died mid-write (a live write takes milliseconds). */
+const STALE_TEMP_MS = 60_000;
+
+/** True when no process `pid` exists here (ESRCH); a process we may not signal still exists. */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes this vault's temp files (`<vaultId>.<kind>.<pid>.tmp`, see
+ * writeSmall) that a killed process left in the state folder: those whose
+ * process is gone, and any older than a minute (a reused pid must not keep one
+ * forever). A live writer's fresh temp is left alone.
+ */
+async function removeStaleTemps(stateDir: string, vaultId: string): Promise<void> {
+  const id = vaultId.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const pattern = new RegExp(`^${id}\\.[a-z-]+\\.(\\d+)\\.tmp$`);
+  for (const name of await fs.readdir(stateDir).catch(() => [] as string[])) {
+    const m = pattern.exec(name);
+    if (!m) continue;
+    const file = path.join(stateDir, name);
+    const st = await fs.lstat(file).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    if (Number(m[1]) === process.pid) continue;
+    if (gone(Number(m[1])) || Date.now() - st.mtimeMs > STALE_TEMP_MS) await fs.rm(file, { force: true }).catch(() => undefined);
+  }
+}
+
 export class HighWaterMark {
+  private tidied = false;
   private readonly file: string;
   private readonly alarmFile: string;
   private readonly headerFile: string;
@@ -68,8 +102,8 @@ export class HighWaterMark {
 
   /** `fsx` carries the rollback alarm, the one file here that must survive a power cut. */
   constructor(
-    stateDir: string,
-    vaultId: string,
+    private readonly stateDir: string,
+    private readonly vaultId: string,
     private readonly fsx: VaultFs = nodeFs,
   ) {
     this.file = path.join(stateDir, `${vaultId}.hwm`);
@@ -147,6 +181,10 @@ export class HighWaterMark {
   }
 
   async read(): Promise<number> {
+    if (!this.tidied) {
+      this.tidied = true;
+      await removeStaleTemps(this.stateDir, this.vaultId);
+    }
     try {
       const n = Number.parseInt(await fs.readFile(this.file, 'utf8'), 10);
       this.written = Number.isFinite(n) ? n : 0;

@@ -1,184 +1,212 @@
 /**
- * One process per vault. Liveness comes from the kernel, never from a pid: the
- * lock is a resource the kernel frees the instant its holder dies (even while
- * the dead process lingers as a zombie), so taking over a crashed holder's lock
- * is atomic and a reused pid can never keep a vault shut.
+ * One process per vault, however its folder is reached. Liveness comes from
+ * the kernel, never from a pid: the lock is a byte-range lock held on an open
+ * descriptor of `<vault>/.vault.lock`, a file inside the folder, so its
+ * identity is the folder's (device and inode) — a symlink, a bind mount, another
+ * mount or network namespace all reach the same lock — and the kernel drops it
+ * the instant its holder dies, even while the dead process lingers as a zombie.
  *
- * - Linux: an abstract-namespace Unix socket named after the vault's real path.
- * - Windows: a named pipe with the same name (also freed by the kernel).
- * - macOS/BSD: a file in the per-user temp folder opened with O_EXLOCK|O_NONBLOCK
- *   (a flock the kernel drops when the descriptor closes at death).
+ * The lock (fs-native-extensions) is per open file description on every
+ * platform (Linux F_OFD_SETLK, macOS flock, Windows LockFileEx), so a second
+ * open in the same process is refused like any other.
  *
- * `<vault>/.lock` records the holder's host, pid and start time, only so the
- * message can name where the vault is open. Vaults live in sync folders, so a
- * record written by another computer refuses the vault with that computer's
- * name (its kernel cannot tell us whether it still holds it); deleting `.lock`
- * overrides that once the other computer is known to be closed.
+ * `.vault.lock` is empty; it is made by the first writer (or `create`) and never
+ * written, replaced or removed, so every holder locks the same inode. A
+ * read-only open writes nothing in the folder: it takes a shared lock (readers
+ * may run side by side; a writer excludes them all) on `.vault.lock`, or, in a
+ * vault no writer has opened since locks lived there, on vault.json — which
+ * every writer briefly locks exclusively as well, so that case is covered too.
+ *
+ * `<vault>/.lock` records the holder, only for messages (lockrecord.ts).
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { hash, toHex, utf8 } from './crypto';
+import { holderLives, readRecord, removeRecord, shownHost, writeRecord } from './lockrecord';
 import { VaultError } from './types';
 
+export { shownHost } from './lockrecord';
+
 export interface LockOptions {
-  /** Take the kernel lock but write nothing in the vault folder (read-only commands change no byte or mtime there). */
+  /** Take a shared kernel lock but write nothing in the vault folder (read-only commands change no byte or mtime there). */
   readOnly?: boolean;
 }
 
-interface LockRecord {
-  host: string;
-  pid: number;
-  started: number;
+/** The file the kernel lock is held on. Ends in `.lock`, so backups leave it out. */
+export const LOCK_FILE = '.vault.lock';
+const HEADER_FILE = 'vault.json';
+/** Lock one byte far past the end of the file: on Windows a locked range cannot be read, and vault.json must stay readable. */
+const LOCK_AT = 2 ** 40;
+
+const inUse = (pid?: number) =>
+  new VaultError('IN_USE', `The vault is open in another Mnemo window or mnemo command${pid ? ` (process ${pid})` : ''}; close it there first.`);
+const cannotLock = (why = '') => new VaultError('IO', `Could not lock the vault for this process.${why}`);
+
+const O = fs.constants;
+const NOFOLLOW = O.O_NOFOLLOW ?? 0;
+const NONBLOCK = O.O_NONBLOCK ?? 0;
+
+interface NativeLocks {
+  tryLock(fd: number, offset: number, length: number, opts: { shared: boolean }): boolean;
+  unlock(fd: number, offset: number, length: number): void;
+}
+let native: Promise<NativeLocks> | undefined;
+
+/** The native lock calls, loaded on first use so a platform without them fails only here, with a message. */
+function locks(): Promise<NativeLocks> {
+  native ??= import('fs-native-extensions').then(
+    (m) => ((m as { default?: NativeLocks }).default ?? m) as NativeLocks,
+    () => {
+      native = undefined;
+      throw cannotLock(' This installation of Mnemo has no file-locking module for this system; reinstall Mnemo.');
+    },
+  );
+  return native;
 }
 
-const inUse = () => new VaultError('IN_USE', 'The vault is open in another Mnemo window or mnemo command; close it there first.');
-const STARTED = Math.round(Date.now() - process.uptime() * 1000);
-const records = new Set<string>();
-let exitHookInstalled = false;
-
-/** A name for the vault's kernel lock: the same for every path that reaches the same folder. */
-function lockName(dir: string): string {
-  let real: string;
+/** Takes the lock on `fd`: true if taken, false if another open file holds a conflicting one. */
+function take(n: NativeLocks, fd: number, shared: boolean): boolean {
   try {
-    real = fs.realpathSync(dir);
+    return n.tryLock(fd, LOCK_AT, 1, { shared });
+  } catch (e) {
+    // Windows says a held range is busy or a lock violation rather than EAGAIN.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EBUSY' || code === 'EACCES') return false;
+    throw cannotLock();
+  }
+}
+
+function closeQuietly(fd: number): void {
+  if (fd === NOT_ON_DISK) return;
+  try {
+    fs.closeSync(fd);
   } catch {
-    real = path.resolve(dir);
+    // Already closed; closing is what releases the lock anyway.
   }
-  return `mnemo-vault-${toHex(hash(utf8(real)))}`;
 }
 
-/** Listens on `address`; resolves with the server, or undefined when another listener (a live holder) has it. */
-function listenExclusive(address: string): Promise<net.Server | undefined> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(undefined);
-      else reject(new VaultError('IO', 'Could not lock the vault for this process.'));
-    });
-    server.listen({ path: address, exclusive: true }, () => {
-      // The lock must not keep a finished CLI command alive.
-      server.unref();
-      resolve(server);
-    });
-  });
-}
-
-/** Darwin/BSD open(2) flags: O_RDWR | O_CREAT | O_NONBLOCK | O_EXLOCK. */
-const BSD_EXLOCK_FLAGS = 0x0002 | 0x0200 | 0x0004 | 0x0020;
-
-/** Takes the kernel-held lock; returns its release, or undefined if a live process holds it. */
-async function kernelLock(name: string): Promise<(() => void) | undefined> {
-  if (process.platform === 'linux' || process.platform === 'android') {
-    const server = await listenExclusive(`\0${name}`);
-    return server && (() => server.close());
-  }
-  if (process.platform === 'win32') {
-    const server = await listenExclusive(`\\\\.\\pipe\\${name}`);
-    return server && (() => server.close());
-  }
-  if (process.platform === 'darwin' || process.platform === 'freebsd' || process.platform === 'openbsd') {
-    let fd: number;
-    try {
-      fd = fs.openSync(path.join(os.tmpdir(), `${name}.lock`), BSD_EXLOCK_FLAGS, 0o600);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EWOULDBLOCK' || code === 'EAGAIN') return undefined;
-      throw new VaultError('IO', 'Could not lock the vault for this process.');
-    }
-    return () => fs.closeSync(fd);
-  }
-  throw new VaultError('IO', 'This operating system has no vault lock Mnemo can use; the vault was not opened.');
-}
-
-/** Longer than any record this code writes (~80 bytes); anything bigger is not a record. */
-const MAX_RECORD_BYTES = 4096;
-/** Never follow a link out of the folder; never wait on a FIFO's writer. */
-const RECORD_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-
-/**
- * Reads `.lock`, which anyone with write access to a synced folder controls:
- * only a small regular file is read, so a FIFO, a device behind a link or a
- * huge file can neither hang nor exhaust the process that opens the vault.
- */
-function readRecord(file: string): LockRecord | undefined {
+/** Opens `file` without following a link; undefined if it does not exist. A non-regular file refuses the vault. */
+function openFile(file: string, flags: number): number | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file, RECORD_OPEN_FLAGS);
-  } catch {
-    // Missing, or a link (ELOOP): no record this code wrote.
-    return undefined;
+    fd = fs.openSync(file, flags | NOFOLLOW | NONBLOCK, 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw cannotLock(` Its file ${path.basename(file)} is a link; remove it and try again.`);
+    throw cannotLock(code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : code === 'EROFS' ? ' The disk is read-only.' : '');
   }
+  if (!fs.fstatSync(fd).isFile()) {
+    closeQuietly(fd);
+    throw cannotLock(` Its file ${path.basename(file)} is not a regular file; remove it and try again.`);
+  }
+  return fd;
+}
+
+/** True while `fd` is still the file at `file` (not removed or replaced between the open and the lock). */
+function stillThere(fd: number, file: string): boolean {
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_RECORD_BYTES) return undefined;
-    const buf = Buffer.alloc(MAX_RECORD_BYTES);
-    const n = fs.readSync(fd, buf, 0, MAX_RECORD_BYTES, 0);
-    const r = JSON.parse(buf.subarray(0, n).toString('utf8')) as Partial<LockRecord>;
-    if (typeof r.host === 'string' && typeof r.pid === 'number' && typeof r.started === 'number') return { host: r.host, pid: r.pid, started: r.started };
+    const a = fs.fstatSync(fd);
+    const b = fs.lstatSync(file);
+    return a.dev === b.dev && a.ino === b.ino;
   } catch {
-    // A missing or old-style (pid only) record says nothing about another computer.
-  } finally {
-    fs.closeSync(fd);
+    return false;
   }
-  return undefined;
 }
-
-/** A host name from a record, fit for a message: printable and short (the record may be hostile). */
-function shownHost(host: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = host.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
-  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean;
-}
-
-const mine = (r: LockRecord | undefined): boolean => r?.host === os.hostname() && r.pid === process.pid && r.started === STARTED;
 
 /**
- * Takes the vault's process lock; IN_USE if a live process (this one included)
- * holds it, or if the lock record says the vault is open on another computer.
+ * Locks `file` (opened with `flags`): the descriptor holding the lock,
+ * undefined when the file does not exist, or null when a live holder has it.
+ */
+function lockFile(n: NativeLocks, file: string, flags: number, shared: boolean): number | null | undefined {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const fd = openFile(file, flags);
+    if (fd === undefined) return undefined;
+    if (!take(n, fd, shared)) {
+      closeQuietly(fd);
+      return null;
+    }
+    if (stillThere(fd, file)) return fd;
+    // Someone replaced the file between our open and our lock: lock the one that is there now.
+    closeQuietly(fd);
+  }
+  throw cannotLock();
+}
+
+/** The kernel lock for a writer: `.vault.lock` exclusively, after checking no reader holds vault.json. */
+function writerLock(n: NativeLocks, dir: string): number | null {
+  const fd = lockFile(n, path.join(dir, LOCK_FILE), O.O_RDWR | O.O_CREAT, false);
+  if (fd === undefined) throw cannotLock();
+  if (fd === null) return null;
+  // A reader of a vault that had no .vault.lock when it opened holds vault.json instead; it must exclude us too.
+  let header: number | null | undefined;
+  try {
+    header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDWR, false);
+  } catch {
+    // vault.json not writable or odd: nothing can be locked there, and readers of it do not exist then.
+    header = undefined;
+  }
+  if (header === null) {
+    closeQuietly(fd);
+    return null;
+  }
+  if (header !== undefined) closeQuietly(header);
+  return fd;
+}
+
+/** A reader's "descriptor" for a folder that is not on this disk: nothing is held, nothing is closed. */
+const NOT_ON_DISK = -1;
+
+/** The kernel lock for a reader: shared, on `.vault.lock` if a writer ever made it, else on vault.json. */
+function readerLock(n: NativeLocks, dir: string): number | null {
+  const lockPath = path.join(dir, LOCK_FILE);
+  const fd = lockFile(n, lockPath, O.O_RDONLY, true);
+  if (fd !== undefined) return fd;
+  const header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDONLY, true);
+  if (header === null) return null;
+  if (header === undefined) {
+    // The folder is not on this computer's disk at all (the caller reads it through another VaultFs, as the
+    // crash simulator's in-memory disk does): there is nothing here for another process to reach, so nothing to lock.
+    if (!fs.existsSync(dir)) return NOT_ON_DISK;
+    throw cannotLock(' The vault has neither vault.json nor .vault.lock.');
+  }
+  // A writer may have made .vault.lock meanwhile; if so, that is the lock that counts.
+  if (fs.existsSync(lockPath)) {
+    closeQuietly(header);
+    return readerLock(n, dir);
+  }
+  return header;
+}
+
+/**
+ * Takes the vault's process lock; IN_USE if a live process (this one
+ * included) holds it, or if the lock record says the vault is open on another
+ * computer or by a process of this computer that still lives.
  */
 export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<() => void> {
-  const releaseKernel = await kernelLock(lockName(dir));
-  if (!releaseKernel) throw inUse();
+  const n = await locks();
+  const fd = opts.readOnly ? readerLock(n, dir) : writerLock(n, dir);
+  if (fd === null) throw inUse();
   const file = path.join(dir, '.lock');
   const record = readRecord(file);
   if (record && record.host !== os.hostname()) {
-    releaseKernel();
+    closeQuietly(fd);
     throw new VaultError(
       'IN_USE',
       `The vault is open on ${shownHost(record.host)} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
     );
   }
-  // Any record from this computer is stale now: its holder would still hold the kernel lock.
+  if (record && holderLives(record)) {
+    closeQuietly(fd);
+    throw inUse(record.pid);
+  }
+  // Any other record is stale: its holder is gone (or its pid belongs to another process now).
   if (!opts.readOnly) writeRecord(dir, file);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    if (records.delete(file) && mine(readRecord(file))) fs.rmSync(file, { force: true });
-    releaseKernel();
+    if (!opts.readOnly) removeRecord(file);
+    closeQuietly(fd);
   };
-}
-
-function writeRecord(dir: string, file: string): void {
-  const tmp = path.join(dir, `.lock.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, JSON.stringify({ host: os.hostname(), pid: process.pid, started: STARTED }) + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    // The record only improves a message; the kernel lock is what excludes.
-    fs.rmSync(tmp, { force: true });
-    return;
-  }
-  records.add(file);
-  installExitHook();
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const file of [...records]) if (mine(readRecord(file))) fs.rmSync(file, { force: true });
-  });
 }

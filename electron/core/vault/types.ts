@@ -27,6 +27,7 @@ export type VaultErrorCode =
   | 'LIMIT' // a size limit would be exceeded
   | 'INVALID' // bad argument (empty passphrase, bad key format, ...)
   | 'NEEDS_CONSENT' // the window asked for a change only the passphrase or main's own dialog may allow
+  | 'DISK_FULL' // the disk (or the user's quota) is full: nothing was saved; free space and retry
   | 'IO'; // the OS failed; message is generic, never the OS text
 
 export class VaultError extends Error {
@@ -131,6 +132,8 @@ export interface UnlockReport {
   rolledBack: boolean;
   /** Virtual paths whose blob is missing or fails its hash (found lazily; may be empty at unlock). */
   damaged: string[];
+  /** Things done on open the user is told about (e.g. a pre-projects memory moved aside; see projects/legacy.ts). */
+  notices?: string[];
 }
 
 export interface VerifyReport {
@@ -221,14 +224,15 @@ export interface OpenOptions {
   journalLimit?: number;
   /** The file layer every vault read and write goes through (default: node:fs). Tests inject a crashing disk model. */
   fs?: VaultFs;
-  /** Open for reading only: no lock file, no tidying, no checkpoint on close; every change fails with INVALID. */
+  /** Open for reading only: a shared kernel lock, no lock record, no tidying, no checkpoint on close; every change fails with INVALID. */
   readOnly?: boolean;
 }
 
 /**
  * An opened vault directory. Obtained with `Vault.create(dir, passphrase, opts)`
  * (→ `{ vault, recoveryKey }`, unlocked) or `Vault.open(dir, opts)` (locked; takes
- * the process lock file). Static: `Vault.exists(dir): Promise<boolean>`.
+ * the kernel lock on `.vault.lock`, see lockfile.ts). Static: `Vault.exists(dir)`
+ * (a vault, whole or damaged) and `Vault.mayCreateIn(dir)`.
  */
 export interface VaultApi {
   readonly dir: string;

@@ -9,7 +9,7 @@ import { defaultStateDir } from '../app-paths';
 import { cryptoReady, sameBytes, wipe } from './crypto';
 import { io } from './files';
 import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
-import { HeaderFile } from './headerfile';
+import { HeaderFile, headerMissing } from './headerfile';
 import { readVersion } from './history';
 import { nodeFs, type VaultFs } from './fsio';
 import { calibrateKdf, checkKdf } from './kdf';
@@ -69,9 +69,21 @@ export class Vault extends SessionQueue implements VaultApi {
     return this.hf.header;
   }
 
-  /** True when `dir` holds a vault (its vault.json exists). */
+  /** True when `dir` holds a vault, whole or damaged (its data without vault.json): never a place for a new one. */
   static async exists(dir: string, fsx: VaultFs = nodeFs): Promise<boolean> {
     return HeaderFile.exists(dir, fsx);
+  }
+
+  /**
+   * Refuses to make a vault in `dir` unless it is new or empty: ALREADY_EXISTS
+   * over a vault, DAMAGED over a vault that lost its vault.json, INVALID over
+   * anything else. A new vault never deletes or overwrites a file.
+   */
+  static async mayCreateIn(dir: string, fsx: VaultFs = nodeFs): Promise<void> {
+    const what = await io('read the vault folder', () => HeaderFile.contents(dir, fsx));
+    if (what === 'vault') throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
+    if (what === 'headless') throw headerMissing();
+    if (what === 'other') throw new VaultError('INVALID', 'The folder for the new vault is not empty; a vault is made only in a new or empty folder, so nothing was changed. Choose another folder, or move its files away first.');
   }
 
   /**
@@ -82,13 +94,15 @@ export class Vault extends SessionQueue implements VaultApi {
     await cryptoReady();
     checkPassphrase(passphrase);
     const fsx = opts.fs ?? nodeFs;
-    if (await Vault.exists(dir, fsx)) throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
-    await io('create the vault folder', () => fsx.mkdir(dir));
+    await Vault.mayCreateIn(dir, fsx);
     const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
+    await io('create the vault folder', () => fsx.mkdir(dir));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
     try {
+      // Again under the lock: nothing may have arrived since the first look.
+      await Vault.mayCreateIn(dir, fsx);
       vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, header.manifest, state, opts.journalLimit, { fs: fsx }), state);
       vault.unlockedWith = 'passphrase';
       // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.

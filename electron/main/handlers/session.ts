@@ -147,7 +147,9 @@ export class AppSession {
   }
 
   async create(passphrase: string): Promise<string> {
-    if (await this.exists()) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
+    if (this.vault) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
+    // Refuses a vault, a damaged one (its data without vault.json) and a folder holding anything else.
+    await Vault.mayCreateIn(this.dir);
     const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
     this.attach(vault);
     this.shownRecoveryKey = recoveryKey;

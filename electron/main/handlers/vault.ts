@@ -1,7 +1,8 @@
 /** Handlers for creating, unlocking, locking and maintaining the vault. */
 import { requireStrongPassphrase } from '../../core/passphrase-strength';
 import { copyVault, exportPlaintext, isFreshTarget } from '../../core/transfer';
-import { VaultError } from '../../core/vault/types';
+import { moveAsidePreProjectsMemory } from '../../core/projects/legacy';
+import { VaultError, type UnlockReport } from '../../core/vault/types';
 import type { Vault } from '../../core/vault/vault';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
@@ -27,6 +28,13 @@ async function rotating(s: AppSession, run: (vault: Vault) => Promise<string>): 
   return key;
 }
 
+/** What opening a vault fixes and tells: a pre-projects memory in the projects' folder is moved aside (not on a rolled-back vault, which must stay as found). */
+async function afterUnlock(vault: Vault, report: UnlockReport): Promise<UnlockReport> {
+  if (report.rolledBack) return report;
+  const moved = await moveAsidePreProjectsMemory(vault);
+  return moved ? { ...report, notices: [...(report.notices ?? []), moved] } : report;
+}
+
 export function vaultHandlers(s: AppSession): HandlersFor<
   'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultSetPassphrase' | 'vaultAcceptRollback' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
 > {
@@ -36,8 +44,8 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await requireStrongPassphrase(passphrase);
       return { recoveryKey: await s.create(passphrase) };
     },
-    vaultUnlock: async ({ passphrase }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlock(passphrase))),
-    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock((v) => s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey))),
+    vaultUnlock: async ({ passphrase }) => s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlock(passphrase)))),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey)))),
     vaultLock: async () => {
       await s.lock('user');
       return null;

@@ -6,6 +6,8 @@ import { useAction } from '../../lib/use-action';
 export interface UnlockNotice {
   rolledBack: boolean;
   damaged: string[];
+  /** Things main did on open that the user should know (a memory moved aside, say). */
+  notices?: string[];
   /** Unlocked with the recovery key: the app asks for a new passphrase next. */
   viaRecoveryKey?: boolean;
 }

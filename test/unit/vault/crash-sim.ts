@@ -78,6 +78,8 @@ async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | unde
   } catch (e) {
     await fs.rm(stateDir, { recursive: true, force: true });
     if (e instanceof VaultError && e.code === 'NO_VAULT') return 'NO_VAULT';
+    // A creation cut before its vault.json: no vault, and a folder that is never taken for an empty one (the user moves it away).
+    if (e instanceof VaultError && e.code === 'DAMAGED' && e.subject === 'vault.json' && !image.has('vault.json')) return 'NO_VAULT';
     throw e;
   }
   try {

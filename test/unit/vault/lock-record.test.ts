@@ -57,6 +57,17 @@ describe('a hostile .lock record', () => {
     expect(err.message).toMatch(/delete the file \.lock/);
   });
 
+  it('another computer’s name is shown without bidi controls or invisible characters', async () => {
+    const dir = await tempDir();
+    // Right-to-left override and isolates, zero-width and other invisible characters, a Hangul filler, a BOM.
+    const hidden = ['\u202e', '\u202a', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200d', '\u2060', '\ufeff', '\u115f', '\u3164', '\u180e', '\ufe0f'];
+    await fs.writeFile(path.join(dir, '.lock'), JSON.stringify({ host: `lap${hidden.join('')}top\u202egnp.exe`, pid: 1, started: 1 }));
+    const err = await refusal(dir);
+    expect(err.code).toBe('IN_USE');
+    for (const h of hidden) expect(err.message, `U+${h.codePointAt(0)!.toString(16)}`).not.toContain(h);
+    expect(err.message).toMatch(/open on lap\?+top\?gnp\.exe /);
+  });
+
   it('a record naming another computer still refuses the vault when it is read through no link', async () => {
     const dir = await tempDir();
     await fs.writeFile(path.join(dir, '.lock'), JSON.stringify({ host: 'other-laptop', pid: 42, started: 7 }));

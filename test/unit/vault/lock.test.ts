@@ -122,8 +122,28 @@ describe('the vault lock', () => {
     const release = await acquireLock(dir, { readOnly: true });
     expect(await fs.readdir(dir)).toEqual(before);
     expect((await fs.stat(dir)).mtimeMs).toBe(mtime);
+    // A second reader may read beside it.
+    (await acquireLock(dir, { readOnly: true }))();
+    // The refused writer leaves only the (empty) file its lock lives on.
     await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'IN_USE' });
     release();
-    expect(await fs.readdir(dir)).toEqual(before);
+    expect((await fs.readdir(dir)).sort()).toEqual(['.vault.lock', ...before].sort());
+    // Now that the lock file exists, readers lock it, still without changing anything, and still exclude a writer.
+    const now = await fs.readdir(dir);
+    const release2 = await acquireLock(dir, { readOnly: true });
+    await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'IN_USE' });
+    release2();
+    expect(await fs.readdir(dir)).toEqual(now);
+    expect((await fs.stat(path.join(dir, '.vault.lock'))).size).toBe(0);
+  });
+
+  it('a writer holding the vault keeps readers out, and a reader that found no lock file keeps out a writer that makes one', async () => {
+    await cryptoReady();
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'vault.json'), '{}');
+    const writer = await acquireLock(dir);
+    await expect(acquireLock(dir, { readOnly: true })).rejects.toMatchObject({ code: 'IN_USE' });
+    writer();
+    (await acquireLock(dir, { readOnly: true }))();
   });
 });

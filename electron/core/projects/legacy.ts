@@ -1,0 +1,49 @@
+/**
+ * A vault made before projects existed may hold a memory of its own at
+ * `/memories/.mnemo-projects`, the folder projects now live in: a file there
+ * breaks every project but the first, and the first cannot reach it (the name
+ * is reserved). On open it is moved aside to `/memories/mnemo-projects (moved)`
+ * — each move one durable vault change — and the caller tells the user.
+ */
+import { MEMORY_ROOT } from '../memory/paths';
+import type { VaultApi } from '../vault/types';
+import { PROJECTS_DIR } from './scope';
+import { Projects } from './store';
+
+/** Where a pre-projects memory at PROJECTS_DIR is moved. */
+export const MOVED_ASIDE = `${MEMORY_ROOT}/mnemo-projects (moved)`;
+
+const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** `path`, or `path (2)`, `path (3)`… whichever does not exist yet. */
+function freePath(vault: VaultApi, path: string): string {
+  let p = path;
+  for (let n = 2; vault.memory.stat(p); n++) p = `${path} (${n})`;
+  return p;
+}
+
+/**
+ * Moves whatever at PROJECTS_DIR no project owns (a file there, or entries
+ * not named by a live or deleted project's id) to MOVED_ASIDE. Returns a
+ * notice for the user, or undefined when there was nothing to move. The vault
+ * must be unlocked and writable.
+ */
+export async function moveAsidePreProjectsMemory(vault: VaultApi): Promise<string | undefined> {
+  const meta = vault.memory.stat(PROJECTS_DIR);
+  if (!meta) return undefined;
+  let moved: string;
+  if (meta.kind === 'file') {
+    moved = freePath(vault, MOVED_ASIDE);
+    await vault.memory.rename(PROJECTS_DIR, moved, 'system');
+  } else {
+    const projects = new Projects(vault);
+    const owned = new Set([...(await projects.list()), ...(await projects.listDeleted())].map((p) => p.id));
+    const strays = vault.memory.list(PROJECTS_DIR, 1).filter((e) => !owned.has(base(e.path)));
+    if (strays.length === 0) return undefined;
+    const target = vault.memory.stat(MOVED_ASIDE);
+    moved = target?.kind === 'dir' ? MOVED_ASIDE : freePath(vault, MOVED_ASIDE);
+    await vault.memory.mkdir(moved, 'system');
+    for (const e of strays) await vault.memory.rename(e.path, freePath(vault, `${moved}/${base(e.path)}`), 'system');
+  }
+  return `A memory made before projects existed was in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in; it was moved to ${moved}, where you and Claude can reach it, so every project works.`;
+}
