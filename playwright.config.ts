@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 // The specs start their own Chromium through test/e2e/harness.ts (no Electron here), so no projects.
+// One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.
+process.env.MNEMO_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
+
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
