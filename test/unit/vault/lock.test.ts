@@ -82,7 +82,7 @@ describe('the vault lock', () => {
       await Promise.all(racers.map((r) => r.exited));
     }
     expect(winners).toEqual(Array(TRIALS).fill(1));
-  }, DEEP ? 600_000 : 60_000);
+  }, DEEP ? 600_000 : 120_000);
 
   it('a lock file naming a live but unrelated process (a reused pid) does not keep the vault shut', async () => {
     await cryptoReady();
