@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.
+process.env.MNEMO_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
+
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],

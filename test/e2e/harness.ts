@@ -84,6 +84,21 @@ export interface App {
   close(): Promise<void>;
 }
 
+let browser: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per test process (a Playwright worker), started on first use;
+ * each app gets its own fresh context in it, which shares no storage, cache
+ * or page with any other. Playwright ends the browser when the process exits.
+ */
+function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS }).then(
+    (b) => (b.on('disconnected', () => (browser = undefined)), b),
+    (e: unknown) => ((browser = undefined), Promise.reject(e)),
+  );
+  return browser;
+}
+
 /** Starts the app on a user-data directory and returns the page once the renderer has loaded. */
 export async function launchApp(opts: LaunchOptions): Promise<App> {
   if (!fs.existsSync(path.join(RENDERER, 'index.html'))) throw new Error('dist/renderer is missing: run `npm run build` first.');
@@ -127,8 +142,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     },
   });
 
-  const browser: Browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
-  const context = await browser.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } });
+  const context = await (await sharedBrowser()).newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   ref.page = page;
   const byChannel = new Map<string, CallName>(CALL_NAMES.map((n) => [CALLS[n].channel, n]));
@@ -175,7 +189,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     links,
     consents,
     close: async () => {
-      await browser.close().catch(() => undefined);
+      await context.close().catch(() => undefined);
       await session.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -11,10 +11,19 @@ import { expect, test } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { CALL_NAMES, EVENT_NAMES } from '../../electron/shared/ipc';
 import { memoryCall, reply, startFakeAnthropic, text } from '../fake-anthropic/server';
+import { randomSeed, sample } from '../deep';
 import { createVault, freshApp, PASSPHRASE, shot } from './helpers';
 
 const API_KEY = 'sk-ant-api03-HostileTestKey-NeverLeaves-7781';
 const MEMORY = 'Memory text the attacker wants 4411';
+
+/**
+ * Every method gets every hostile argument list, except that the four lists
+ * carrying a 3 MB string (each call ships it through the binding, about 0.2 s)
+ * go to a sample of 16 methods under `npm test` and to all of them under
+ * `npm run test:deep`.
+ */
+const HUGE_TO = sample(CALL_NAMES, 16, randomSeed('hostile-renderer: methods sent 3 MB arguments'));
 
 test('a hostile page sends nothing anywhere but the API, and mints no credential without the passphrase', async () => {
   const attackerHits: string[] = [];
@@ -38,7 +47,7 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
     for (let i = 0; i < 20; i++) fake.script(reply(memoryCall({ command: 'view', path: '/memories/private.md' })), reply(text('ok')));
 
     const outcome = await page.evaluate(
-      async ({ names, events, evil }) => {
+      async ({ names, events, evil, hugeTo }) => {
         const mnemo = window.mnemo as unknown as Record<string, (...a: unknown[]) => Promise<{ ok: boolean; value?: unknown }>> & { on(e: string, l: (p: unknown) => void): () => void };
         const heard: unknown[] = [];
         for (const e of events) mnemo.on(e, (p) => heard.push(p));
@@ -79,6 +88,7 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
         const order = [...names.filter((n) => !last.has(n)), ...names.filter((n) => last.has(n))];
         for (const name of order) {
           for (const args of hostile) {
+            if (!hugeTo.includes(name) && args.some((a) => a === huge || (!!a && typeof a === 'object' && Object.values(a).includes(huge)))) continue;
             if (name === 'settingsSetApiKey' && args[0] && typeof args[0] === 'object' && !('apiKey' in args[0])) continue;
             const r = await mnemo[name]!(...args).catch(() => ({ ok: false }));
             if (r.ok && (name === 'vaultNewRecoveryKey' || name === 'vaultRotateKeys' || name === 'vaultExportPlaintext' || name === 'vaultChangePassphrase')) minted.push({ name, args });
@@ -87,7 +97,7 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
         await new Promise((r) => setTimeout(r, 0));
         return { minted, heardCount: heard.length, polluted: ({} as Record<string, unknown>).polluted ?? null };
       },
-      { names: CALL_NAMES as string[], events: EVENT_NAMES as string[], evil },
+      { names: CALL_NAMES as string[], events: EVENT_NAMES as string[], evil, hugeTo: HUGE_TO as string[] },
     );
 
     // Let any turn the page started finish on the fake before looking.

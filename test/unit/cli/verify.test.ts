@@ -1,9 +1,25 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { initVault, memoryLines, mnemo } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initVault, memoryLines, mnemo, tempDir } from './helpers';
 
-async function vaultWithMemories() {
+type TestVault = Awaited<ReturnType<typeof initVault>>;
+let template: TestVault;
+beforeAll(async () => {
+  template = await makeVaultWithMemories();
+}, 60_000);
+
+/**
+ * A copy of one vault (and its device state) made with the CLI once per file:
+ * every test damages its own copy, and none pays for `init` and a write again.
+ */
+async function vaultWithMemories(): Promise<TestVault> {
+  const root = await tempDir();
+  await fs.cp(template.root, root, { recursive: true });
+  return { ...template, root, vault: path.join(root, 'vault'), env: { ...template.env, XDG_STATE_HOME: path.join(root, 'state'), HOME: root } };
+}
+
+async function makeVaultWithMemories(): Promise<TestVault> {
   const v = await initVault();
   const res = await mnemo(['memory', '--vault', v.vault], {
     env: v.env,

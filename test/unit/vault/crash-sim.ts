@@ -13,8 +13,10 @@ import path from 'node:path';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
 import { SimFs, type Image, type Outcome } from './sim-fs';
+import { DEEP } from '../../deep';
 
-export const FULL = process.env.MNEMO_CRASH_FULL === '1';
+/** Every crash point under `npm run test:deep` (MNEMO_DEEP=1); a sample of them in `npm test`. */
+export const FULL = DEEP;
 export const PASS = 'correct horse battery staple';
 export const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 

@@ -10,7 +10,7 @@ import { SimFs, type Image } from './sim-fs';
  * A power cut after any single file-system call of each vault operation leaves
  * a vault that opens, verifies, and holds the state from before the operation
  * or after it. `npm test` samples the crash points; `npm run test:crash`
- * (MNEMO_CRASH_FULL=1) checks every one.
+ * (`npm run test:deep`, MNEMO_DEEP=1) checks every one.
  */
 let dirs: Dirs;
 beforeAll(async () => {

@@ -1,0 +1,45 @@
+/**
+ * `npm test`: every phase in order (typecheck, lint, unit, e2e, package),
+ * stopping at the first that fails with its exit code, and ending with one
+ * line of how long each phase took, so a phase that grows is seen the day it
+ * does. `npm run test:deep` runs the same with MNEMO_DEEP=1 (the long attack
+ * loops at full size).
+ */
+import { spawn } from 'node:child_process';
+
+const PHASES: [name: string, script: string][] = [
+  ['typecheck', 'typecheck'],
+  ['lint', 'lint'],
+  ['unit', 'test:unit'],
+  ['e2e', 'test:e2e'],
+  ['package', 'test:package'],
+];
+
+function run(script: string): Promise<number> {
+  return new Promise((resolve) => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = spawn(npm, ['run', '--silent', script], { stdio: 'inherit' });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on('SIGINT', forward).on('SIGTERM', forward);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+const times: string[] = [];
+const started = Date.now();
+let failed: { name: string; code: number } | undefined;
+for (const [name, script] of PHASES) {
+  const t0 = Date.now();
+  const code = await run(script);
+  times.push(`${name} ${Math.round((Date.now() - t0) / 1000)}s`);
+  if (code !== 0) {
+    failed = { name, code };
+    break;
+  }
+}
+const line = `phases: ${times.join(' · ')} · total ${Math.round((Date.now() - started) / 1000)}s${process.env.MNEMO_DEEP === '1' ? ' (deep)' : ''}`;
+console.log(failed ? `\n${line}\nFAILED in ${failed.name} (exit ${failed.code})` : `\n${line}`);
+process.exitCode = failed?.code ?? 0;
