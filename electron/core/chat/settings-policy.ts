@@ -27,5 +27,9 @@ export function weakenings(current: Settings, patch: SettingsPatch): string[] {
   if (patch.historyDepth !== undefined && patch.historyDepth < current.historyDepth) {
     out.push(`Keep ${patch.historyDepth} version${patch.historyDepth === 1 ? '' : 's'} of each memory instead of ${current.historyDepth} (older ones are deleted)`);
   }
+  // Each round is another request a hostile or broken API server can draw from one message (issue: 5,240 in 240 s).
+  if (patch.maxToolRounds !== undefined && patch.maxToolRounds > current.maxToolRounds) {
+    out.push(`Let one message run up to ${patch.maxToolRounds} tool rounds instead of ${current.maxToolRounds}`);
+  }
   return out;
 }

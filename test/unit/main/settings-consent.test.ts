@@ -53,6 +53,7 @@ const WEAKENINGS: Array<[string, SettingsPatch]> = [
   ['guard block → redact', { guardMode: 'redact' }],
   ['guard block → allow', { guardMode: 'allow' }],
   ['fewer versions kept', { historyDepth: 1 }],
+  ['more tool rounds per message', { maxToolRounds: 500 }],
 ];
 
 describe('a settings change that weakens a protection', () => {
@@ -92,7 +93,7 @@ describe('a settings change that weakens a protection', () => {
 
   it('is not asked for when a change only strengthens or keeps a protection', async () => {
     const a = await app(false);
-    for (const patch of [{ autoLockMinutes: 5 }, { approvalMode: true }, { guardMode: 'block' as const }, { historyDepth: 50 }, { autoLockMinutes: 5, historyDepth: 50, maxTokens: 3000, thinking: true }]) {
+    for (const patch of [{ autoLockMinutes: 5 }, { approvalMode: true }, { guardMode: 'block' as const }, { historyDepth: 50 }, { maxToolRounds: 5 }, { autoLockMinutes: 5, historyDepth: 50, maxTokens: 3000, thinking: true }]) {
       expect((await a.call('settingsSet', patch)).ok, JSON.stringify(patch)).toBe(true);
     }
     // From off, any auto-lock is stronger; from redact, block is stronger.
