@@ -41,7 +41,9 @@ export const WEBRTC_GLOBALS = [
 /**
  * Deletes the WebRTC globals and the media-capture entry points from `globalThis` (and
  * from every same-origin frame the page reaches through an element), then pins each as
- * undefined so no page script can put it back. Runs in the page's main world.
+ * undefined so no page script can put it back; refuses to put a frame in any tree, as a
+ * fresh frame's realm is reachable from page script before it can be stripped. Runs in
+ * the page's main world.
  */
 export function removeWebRtc(names: readonly string[]): void {
   const done = new WeakSet<object>();
@@ -87,6 +89,28 @@ export function removeWebRtc(names: readonly string[]): void {
         }
       }
     };
+    // No frame may be put in any tree at all (the app uses none): an about:blank frame fires its load event, and a custom
+    // element its connectedCallback, inside the inserting call, so page script would reach the frame's fresh realm
+    // (window[0].RTCPeerConnection) before the stripping below runs. Checked with functions taken now, before any page
+    // script could replace them, and by tag name, so neither a changed prototype nor a customised built-in hides a frame.
+    const apply = Reflect.apply;
+    const FRAMES = 'iframe,frame,object,embed,fencedframe,portal';
+    const probes = [
+      (win.Element as { prototype?: Record<string, unknown> } | undefined)?.prototype?.matches,
+      (win.Element as { prototype?: Record<string, unknown> } | undefined)?.prototype?.querySelector,
+      (win.DocumentFragment as { prototype?: Record<string, unknown> } | undefined)?.prototype?.querySelector,
+      (win.Document as { prototype?: Record<string, unknown> } | undefined)?.prototype?.querySelector,
+    ].filter((f): f is (selector: string) => unknown => typeof f === 'function');
+    const holdsFrame = (node: unknown): boolean =>
+      probes.some((probe) => {
+        try {
+          const found = apply(probe, node, [FRAMES]) as unknown;
+          return found === true || (typeof found === 'object' && found !== null);
+        } catch {
+          // Not a node this probe reads (a string, a text node, another kind of node).
+          return false;
+        }
+      });
     const inserters: Array<[string, string[]]> = [
       ['Node', ['appendChild', 'insertBefore', 'replaceChild', 'moveBefore']],
       ['Element', ['append', 'prepend', 'before', 'after', 'replaceWith', 'replaceChildren', 'insertAdjacentElement']],
@@ -106,8 +130,9 @@ export function removeWebRtc(names: readonly string[]): void {
           configurable: false,
           writable: false,
           value: function (this: unknown, ...args: unknown[]) {
+            for (const arg of args) if (holdsFrame(arg)) throw new DOMException('Frames are not allowed in this window.', 'NotSupportedError');
             try {
-              return (original as (...a: unknown[]) => unknown).apply(this, args);
+              return apply(original as (...a: unknown[]) => unknown, this, args);
             } finally {
               frames();
             }

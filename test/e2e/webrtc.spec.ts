@@ -42,15 +42,20 @@ test('no WebRTC constructor is left in the page, nor in a frame the page makes',
     const devices = nav.mediaDevices ? ['getUserMedia', 'getDisplayMedia'].filter((n) => typeof nav.mediaDevices![n] === 'function') : [];
     // A frame made by the page is a fresh realm; whatever window the page can reach there must be stripped too.
     const frame = document.createElement('iframe');
-    document.body.appendChild(frame);
+    let refused = '';
+    try {
+      document.body.appendChild(frame);
+    } catch (e) {
+      refused = (e as Error).name;
+    }
     const indexed = (window as unknown as Record<number, Record<string, unknown> | undefined>)[0];
     const inIndexed = indexed ? names.filter((n) => n in indexed && indexed[n] !== undefined) : [];
     const child = frame.contentWindow as unknown as Record<string, unknown> | null;
     const inFrame = child ? names.filter((n) => n in child && child[n] !== undefined) : [];
     frame.remove();
-    return { inPage, media, devices, inFrame: [...inIndexed, ...inFrame] };
+    return { inPage, media, devices, inFrame: [...inIndexed, ...inFrame], refused };
   }, WEBRTC_GLOBALS);
-  expect(found).toEqual({ inPage: [], media: [], devices: [], inFrame: [] });
+  expect(found).toEqual({ inPage: [], media: [], devices: [], inFrame: [], refused: 'NotSupportedError' });
 });
 
 test('no datagram leaves, whatever ICE servers, candidates or saved references the page uses', async () => {
@@ -125,7 +130,7 @@ test('no datagram leaves, whatever ICE servers, candidates or saved references t
   expect(datagrams, `the page tried: ${tried.join(' | ')}`).toEqual([]);
 });
 
-test('the removal run once in the top window reaches every frame the page makes, as the preload runs only there', async () => {
+test('the removal run once in the top window refuses every way the page has to put a frame in a tree, as the preload runs only there', async () => {
   // Electron runs the preload in the main frame only; Playwright's init script would also run in each frame, so here
   // the function runs once, by hand, in a page with no init script at all.
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
@@ -134,30 +139,120 @@ test('the removal run once in the top window reaches every frame the page makes,
     await page.setContent('<body></body>');
     await page.evaluate(`(${removeWebRtc.toString()})(${JSON.stringify(WEBRTC_GLOBALS)})`);
     const seen = await page.evaluate(() => {
-      const w = window as unknown as Record<number, Record<string, unknown>> & Record<string, unknown>;
+      const w = window as unknown as Record<number, Record<string, unknown> | undefined> & Record<string, unknown>;
       const kinds: Record<string, string> = { top: typeof w.RTCPeerConnection };
-      const a = document.createElement('iframe');
-      document.body.appendChild(a);
-      kinds.indexed = typeof w[0]!.RTCPeerConnection;
-      kinds.contentWindow = typeof (a.contentWindow as unknown as Record<string, unknown>).RTCPeerConnection;
-      const host = document.createElement('div');
-      document.body.append(host);
-      const shadowed = document.createElement('iframe');
-      host.attachShadow({ mode: 'open' }).append(shadowed);
-      // A frame in a shadow tree is not in window.frames; its element is the only way in.
-      kinds.inShadowRoot = typeof (shadowed.contentWindow as unknown as Record<string, unknown>).RTCPeerConnection;
-      const outer = document.createElement('iframe');
-      document.body.insertBefore(outer, null);
-      const innerDoc = outer.contentDocument!;
-      innerDoc.body.appendChild(innerDoc.createElement('iframe'));
-      kinds.nested = typeof (w[1] as unknown as Record<number, Record<string, unknown>>)[0]!.RTCPeerConnection;
-      const range = document.createRange();
-      range.selectNodeContents(document.body);
-      range.insertNode(document.createElement('iframe'));
-      kinds.range = typeof w[0]!.RTCPeerConnection + '/' + typeof w[2]!.RTCPeerConnection;
+      // Each way to put a frame in a tree is refused; were one let through, its window must still be stripped.
+      const attempt = (name: string, insert: (frame: HTMLIFrameElement) => void) => {
+        const frame = document.createElement('iframe');
+        try {
+          insert(frame);
+          kinds[name] = `inserted: ${typeof (frame.contentWindow as unknown as Record<string, unknown> | null)?.RTCPeerConnection}/${typeof w[0]?.RTCPeerConnection}`;
+        } catch (e) {
+          kinds[name] = (e as Error).name;
+        }
+      };
+      attempt('appendChild', (f) => document.body.appendChild(f));
+      attempt('insertBefore', (f) => document.body.insertBefore(f, null));
+      attempt('append', (f) => document.body.append(f));
+      attempt('inShadowRoot', (f) => {
+        const host = document.createElement('div');
+        document.body.append(host);
+        host.attachShadow({ mode: 'open' }).append(f);
+      });
+      attempt('inDetachedTree', (f) => {
+        const div = document.createElement('div');
+        div.appendChild(f);
+        document.body.append(div);
+      });
+      attempt('inFragment', (f) => {
+        const frag = document.createDocumentFragment();
+        frag.append(f);
+        document.body.append(frag);
+      });
+      attempt('range', (f) => {
+        const range = document.createRange();
+        range.selectNodeContents(document.body);
+        range.insertNode(f);
+      });
+      attempt('changedPrototype', (f) => {
+        Object.setPrototypeOf(f, HTMLDivElement.prototype);
+        document.body.append(f);
+      });
+      attempt('replaceWith', (f) => {
+        const div = document.createElement('div');
+        document.body.append(div);
+        div.replaceWith(f);
+      });
       return kinds;
     });
-    expect(seen).toEqual({ top: 'undefined', indexed: 'undefined', contentWindow: 'undefined', inShadowRoot: 'undefined', nested: 'undefined', range: 'undefined/undefined' });
+    const refused = 'NotSupportedError';
+    expect(seen).toEqual({
+      top: 'undefined',
+      appendChild: refused,
+      insertBefore: refused,
+      append: refused,
+      inShadowRoot: refused,
+      inDetachedTree: refused,
+      inFragment: refused,
+      range: refused,
+      changedPrototype: refused,
+      replaceWith: refused,
+    });
+  } finally {
+    await browser.close();
+  }
+});
+
+test('no page script runs in the instant between a frame being made and stripped (its load event, a custom element, a customised built-in)', async () => {
+  // As above, the removal runs once by hand in a bare page, as the preload runs it in the top window only.
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage();
+    await page.setContent('<body></body>');
+    await page.evaluate(`(${removeWebRtc.toString()})(${JSON.stringify(WEBRTC_GLOBALS)})`);
+    const grabbed = await page.evaluate(() => {
+      const w = window as unknown as Record<number, Record<string, unknown> | undefined>;
+      const kinds: Record<string, string> = {};
+      const tryIt = (name: string, f: () => void) => {
+        try {
+          f();
+        } catch {
+          // Refused: nothing grabbed.
+        }
+        kinds[name] ??= 'undefined';
+      };
+      // An about:blank frame fires its load event inside appendChild, before the call returns.
+      tryIt('loadEvent', () => {
+        const f = document.createElement('iframe');
+        f.addEventListener('load', () => (kinds.loadEvent = typeof w[0]?.RTCPeerConnection));
+        document.body.appendChild(f);
+        f.remove();
+      });
+      // A custom element's connectedCallback runs inside the same call, right after a frame inserted with it.
+      tryIt('connectedCallback', () => {
+        customElements.define(
+          'x-grab',
+          class extends HTMLElement {
+            connectedCallback() {
+              kinds.connectedCallback = typeof w[0]?.RTCPeerConnection;
+            }
+          },
+        );
+        const frag = document.createDocumentFragment();
+        frag.append(document.createElement('iframe'), document.createElement('x-grab'));
+        document.body.append(frag);
+      });
+      // A customised built-in iframe made with `new`, never through createElement.
+      tryIt('customizedBuiltIn', () => {
+        class Grab extends HTMLIFrameElement {}
+        customElements.define('x-frame', Grab, { extends: 'iframe' });
+        const f = new Grab();
+        f.addEventListener('load', () => (kinds.customizedBuiltIn = typeof w[0]?.RTCPeerConnection));
+        document.body.replaceChildren(f);
+      });
+      return kinds;
+    });
+    expect(grabbed).toEqual({ loadEvent: 'undefined', connectedCallback: 'undefined', customizedBuiltIn: 'undefined' });
   } finally {
     await browser.close();
   }
