@@ -36,6 +36,10 @@ export interface FakeMessage {
    * or the client hangs up. `sent` counts the characters that went out.
    */
   flood?: { kind: 'text' | 'thinking' | 'tool_input'; bytes: number; chunk: number; sent?: number };
+  /** A hostile server's shortcut: each block whole in its content_block_start, with no deltas at all. */
+  wholeInStart?: boolean;
+  /** Another: every block already in message_start's content, with no block events after it. */
+  inMessageStart?: boolean;
 }
 
 export interface FakeError {
@@ -309,11 +313,13 @@ function sendJson(res: http.ServerResponse, m: FakeMessage, model: string, usage
 function eventsOf(m: FakeMessage, model: string, usage: Billed): Array<[string, unknown]> {
   const full = messageOf(m, model, usage);
   const events: Array<[string, unknown]> = [
-    ['message_start', { type: 'message_start', message: { ...full, content: [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } } }],
+    ['message_start', { type: 'message_start', message: { ...full, content: m.inMessageStart ? full.content : [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } } }],
   ];
   const chunk = m.chunk ?? 4;
-  m.content.forEach((b, index) => {
-    if (b.type === 'text') {
+  (m.inMessageStart ? [] : m.content).forEach((b, index) => {
+    if (m.wholeInStart) {
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: b.type === 'thinking' ? { ...b, signature: 'sig' } : b }]);
+    } else if (b.type === 'text') {
       events.push(['content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }]);
       for (let i = 0; i < b.text.length; i += chunk) {
         events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text.slice(i, i + chunk) } }]);

@@ -34,15 +34,23 @@ export class ReplyTooLong extends Error {
   }
 }
 
-/** Counts the content bytes of one streamed reply and calls `over` once, the moment they pass `limit`. */
+/**
+ * Counts the content bytes of one streamed reply and calls `over` once, the moment they pass `limit`. A block's
+ * start counts whole (JSON), as the SDK keeps whatever text, input or thinking a server puts there, deltas or not;
+ * so does any content in message_start, and each block costs its framing, so thousands of tiny calls add up too.
+ */
 export function replyMeter(limit: number, over: () => void): (event: BetaRawMessageStreamEvent) => void {
   let bytes = 0;
   let tripped = false;
   return (event) => {
-    if (tripped || event.type !== 'content_block_delta') return;
-    const d = event.delta as { text?: unknown; partial_json?: unknown; thinking?: unknown; signature?: unknown; citation?: unknown };
-    for (const v of [d.text, d.partial_json, d.thinking, d.signature]) if (typeof v === 'string') bytes += v.length;
-    if (d.citation !== undefined) bytes += 256;
+    if (tripped) return;
+    if (event.type === 'message_start') bytes += JSON.stringify(event.message.content ?? []).length;
+    if (event.type === 'content_block_start') bytes += JSON.stringify(event.content_block).length;
+    if (event.type === 'content_block_delta') {
+      const d = event.delta as { text?: unknown; partial_json?: unknown; thinking?: unknown; signature?: unknown; citation?: unknown };
+      for (const v of [d.text, d.partial_json, d.thinking, d.signature]) if (typeof v === 'string') bytes += v.length;
+      if (d.citation !== undefined) bytes += 256;
+    }
     if (bytes > limit) {
       tripped = true;
       over();

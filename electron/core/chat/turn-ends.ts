@@ -24,6 +24,12 @@ export const REPEATED_IDS: TurnEnd = {
   message: 'The API sent a reply in which memory calls repeat the same id, so Mnemo refused the whole reply: nothing in it was run or written. Send again; if it keeps happening, the API server is not behaving as Anthropic’s does.',
 };
 
+/** A reply whose message_start already holds content: the SDK would keep it and run its calls, but no block event shows them. */
+export const CONTENT_IN_START: TurnEnd = {
+  code: 'server',
+  message: 'The API sent a reply whose content came before any of its blocks, which the Messages API never does, so Mnemo refused the whole reply: nothing in it was run or written. Send again; if it keeps happening, the API server is not behaving as Anthropic’s does.',
+};
+
 export const INTERRUPTED_BY_LOCK: MappedError = {
   code: 'locked',
   message: 'Interrupted: the vault locked while Claude was answering. Your message and what had arrived are kept; send again to carry on.',

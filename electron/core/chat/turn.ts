@@ -25,7 +25,7 @@ import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from '
 import { replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
 import { save } from './turn-save';
 import { addUsage, contextManagement, knownStopReason, resultText, toolResultsOf, untilStopped } from './turn-parts';
-import { canContinue, CUT_REPLY, INTERRUPTED_BY_LOCK, REPEATED_IDS, roundsReached, TurnInterrupt, type TurnEnd } from './turn-ends';
+import { canContinue, CONTENT_IN_START, CUT_REPLY, INTERRUPTED_BY_LOCK, REPEATED_IDS, roundsReached, TurnInterrupt, type TurnEnd } from './turn-ends';
 
 export type { ApprovalRequest } from './tools';
 export { answerDangling } from './history';
@@ -177,6 +177,8 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '', partsFrom: parts.length };
       partial = current;
       stream.on('streamEvent', replyMeter(replyByteLimit(maxTokens), () => endTurn(CUT_REPLY)));
+      // Blocks reach the window, the id check and the chips only through block events: content already in message_start would bypass them all.
+      stream.on('streamEvent', (event) => event.type === 'message_start' && (event.message.content ?? []).length > 0 && endTurn(CONTENT_IN_START));
       stream.on('text', (delta) => {
         if (ended) return;
         const start = current.open === '';
@@ -238,7 +240,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   tools.dispose();
 
   // A refused reply leaves nothing: not its text, its chips, nor its calls in what the API is sent next.
-  if (ended === REPEATED_IDS && partial) {
+  if ((ended === REPEATED_IDS || ended === CONTENT_IN_START) && partial) {
     parts.length = partial.partsFrom;
     partial = undefined;
   }
