@@ -24,6 +24,14 @@ export const REPEATED_IDS: TurnEnd = {
   message: 'The API sent a reply in which memory calls repeat the same id, so Mnemo refused the whole reply: nothing in it was run or written. Send again; if it keeps happening, the API server is not behaving as Anthropic’s does.',
 };
 
+/** More tool calls than one reply of Claude's ever makes: each tiny, they would pass the byte limit by the thousand. */
+export const MAX_TOOL_CALLS_PER_REPLY = 100;
+
+export const TOO_MANY_CALLS: TurnEnd = {
+  code: 'server',
+  message: `The API sent a reply with more than ${MAX_TOOL_CALLS_PER_REPLY} memory calls at once, far more than Claude makes, so Mnemo refused the whole reply: nothing in it was run or written. Send again; if it keeps happening, the API server is not behaving as Anthropic’s does.`,
+};
+
 /** A reply whose message_start already holds content: the SDK would keep it and run its calls, but no block event shows them. */
 export const CONTENT_IN_START: TurnEnd = {
   code: 'server',

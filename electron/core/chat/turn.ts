@@ -25,7 +25,7 @@ import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from '
 import { replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
 import { save } from './turn-save';
 import { addUsage, contextManagement, knownStopReason, resultText, toolResultsOf, untilStopped } from './turn-parts';
-import { canContinue, CONTENT_IN_START, CUT_REPLY, INTERRUPTED_BY_LOCK, REPEATED_IDS, roundsReached, TurnInterrupt, type TurnEnd } from './turn-ends';
+import { canContinue, CONTENT_IN_START, CUT_REPLY, INTERRUPTED_BY_LOCK, MAX_TOOL_CALLS_PER_REPLY, REPEATED_IDS, roundsReached, TOO_MANY_CALLS, TurnInterrupt, type TurnEnd } from './turn-ends';
 
 export type { ApprovalRequest } from './tools';
 export { answerDangling } from './history';
@@ -200,6 +200,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         if (block.type === 'tool_use') {
           // Refused before any of the reply's calls runs: the runner starts them only once the reply is read.
           if (seenIds.has(block.id)) return endTurn(REPEATED_IDS);
+          if (current.blocks.filter((b) => b.type === 'tool_use').length >= MAX_TOOL_CALLS_PER_REPLY) return endTurn(TOO_MANY_CALLS);
           seenIds.add(block.id);
           current.blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
           // Only the memory tool is a memory operation; the runner answers any other name with an error.
@@ -240,7 +241,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   tools.dispose();
 
   // A refused reply leaves nothing: not its text, its chips, nor its calls in what the API is sent next.
-  if ((ended === REPEATED_IDS || ended === CONTENT_IN_START) && partial) {
+  if ((ended === REPEATED_IDS || ended === CONTENT_IN_START || ended === TOO_MANY_CALLS) && partial) {
     parts.length = partial.partsFrom;
     partial = undefined;
   }

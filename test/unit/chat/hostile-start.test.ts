@@ -23,7 +23,8 @@ describe('a reply whose blocks come whole in content_block_start', () => {
     ['text', [text('x'.repeat(BIG))]],
     ['tool input', [memoryCall({ command: 'create', path: '/memories/big.md', file_text: 'y'.repeat(BIG) })]],
     ['thinking', [thinking('z'.repeat(BIG)), text('Short.')]],
-    ['many small tool inputs', Array.from({ length: 4000 }, (_, i) => memoryCall({ command: 'create', path: `/memories/n${i}.md`, file_text: 'a'.repeat(40) }))],
+    // Fewer calls than a reply may make, each under a memory file's limit, together past the reply's.
+    ['many tool inputs', Array.from({ length: 90 }, (_, i) => memoryCall({ command: 'create', path: `/memories/n${i}.md`, file_text: 'a'.repeat(1000) }))],
   ])('%s far past max_tokens is cut, nothing of it runs, and the message stays', async (kind, blocks) => {
     rig = await chatRig();
     await saveSettings(rig.t.vault, { maxTokens: MAX_TOKENS, thinking: kind === 'thinking' });
@@ -56,6 +57,28 @@ describe('a reply whose blocks come already in message_start', () => {
     expect(rig.fake.requests).toHaveLength(1);
     const stored = await rig.conversations.require(c.id);
     expect(stored.transcript[0]).toMatchObject({ role: 'user', text: 'Hello.' });
+    rig.fake.script(reply(text('Shorter.')));
+    expect(errorOf(await rig.turn(c.id, 'Briefly?'))).toBeUndefined();
+  });
+});
+
+describe('a reply with more tool calls than any real one makes', () => {
+  it('is refused before any call runs, however small each call is, and the message stays', async () => {
+    rig = await chatRig();
+    const c = await rig.conversations.create();
+    // Each call is tiny, so the whole reply stays well under its byte limit; only their number is hostile.
+    const calls = Array.from({ length: 500 }, (_, i) => memoryCall({ command: 'create', path: `/memories/${i}.md`, file_text: 'a' }));
+    rig.fake.script(reply(...calls), reply(text('Done.')));
+    const events = await rig.turn(c.id, 'Note these.');
+    expect(errorOf(events)).toMatchObject({ code: 'server', message: expect.stringMatching(/calls/i) });
+    expect(rig.t.vault.memory.list('/memories', Infinity).filter((e) => e.kind === 'file')).toEqual([]);
+    expect(rig.fake.requests).toHaveLength(1);
+    // The refused reply leaves no chip in the transcript, nor a call in what the API is sent next.
+    const stored = await rig.conversations.require(c.id);
+    expect(stored.transcript).toMatchObject([
+      { role: 'user', text: 'Note these.' },
+      { role: 'assistant', error: { code: 'server' }, tools: [], parts: [] },
+    ]);
     rig.fake.script(reply(text('Shorter.')));
     expect(errorOf(await rig.turn(c.id, 'Briefly?'))).toBeUndefined();
   });
