@@ -9,6 +9,13 @@ import type { AppSession } from './session';
 
 /** Sessions whose consent dialog is open now. */
 const asking = new WeakSet<AppSession>();
+/** When each session's user last said Cancel in main's dialog. */
+const declined = new WeakMap<AppSession, number>();
+/**
+ * How long after a Cancel main shows no new dialog (the passphrase still works): a page asking in a loop
+ * would otherwise put one up again at once, every time, until a tired or mistaken click allows it.
+ */
+export const CONSENT_COOLDOWN_MS = 60_000;
 
 /** What main's own dialog shows: the question, and the changes asked for, one a line. */
 export interface ConsentQuestion {
@@ -29,10 +36,13 @@ export async function requireConsent(s: AppSession, changes: string[], passphras
   }
   const question = { message: 'The Mnemo window asks to make this change. Allow it?', detail: `${changes.join('.\n')}.\n\nIf you did not ask for this, choose Cancel.` };
   // One dialog at a time: a page asking in a loop gets refusals, not a stack of dialogs to click through.
-  if (s.ctx.confirmChange && !asking.has(s)) {
+  const now = s.ctx.now ?? Date.now;
+  const coolingDown = now() - (declined.get(s) ?? -Infinity) < CONSENT_COOLDOWN_MS;
+  if (s.ctx.confirmChange && !asking.has(s) && !coolingDown) {
     asking.add(s);
     try {
       if (await s.ctx.confirmChange(question)) return;
+      declined.set(s, now());
     } finally {
       asking.delete(s);
     }

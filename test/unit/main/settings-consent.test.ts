@@ -117,7 +117,8 @@ describe('the API key', () => {
     expect(await a.call('settingsSetApiKey', { apiKey: null })).toMatchObject(NEEDS);
     expect(await a.call('settingsSetApiKey', { apiKey: EVIL_KEY, passphrase: 'wrong guess' })).toMatchObject({ ok: false, error: { code: 'BAD_PASSPHRASE' } });
     expect(await getApiKey(a.vault())).toBe(KEY);
-    expect(a.asked.map((q) => q.detail)).toEqual([expect.stringMatching(/replace/i), expect.stringMatching(/remove/i)]);
+    // Cancelled once, main's dialog stays away for a while (consent.ts): the removal is refused without one.
+    expect(a.asked.map((q) => q.detail)).toEqual([expect.stringMatching(/replace/i)]);
   });
 
   it('is replaced with the passphrase, or after the user confirms in main’s dialog', async () => {
