@@ -101,6 +101,25 @@ export function removeWebRtc(names: readonly string[]): void {
       (win.DocumentFragment as { prototype?: Record<string, unknown> } | undefined)?.prototype?.querySelector,
       (win.Document as { prototype?: Record<string, unknown> } | undefined)?.prototype?.querySelector,
     ].filter((f): f is (selector: string) => unknown => typeof f === 'function');
+    // Only a document shown in a window makes frames live: an inert one (DOMPurify's parse, a template) may hold them.
+    const getter = (ctorName: string, prop: string) => {
+      const proto = (win[ctorName] as { prototype?: object } | undefined)?.prototype;
+      return proto ? Object.getOwnPropertyDescriptor(proto, prop)?.get : undefined;
+    };
+    const [ownerOf, startOf, viewOf] = [getter('Node', 'ownerDocument'), getter('Range', 'startContainer'), getter('Document', 'defaultView')];
+    const read = (get: (() => unknown) | undefined, target: unknown): unknown => {
+      try {
+        return get ? apply(get, target, []) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const inLiveDocument = (target: unknown): boolean => {
+      const node = read(startOf, target) ?? target;
+      const doc = read(ownerOf, node) ?? node;
+      // Unknown means live: refuse rather than guess.
+      return !viewOf || read(viewOf, doc) !== null;
+    };
     const holdsFrame = (node: unknown): boolean =>
       probes.some((probe) => {
         try {
@@ -130,7 +149,7 @@ export function removeWebRtc(names: readonly string[]): void {
           configurable: false,
           writable: false,
           value: function (this: unknown, ...args: unknown[]) {
-            for (const arg of args) if (holdsFrame(arg)) throw new DOMException('Frames are not allowed in this window.', 'NotSupportedError');
+            if (inLiveDocument(this)) for (const arg of args) if (holdsFrame(arg)) throw new DOMException('Frames are not allowed in this window.', 'NotSupportedError');
             try {
               return apply(original as (...a: unknown[]) => unknown, this, args);
             } finally {

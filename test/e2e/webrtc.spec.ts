@@ -178,6 +178,13 @@ test('the removal run once in the top window refuses every way the page has to p
         Object.setPrototypeOf(f, HTMLDivElement.prototype);
         document.body.append(f);
       });
+      // An inert document (as DOMPurify parses in) may hold a frame; moving it into the shown one may not.
+      attempt('fromInertDocument', (f) => {
+        const inert = document.implementation.createHTMLDocument('');
+        const div = inert.createElement('div');
+        div.append(inert.adoptNode(f));
+        document.body.append(document.adoptNode(div));
+      });
       attempt('replaceWith', (f) => {
         const div = document.createElement('div');
         document.body.append(div);
@@ -196,6 +203,7 @@ test('the removal run once in the top window refuses every way the page has to p
       inFragment: refused,
       range: refused,
       changedPrototype: refused,
+      fromInertDocument: refused,
       replaceWith: refused,
     });
   } finally {
