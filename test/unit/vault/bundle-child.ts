@@ -14,7 +14,7 @@ export async function bundleChild(entry: string): Promise<string> {
   const outdir = path.join(import.meta.dirname, '../../../node_modules/.cache/mnemo-children', name);
   await fs.mkdir(outdir, { recursive: true });
   const outfile = path.join(outdir, `${name}.mjs`);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, external: ['libsodium-wrappers-sumo'], logLevel: 'silent' });
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, external: ['libsodium-wrappers-sumo', 'fs-native-extensions'], logLevel: 'silent' });
   await fs.copyFile(path.join(import.meta.dirname, '../../../electron/core/vault/kdf-worker.cjs'), path.join(outdir, 'kdf-worker.cjs'));
   return outfile;
 }
