@@ -32,6 +32,8 @@ export class HeaderFile {
   rolledBack = false;
   /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
   olderHeader = false;
+  /** Called after vault.json is written anew (the process lock holds the new file: lockfile.ts). */
+  onReplaced: () => void = () => undefined;
 
   constructor(
     private readonly dir: string,
@@ -82,7 +84,11 @@ export class HeaderFile {
 
   /** Writes a new vault's header as vault.json, durably. */
   async create(): Promise<void> {
-    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+    try {
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+    } finally {
+      this.onReplaced();
+    }
   }
 
   /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
@@ -115,7 +121,11 @@ export class HeaderFile {
   async write(next: Header, vmk: Uint8Array): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
-    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    try {
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    } finally {
+      this.onReplaced();
+    }
     this.header = sealed;
     await this.hwm.noteHeader(seenOf(sealed));
   }

@@ -14,7 +14,7 @@ import { readVersion } from './history';
 import { nodeFs, type VaultFs } from './fsio';
 import { calibrateKdf, checkKdf } from './kdf';
 import { checkPassphrase, newVaultKeys, passphraseCost, withPassphrase, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
-import { acquireLock } from './lockfile';
+import { acquireLock, type HeldLock } from './lockfile';
 import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { rotate } from './rotate';
 import { SessionQueue, type Session } from './session';
@@ -29,7 +29,7 @@ const HEADER_MAC_MARK = 'vault/header-mac';
 export class Vault extends SessionQueue implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
   private readonly hf: HeaderFile;
-  private releaseLock: (() => void) | undefined;
+  private releaseLock: HeldLock | undefined;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
   readonly memory: MemoryOps;
@@ -100,6 +100,7 @@ export class Vault extends SessionQueue implements VaultApi {
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
+    vault.hf.onReplaced = vault.releaseLock.refresh;
     try {
       // Again under the lock: nothing may have arrived since the first look.
       await Vault.mayCreateIn(dir, fsx);
@@ -130,6 +131,7 @@ export class Vault extends SessionQueue implements VaultApi {
     const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
+    vault.hf.onReplaced = vault.releaseLock.refresh;
     return vault;
   }
 
