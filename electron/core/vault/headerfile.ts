@@ -15,7 +15,14 @@ const HEADER_FILE = 'vault.json';
 /** Files a lock leaves in a folder (lockfile.ts): a folder holding only these is empty. */
 const LEFT_BY_A_LOCK = new Set(['.vault.lock', '.lock']);
 
-export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'other';
+/** Made before a new vault's first file and removed once its vault.json is written: an interrupted creation. */
+export const CREATING_FILE = '.mnemo-creating';
+/** What a vault creation writes before vault.json. */
+const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.');
+/** What a creation killed midway may leave: its files, and a temp file (files.ts writeTemp) it was writing. */
+const leftByCreation = (n: string) => isVaultData(n) || n.startsWith('.tmp-');
+
+export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
 
 /** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
 export const headerMissing = (): VaultError =>
@@ -48,7 +55,9 @@ export class HeaderFile {
   /**
    * What `dir` holds: `missing` (no such folder), `empty` (nothing but a lock
    * file), `vault`, `headless` (vault data — a manifest or segments — but no
-   * vault.json: a damaged vault, never to be replaced), or `other`.
+   * vault.json: a damaged vault, never to be replaced), `interrupted` (what a
+   * creation killed before writing vault.json left: no memories, to be cleared
+   * by the next creation), or `other`.
    */
   static async contents(dir: string, fsx: VaultFs): Promise<FolderContents> {
     let names: string[];
@@ -62,7 +71,9 @@ export class HeaderFile {
       throw e;
     }
     if (names.includes(HEADER_FILE)) return 'vault';
-    if (names.some((n) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.'))) return 'headless';
+    // Only what a creation makes, and its mark: a creation killed before it wrote vault.json, holding no memories.
+    if (names.includes(CREATING_FILE) && names.every((n) => n === CREATING_FILE || LEFT_BY_A_LOCK.has(n) || leftByCreation(n))) return 'interrupted';
+    if (names.some(isVaultData)) return 'headless';
     return names.every((n) => LEFT_BY_A_LOCK.has(n)) ? 'empty' : 'other';
   }
 
@@ -70,6 +81,42 @@ export class HeaderFile {
   static async exists(dir: string, fsx: VaultFs): Promise<boolean> {
     const what = await HeaderFile.contents(dir, fsx).catch(() => 'other' as const);
     return what === 'vault' || what === 'headless';
+  }
+
+  /**
+   * Before a new vault's first file: clears what an interrupted creation left,
+   * then makes the mark (durably) that says, until vault.json exists, that the
+   * folder holds no memories yet.
+   */
+  static async startCreating(dir: string, fsx: VaultFs): Promise<void> {
+    // Its mark stays: the folder still holds no memories.
+    if ((await HeaderFile.contents(dir, fsx)) === 'interrupted') return HeaderFile.clearInterrupted(dir, fsx);
+    // Empty, so made in place: a temp file left by a crash here would make the folder look not empty.
+    const fh = await fsx.open(path.join(dir, CREATING_FILE), 'new');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fsx.syncDir(dir);
+  }
+
+  /** Removes the creation mark once vault.json is written (best effort: an open removes a stale one). */
+  static async doneCreating(dir: string, fsx: VaultFs): Promise<void> {
+    await fsx.unlink(path.join(dir, CREATING_FILE)).catch(() => undefined);
+  }
+
+  /** Removes what an interrupted creation left in `dir` (contents() said `interrupted`). */
+  private static async clearInterrupted(dir: string, fsx: VaultFs): Promise<void> {
+    for (const n of await fsx.readdir(dir)) {
+      if (!leftByCreation(n)) continue;
+      const p = path.join(dir, n);
+      if (n === 'segments' || n === 'blobs') {
+        for (const f of await fsx.readdir(p)) await fsx.unlink(path.join(p, f));
+        await fsx.rmdir(p);
+      } else await fsx.unlink(p);
+    }
+    await fsx.syncDir(dir);
   }
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */

@@ -104,12 +104,14 @@ export class Vault extends SessionQueue implements VaultApi {
     try {
       // Again under the lock: nothing may have arrived since the first look.
       await Vault.mayCreateIn(dir, fsx);
+      await io('create the vault files', () => HeaderFile.startCreating(dir, fsx));
       vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, header.manifest, state, opts.journalLimit, { fs: fsx }), state);
       vault.unlockedWith = 'passphrase';
       // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.
       await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
       // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
       await vault.hf.create();
+      await HeaderFile.doneCreating(dir, fsx);
     } catch (e) {
       await vault.close().catch(() => undefined);
       throw e;
@@ -132,6 +134,8 @@ export class Vault extends SessionQueue implements VaultApi {
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
     vault.hf.onReplaced = vault.releaseLock.refresh;
+    // A creation killed after writing vault.json left its mark: the vault is whole, so the mark must go.
+    if (!vault.readOnly) await HeaderFile.doneCreating(dir, fsx);
     return vault;
   }
 
