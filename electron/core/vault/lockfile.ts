@@ -25,6 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { holderLives, readRecord, removeRecord, shownHost, writeRecord } from './lockrecord';
+import { diskFull } from './files';
 import { VaultError } from './types';
 
 export { shownHost } from './lockrecord';
@@ -98,6 +99,7 @@ function openFile(file: string, flags: number): number | undefined {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP') throw cannotLock(` Its file ${path.basename(file)} is a link; remove it and try again.`);
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(`make the file ${path.basename(file)} that locks the vault`);
     throw cannotLock(code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : code === 'EROFS' ? ' The disk is read-only.' : '');
   }
   if (!fs.fstatSync(fd).isFile()) {
