@@ -99,6 +99,7 @@ function openFile(file: string, flags: number): number | undefined {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP') throw cannotLock(` Its file ${path.basename(file)} is a link; remove it and try again.`);
+    if (code === 'EISDIR') throw cannotLock(` Its file ${path.basename(file)} is not a regular file; remove it and try again.`);
     if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(`make the file ${path.basename(file)} that locks the vault`);
     throw cannotLock(code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : code === 'EROFS' ? ' The disk is read-only.' : '');
   }

@@ -84,4 +84,11 @@ describe('a lock file lost under a live holder', () => {
     // Closed, it holds nothing: the vault opens again.
     (await acquireLock(dir))();
   }, 60_000);
+
+  it('a folder in place of .vault.lock refuses a writer saying what is wrong', async () => {
+    const { dir } = await madeVault();
+    await fs.rm(path.join(dir, '.vault.lock'));
+    await fs.mkdir(path.join(dir, '.vault.lock'));
+    await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'IO', message: expect.stringMatching(/\.vault\.lock is not a regular file/) });
+  });
 });
