@@ -48,6 +48,16 @@ type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
  * Runs one `mnemo` invocation and returns its exit code. Everything goes
  * through `io`, so tests run the CLI in-process exactly as a user would.
  */
+/** True when `args` name a command that may change the vault (so it must run to its end, whatever happens to its output). */
+export function mayWrite(args: string[]): boolean {
+  try {
+    const [command] = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }).positionals;
+    return command !== undefined && command !== 'help' && !READ_ONLY.has(command);
+  } catch {
+    return false;
+  }
+}
+
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   let parsed: Parsed;
   try {

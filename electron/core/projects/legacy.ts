@@ -5,7 +5,7 @@
  * is reserved). On open it is moved aside to `/memories/mnemo-projects (moved)`
  * — each move one durable vault change — and the caller tells the user.
  */
-import { MEMORY_ROOT } from '../memory/paths';
+import { MAX_DEPTH, MEMORY_ROOT, MemoryPathError, validateMovedPaths } from '../memory/paths';
 import type { VaultApi } from '../vault/types';
 import { PROJECTS_DIR } from './scope';
 import { Projects } from './store';
@@ -20,6 +20,24 @@ function freePath(vault: VaultApi, path: string): string {
   let p = path;
   for (let n = 2; vault.memory.stat(p); n++) p = `${path} (${n})`;
   return p;
+}
+
+/**
+ * Where `stray` can go: below `moved`, or — when a path inside it would grow
+ * past the path limits there (the moved name is longer) — straight under
+ * /memories, which is shorter than where it is now. Undefined if neither fits.
+ */
+function targetFor(vault: VaultApi, stray: string, moved: string): string | undefined {
+  const inside = [stray, ...(vault.memory.stat(stray)?.kind === 'dir' ? vault.memory.list(stray, MAX_DEPTH + 1).map((e) => e.path) : [])];
+  for (const to of [freePath(vault, `${moved}/${base(stray)}`), freePath(vault, `${MEMORY_ROOT}/${base(stray)}`)]) {
+    try {
+      validateMovedPaths(stray, to, inside);
+      return to;
+    } catch (e) {
+      if (!(e instanceof MemoryPathError)) throw e;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -42,8 +60,22 @@ export async function moveAsidePreProjectsMemory(vault: VaultApi): Promise<strin
     if (strays.length === 0) return undefined;
     const target = vault.memory.stat(MOVED_ASIDE);
     moved = target?.kind === 'dir' ? MOVED_ASIDE : freePath(vault, MOVED_ASIDE);
-    await vault.memory.mkdir(moved, 'system');
-    for (const e of strays) await vault.memory.rename(e.path, freePath(vault, `${moved}/${base(e.path)}`), 'system');
+    const elsewhere: string[] = [];
+    const stuck: string[] = [];
+    for (const e of strays) {
+      const to = targetFor(vault, e.path, moved);
+      if (to === undefined) {
+        stuck.push(e.path);
+        continue;
+      }
+      if (!to.startsWith(`${moved}/`)) elsewhere.push(to);
+      else if (!vault.memory.stat(moved)) await vault.memory.mkdir(moved, 'system');
+      await vault.memory.rename(e.path, to, 'system');
+    }
+    const places = [...(vault.memory.stat(moved) ? [moved] : []), ...elsewhere];
+    const left = stuck.length ? ` ${stuck.join(', ')} could not be moved: a path inside it would be too long anywhere else, so it stays where it is.` : '';
+    if (places.length === 0) return `Memories made before projects existed are in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in.${left}`;
+    return `Memories made before projects existed were in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in; they were moved to ${places.join(', ')}, where you and Claude can reach them, so every project works.${left}`;
   }
   return `A memory made before projects existed was in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in; it was moved to ${moved}, where you and Claude can reach it, so every project works.`;
 }

@@ -15,7 +15,14 @@ const HEADER_FILE = 'vault.json';
 /** Files a lock leaves in a folder (lockfile.ts): a folder holding only these is empty. */
 const LEFT_BY_A_LOCK = new Set(['.vault.lock', '.lock']);
 
-export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'other';
+/** Made before a new vault's first file and removed once its vault.json is written: an interrupted creation. */
+export const CREATING_FILE = '.mnemo-creating';
+/** What a vault creation writes before vault.json. */
+const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.');
+/** What a creation killed midway may leave: its files, and a temp file (files.ts writeTemp) it was writing. */
+const leftByCreation = (n: string) => isVaultData(n) || n.startsWith('.tmp-');
+
+export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
 
 /** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
 export const headerMissing = (): VaultError =>
@@ -32,6 +39,8 @@ export class HeaderFile {
   rolledBack = false;
   /** The header is older than the one this device last saw (set before unlocking; reported as a rollback). */
   olderHeader = false;
+  /** Called after vault.json is written anew (the process lock holds the new file: lockfile.ts). */
+  onReplaced: () => void = () => undefined;
 
   constructor(
     private readonly dir: string,
@@ -46,7 +55,9 @@ export class HeaderFile {
   /**
    * What `dir` holds: `missing` (no such folder), `empty` (nothing but a lock
    * file), `vault`, `headless` (vault data — a manifest or segments — but no
-   * vault.json: a damaged vault, never to be replaced), or `other`.
+   * vault.json: a damaged vault, never to be replaced), `interrupted` (what a
+   * creation killed before writing vault.json left: no memories, to be cleared
+   * by the next creation), or `other`.
    */
   static async contents(dir: string, fsx: VaultFs): Promise<FolderContents> {
     let names: string[];
@@ -60,7 +71,9 @@ export class HeaderFile {
       throw e;
     }
     if (names.includes(HEADER_FILE)) return 'vault';
-    if (names.some((n) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.'))) return 'headless';
+    // Only what a creation makes, and its mark: a creation killed before it wrote vault.json, holding no memories.
+    if (names.includes(CREATING_FILE) && names.every((n) => n === CREATING_FILE || LEFT_BY_A_LOCK.has(n) || leftByCreation(n))) return 'interrupted';
+    if (names.some(isVaultData)) return 'headless';
     return names.every((n) => LEFT_BY_A_LOCK.has(n)) ? 'empty' : 'other';
   }
 
@@ -68,6 +81,42 @@ export class HeaderFile {
   static async exists(dir: string, fsx: VaultFs): Promise<boolean> {
     const what = await HeaderFile.contents(dir, fsx).catch(() => 'other' as const);
     return what === 'vault' || what === 'headless';
+  }
+
+  /**
+   * Before a new vault's first file: clears what an interrupted creation left,
+   * then makes the mark (durably) that says, until vault.json exists, that the
+   * folder holds no memories yet.
+   */
+  static async startCreating(dir: string, fsx: VaultFs): Promise<void> {
+    // Its mark stays: the folder still holds no memories.
+    if ((await HeaderFile.contents(dir, fsx)) === 'interrupted') return HeaderFile.clearInterrupted(dir, fsx);
+    // Empty, so made in place: a temp file left by a crash here would make the folder look not empty.
+    const fh = await fsx.open(path.join(dir, CREATING_FILE), 'new');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fsx.syncDir(dir);
+  }
+
+  /** Removes the creation mark once vault.json is written (best effort: an open removes a stale one). */
+  static async doneCreating(dir: string, fsx: VaultFs): Promise<void> {
+    await fsx.unlink(path.join(dir, CREATING_FILE)).catch(() => undefined);
+  }
+
+  /** Removes what an interrupted creation left in `dir` (contents() said `interrupted`). */
+  private static async clearInterrupted(dir: string, fsx: VaultFs): Promise<void> {
+    for (const n of await fsx.readdir(dir)) {
+      if (!leftByCreation(n)) continue;
+      const p = path.join(dir, n);
+      if (n === 'segments' || n === 'blobs') {
+        for (const f of await fsx.readdir(p)) await fsx.unlink(path.join(p, f));
+        await fsx.rmdir(p);
+      } else await fsx.unlink(p);
+    }
+    await fsx.syncDir(dir);
   }
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
@@ -82,7 +131,11 @@ export class HeaderFile {
 
   /** Writes a new vault's header as vault.json, durably. */
   async create(): Promise<void> {
-    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+    try {
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+    } finally {
+      this.onReplaced();
+    }
   }
 
   /** Refuses, before any slow key derivation, a header this device knows to be altered; notes an older one (a rollback). */
@@ -115,7 +168,11 @@ export class HeaderFile {
   async write(next: Header, vmk: Uint8Array): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
-    await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    try {
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+    } finally {
+      this.onReplaced();
+    }
     this.header = sealed;
     await this.hwm.noteHeader(seenOf(sealed));
   }

@@ -15,7 +15,9 @@
  * read-only open writes nothing in the folder: it takes a shared lock (readers
  * may run side by side; a writer excludes them all) on `.vault.lock`, or, in a
  * vault no writer has opened since locks lived there, on vault.json — which
- * every writer briefly locks exclusively as well, so that case is covered too.
+ * every writer locks exclusively as well, and keeps locked while the vault is
+ * open: `.vault.lock` removed or replaced under a live holder (a clean-up of
+ * "lock files", a sync tool) must not let a second writer in.
  *
  * `<vault>/.lock` records the holder, only for messages (lockrecord.ts).
  */
@@ -23,6 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { holderLives, readRecord, removeRecord, shownHost, writeRecord } from './lockrecord';
+import { diskFull } from './files';
 import { VaultError } from './types';
 
 export { shownHost } from './lockrecord';
@@ -37,6 +40,8 @@ export const LOCK_FILE = '.vault.lock';
 const HEADER_FILE = 'vault.json';
 /** Lock one byte far past the end of the file: on Windows a locked range cannot be read, and vault.json must stay readable. */
 const LOCK_AT = 2 ** 40;
+/** A writer keeps vault.json locked all session, except on Windows, where a file held open cannot be replaced by a rename. */
+const KEEP_HEADER = process.platform !== 'win32';
 
 const inUse = (pid?: number) =>
   new VaultError('IN_USE', `The vault is open in another Mnemo window or mnemo command${pid ? ` (process ${pid})` : ''}; close it there first.`);
@@ -94,6 +99,8 @@ function openFile(file: string, flags: number): number | undefined {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP') throw cannotLock(` Its file ${path.basename(file)} is a link; remove it and try again.`);
+    if (code === 'EISDIR') throw cannotLock(` Its file ${path.basename(file)} is not a regular file; remove it and try again.`);
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(`make the file ${path.basename(file)} that locks the vault`);
     throw cannotLock(code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : code === 'EROFS' ? ' The disk is read-only.' : '');
   }
   if (!fs.fstatSync(fd).isFile()) {
@@ -133,41 +140,74 @@ function lockFile(n: NativeLocks, file: string, flags: number, shared: boolean):
   throw cannotLock();
 }
 
-/** The kernel lock for a writer: `.vault.lock` exclusively, after checking no reader holds vault.json. */
-function writerLock(n: NativeLocks, dir: string): number | null {
+/** What a process holds: `.vault.lock`, and vault.json (when the vault has one) for as long as the vault is open. */
+interface Held {
+  lock: number;
+  header: number | undefined;
+}
+
+/** Locks vault.json exclusively: its descriptor, undefined when it cannot be locked (missing, not writable), null when held elsewhere. */
+function headerLock(n: NativeLocks, dir: string): number | null | undefined {
+  try {
+    return lockFile(n, path.join(dir, HEADER_FILE), O.O_RDWR, false);
+  } catch {
+    // vault.json not writable or odd: nothing can be locked there, and readers of it do not exist then.
+    return undefined;
+  }
+}
+
+/**
+ * The kernel lock for a writer: `.vault.lock` exclusively, and vault.json too,
+ * which excludes a reader that locked it (a vault that had no .vault.lock when
+ * it opened) and is kept for the whole session: should `.vault.lock` be removed
+ * or replaced while the vault is open, the next writer still finds vault.json
+ * held and is refused. (Not on Windows, where an open file may not be replaced.)
+ */
+function writerLock(n: NativeLocks, dir: string): Held | null {
   const fd = lockFile(n, path.join(dir, LOCK_FILE), O.O_RDWR | O.O_CREAT, false);
   if (fd === undefined) throw cannotLock();
   if (fd === null) return null;
-  // A reader of a vault that had no .vault.lock when it opened holds vault.json instead; it must exclude us too.
-  let header: number | null | undefined;
-  try {
-    header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDWR, false);
-  } catch {
-    // vault.json not writable or odd: nothing can be locked there, and readers of it do not exist then.
-    header = undefined;
-  }
+  const header = headerLock(n, dir);
   if (header === null) {
     closeQuietly(fd);
     return null;
   }
-  if (header !== undefined) closeQuietly(header);
-  return fd;
+  if (header !== undefined && !KEEP_HEADER) {
+    closeQuietly(header);
+    return { lock: fd, header: undefined };
+  }
+  return { lock: fd, header };
 }
 
 /** A reader's "descriptor" for a folder that is not on this disk: nothing is held, nothing is closed. */
 const NOT_ON_DISK = -1;
 
-/** The kernel lock for a reader: shared, on `.vault.lock` if a writer ever made it, else on vault.json. */
-function readerLock(n: NativeLocks, dir: string): number | null {
+/**
+ * The kernel lock for a reader: shared, on `.vault.lock` if a writer ever made
+ * it, and on vault.json as well, which a writer keeps locked all session (so a
+ * `.vault.lock` removed or replaced under a writer lets no reader in either).
+ */
+function readerLock(n: NativeLocks, dir: string): Held | null {
   const lockPath = path.join(dir, LOCK_FILE);
   const fd = lockFile(n, lockPath, O.O_RDONLY, true);
-  if (fd !== undefined) return fd;
-  const header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDONLY, true);
-  if (header === null) return null;
+  if (fd === null) return null;
+  let header: number | null | undefined;
+  try {
+    header = lockFile(n, path.join(dir, HEADER_FILE), O.O_RDONLY, true);
+  } catch (e) {
+    if (fd === undefined) throw e;
+    // vault.json odd or unreadable: opening the vault will say so; the lock on .vault.lock is the one that counts.
+    header = undefined;
+  }
+  if (header === null) {
+    if (fd !== undefined) closeQuietly(fd);
+    return null;
+  }
+  if (fd !== undefined) return { lock: fd, header };
   if (header === undefined) {
     // The folder is not on this computer's disk at all (the caller reads it through another VaultFs, as the
     // crash simulator's in-memory disk does): there is nothing here for another process to reach, so nothing to lock.
-    if (!fs.existsSync(dir)) return NOT_ON_DISK;
+    if (!fs.existsSync(dir)) return { lock: NOT_ON_DISK, header: undefined };
     throw cannotLock(' The vault has neither vault.json nor .vault.lock.');
   }
   // A writer may have made .vault.lock meanwhile; if so, that is the lock that counts.
@@ -175,7 +215,14 @@ function readerLock(n: NativeLocks, dir: string): number | null {
     closeQuietly(header);
     return readerLock(n, dir);
   }
-  return header;
+  return { lock: NOT_ON_DISK, header };
+}
+
+/** Releases the vault's process lock (once; later calls do nothing). */
+export interface HeldLock {
+  (): void;
+  /** For a writer, after vault.json was written anew: hold the new file, so a lost `.vault.lock` still leaves the vault held. */
+  refresh(): void;
 }
 
 /**
@@ -183,30 +230,41 @@ function readerLock(n: NativeLocks, dir: string): number | null {
  * included) holds it, or if the lock record says the vault is open on another
  * computer or by a process of this computer that still lives.
  */
-export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<() => void> {
+export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<HeldLock> {
   const n = await locks();
-  const fd = opts.readOnly ? readerLock(n, dir) : writerLock(n, dir);
-  if (fd === null) throw inUse();
+  const held = opts.readOnly ? readerLock(n, dir) : writerLock(n, dir);
+  if (held === null) throw inUse();
+  const closeAll = () => {
+    closeQuietly(held.lock);
+    if (held.header !== undefined) closeQuietly(held.header);
+  };
   const file = path.join(dir, '.lock');
   const record = readRecord(file);
   if (record && record.host !== os.hostname()) {
-    closeQuietly(fd);
+    closeAll();
     throw new VaultError(
       'IN_USE',
       `The vault is open on ${shownHost(record.host)} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
     );
   }
   if (record && holderLives(record)) {
-    closeQuietly(fd);
+    closeAll();
     throw inUse(record.pid);
   }
   // Any other record is stale: its holder is gone (or its pid belongs to another process now).
   if (!opts.readOnly) writeRecord(dir, file);
   let released = false;
-  return () => {
+  const release = () => {
     if (released) return;
     released = true;
     if (!opts.readOnly) removeRecord(file);
-    closeQuietly(fd);
+    closeAll();
   };
+  const refresh = () => {
+    if (released || opts.readOnly || !KEEP_HEADER) return;
+    if (held.header !== undefined && stillThere(held.header, path.join(dir, HEADER_FILE))) return;
+    if (held.header !== undefined) closeQuietly(held.header);
+    held.header = headerLock(n, dir) ?? undefined;
+  };
+  return Object.assign(release, { refresh });
 }

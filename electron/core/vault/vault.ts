@@ -14,7 +14,7 @@ import { readVersion } from './history';
 import { nodeFs, type VaultFs } from './fsio';
 import { calibrateKdf, checkKdf } from './kdf';
 import { checkPassphrase, newVaultKeys, passphraseCost, withPassphrase, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
-import { acquireLock } from './lockfile';
+import { acquireLock, type HeldLock } from './lockfile';
 import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { rotate } from './rotate';
 import { SessionQueue, type Session } from './session';
@@ -29,7 +29,7 @@ const HEADER_MAC_MARK = 'vault/header-mac';
 export class Vault extends SessionQueue implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
   private readonly hf: HeaderFile;
-  private releaseLock: (() => void) | undefined;
+  private releaseLock: HeldLock | undefined;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
   readonly memory: MemoryOps;
@@ -100,15 +100,18 @@ export class Vault extends SessionQueue implements VaultApi {
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
     vault.releaseLock = await acquireLock(dir);
+    vault.hf.onReplaced = vault.releaseLock.refresh;
     try {
       // Again under the lock: nothing may have arrived since the first look.
       await Vault.mayCreateIn(dir, fsx);
+      await io('create the vault files', () => HeaderFile.startCreating(dir, fsx));
       vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, header.manifest, state, opts.journalLimit, { fs: fsx }), state);
       vault.unlockedWith = 'passphrase';
       // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.
       await vault.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
       // vault.json last: until it exists there is no vault, so a crash here leaves nothing half-made.
       await vault.hf.create();
+      await HeaderFile.doneCreating(dir, fsx);
     } catch (e) {
       await vault.close().catch(() => undefined);
       throw e;
@@ -130,6 +133,9 @@ export class Vault extends SessionQueue implements VaultApi {
     const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
+    vault.hf.onReplaced = vault.releaseLock.refresh;
+    // A creation killed after writing vault.json left its mark: the vault is whole, so the mark must go.
+    if (!vault.readOnly) await HeaderFile.doneCreating(dir, fsx);
     return vault;
   }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { moveAsidePreProjectsMemory, MOVED_ASIDE } from '../../../electron/core/projects/legacy';
 import { Projects } from '../../../electron/core/projects/store';
+import { validateMemoryPath } from '../../../electron/core/memory/paths';
 import { tempVault } from '../vault/helpers';
 
 const write = (v: { memory: { writeFile: (p: string, t: string, o: { mode: 'create'; source: 'claude' }) => Promise<unknown> } }, p: string, t: string) =>
@@ -102,4 +103,27 @@ describe('the app on a vault with a pre-projects memory', () => {
       await fs.rm(userData, { recursive: true, force: true, maxRetries: 10 });
     }
   }, 60_000);
+});
+
+describe('a pre-projects memory too long to move under the moved-aside name', () => {
+  it('is moved where its paths stay within the limits, so it can be reached', async () => {
+    const t = await tempVault();
+    try {
+      // A path at the length limit: under the longer moved-aside name it would be too long to read or export.
+      const deep = `/memories/.mnemo-projects/old/${'n'.repeat(200)}/${'o'.repeat(200)}/${'p'.repeat(200)}/${'q'.repeat(200)}/`;
+      const file = deep + 'r'.repeat(1024 - Buffer.byteLength(deep) - 3) + '.md';
+      expect(Buffer.byteLength(file)).toBe(1024);
+      await write(t.vault, file, 'old deep note');
+      const notice = await moveAsidePreProjectsMemory(t.vault);
+      expect(notice).toBeDefined();
+      for (const e of t.vault.memory.list('/memories', 40)) expect(() => validateMemoryPath(e.path)).not.toThrow();
+      const now = file.replace('/memories/.mnemo-projects/', '/memories/');
+      expect(await t.vault.memory.readFile(now)).toBe('old deep note');
+      expect(notice).toContain('/memories/old');
+      expect(t.vault.memory.stat('/memories/.mnemo-projects')?.kind ?? 'none').not.toBe('file');
+      expect(t.vault.memory.list('/memories/.mnemo-projects', 1)).toEqual([]);
+    } finally {
+      await t.cleanup();
+    }
+  });
 });
