@@ -6,39 +6,24 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cryptoReady } from '../../../electron/core/vault/crypto';
+import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
 import { Vault } from '../../../electron/core/vault/vault';
 import { FLOOR, PASS } from './helpers';
+import { cleanupsAfterEach, madeVault as madeVaultIn } from './lock-children';
 
 const CHILD = path.join(import.meta.dirname, 'lock-child.ts');
 
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
-
-async function madeVault(): Promise<{ root: string; dir: string; state: string }> {
-  await cryptoReady();
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-locklost-'));
-  cleanups.push(() => fs.rm(root, { recursive: true, force: true }));
-  const dir = path.join(root, 'vault');
-  const state = path.join(root, 'state');
-  const made = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir: state });
-  await made.vault.close();
-  return { root, dir, state };
-}
+const cleanup = cleanupsAfterEach();
+const madeVault = () => madeVaultIn('mnemo-locklost-', cleanup);
 
 /** Opens the vault in a child process (lock-child.ts), which holds it until the test ends; its answer ("won" or the error). */
 async function openInChild(dir: string, state: string): Promise<string> {
   const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, state], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()));
-  cleanups.push(async () => {
+  cleanup(async () => {
     proc.stdin.end();
     proc.kill('SIGKILL');
     await exited;
@@ -74,7 +59,7 @@ describe('a lock file lost under a live holder', () => {
   it('a holder that wrote vault.json anew (a passphrase change) still holds the vault once .vault.lock is gone', async () => {
     const { dir, state } = await madeVault();
     const vault = await Vault.open(dir, { stateDir: state });
-    cleanups.push(() => vault.close());
+    cleanup(() => vault.close());
     await vault.unlock(PASS);
     await vault.changePassphrase(PASS, `${PASS} 2`, FLOOR);
     await removeLocks(dir);

@@ -5,47 +5,21 @@
  * container) is refused while the first holds it. Each case needs `unshare`;
  * where the kernel refuses it the case is skipped with the reason printed.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
-import { cryptoReady } from '../../../electron/core/vault/crypto';
-import { Vault } from '../../../electron/core/vault/vault';
-import { FLOOR, PASS } from './helpers';
+import { cleanupsAfterEach, lineChild, madeVault as madeVaultIn, type Child } from './lock-children';
 
 const CHILD = path.join(import.meta.dirname, 'lock-child.ts');
 const NODE = [process.execPath, '--import', 'tsx', CHILD];
 
-interface Child {
-  proc: ChildProcessWithoutNullStreams;
-  next(): Promise<string>;
-  exited: Promise<void>;
-}
-
 /** Starts lock-child.ts under `prefix` (an unshare command line, or none); it opens the vault when told "go". */
 function start(prefix: string[], dir: string, stateDir: string): Child {
   const argv = [...prefix, ...NODE, dir, stateDir];
-  const proc = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines = readline.createInterface({ input: proc.stdout });
-  const queue: string[] = [];
-  const waiters: ((l: string) => void)[] = [];
-  lines.on('line', (l) => {
-    const w = waiters.shift();
-    if (w) w(l);
-    else queue.push(l);
-  });
-  const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()));
-  return {
-    proc,
-    exited,
-    next: () => {
-      const l = queue.shift();
-      return l !== undefined ? Promise.resolve(l) : new Promise((resolve) => waiters.push(resolve));
-    },
-  };
+  return lineChild(spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 async function openIn(child: Child): Promise<string> {
@@ -61,25 +35,11 @@ function unshareRefused(args: string[]): string | undefined {
   return r.status === 0 ? undefined : `unshare ${args.join(' ')} was refused: ${r.stderr.trim()}`;
 }
 
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
-
-async function madeVault(): Promise<{ root: string; dir: string; state: string }> {
-  await cryptoReady();
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-lockid-'));
-  cleanups.push(() => fs.rm(root, { recursive: true, force: true }));
-  const dir = path.join(root, 'vault');
-  const state = path.join(root, 'state');
-  const made = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir: state });
-  await made.vault.close();
-  return { root, dir, state };
-}
+const cleanup = cleanupsAfterEach();
+const madeVault = () => madeVaultIn('mnemo-lockid-', cleanup);
 
 function holding(child: Child): void {
-  cleanups.push(async () => {
+  cleanup(async () => {
     child.proc.stdin.end();
     child.proc.kill('SIGKILL');
     await child.exited;
@@ -171,7 +131,7 @@ describe('one vault, one holder, however the folder is reached', () => {
     const { dir } = await madeVault();
     // A live process on this computer that holds the vault by a lock this one cannot see (a file system that keeps locks to itself).
     const holder = spawn('sleep', ['60']);
-    cleanups.push(async () => {
+    cleanup(async () => {
       holder.kill('SIGKILL');
     });
     const stat = (await fs.readFile(`/proc/${holder.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');

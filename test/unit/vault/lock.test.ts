@@ -1,8 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
 import { Vault } from '../../../electron/core/vault/vault';
@@ -10,6 +9,7 @@ import { cryptoReady } from '../../../electron/core/vault/crypto';
 import { VaultError } from '../../../electron/core/vault/types';
 import { DEEP } from '../../deep';
 import { bundleChild } from './bundle-child';
+import { lineChild, type Child } from './lock-children';
 
 /** lock-child.ts, bundled: nine processes start per trial, each in tens of milliseconds instead of a second under tsx. */
 let CHILD: string;
@@ -17,31 +17,8 @@ beforeAll(async () => {
   CHILD = await bundleChild(path.join(import.meta.dirname, 'lock-child.ts'));
 }, 60_000);
 
-interface Child {
-  proc: ChildProcessWithoutNullStreams;
-  next(): Promise<string>;
-  exited: Promise<void>;
-}
-
 function start(dir: string): Child {
-  const proc = spawn(process.execPath, [CHILD, dir, path.join(path.dirname(dir), 'state')], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines = readline.createInterface({ input: proc.stdout });
-  const queue: string[] = [];
-  const waiters: ((l: string) => void)[] = [];
-  lines.on('line', (l) => {
-    const w = waiters.shift();
-    if (w) w(l);
-    else queue.push(l);
-  });
-  const exited = new Promise<void>((resolve) => proc.on('close', () => resolve()));
-  return {
-    proc,
-    exited,
-    next: () => {
-      const l = queue.shift();
-      return l !== undefined ? Promise.resolve(l) : new Promise((resolve) => waiters.push(resolve));
-    },
-  };
+  return lineChild(spawn(process.execPath, [CHILD, dir, path.join(path.dirname(dir), 'state')], { stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 let roots: string[] = [];
