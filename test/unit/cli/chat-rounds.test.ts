@@ -3,24 +3,15 @@
  * memory call: the turn stops at the round limit with a clear message, and
  * `--continue` carries on from there.
  */
-import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../../../electron/shared/settings';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
-import { initVault, mnemo } from './helpers';
+import { memoryCall, reply, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { vaultAndFakeForFile, mnemo, type VaultAndFake } from './helpers';
 
-let v: Awaited<ReturnType<typeof initVault>>;
+let v: VaultAndFake['v'];
 let fake: FakeAnthropic;
 let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  v = await initVault();
-  fake = await startFakeAnthropic();
-  env = { ...v.env, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
-});
-afterAll(async () => {
-  await fake.close();
-  await fs.rm(v.root, { recursive: true, force: true });
-});
+vaultAndFakeForFile((s) => ({ v, fake, env } = s));
 
 const run = (args: string[]) => mnemo([...args, '--vault', v.vault], { env });
 

@@ -5,22 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
-import { CLI_BUNDLE, initVault, mnemo } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { memoryCall, reply, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { CLI_BUNDLE, vaultAndFakeForFile, mnemo, type VaultAndFake } from './helpers';
 
-let v: Awaited<ReturnType<typeof initVault>>;
+let v: VaultAndFake['v'];
 let fake: FakeAnthropic;
 let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  v = await initVault();
-  fake = await startFakeAnthropic();
-  env = { ...v.env, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
-});
-afterAll(async () => {
-  await fake.close();
-  await fs.rm(v.root, { recursive: true, force: true });
-});
+vaultAndFakeForFile((s) => ({ v, fake, env } = s));
 
 describe('a closed stdout pipe during a writing command', () => {
   it('mnemo chat --once | head -c 20: the turn is finished and saved, or the exit status says it was not', async () => {

@@ -2,7 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { CLI_BUNDLE } from '../../../electron/cli/bundle';
+import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
 export const PASS = 'correct horse battery staple';
 /** The vault's floor KDF: real Argon2id, just the cheapest the vault accepts. */
@@ -66,4 +68,26 @@ export async function snapshot(dir: string): Promise<Map<string, string>> {
 
 export function memoryLines(...commands: object[]): string {
   return commands.map((c) => JSON.stringify(c)).join('\n') + '\n';
+}
+
+export interface VaultAndFake {
+  v: Awaited<ReturnType<typeof initVault>>;
+  fake: FakeAnthropic;
+  /** The vault's environment, with the CLI pointed at the fake server. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** For the whole file: a fresh vault and a fake Anthropic server, handed to `set` before the tests run and removed after. */
+export function vaultAndFakeForFile(set: (s: VaultAndFake) => void): void {
+  let s: VaultAndFake | undefined;
+  beforeAll(async () => {
+    const v = await initVault();
+    const fake = await startFakeAnthropic();
+    s = { v, fake, env: { ...v.env, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL } };
+    set(s);
+  });
+  afterAll(async () => {
+    await s?.fake.close();
+    if (s) await fs.rm(s.v.root, { recursive: true, force: true });
+  });
 }

@@ -4,22 +4,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryCall, reply, startFakeAnthropic, text, toolResults, resultText, type FakeAnthropic } from '../../fake-anthropic/server';
-import { initVault, memoryLines, mnemo, snapshot, tempDir } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { memoryCall, reply, text, toolResults, resultText, type FakeAnthropic } from '../../fake-anthropic/server';
+import { vaultAndFakeForFile, memoryLines, mnemo, snapshot, tempDir, type VaultAndFake } from './helpers';
 
-let v: Awaited<ReturnType<typeof initVault>>;
+let v: VaultAndFake['v'];
 let fake: FakeAnthropic;
 let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  v = await initVault();
-  fake = await startFakeAnthropic();
-  env = { ...v.env, ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
-});
-afterAll(async () => {
-  await fake.close();
-  await fs.rm(v.root, { recursive: true, force: true });
-});
+vaultAndFakeForFile((s) => ({ v, fake, env } = s));
 
 const run = (args: string[], stdin?: string) => mnemo([...args, '--vault', v.vault], { env, ...(stdin !== undefined ? { stdin } : {}) });
 const answers = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { content: string; is_error: boolean });
