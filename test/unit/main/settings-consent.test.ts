@@ -22,11 +22,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** The app with a vault; `answer` is what main's own confirmation dialog says (absent: there is no dialog). */
-async function app(answer?: boolean) {
+/** Main's handlers over a fresh temp folder (removed after the test), with main's own confirmation dialog `confirmChange` if given. */
+async function handlers(confirmChange?: (q: { message: string; detail: string }) => Promise<boolean>) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-consent-'));
   cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  const asked: Array<{ message: string; detail: string }> = [];
   const made = createHandlers({
     userDataDir: dir,
     stateDir: path.join(dir, 'state'),
@@ -34,9 +33,16 @@ async function app(answer?: boolean) {
     kdf: KDF,
     pickDirectory: async () => undefined,
     emit: () => undefined,
-    ...(answer === undefined ? {} : { confirmChange: async (q: { message: string; detail: string }) => (asked.push(q), answer) }),
+    ...(confirmChange === undefined ? {} : { confirmChange }),
   });
   cleanups.push(() => made.session.close());
+  return made;
+}
+
+/** The app with a vault; `answer` is what main's own confirmation dialog says (absent: there is no dialog). */
+async function app(answer?: boolean) {
+  const asked: Array<{ message: string; detail: string }> = [];
+  const made = await handlers(answer === undefined ? undefined : async (q) => (asked.push(q), answer));
   expect((await dispatch(made.handlers, 'vaultCreate', [{ passphrase: PASS }])).ok).toBe(true);
   const call = (name: CallName, ...args: unknown[]) => dispatch(made.handlers, name, args);
   const vault = () => made.session.unlocked();
@@ -135,20 +141,9 @@ describe('the API key', () => {
 
 describe('main’s own dialog', () => {
   it('is shown once at a time: more requests while it is open are refused without another dialog', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-consent-'));
-    cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
     let answer: (yes: boolean) => void = () => undefined;
     let shown = 0;
-    const made = createHandlers({
-      userDataDir: dir,
-      stateDir: path.join(dir, 'state'),
-      env: {},
-      kdf: KDF,
-      pickDirectory: async () => undefined,
-      emit: () => undefined,
-      confirmChange: () => (shown++, new Promise<boolean>((r) => (answer = r))),
-    });
-    cleanups.push(() => made.session.close());
+    const made = await handlers(() => (shown++, new Promise<boolean>((r) => (answer = r))));
     await dispatch(made.handlers, 'vaultCreate', [{ passphrase: PASS }]);
     const first = dispatch(made.handlers, 'settingsSet', [{ autoLockMinutes: 0 }]);
     await new Promise((r) => setTimeout(r, 20));
