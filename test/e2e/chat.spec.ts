@@ -1,8 +1,8 @@
 /** The chat screen end to end: real handlers, the real SDK, and test/fake-anthropic as Claude. */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { apiError, memoryCall, reply, resultText, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
-import { lock, openMemories, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp } from './helpers';
+import { lastReply, lock, messageBox as message, openMemories, send, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -10,14 +10,6 @@ let fake: FakeAnthropic;
 eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const vault = () => app.session.unlocked();
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-async function send(page: Page, text: string): Promise<void> {
-  // As a person would: wait until the previous reply has finished (Send is back in place of Stop).
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await message(page).fill(text);
-  await message(page).press('Enter');
-}
-const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
 
 test('two conversations: Claude writes a memory, the user edits it, and the next conversation reads the edit', async () => {
   const { page } = app;

@@ -178,3 +178,16 @@ export async function sendFromChatTab(page: Page, message: string): Promise<void
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 }
+
+/** The chat screen's message box. */
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+/** Sends `text` as a person would: waits until the previous reply has finished (Send is back in place of Stop). */
+export async function send(page: Page, text: string): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}
+
+/** Claude's latest reply in the transcript. */
+export const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();

@@ -5,11 +5,11 @@
  * SDK and test/fake-anthropic. Nothing unapproved is written, nothing runs
  * without end, and nothing the user typed or Claude wrote is lost.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { saveSettings } from '../../electron/core/chat/settings-store';
 import { VaultError } from '../../electron/core/vault/types';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, expectAccessible, lock, unlock, type FreshApp } from './helpers';
+import { eachWithFakeApi, expectAccessible, lastReply, lock, messageBox as message, send, unlock, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -17,13 +17,6 @@ let fake: FakeAnthropic;
 eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const vault = () => app.session.unlocked();
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-async function send(page: Page, text: string): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await message(page).fill(text);
-  await message(page).press('Enter');
-}
-const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
 
 test('a reply whose tool_use ids repeat shows no approval card, writes nothing, and says why in the transcript', async () => {
   const { page } = app;
