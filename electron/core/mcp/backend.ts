@@ -1,0 +1,28 @@
+/**
+ * Where a call from outside the app (`mnemo mcp`, `mnemo memory`) is served:
+ * by the running, unlocked app over the local channel (channel-client.ts), or
+ * by this process opening the vault itself for the length of each call
+ * (vault-backend.ts). Both answer exactly as Claude's memory tool does.
+ */
+import type { FileInfo } from './protocol';
+
+export interface MemoryCommandAnswer {
+  content: string;
+  is_error: boolean;
+}
+
+export interface MemoryBackend {
+  /** Which way calls go: shown in logs and tests, never to the MCP client. */
+  readonly kind: 'app' | 'vault';
+  /** One memory-tool call (unvalidated input), answered as the memory tool answers; never throws for a bad call. */
+  call(input: unknown): Promise<MemoryCommandAnswer>;
+  /** The project's memory files, paths as the project sees them (`/memories/…`). */
+  list(): Promise<FileInfo[]>;
+  /** One memory's text; throws a VaultError (NOT_FOUND, DAMAGED, …) or MemoryPathError. */
+  read(path: string): Promise<string>;
+  /** Called with the project's paths that changed (by anyone) once this side learns of it; returns an unsubscribe. */
+  onChange(listener: (paths: string[]) => void): () => void;
+  /** Called once if this backend can serve no more (the app locked or quit): the caller picks another. */
+  onGone(listener: () => void): () => void;
+  close(): Promise<void>;
+}
