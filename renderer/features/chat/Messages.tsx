@@ -5,6 +5,7 @@ import { Entry, replySummary } from './Transcript';
 
 /** How close to the end (px) still counts as "at the bottom", so a reply being followed keeps being followed. */
 const BOTTOM_SLACK = 48;
+const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
 
 /**
  * The scrolling transcript. Only the messages in and near view are in the
@@ -78,10 +79,25 @@ function List({ entries, earlier, onEarlier, followKey, onOpen, tail }: Omit<Pro
     // Start at the end: the first render already holds the last messages, not the first ones.
     initialOffset: () => entries.reduce((sum, e) => sum + estimate(e), 0),
   });
+  // A size correction scrolls to the offset the virtualizer last saw plus the change. If the reader scrolled since
+  // and its event is not in yet, that offset is stale and the correction would pull them back: skip it then.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, v) => {
+    const seen = v.scrollOffset ?? 0;
+    const el = scroller.current;
+    return el !== null && Math.abs(el.scrollTop - seen) <= 1 && item.start < seen;
+  };
 
+  /** Where `follow` last put the view; a view found above it, away from the end, was moved by the reader. */
+  const pinnedTop = useRef<number | undefined>(undefined);
   const follow = useCallback(() => {
     const el = scroller.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    // A render can run between the reader's scroll and its event (a busy machine queues both): the event would come
+    // too late to stop this pin, which would pull the reader back to the end. The position itself says they left.
+    if (pinnedTop.current !== undefined && el.scrollTop < pinnedTop.current - BOTTOM_SLACK && !nearEnd(el)) atBottom.current = false;
+    if (!atBottom.current) return;
+    el.scrollTop = el.scrollHeight;
+    pinnedTop.current = el.scrollTop;
   }, []);
 
   // Every render may have grown the content (streamed text, a measured message): keep the end in view if it was.
@@ -127,7 +143,8 @@ function List({ entries, earlier, onEarlier, followKey, onOpen, tail }: Omit<Pro
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
+        atBottom.current = nearEnd(el);
+        if (atBottom.current) pinnedTop.current = el.scrollTop;
       }}
     >
       {earlier > 0 && (
