@@ -33,6 +33,12 @@ export { shownHost } from './lockrecord';
 export interface LockOptions {
   /** Take a shared kernel lock but write nothing in the vault folder (read-only commands change no byte or mtime there). */
   readOnly?: boolean;
+  /**
+   * While a process of this computer holds the vault, try again for up to this
+   * many ms, with a short randomised backoff (default 0: IN_USE at once). The
+   * per-call holders (vault.ts `hold`) wait so, since each lets go within moments.
+   */
+  waitMs?: number;
 }
 
 /** The file the kernel lock is held on. Ends in `.lock`, so backups leave it out. */
@@ -225,15 +231,35 @@ export interface HeldLock {
   refresh(): void;
 }
 
+/** A live process of this computer holds the vault (its pid when its record names it). */
+class Busy {
+  constructor(readonly pid?: number) {}
+}
+
+/** The longest pause between two tries while waiting: short, as a per-call holder lets go within moments. */
+const MAX_BACKOFF_MS = 8;
+
 /**
  * Takes the vault's process lock; IN_USE if a live process (this one
- * included) holds it, or if the lock record says the vault is open on another
- * computer or by a process of this computer that still lives.
+ * included) holds it — after waiting up to `opts.waitMs` for it to let go —
+ * or at once if the lock record says the vault is open on another computer.
  */
 export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<HeldLock> {
   const n = await locks();
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  for (let delay = 1; ; delay = Math.min(delay * 2, MAX_BACKOFF_MS)) {
+    const got = tryAcquire(n, dir, opts);
+    if (!(got instanceof Busy)) return got;
+    const left = deadline - Date.now();
+    if (left <= 0) throw inUse(got.pid);
+    // Randomised, so processes waiting together do not try in step.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(left, delay / 2 + Math.random() * delay)));
+  }
+}
+
+function tryAcquire(n: NativeLocks, dir: string, opts: LockOptions): HeldLock | Busy {
   const held = opts.readOnly ? readerLock(n, dir) : writerLock(n, dir);
-  if (held === null) throw inUse();
+  if (held === null) return new Busy();
   const closeAll = () => {
     closeQuietly(held.lock);
     if (held.header !== undefined) closeQuietly(held.header);
@@ -249,7 +275,7 @@ export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<
   }
   if (record && holderLives(record)) {
     closeAll();
-    throw inUse(record.pid);
+    return new Busy(record.pid);
   }
   // Any other record is stale: its holder is gone (or its pid belongs to another process now).
   if (!opts.readOnly) writeRecord(dir, file);
