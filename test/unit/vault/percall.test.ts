@@ -117,13 +117,14 @@ describe('a vault held per call', () => {
     const b = await opened(dir, state);
     await a.memory.writeFile('/memories/first.md', 'first', upsert);
     await b.memory.writeFile('/memories/second.md', 'second', upsert);
-    // The start of a record promising 5000 bytes, then nothing: what a writer killed mid-append leaves.
+    // The first 20 000 bytes of a record promising 50 000: what a writer killed mid-append leaves. Longer than
+    // the next record, so appending over it without cutting it off would leave the rest after that record.
     const segments = path.join(dir, 'segments');
     const sizes = await Promise.all((await fs.readdir(segments)).map(async (n) => ({ n, at: (await fs.stat(path.join(segments, n))).mtimeMs })));
     const journal = path.join(segments, sizes.sort((x, y) => y.at - x.at)[0]!.n);
-    const torn = Buffer.alloc(40);
-    torn.writeUInt32LE(5000, 0);
-    torn.writeUInt32LE(~5000 >>> 0, 4);
+    const torn = Buffer.alloc(20_000);
+    torn.writeUInt32LE(50_000, 0);
+    torn.writeUInt32LE(~50_000 >>> 0, 4);
     await fs.appendFile(journal, torn);
     await a.memory.writeFile('/memories/third.md', 'third', upsert);
     expect(await b.memory.readFile('/memories/third.md')).toBe('third');
