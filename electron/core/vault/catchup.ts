@@ -42,6 +42,23 @@ const wentBack = (): VaultError =>
  * in this device's high-water mark.
  */
 export async function catchUp(s: Session, hf: HeaderFile, host: CatchUpHost): Promise<void> {
+  let ended = false;
+  try {
+    await bringUp(s, hf, {
+      ...host,
+      lock: () => {
+        ended = true;
+        host.lock();
+      },
+    });
+  } catch (e) {
+    // Locked meanwhile by someone else: its keys were wiped under the catch-up, whose failure says nothing about the vault.
+    if (!ended && !host.isCurrent()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    throw e;
+  }
+}
+
+async function bringUp(s: Session, hf: HeaderFile, host: CatchUpHost): Promise<void> {
   const next = await hf.changedOnDisk();
   if (next) {
     const failure =
@@ -73,8 +90,7 @@ export async function catchUp(s: Session, hf: HeaderFile, host: CatchUpHost): Pr
   }
   if (state.gen < s.state.gen || !host.isCurrent()) {
     await store.close();
-    if (!host.isCurrent()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
-    host.lock();
+    if (host.isCurrent()) host.lock();
     throw wentBack();
   }
   const old = s.store;
