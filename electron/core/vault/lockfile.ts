@@ -75,10 +75,10 @@ function locks(): Promise<NativeLocks> {
   return native;
 }
 
-/** Takes the lock on `fd`: true if taken, false if another open file holds a conflicting one. */
-function take(n: NativeLocks, fd: number, shared: boolean): boolean {
+/** Takes the lock on `fd` (at byte `at`): true if taken, false if another open file holds a conflicting one. */
+function take(n: NativeLocks, fd: number, shared: boolean, at = LOCK_AT): boolean {
   try {
-    return n.tryLock(fd, LOCK_AT, 1, { shared });
+    return n.tryLock(fd, at, 1, { shared });
   } catch (e) {
     // Windows says a held range is busy or a lock violation rather than EAGAIN.
     const code = (e as NodeJS.ErrnoException).code;
@@ -236,8 +236,42 @@ class Busy {
   constructor(readonly pid?: number) {}
 }
 
-/** The longest pause between two tries while waiting: short, as a per-call holder lets go within moments. */
-const MAX_BACKOFF_MS = 8;
+/** Pauses between two tries while waiting: short, as a per-call holder lets go within moments; random, so waiters do not try in step. */
+const POLL_MS = [1, 4] as const;
+
+/**
+ * Where waiting writers say they wait: a shared lock on this byte of
+ * `.vault.lock`, held while they wait. A process about to take the vault
+ * first looks there, and when others wait it waits with them instead of
+ * cutting in front: a process taking the vault call after call would
+ * otherwise starve the rest (it tries again at once; they sleep between
+ * tries). Only where locks are byte ranges: fs-native-extensions locks the
+ * whole file on macOS (flock), where this hint is left out.
+ */
+const WAITING_AT = LOCK_AT + 1;
+const WAITERS_SEEN = process.platform !== 'darwin';
+
+/** True when another process waits for the vault (holds the waiting byte). */
+function othersWait(n: NativeLocks, dir: string): boolean {
+  const fd = openFile(path.join(dir, LOCK_FILE), O.O_RDWR);
+  if (fd === undefined) return false;
+  try {
+    const free = take(n, fd, false, WAITING_AT);
+    if (free) n.unlock(fd, WAITING_AT, 1);
+    return !free;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/** Says this process waits: a descriptor holding the waiting byte shared (closed when done), or undefined if not now. */
+function sayWaiting(n: NativeLocks, dir: string): number | undefined {
+  const fd = openFile(path.join(dir, LOCK_FILE), O.O_RDWR);
+  if (fd === undefined || take(n, fd, true, WAITING_AT)) return fd;
+  // Someone is looking (othersWait) at this instant: say it at the next try.
+  closeQuietly(fd);
+  return undefined;
+}
 
 /**
  * Takes the vault's process lock; IN_USE if a live process (this one
@@ -246,14 +280,25 @@ const MAX_BACKOFF_MS = 8;
  */
 export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<HeldLock> {
   const n = await locks();
+  const waits = (opts.waitMs ?? 0) > 0 && !opts.readOnly;
   const deadline = Date.now() + (opts.waitMs ?? 0);
-  for (let delay = 1; ; delay = Math.min(delay * 2, MAX_BACKOFF_MS)) {
-    const got = tryAcquire(n, dir, opts);
-    if (!(got instanceof Busy)) return got;
-    const left = deadline - Date.now();
-    if (left <= 0) throw inUse(got.pid);
-    // Randomised, so processes waiting together do not try in step.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(left, delay / 2 + Math.random() * delay)));
+  let waiting: number | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let pid: number | undefined;
+      // Others already waiting go first: join them (see WAITING_AT).
+      if (!(attempt === 0 && waits && WAITERS_SEEN && othersWait(n, dir))) {
+        const got = tryAcquire(n, dir, opts);
+        if (!(got instanceof Busy)) return got;
+        pid = got.pid;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw inUse(pid);
+      if (waits && WAITERS_SEEN) waiting ??= sayWaiting(n, dir);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS[0] + Math.random() * (POLL_MS[1] - POLL_MS[0]))));
+    }
+  } finally {
+    if (waiting !== undefined) closeQuietly(waiting);
   }
 }
 
