@@ -19,6 +19,8 @@ export class Manifests {
   good = false;
   /** The identity (records.ts `manifestIdentity`) of the manifest at `path` as this store last read or wrote it. */
   identity: string | undefined;
+  /** The identity of `.next` as last read, which becomes the manifest's when a cut-off checkpoint is finished. */
+  private nextIdentity: string | undefined;
 
   constructor(
     private readonly fs: VaultFs,
@@ -38,6 +40,7 @@ export class Manifests {
     if (!raw) return undefined;
     const snap = openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
     if (snap && file === this.path) this.identity = manifestIdentity(raw);
+    if (snap && file === this.nextPath) this.nextIdentity = manifestIdentity(raw);
     return snap;
   }
 
@@ -74,7 +77,7 @@ export class Manifests {
       await this.fs.rename(this.nextPath, this.path);
       await this.fs.syncDir(this.dir);
     });
-    this.identity = await this.identityOnDisk();
+    this.identity = this.nextIdentity;
   }
 
   /**

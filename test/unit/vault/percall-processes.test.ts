@@ -157,7 +157,7 @@ describe('processes sharing a vault per call', () => {
     for (const w of writers) ok(await w.p.ask({ op: 'close' }));
     expect(expected.acks).toBe(3 * n);
     // They took turns: a writer calling back to back does not keep the others waiting until it is done.
-    // (Here about 108 turns in 120 writes; about 20 when every process tried again at once, whoever waited.)
+    // (Measured here: about 108 turns in the sampled 120 writes; about 20 when every process tried again at once, whoever waited.)
     const turns = acks.filter((who, i) => i > 0 && who !== acks[i - 1]).length;
     expect(turns).toBeGreaterThanOrEqual(n);
     await checkVault(dir, state, expected);
