@@ -163,7 +163,7 @@ export class Vault extends VaultContents implements VaultApi {
         throw e;
       }
       wipe(vmk);
-      if (attempt === 3) throw new VaultError('IN_USE', 'The vault’s keys are being changed in another Mnemo window or mnemo command; try again in a moment.');
+      if (attempt === 3) throw new VaultError('IN_USE', "The vault's keys are being changed in another Mnemo window or mnemo command; try again in a moment.");
     }
   }
 
