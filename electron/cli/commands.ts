@@ -102,6 +102,8 @@ export type CommandName = keyof typeof COMMANDS;
 export const NEEDS_PASSPHRASE: ReadonlySet<string> = new Set(['rotate', 'recovery-key', 'backup']);
 /** Commands that only read: they open the vault read-only and never change a byte or an mtime in its folder. */
 export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'export', 'backup', 'conversations', 'export-conversation']);
+/** Commands that hold the vault's lock per call, not for the whole run (OpenOptions `lockPerCall`). */
+export const PER_CALL: ReadonlySet<string> = new Set(['memory']);
 /** Commands that still run on a vault reported as rolled back (each says so itself). */
 export const RUN_WHEN_ROLLED_BACK: ReadonlySet<string> = new Set(['accept-rollback', 'verify', 'memory']);
 
@@ -152,7 +154,12 @@ export function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } |
   return { opslimit, memlimit: memMiB * 1024 * 1024 };
 }
 
-/** `mnemo memory`: one memory-tool call per input line, answered only once it is durable. */
+/**
+ * `mnemo memory`: one memory-tool call per input line, answered only once it
+ * is durable. Each line runs holding the vault (caught up with what others
+ * wrote), which is let go before the answer is written, so other processes
+ * take their turn between lines.
+ */
 async function memoryCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
   const settings = await loadSettings(ctx.vault);
   const handlers = createMemoryHandlers(await projectVault(ctx, flags), { guardMode: () => settings.guardMode, source: 'cli' });
@@ -171,10 +178,17 @@ async function memoryCommand(ctx: CliCommandContext, flags: Flags, extras: RunEx
       await writeLine(ctx.stdout, JSON.stringify({ content: 'Error: the input line is not valid JSON', is_error: true }));
       continue;
     }
-    const result = await runMemoryCommand(handlers, input);
+    // The vault held too long by another process (IN_USE), or its keys changed there (LOCKED): this line's answer says so.
+    const result = await ctx.vault.hold(() => runMemoryCommand(handlers, input)).catch(unheld);
     await writeLine(ctx.stdout, JSON.stringify({ content: result.content, is_error: result.is_error }));
   }
   return Exit.OK;
+}
+
+/** A memory command's answer when the vault could not be held for it. */
+function unheld(e: unknown): { content: string; is_error: boolean } {
+  if (e instanceof VaultError) return { content: `Error: ${e.message}`, is_error: true };
+  throw e;
 }
 
 async function lsCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {

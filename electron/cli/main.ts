@@ -10,7 +10,7 @@ import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
 import { readPassphrase, PassphraseUnavailable } from './passphrase';
 import { USAGE } from './usage';
-import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, READ_ONLY, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
+import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, PER_CALL, READ_ONLY, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
 
 export interface CliIo {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -84,7 +84,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
       return Exit.FAILED;
     }
-    const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env), readOnly: READ_ONLY.has(command) });
+    // `memory` holds the vault per call (one input line), so several of it, `mnemo mcp` and the locked app take turns.
+    const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env), readOnly: READ_ONLY.has(command), lockPerCall: PER_CALL.has(command) });
     try {
       const currentPassphrase = keyFile ? '' : await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
       const report = await (keyFile ? readRecoveryKey(keyFile).then((k) => vault.unlockWithRecoveryKey(k)) : vault.unlock(currentPassphrase)).catch(cannotUnlock);

@@ -63,9 +63,15 @@ export async function readIfExists(fsx: VaultFs, file: string): Promise<Uint8Arr
   }
 }
 
-/** Removes temp files a crash may have left behind (they never hold acknowledged data). */
+/** A lock record being written (lockrecord.ts `writeRecord`), left behind if its writer was killed: it is written only under the lock. */
+const RECORD_TEMP = /^\.lock\.\d+\.tmp$/;
+
+/**
+ * Removes temp files a crash may have left behind (they never hold
+ * acknowledged data). Only with the vault's lock held: nobody else writes one then.
+ */
 export async function removeTemps(fsx: VaultFs, dir: string): Promise<void> {
   for (const name of await fsx.readdir(dir).catch(() => [] as string[])) {
-    if (name.startsWith('.tmp-')) await fsx.unlink(path.join(dir, name));
+    if (name.startsWith('.tmp-') || (RECORD_TEMP.test(name) && name !== `.lock.${process.pid}.tmp`)) await fsx.unlink(path.join(dir, name));
   }
 }

@@ -5,6 +5,7 @@
  * this device's back.
  */
 import path from 'node:path';
+import { sameBytes } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
 import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, type Header } from './header';
@@ -41,6 +42,8 @@ export class HeaderFile {
   olderHeader = false;
   /** Called after vault.json is written anew (the process lock holds the new file: lockfile.ts). */
   onReplaced: () => void = () => undefined;
+  /** vault.json's bytes as this process last read or wrote them: a catch-up compares them with the disk's. */
+  private bytes: Uint8Array | undefined;
 
   constructor(
     private readonly dir: string,
@@ -121,18 +124,48 @@ export class HeaderFile {
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
   static async read(dir: string, fsx: VaultFs): Promise<Header> {
+    return parseHeader(await HeaderFile.readBytes(dir, fsx));
+  }
+
+  private static async readBytes(dir: string, fsx: VaultFs): Promise<Uint8Array> {
     const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
     if (!bytes) {
       if ((await HeaderFile.contents(dir, fsx).catch(() => 'other')) === 'headless') throw headerMissing();
       throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
     }
-    return parseHeader(bytes);
+    return bytes;
+  }
+
+  /** Reads vault.json again (another process may have changed it since the vault was opened). */
+  async reread(): Promise<void> {
+    const bytes = await HeaderFile.readBytes(this.dir, this.fs);
+    this.header = parseHeader(bytes);
+    this.bytes = bytes;
+  }
+
+  /**
+   * vault.json as on disk now, when it differs from what this process last
+   * read or wrote (another process wrote it); undefined when unchanged. Take
+   * it with `adopt`.
+   */
+  async changedOnDisk(): Promise<{ header: Header; bytes: Uint8Array } | undefined> {
+    const bytes = await HeaderFile.readBytes(this.dir, this.fs);
+    if (this.bytes && sameBytes(bytes, this.bytes)) return undefined;
+    return { header: parseHeader(bytes), bytes };
+  }
+
+  /** Takes a header another process wrote (see changedOnDisk) as this vault's. */
+  adopt(next: { header: Header; bytes: Uint8Array }): void {
+    this.header = next.header;
+    this.bytes = next.bytes;
   }
 
   /** Writes a new vault's header as vault.json, durably. */
   async create(): Promise<void> {
     try {
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(this.header)));
+      const bytes = serializeHeader(this.header);
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
+      this.bytes = bytes;
     } finally {
       this.onReplaced();
     }
@@ -168,12 +201,14 @@ export class HeaderFile {
   async write(next: Header, vmk: Uint8Array): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
+    const bytes = serializeHeader(sealed);
     try {
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), serializeHeader(sealed)));
+      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
     } finally {
       this.onReplaced();
     }
     this.header = sealed;
+    this.bytes = bytes;
     await this.hwm.noteHeader(seenOf(sealed));
   }
 

@@ -33,6 +33,12 @@ export { shownHost } from './lockrecord';
 export interface LockOptions {
   /** Take a shared kernel lock but write nothing in the vault folder (read-only commands change no byte or mtime there). */
   readOnly?: boolean;
+  /**
+   * While a process of this computer holds the vault, try again for up to this
+   * many ms, with a short randomised backoff (default 0: IN_USE at once). The
+   * per-call holders (vault.ts `hold`) wait so, since each lets go within moments.
+   */
+  waitMs?: number;
 }
 
 /** The file the kernel lock is held on. Ends in `.lock`, so backups leave it out. */
@@ -69,10 +75,10 @@ function locks(): Promise<NativeLocks> {
   return native;
 }
 
-/** Takes the lock on `fd`: true if taken, false if another open file holds a conflicting one. */
-function take(n: NativeLocks, fd: number, shared: boolean): boolean {
+/** Takes the lock on `fd` (at byte `at`): true if taken, false if another open file holds a conflicting one. */
+function take(n: NativeLocks, fd: number, shared: boolean, at = LOCK_AT): boolean {
   try {
-    return n.tryLock(fd, LOCK_AT, 1, { shared });
+    return n.tryLock(fd, at, 1, { shared });
   } catch (e) {
     // Windows says a held range is busy or a lock violation rather than EAGAIN.
     const code = (e as NodeJS.ErrnoException).code;
@@ -225,15 +231,80 @@ export interface HeldLock {
   refresh(): void;
 }
 
+/** A live process of this computer holds the vault (its pid when its record names it). */
+class Busy {
+  constructor(readonly pid?: number) {}
+}
+
+/** Pauses between two tries while waiting: short, as a per-call holder lets go within moments; random, so waiters do not try in step. */
+const POLL_MS = [1, 4] as const;
+
+/**
+ * Where waiting writers say they wait: a shared lock on this byte of
+ * `.vault.lock`, held while they wait. A process about to take the vault
+ * first looks there, and when others wait it waits with them instead of
+ * cutting in front: a process taking the vault call after call would
+ * otherwise starve the rest (it tries again at once; they sleep between
+ * tries). Only where locks are byte ranges: fs-native-extensions locks the
+ * whole file on macOS (flock), where this hint is left out.
+ */
+const WAITING_AT = LOCK_AT + 1;
+const WAITERS_SEEN = process.platform !== 'darwin';
+
+/** True when another process waits for the vault (holds the waiting byte). */
+function othersWait(n: NativeLocks, dir: string): boolean {
+  const fd = openFile(path.join(dir, LOCK_FILE), O.O_RDWR);
+  if (fd === undefined) return false;
+  try {
+    const free = take(n, fd, false, WAITING_AT);
+    if (free) n.unlock(fd, WAITING_AT, 1);
+    return !free;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/** Says this process waits: a descriptor holding the waiting byte shared (closed when done), or undefined if not now. */
+function sayWaiting(n: NativeLocks, dir: string): number | undefined {
+  const fd = openFile(path.join(dir, LOCK_FILE), O.O_RDWR);
+  if (fd === undefined || take(n, fd, true, WAITING_AT)) return fd;
+  // Someone is looking (othersWait) at this instant: say it at the next try.
+  closeQuietly(fd);
+  return undefined;
+}
+
 /**
  * Takes the vault's process lock; IN_USE if a live process (this one
- * included) holds it, or if the lock record says the vault is open on another
- * computer or by a process of this computer that still lives.
+ * included) holds it — after waiting up to `opts.waitMs` for it to let go —
+ * or at once if the lock record says the vault is open on another computer.
  */
 export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<HeldLock> {
   const n = await locks();
+  const waits = (opts.waitMs ?? 0) > 0 && !opts.readOnly;
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  let waiting: number | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let pid: number | undefined;
+      // Others already waiting go first: join them (see WAITING_AT).
+      if (!(attempt === 0 && waits && WAITERS_SEEN && othersWait(n, dir))) {
+        const got = tryAcquire(n, dir, opts);
+        if (!(got instanceof Busy)) return got;
+        pid = got.pid;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw inUse(pid);
+      if (waits && WAITERS_SEEN) waiting ??= sayWaiting(n, dir);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, POLL_MS[0] + Math.random() * (POLL_MS[1] - POLL_MS[0]))));
+    }
+  } finally {
+    if (waiting !== undefined) closeQuietly(waiting);
+  }
+}
+
+function tryAcquire(n: NativeLocks, dir: string, opts: LockOptions): HeldLock | Busy {
   const held = opts.readOnly ? readerLock(n, dir) : writerLock(n, dir);
-  if (held === null) throw inUse();
+  if (held === null) return new Busy();
   const closeAll = () => {
     closeQuietly(held.lock);
     if (held.header !== undefined) closeQuietly(held.header);
@@ -249,7 +320,7 @@ export async function acquireLock(dir: string, opts: LockOptions = {}): Promise<
   }
   if (record && holderLives(record)) {
     closeAll();
-    throw inUse(record.pid);
+    return new Busy(record.pid);
   }
   // Any other record is stale: its holder is gone (or its pid belongs to another process now).
   if (!opts.readOnly) writeRecord(dir, file);

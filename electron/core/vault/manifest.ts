@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { StoreKeys } from './blobs';
 import { io, readIfExists, writeFileDurable, writeTemp } from './files';
 import type { VaultFs } from './fsio';
-import { openManifest, sealManifest } from './records';
+import { MANIFEST_IDENTITY_BYTES, manifestIdentity, openManifest, sealManifest } from './records';
 import type { Snapshot } from './state';
 
 export class Manifests {
@@ -17,6 +17,10 @@ export class Manifests {
   readonly nextPath: string;
   /** True when the current manifest file was read successfully, so it may become the fallback. */
   good = false;
+  /** The identity (records.ts `manifestIdentity`) of the manifest at `path` as this store last read or wrote it. */
+  identity: string | undefined;
+  /** The identity of `.next` as last read, which becomes the manifest's when a cut-off checkpoint is finished. */
+  private nextIdentity: string | undefined;
 
   constructor(
     private readonly fs: VaultFs,
@@ -34,13 +38,37 @@ export class Manifests {
   async read(file: string): Promise<Snapshot | undefined | null> {
     const raw = await io('read the vault', () => readIfExists(this.fs, file));
     if (!raw) return undefined;
-    return openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
+    const snap = openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
+    if (snap && file === this.path) this.identity = manifestIdentity(raw);
+    if (snap && file === this.nextPath) this.nextIdentity = manifestIdentity(raw);
+    return snap;
+  }
+
+  /** The identity of the manifest file at `path` now (undefined if there is none): a few bytes read, nothing decrypted. */
+  async identityOnDisk(): Promise<string | undefined> {
+    return io('read the vault', async () => {
+      let fh;
+      try {
+        fh = await this.fs.open(this.path, 'read');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
+      try {
+        const head = new Uint8Array(MANIFEST_IDENTITY_BYTES);
+        return manifestIdentity(head.subarray(0, await fh.read(head, 0)));
+      } finally {
+        await fh.close();
+      }
+    });
   }
 
   /** Writes the first manifest of a new vault (or of a rotation's new key epoch). */
   async create(snap: Snapshot): Promise<void> {
-    await writeFileDurable(this.fs, this.path, this.sealed(snap));
+    const sealed = this.sealed(snap);
+    await writeFileDurable(this.fs, this.path, sealed);
     this.good = true;
+    this.identity = manifestIdentity(sealed);
   }
 
   /** Finishes a checkpoint cut off between its two renames: `.next` was durable, so it becomes the manifest. */
@@ -49,6 +77,7 @@ export class Manifests {
       await this.fs.rename(this.nextPath, this.path);
       await this.fs.syncDir(this.dir);
     });
+    this.identity = this.nextIdentity;
   }
 
   /**
@@ -59,13 +88,15 @@ export class Manifests {
    * ever damaged), then `.next` takes its place.
    */
   async commit(snap: Snapshot): Promise<void> {
-    const tmp = await writeTemp(this.fs, this.nextPath, this.sealed(snap));
+    const sealed = this.sealed(snap);
+    const tmp = await writeTemp(this.fs, this.nextPath, sealed);
     await this.fs.rename(tmp, this.nextPath);
     await this.fs.syncDir(this.dir);
     if (this.good) await this.fs.rename(this.path, this.prevPath).catch(() => undefined);
     await this.fs.rename(this.nextPath, this.path);
     await this.fs.syncDir(this.dir);
     this.good = true;
+    this.identity = manifestIdentity(sealed);
   }
 
   /** The file names of this epoch's manifests: any other `manifest.*` belongs to another key epoch. */

@@ -10,7 +10,7 @@
  * segment and the record's offset as associated data, so a record cannot be
  * moved, reordered or copied into another segment or vault unnoticed.
  */
-import { concat, fromUtf8, hash, ID_BYTES, open, padded, seal, sameBytes, toHex, unpadded, utf8, wipe } from './crypto';
+import { concat, fromUtf8, hash, ID_BYTES, NONCE_BYTES, open, padded, seal, sameBytes, toHex, unpadded, utf8, wipe } from './crypto';
 import type { Op, Snapshot } from './state';
 
 const MANIFEST_MAGIC = utf8('MNEMOMF1');
@@ -75,15 +75,21 @@ export class SegmentCodec {
     return { bytes: concat(frame(body.length), body), blobAt: pos + 8 + 4 + meta.length };
   }
 
-  /** Every record of a segment file in order; blob refs in ops get their place in this file. */
-  *scan(segId: string, bytes: Uint8Array): Generator<ScanItem> {
-    let pos = SEG_HEADER;
-    while (pos < bytes.length) {
-      if (bytes.length - pos < 8) return yield { kind: 'torn', pos };
-      const len = u32(bytes, pos);
-      if ((~len >>> 0) !== u32(bytes, pos + 4)) return yield { kind: 'broken', pos };
-      if (pos + 8 + len > bytes.length) return yield { kind: 'torn', pos };
-      const body = bytes.subarray(pos + 8, pos + 8 + len);
+  /**
+   * Every record of a segment file in order; blob refs in ops get their place
+   * in this file. `bytes` holds the file from offset `base` on (a record must
+   * start there): a tail read by a catch-up, or by default the whole file.
+   */
+  *scan(segId: string, bytes: Uint8Array, base = 0): Generator<ScanItem> {
+    let pos = Math.max(SEG_HEADER, base);
+    const end = base + bytes.length;
+    while (pos < end) {
+      const at = pos - base;
+      if (end - pos < 8) return yield { kind: 'torn', pos };
+      const len = u32(bytes, at);
+      if ((~len >>> 0) !== u32(bytes, at + 4)) return yield { kind: 'broken', pos };
+      if (pos + 8 + len > end) return yield { kind: 'torn', pos };
+      const body = bytes.subarray(at + 8, at + 8 + len);
       const metaLen = body.length >= 4 ? u32(body, 0) : -1;
       let rec: Record | undefined;
       let blob: Uint8Array = new Uint8Array(0);
@@ -117,6 +123,19 @@ export class SegmentCodec {
   headerOk(segId: string, bytes: Uint8Array): boolean {
     return bytes.length >= SEG_HEADER && sameBytes(bytes.subarray(0, SEG_HEADER), this.header(segId));
   }
+}
+
+/** Where a manifest file's nonce lies (after MAGIC ‖ vaultId) and its length. */
+const MANIFEST_NONCE_AT = 8 + ID_BYTES;
+export const MANIFEST_IDENTITY_BYTES = MANIFEST_NONCE_AT + NONCE_BYTES;
+
+/**
+ * A manifest file's identity: its nonce, fresh and random at every write, so
+ * two manifest files with the same identity are the same write. Read from the
+ * file's first bytes, it tells a catch-up cheaply whether anyone checkpointed.
+ */
+export function manifestIdentity(raw: Uint8Array): string | undefined {
+  return raw.length >= MANIFEST_IDENTITY_BYTES ? toHex(raw.subarray(MANIFEST_NONCE_AT, MANIFEST_IDENTITY_BYTES)) : undefined;
 }
 
 /** The manifest file's bytes for `snap`. */

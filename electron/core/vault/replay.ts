@@ -13,18 +13,31 @@ import type { State } from './state';
  * part ends, and `damaged` when the segment cannot safely take more appends.
  */
 export function replaySegment(codec: SegmentCodec, segId: string, bytes: Uint8Array, state: State, problems: string[]): { end: number; damaged: boolean } {
-  const name = segmentFile(segId);
   if (!codec.headerOk(segId, bytes)) {
-    problems.push(`${name}: the journal header is damaged; recent changes may be lost`);
+    problems.push(`${segmentFile(segId)}: the journal header is damaged; recent changes may be lost`);
     return { end: bytes.length, damaged: true };
   }
-  let end = SEG_HEADER;
-  for (const item of codec.scan(segId, bytes)) {
-    if (item.kind === 'torn') return { end: item.pos, damaged: false };
+  const { end, damaged } = replayFrom(codec, segId, bytes, 0, state, problems);
+  return { end, damaged };
+}
+
+/**
+ * Applies the records of `bytes`, the part of segment `segId` from offset
+ * `base` (where a record starts) to its end, as replaySegment does: the
+ * catch-up with records other processes appended (vault.ts `hold`). Also
+ * returns how many records were read.
+ */
+export function replayFrom(codec: SegmentCodec, segId: string, bytes: Uint8Array, base: number, state: State, problems: string[]): { end: number; damaged: boolean; records: number } {
+  const name = segmentFile(segId);
+  let end = Math.max(SEG_HEADER, base);
+  let records = 0;
+  for (const item of codec.scan(segId, bytes, base)) {
+    if (item.kind === 'torn') return { end: item.pos, damaged: false, records };
     if (item.kind === 'broken') {
       problems.push(`${name}: unreadable record at offset ${item.pos}; later changes may be lost`);
-      return { end: bytes.length, damaged: true };
+      return { end: base + bytes.length, damaged: true, records };
     }
+    records++;
     const rec = item.rec;
     if (!rec) problems.push(`${name}: record at offset ${item.pos} fails authentication; that change is lost`);
     // Relocations and blobs written ahead of a batch change no content: they take no generation.
@@ -36,5 +49,5 @@ export function replaySegment(codec: SegmentCodec, segId: string, bytes: Uint8Ar
     }
     end = item.next;
   }
-  return { end, damaged: false };
+  return { end, damaged: false, records };
 }

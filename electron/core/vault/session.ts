@@ -1,9 +1,10 @@
 /**
  * What every vault operation goes through: the unlocked session (its keys,
- * store and state), the one mutation queue, and change events. Vault
- * (vault.ts) builds its operations on this.
+ * store and state), the one mutation queue, the process lock (gate.ts), and
+ * change events. Vault (vault.ts) builds its operations on this.
  */
 import { wipe } from './crypto';
+import type { LockGate } from './gate';
 import { wipeKeys } from './keys';
 import type { Unlocked } from './ops';
 import type { StoreKeys } from './store';
@@ -13,12 +14,30 @@ import { VaultError, type VaultChange } from './types';
 export interface Session extends Unlocked {
   vmk: Uint8Array;
   keys: StoreKeys;
+  /** True once this process appended to the journal in this session (a per-call vault checkpoints at close only then). */
+  appended: boolean;
 }
 
 export abstract class SessionQueue {
   protected session: Session | undefined;
   protected queueTail: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(c: VaultChange) => void>();
+
+  constructor(protected readonly gate: LockGate) {}
+
+  /**
+   * Runs `fn` with the vault's process lock held and, for a vault that holds
+   * it per call, caught up with the disk first (see gate.ts `hold`). Holds
+   * nest; changes the vault makes inside one run under it.
+   */
+  hold<T>(fn: () => Promise<T>): Promise<T> {
+    return this.gate.hold(fn);
+  }
+
+  /** A change: queued, and run holding the lock (which a per-call vault takes around this change alone when no hold runs). */
+  protected task<T>(fn: () => Promise<T>): Promise<T> {
+    return this.queue(() => this.hold(fn));
+  }
 
   isUnlocked(): boolean {
     return this.session !== undefined;
@@ -40,6 +59,8 @@ export abstract class SessionQueue {
     if (!s) return;
     this.session = undefined;
     void this.queue(() => this.end(s));
+    // A vault that holds its lock only while unlocked lets it go once the running change settles.
+    if (this.gate.mode === 'unlocked') void this.queue(async () => (this.session ? undefined : this.gate.release()));
     this.emit({ op: 'lock' });
   }
 

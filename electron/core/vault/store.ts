@@ -18,7 +18,7 @@ import { io, readIfExists, removeTemps } from './files';
 import { nodeFs, type VaultFile, type VaultFs } from './fsio';
 import { Manifests } from './manifest';
 import { SEG_HEADER, SegmentCodec } from './records';
-import { replaySegment } from './replay';
+import { replayFrom, replaySegment } from './replay';
 import { State, type Op, type Snapshot } from './state';
 import { readOnlyError, VaultError } from './types';
 
@@ -43,6 +43,8 @@ export class Store extends BlobStore {
   private mustCheckpoint = false;
   /** Live blob bytes at the last checkpoint or load: the journal may grow to twice this before it is compacted. */
   private liveBytes = 0;
+  /** The journal the manifest this store last read or wrote names; the journal taking appends is another only after a failed checkpoint. */
+  private manifestJournal: string | undefined;
   /**
    * False while vault.json names another key epoch (a rotation in progress):
    * nothing may then be collected, since the files it would remove are the
@@ -75,6 +77,7 @@ export class Store extends BlobStore {
       await store.fs.syncDir(dir);
       await store.startJournal();
       await store.manifests.create(state.toSnapshot(store.journal!.id, []));
+      store.manifestJournal = store.journal!.id;
     });
     return store;
   }
@@ -114,6 +117,7 @@ export class Store extends BlobStore {
 
   private async resume(snap: Snapshot): Promise<State> {
     this.manifests.good = true;
+    this.manifestJournal = snap.journal;
     const state = State.fromSnapshot(snap);
     this.listed = new Set([...snap.segs, snap.journal]);
     await io('read the vault journal', async () => {
@@ -165,6 +169,41 @@ export class Store extends BlobStore {
     // Segments the rebuilt state still uses, and the journals it was rebuilt from; compacted ones may be gone.
     this.listed = new Set([...liveSegments(state), ...[...listed].filter((id) => replayed.has(id))]);
     return state;
+  }
+
+  /**
+   * Brings `state` up to the disk when only the journal grew since this store
+   * last looked (other processes appended to it): reads just the bytes past
+   * its known end and applies their records; a torn last record, left by a
+   * writer killed mid-append, is cut off as at load, so the next append goes
+   * at the true end. Returns false when that is not enough — the manifest was
+   * rewritten (someone checkpointed), the journal is not the manifest's, or
+   * it needs a fresh segment anyway — and the caller loads afresh. Only with
+   * the vault's lock held.
+   */
+  async catchUp(state: State): Promise<boolean> {
+    const j = this.journal;
+    const fh = j?.fh;
+    if (this.readOnly || !j || !fh || this.mustCheckpoint || j.id !== this.manifestJournal || !this.manifests.identity) return false;
+    if ((await this.manifests.identityOnDisk()) !== this.manifests.identity) return false;
+    return io('read the vault journal', async () => {
+      const size = (await this.fs.stat(path.join(this.dir, segmentFile(j.id)))).size;
+      // Shorter than what was written and seen: not growth. Loaded afresh, a lost change shows as a rollback.
+      if (size < j.size) return false;
+      if (size === j.size) return true;
+      const tail = new Uint8Array(size - j.size);
+      const got = await fh.read(tail, j.size);
+      const { end, damaged, records } = replayFrom(this.codec, j.id, tail.subarray(0, got), j.size, state, this.problems);
+      if (damaged) this.mustCheckpoint = true;
+      else if (end < j.size + got) {
+        // Never acknowledged (its writer died mid-append): drop it, as load does.
+        await fh.truncate(end);
+        await fh.sync();
+      }
+      j.size = end;
+      j.records += records;
+      return true;
+    });
   }
 
   /** Applies a journal segment to `state` (see replay.ts); a damaged one forces a fresh segment at the next write. */
@@ -273,6 +312,7 @@ export class Store extends BlobStore {
       const live = liveSegments(state);
       live.delete(this.journal!.id);
       await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
+      this.manifestJournal = this.journal!.id;
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
       this.liveBytes = liveSize(state);

@@ -216,6 +216,10 @@ export interface CreateOptions {
   journalLimit?: number;
   /** As in OpenOptions (tests only). */
   fs?: VaultFs;
+  /** As in OpenOptions: the new vault lets its lock go whenever it is locked. */
+  releaseWhenLocked?: boolean;
+  /** As in OpenOptions. */
+  lockWaitMs?: number;
 }
 
 export interface OpenOptions {
@@ -226,6 +230,26 @@ export interface OpenOptions {
   fs?: VaultFs;
   /** Open for reading only: a shared kernel lock, no lock record, no tidying, no checkpoint on close; every change fails with INVALID. */
   readOnly?: boolean;
+  /**
+   * Hold the vault's lock per call, not per session, so several processes of
+   * this device (`mnemo memory`, `mnemo mcp`, the app while locked) share the
+   * vault (DESIGN.md §9b). `open` takes no lock; an unlock takes it for the
+   * load only; `hold(fn)` takes it, catches up with what other processes
+   * wrote, runs `fn` and lets it go; every change made outside a hold takes it
+   * around itself alone. Synchronous reads (stat, list, history, keys) answer
+   * from memory, as fresh as the last catch-up: wrap them in `hold` to read the
+   * disk's state. Not with `readOnly`.
+   */
+  lockPerCall?: boolean;
+  /**
+   * For the app: hold the lock only while unlocked. `open` takes none; an
+   * unlock takes it (waiting up to `lockWaitMs` for a per-call holder, IN_USE
+   * past that) and re-reads vault.json; a lock or close lets it go once the
+   * running change settles.
+   */
+  releaseWhenLocked?: boolean;
+  /** How long `lockPerCall` and `releaseWhenLocked` wait for the lock before IN_USE (default 10 000 ms). */
+  lockWaitMs?: number;
 }
 
 /**
@@ -284,6 +308,15 @@ export interface VaultApi {
    */
   rotateKeys(passphrase: string): Promise<string>;
 
+  /**
+   * Runs `fn` with the vault's lock held and the in-memory state caught up
+   * with what other processes wrote (a `lockPerCall` vault: waits up to
+   * `lockWaitMs` for the lock, then IN_USE; LOCKED if another process changed
+   * the keys). Holds nest, and the vault's own calls inside `fn` run under it.
+   * Other vaults hold their lock all along: `fn` just runs. It is not a mutation
+   * queue: use `exclusive` for read-modify-write within this process.
+   */
+  hold<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` holding the vault's mutation queue (one per vault): read-modify-write without lost updates. */
   exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T>;
   /** Same as MemoryOps, each mutating call queued on its own. */

@@ -10,31 +10,27 @@ import { cryptoReady, sameBytes, wipe } from './crypto';
 import { io } from './files';
 import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
 import { HeaderFile, headerMissing } from './headerfile';
-import { readVersion } from './history';
 import { nodeFs, type VaultFs } from './fsio';
 import { calibrateKdf, checkKdf } from './kdf';
 import { checkPassphrase, newVaultKeys, passphraseCost, withPassphrase, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
-import { acquireLock, type HeldLock } from './lockfile';
-import { checkBlobs, importBatch, internalStore, memoryOps, type ImportItem } from './ops';
+import { catchUp } from './catchup';
+import { LockGate, lockModeOf } from './gate';
+import { checkBlobs } from './ops';
 import { rotate } from './rotate';
-import { SessionQueue, type Session } from './session';
+import { VaultContents } from './contents';
+import type { Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
-import { emptyTrash, listTrash, restoreFromTrash } from './trash';
-import { readOnlyError, VaultError, type ChangeSource, type CreateOptions, type SizeLimits, type FileMeta, type HistoryEntry, type InternalStore, type KdfParams, type MemoryOps, type OpenOptions, type Provenance, type TrashEntry, type VersionEntry, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
 
-export class Vault extends SessionQueue implements VaultApi {
+export class Vault extends VaultContents implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
   private readonly hf: HeaderFile;
-  private releaseLock: HeldLock | undefined;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
-  readonly memory: MemoryOps;
-  readonly internal: InternalStore;
-  private readonly rawOps: MemoryOps;
 
   private constructor(
     readonly dir: string,
@@ -43,22 +39,12 @@ export class Vault extends SessionQueue implements VaultApi {
     private readonly journalLimit?: number,
     private readonly fs: VaultFs = nodeFs,
     readonly readOnly = false,
+    lock: Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs'> = {},
   ) {
-    super();
+    super(new LockGate(dir, lockModeOf(lock), lock.lockWaitMs, readOnly));
     this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly);
-    this.rawOps = memoryOps(() => this.unlocked());
-    const raw = this.rawOps;
-    this.memory = {
-      stat: raw.stat,
-      list: raw.list,
-      readFile: raw.readFile,
-      totalSize: raw.totalSize,
-      writeFile: (p, text, opts) => this.queue(() => raw.writeFile(p, text, opts)),
-      mkdir: (p, source) => this.queue(() => raw.mkdir(p, source)),
-      remove: (p, source, by) => this.queue(() => raw.remove(p, source, by)),
-      rename: (a, b, source) => this.queue(() => raw.rename(a, b, source)),
-    };
-    this.internal = internalStore(() => this.unlocked(), (fn) => this.queue(fn));
+    this.hf.onReplaced = () => this.gate.refresh();
+    this.gate.catchUp = () => this.catchUp();
   }
 
   get vaultId(): string {
@@ -98,9 +84,8 @@ export class Vault extends SessionQueue implements VaultApi {
     const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
     await io('create the vault folder', () => fsx.mkdir(dir));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx);
-    vault.releaseLock = await acquireLock(dir);
-    vault.hf.onReplaced = vault.releaseLock.refresh;
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs });
+    await vault.gate.take();
     try {
       // Again under the lock: nothing may have arrived since the first look.
       await Vault.mayCreateIn(dir, fsx);
@@ -122,18 +107,21 @@ export class Vault extends SessionQueue implements VaultApi {
   }
 
   /**
-   * Opens the vault in `dir`, locked, taking its process lock. With
+   * Opens the vault in `dir`, locked, taking its process lock (with
+   * `lockPerCall` or `releaseWhenLocked` taking none yet: see OpenOptions). With
    * `readOnly` nothing in the folder is written, renamed, truncated or
    * removed (the kernel lock is taken, no lock record written), and every
    * change fails with INVALID.
    */
   static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
     await cryptoReady();
+    if (opts.lockPerCall && (opts.readOnly || opts.releaseWhenLocked)) throw new VaultError('INVALID', 'A vault held per call is opened for changes and holds its lock only per call.');
+    if (opts.releaseWhenLocked && opts.readOnly) throw new VaultError('INVALID', 'A vault opened read-only holds its lock while open.');
     const fsx = opts.fs ?? nodeFs;
-    const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false);
+    const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
+    if (vault.gate.mode !== 'open') return vault;
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
-    vault.releaseLock = await acquireLock(dir, { readOnly: vault.readOnly });
-    vault.hf.onReplaced = vault.releaseLock.refresh;
+    await vault.gate.take();
     // A creation killed after writing vault.json left its mark: the vault is whole, so the mark must go.
     if (!vault.readOnly) await HeaderFile.doneCreating(dir, fsx);
     return vault;
@@ -152,8 +140,53 @@ export class Vault extends SessionQueue implements VaultApi {
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
     if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    await this.hf.checkSeen();
-    return this.enter(await unwrap(), via);
+    if (this.gate.mode === 'open') {
+      await this.hf.checkSeen();
+      return this.enter(await unwrap(), via);
+    }
+    // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
+    for (let attempt = 1; ; attempt++) {
+      await this.hf.reread();
+      await this.hf.checkSeen();
+      const vmk = await unwrap();
+      try {
+        const report = await this.underLock(async () => {
+          // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
+          if (await this.hf.changedOnDisk()) return undefined;
+          if (!this.readOnly) await HeaderFile.doneCreating(this.dir, this.fs);
+          return this.enter(vmk, via);
+        });
+        if (report) return report;
+      } catch (e) {
+        // Kept only by a session that began with it (TypeScript narrowed `session` at the top; it may exist by now).
+        if ((this.session as Session | undefined)?.vmk !== vmk) wipe(vmk);
+        throw e;
+      }
+      wipe(vmk);
+      if (attempt === 3) throw new VaultError('IN_USE', "The vault's keys are being changed in another Mnemo window or mnemo command; try again in a moment.");
+    }
+  }
+
+  /** Runs an unlock's `fn` holding the lock: for its length per call, else for the session (let go if it begins none). */
+  private async underLock<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.gate.mode === 'call') return this.hold(fn);
+    await this.gate.take();
+    try {
+      return await fn();
+    } finally {
+      if (!this.session) this.gate.release();
+    }
+  }
+
+  /** See catchup.ts; run by the gate each time a per-call vault takes its lock. */
+  private async catchUp(): Promise<void> {
+    const s = this.session;
+    if (!s) return;
+    await catchUp(s, this.hf, { newStore: () => this.newStore(s.keys), isCurrent: () => this.session === s, lock: () => this.lock() });
+  }
+
+  private newStore(keys: StoreKeys): Store {
+    return new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit, { fs: this.fs, readOnly: this.readOnly });
   }
 
   passphraseKdf(): KdfParams {
@@ -174,7 +207,7 @@ export class Vault extends SessionQueue implements VaultApi {
       throw headerModified();
     }
     const keys = storeKeys(vmk);
-    const store = new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit, { fs: this.fs, readOnly: this.readOnly });
+    const store = this.newStore(keys);
     let state: State;
     try {
       state = await store.load();
@@ -191,7 +224,7 @@ export class Vault extends SessionQueue implements VaultApi {
     this.unlockedWith = via;
     if (this.header.mac === undefined && !this.readOnly) {
       // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
-      await this.queue(() => this.hf.write(this.header, vmk));
+      await this.task(() => this.hf.write(this.header, vmk));
       await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
     } else await this.hf.noteSeen();
     return { rolledBack: this.hf.rolledBack, damaged: [...store.problems] };
@@ -202,22 +235,26 @@ export class Vault extends SessionQueue implements VaultApi {
    * this device's high-water mark to it and clears the alarm. Only this does.
    */
   async acceptRollback(): Promise<void> {
-    await this.queue(() => this.hf.accept(this.unlocked().state.gen));
+    await this.task(() => this.hf.accept(this.unlocked().state.gen));
   }
 
   private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
+    // The store and state are the session's at the time of the call: a per-call catch-up may replace them.
     const session: Session = {
       vmk,
       keys,
       store,
       state,
+      appended: false,
       commit: async (op: Op, blob?: SealedBlob) => {
-        const placed = await store.append(session.state, op, blob);
+        const placed = await session.store.append(session.state, op, blob);
+        session.appended = true;
         session.state.apply(placed);
         this.hf.hwm.note(session.state.gen);
       },
       commitBatch: async (items) => {
-        const placed = await store.appendBatch(session.state, items);
+        const placed = await session.store.appendBatch(session.state, items);
+        session.appended = true;
         session.state.apply(placed);
         this.hf.hwm.note(session.state.gen);
       },
@@ -226,23 +263,32 @@ export class Vault extends SessionQueue implements VaultApi {
     this.session = session;
   }
 
-  /** Locks and releases the vault; folds the journal into the manifest first so the next unlock replays nothing. */
+  /**
+   * Locks and releases the vault; folds the journal into the manifest first so
+   * the next unlock replays nothing (a per-call vault: under the lock, and only
+   * if this process appended to it).
+   */
   async close(): Promise<void> {
     const s = this.session;
-    if (s && !this.readOnly && s.store.pendingRecords > 0) await this.queue(() => s.store.checkpoint(s.state)).catch(() => undefined);
+    const due = s && !this.readOnly && (this.gate.mode === 'call' ? s.appended : s.store.pendingRecords > 0);
+    if (due) {
+      await this.task(async () => {
+        const u = this.unlocked();
+        if (u.store.pendingRecords > 0) await u.store.checkpoint(u.state);
+      }).catch(() => undefined);
+    }
     this.lock();
     // The running task and the lock's wipe settle before the kernel lock is let go.
     await this.queueTail;
     await s?.store.close();
     await this.hf.hwm.flush();
-    this.releaseLock?.();
-    this.releaseLock = undefined;
+    this.gate.release();
   }
 
   async changePassphrase(current: string, next: string, kdf?: KdfParams): Promise<void> {
     checkPassphrase(next);
     checkKdf(kdf);
-    await this.queue(async () => {
+    await this.task(async () => {
       const vmk = await unwrapWithPassphrase(this.header, current);
       try {
         await this.replacePassphraseSlot(next, kdf, vmk);
@@ -259,7 +305,7 @@ export class Vault extends SessionQueue implements VaultApi {
   async setPassphrase(next: string, kdf?: KdfParams): Promise<void> {
     checkPassphrase(next);
     checkKdf(kdf);
-    await this.queue(async () => {
+    await this.task(async () => {
       const s = this.unlocked();
       if (this.unlockedWith !== 'recovery') {
         throw new VaultError('INVALID', 'Setting a passphrase without the current one needs a vault unlocked with the recovery key; otherwise change it with the current passphrase.');
@@ -290,7 +336,7 @@ export class Vault extends SessionQueue implements VaultApi {
   }
 
   async rotateKeys(passphrase: string): Promise<string> {
-    return this.queue(async () => {
+    return this.task(async () => {
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
@@ -312,70 +358,8 @@ export class Vault extends SessionQueue implements VaultApi {
     });
   }
 
-  /** Imports files as one change, all or none (see ops.ts `importBatch`); returns how many were written. */
-  importFiles(items: ImportItem[], opts: Parameters<typeof importBatch>[2]): Promise<number> {
-    return this.queue(() => importBatch(this.unlocked(), items, opts));
-  }
-
-  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
-    return this.queue(() => fn(this.rawOps));
-  }
-
-  history(p: string): HistoryEntry[] {
-    return this.unlocked().state.history(p);
-  }
-
-  /** The text of a version of `p` (see history.ts `readVersion`). */
-  async readVersion(p: string, version: number): Promise<string> {
-    return readVersion(this.unlocked(), this.rawOps, p, version);
-  }
-
-  /** Writes an old version's text as a new version, recorded as a restore of that version (queued); held to `limits` when given. */
-  restore(p: string, version: number, source: ChangeSource, limits?: SizeLimits): Promise<FileMeta> {
-    return this.queue(async () =>
-      this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source, by: { kind: 'restore', fromVersion: version }, ...(limits ? { limits } : {}) }),
-    );
-  }
-
-  /** Every kept version of `p` and its current one (last), each with who wrote it. */
-  versions(p: string): VersionEntry[] {
-    return this.unlocked().state.versions(p);
-  }
-
-  /** Who wrote the current version of memory file `p`, when recorded. */
-  writer(p: string): Provenance | undefined {
-    return this.unlocked().state.writer(p);
-  }
-
-  /** Deleted memories whose versions are still kept. */
-  trash(): TrashEntry[] {
-    return listTrash(this.unlocked());
-  }
-
-  /** Brings a deleted memory back (see trash.ts `restoreFromTrash`); queued; held to `limits` when given. */
-  restoreDeleted(p: string, version?: number, limits?: SizeLimits): Promise<FileMeta> {
-    return this.queue(() => restoreFromTrash(this.unlocked(), this.rawOps, (q, v) => this.readVersion(q, v), p, version, limits));
-  }
-
-  /** Permanently removes deleted memories' versions (see trash.ts `emptyTrash`); queued. */
-  emptyTrash(paths?: string[]): Promise<number> {
-    return this.queue(async () => {
-      if (this.readOnly) throw readOnlyError();
-      return emptyTrash(this.unlocked(), paths);
-    });
-  }
-
-  historyDepth(): number {
-    return this.unlocked().state.depth;
-  }
-
-  setHistoryDepth(n: number): Promise<void> {
-    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', 'History depth must be a whole number from 0 to 1000.'));
-    return this.queue(async () => this.unlocked().commit({ t: 'depth', n }));
-  }
-
   async verify(): Promise<VerifyReport> {
-    return this.queue(async () => {
+    return this.task(async () => {
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
       if (!(await this.hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');

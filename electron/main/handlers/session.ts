@@ -123,9 +123,13 @@ export class AppSession {
     return this.vault?.isUnlocked() ?? false;
   }
 
-  /** The vault, opened (locked) on first use. */
+  /**
+   * The vault, opened (locked) on first use. It holds its lock only while
+   * unlocked: while the app is locked, `mnemo memory` and `mnemo mcp` may
+   * use the vault (each per call), and an unlock waits for such a call to end.
+   */
   async opened(): Promise<Vault> {
-    if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir }));
+    if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir, releaseWhenLocked: true }));
     return this.vault!;
   }
 
@@ -150,7 +154,7 @@ export class AppSession {
     if (this.vault) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
     // Refuses a vault, a damaged one (its data without vault.json) and a folder holding anything else.
     await Vault.mayCreateIn(this.dir);
-    const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
+    const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
     this.attach(vault);
     this.shownRecoveryKey = recoveryKey;
     return recoveryKey;

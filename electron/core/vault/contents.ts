@@ -1,0 +1,104 @@
+/**
+ * The vault's contents as its callers reach them: the memory namespace, the
+ * internal store, kept versions and the trash. Each change goes through the
+ * mutation queue holding the lock (session.ts `task`), and each read that goes
+ * to the disk holds the lock, so a vault held per call reads what is there
+ * now. Synchronous reads (stat, list, history, keys…) answer from the state in
+ * memory, as fresh as the last catch-up (gate.ts). Vault (vault.ts) adds
+ * opening, unlocking and the keys.
+ */
+import type { LockGate } from './gate';
+import { readVersion } from './history';
+import { importBatch, internalStore, memoryOps, type ImportItem } from './ops';
+import { SessionQueue } from './session';
+import { emptyTrash, listTrash, restoreFromTrash } from './trash';
+import { readOnlyError, VaultError, type ChangeSource, type FileMeta, type HistoryEntry, type InternalStore, type MemoryOps, type Provenance, type SizeLimits, type TrashEntry, type VersionEntry } from './types';
+
+export abstract class VaultContents extends SessionQueue {
+  readonly memory: MemoryOps;
+  readonly internal: InternalStore;
+  /** The memory operations without the queue: only inside a queued task. */
+  protected readonly rawOps: MemoryOps;
+  abstract readonly readOnly: boolean;
+
+  constructor(gate: LockGate) {
+    super(gate);
+    this.rawOps = memoryOps(() => this.unlocked());
+    const raw = this.rawOps;
+    // Reads that go to the disk hold the lock too: a per-call vault reads what is there now, not a segment another process removed.
+    this.memory = {
+      stat: raw.stat,
+      list: raw.list,
+      readFile: (p) => this.hold(() => raw.readFile(p)),
+      totalSize: raw.totalSize,
+      writeFile: (p, text, opts) => this.task(() => raw.writeFile(p, text, opts)),
+      mkdir: (p, source) => this.task(() => raw.mkdir(p, source)),
+      remove: (p, source, by) => this.task(() => raw.remove(p, source, by)),
+      rename: (a, b, source) => this.task(() => raw.rename(a, b, source)),
+    };
+    const internal = internalStore(() => this.unlocked(), (fn) => this.task(fn));
+    this.internal = { ...internal, get: (key) => this.hold(() => internal.get(key)), getJSON: <T>(key: string) => this.hold(() => internal.getJSON<T>(key)) };
+  }
+
+  /** Imports files as one change, all or none (see ops.ts `importBatch`); returns how many were written. */
+  importFiles(items: ImportItem[], opts: Parameters<typeof importBatch>[2]): Promise<number> {
+    return this.task(() => importBatch(this.unlocked(), items, opts));
+  }
+
+  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
+    return this.task(() => fn(this.rawOps));
+  }
+
+  history(p: string): HistoryEntry[] {
+    return this.unlocked().state.history(p);
+  }
+
+  /** The text of a version of `p` (see history.ts `readVersion`). */
+  async readVersion(p: string, version: number): Promise<string> {
+    return this.hold(() => readVersion(this.unlocked(), this.rawOps, p, version));
+  }
+
+  /** Writes an old version's text as a new version, recorded as a restore of that version (queued); held to `limits` when given. */
+  restore(p: string, version: number, source: ChangeSource, limits?: SizeLimits): Promise<FileMeta> {
+    return this.task(async () =>
+      this.rawOps.writeFile(p, await this.readVersion(p, version), { mode: 'upsert', source, by: { kind: 'restore', fromVersion: version }, ...(limits ? { limits } : {}) }),
+    );
+  }
+
+  /** Every kept version of `p` and its current one (last), each with who wrote it. */
+  versions(p: string): VersionEntry[] {
+    return this.unlocked().state.versions(p);
+  }
+
+  /** Who wrote the current version of memory file `p`, when recorded. */
+  writer(p: string): Provenance | undefined {
+    return this.unlocked().state.writer(p);
+  }
+
+  /** Deleted memories whose versions are still kept. */
+  trash(): TrashEntry[] {
+    return listTrash(this.unlocked());
+  }
+
+  /** Brings a deleted memory back (see trash.ts `restoreFromTrash`); queued; held to `limits` when given. */
+  restoreDeleted(p: string, version?: number, limits?: SizeLimits): Promise<FileMeta> {
+    return this.task(() => restoreFromTrash(this.unlocked(), this.rawOps, (q, v) => this.readVersion(q, v), p, version, limits));
+  }
+
+  /** Permanently removes deleted memories' versions (see trash.ts `emptyTrash`); queued. */
+  emptyTrash(paths?: string[]): Promise<number> {
+    return this.task(async () => {
+      if (this.readOnly) throw readOnlyError();
+      return emptyTrash(this.unlocked(), paths);
+    });
+  }
+
+  historyDepth(): number {
+    return this.unlocked().state.depth;
+  }
+
+  setHistoryDepth(n: number): Promise<void> {
+    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', 'History depth must be a whole number from 0 to 1000.'));
+    return this.task(async () => this.unlocked().commit({ t: 'depth', n }));
+  }
+}
