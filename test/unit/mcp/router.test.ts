@@ -86,13 +86,13 @@ describe('the router', () => {
   });
 
   it('serves from the vault when no app answers, and asks the app again only after the retry interval', async () => {
-    let app: Fake | undefined;
-    const s = setup(() => app);
+    const answers: { app?: Fake } = {};
+    const s = setup(() => answers.app);
     expect((await s.router.call({})).content).toBe('vault answered');
     expect(s.router.kind).toBe('vault');
     await s.router.call({});
     expect(s.asked()).toBe(1);
-    app = fake('app');
+    answers.app = fake('app');
     s.tick(1999);
     expect((await s.router.call({})).content).toBe('vault answered');
     s.tick(1);
@@ -131,13 +131,13 @@ describe('the router', () => {
   });
 
   it('passes on changes from the backend that serves, not from the one that does not', async () => {
-    let app: Fake | undefined;
-    const s = setup(() => app);
+    const answers: { app?: Fake } = {};
+    const s = setup(() => answers.app);
     const seen: string[][] = [];
     s.router.onChange((p) => seen.push(p));
     await s.router.call({});
     s.vault.changed(['/memories/v.md']);
-    app = fake('app');
+    const app = (answers.app = fake('app'));
     s.tick(5000);
     await s.router.call({});
     s.vault.changed(['/memories/ignored.md']);
@@ -170,10 +170,10 @@ describe('the router', () => {
 
   it('closes both backends on close', async () => {
     const app = fake('app');
-    let answer: Fake | undefined;
-    const s = setup(() => answer);
+    const answers: { app?: Fake } = {};
+    const s = setup(() => answers.app);
     await s.router.call({});
-    answer = app;
+    answers.app = app;
     s.tick(3000);
     await s.router.call({});
     await s.router.close();
