@@ -71,22 +71,27 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   });
 
   const onSignal = new Map<NodeJS.Signals, () => void>();
-  const stopped = new Promise<string>((resolve) => {
-    io.stdin.once('end', () => resolve('the client closed the connection'));
-    io.stdin.once('close', () => resolve('the client closed the connection'));
-    server.mcp.server.onclose = () => resolve('the connection closed');
+  // `finish`: every call already sent is still made (the client sent them, then closed its end, as `mnemo memory`'s
+  // input may end); otherwise (a signal, a broken stream) only the call running is finished.
+  const stopped = new Promise<{ why: string; finish: boolean }>((resolve) => {
+    io.stdin.once('end', () => resolve({ why: 'the client closed the connection', finish: true }));
+    io.stdin.once('close', () => resolve({ why: 'the client closed the connection', finish: true }));
+    server.mcp.server.onclose = () => resolve({ why: 'the connection closed', finish: false });
     for (const signal of SIGNALS) {
-      onSignal.set(signal, () => resolve(`stopped by ${signal}`));
+      onSignal.set(signal, () => resolve({ why: `stopped by ${signal}`, finish: false }));
       process.once(signal, onSignal.get(signal)!);
     }
   });
   try {
     await server.mcp.connect(transport);
     log(`ready${readOnly ? ' (read-only)' : ''}${flags.project !== undefined ? `, project "${flags.project}"` : ''}`);
-    log(`${await stopped}; finishing`);
-    // No new call comes in once the transport is closed; the one running finishes and is durable before the vault closes.
+    const { why, finish } = await stopped;
+    log(`${why}; finishing`);
+    // Closing the server cancels the calls still waiting (the SDK aborts their handlers); the one running always
+    // finishes, durable, before the vault closes.
+    if (finish) await server.settled();
     await server.close();
-    await server.idle();
+    await server.settled();
     await router.close();
     return Exit.OK;
   } finally {

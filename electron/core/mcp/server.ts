@@ -36,8 +36,12 @@ export interface MemoryServer {
   readonly mcp: McpServer;
   /** The client's name as `initialize` gave it, cleaned ("an MCP client" before that). */
   clientName(): string;
-  /** Resolves once no call runs or waits. */
-  idle(): Promise<void>;
+  /**
+   * Resolves once no call runs or waits, counting calls whose request was
+   * read but whose handler the SDK has not started yet (it starts them a few
+   * microtasks after the read): the last call before stdin closed is finished.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,7 +83,12 @@ export function createMemoryServer(opts: MemoryServerOptions): MemoryServer {
   return {
     mcp,
     clientName,
-    idle: () => queue.idle(),
+    async settled() {
+      do {
+        await new Promise((resolve) => setImmediate(resolve));
+        await queue.idle();
+      } while (queue.size > 0);
+    },
     async close() {
       resources.stop();
       await mcp.close();
