@@ -60,7 +60,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   const connectApp = async (): Promise<MemoryBackend | undefined> => undefined;
   const router = createRouter({ connectApp, openVault: async () => vaultBackend, log });
 
-  const transport = new BoundedStdioTransport(io.stdin, io.stdout);
+  const transport = new BoundedStdioTransport(io.stdin, io.stdout, { log });
   const server = createMemoryServer({
     backend: router,
     readOnly,

@@ -29,11 +29,14 @@ export interface BoundedStdioOptions {
   maxLineBytes?: number;
   softBacklogBytes?: number;
   hardBacklogBytes?: number;
+  /** One line for stderr when a bound starts holding the client back. */
+  log?: (line: string) => void;
 }
 
 export class BoundedStdioTransport extends StdioServerTransport {
   private readonly soft: number;
   private readonly hard: number;
+  private readonly log: (line: string) => void;
   private paused = false;
   private gone = false;
   private closing = false;
@@ -47,7 +50,11 @@ export class BoundedStdioTransport extends StdioServerTransport {
     super(input, output, { maxBufferSize: opts.maxLineBytes ?? MAX_LINE_BYTES });
     this.soft = opts.softBacklogBytes ?? SOFT_BACKLOG_BYTES;
     this.hard = opts.hardBacklogBytes ?? HARD_BACKLOG_BYTES;
+    this.log = opts.log ?? (() => undefined);
     output.on('drain', this.onDrain);
+    // The SDK's send() waits for 'drain' with a listener per answer written while the pipe is full; their number
+    // is held by the bounds here (calls held back past SOFT, requests not read past HARD), not by Node's warning.
+    output.setMaxListeners(0);
     // Nobody reads any more: nothing will ever drain, and nothing need wait for it.
     const lost = () => {
       this.gone = true;
@@ -67,6 +74,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
     if (!this.paused && !this.closing && this.backlog > this.hard) {
       this.paused = true;
       this.input.pause();
+      this.log(`the client is not reading its answers (${mib(this.backlog)} MiB unread): its requests are not read either until it does`);
     }
     return sent;
   }
@@ -81,6 +89,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
   /** Resolves once the unread answers are down to the soft bound (at once if they are). */
   drained(): Promise<void> {
     if (this.backlog <= this.soft || this.closing) return Promise.resolve();
+    if (this.waiters.length === 0) this.log(`the client is not reading its answers (${mib(this.backlog)} MiB unread): holding its calls back until it does`);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -99,3 +108,5 @@ export class BoundedStdioTransport extends StdioServerTransport {
     for (const w of waiters) w();
   }
 }
+
+const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);

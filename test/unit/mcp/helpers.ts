@@ -3,10 +3,10 @@
  * global setup) started as an MCP server, driven by the SDK's own Client over
  * its StdioClientTransport, on vaults made cheaply at the KDF floor.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_BUNDLE } from '../cli/helpers';
 
 export { initVault, mnemo, memoryLines, PASS, snapshot, tempDir } from '../cli/helpers';
@@ -76,4 +76,80 @@ export function callLine(id: number, input: unknown): string {
 export function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** JSON-RPC lines from a bare `mnemo mcp` child: every stdout line is parsed (a line that is not JSON fails the test). */
+export class RawClient {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly responses = new Map<number, { result?: unknown; error?: { code: number; message: string } }>();
+  readonly notifications: string[] = [];
+  /** Lines on stdout that were not a JSON-RPC message. */
+  readonly garbage: string[] = [];
+  stderr = '';
+  private waiters: Array<() => void> = [];
+  private partial = '';
+
+  constructor(vault: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+    this.child = spawnMcp(vault, env, args);
+    this.child.stdin.on('error', () => undefined);
+    this.child.stderr.on('data', (c: Buffer) => {
+      this.stderr += c.toString('utf8');
+      this.wake();
+    });
+    this.child.stdout.on('data', (c: Buffer) => {
+      const lines = (this.partial + c.toString('utf8')).split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) this.take(line);
+      this.wake();
+    });
+    this.child.on('exit', () => this.wake());
+  }
+
+  send(text: string): boolean {
+    return this.child.stdin.write(text);
+  }
+
+  /** Resolves once `done()` holds, re-checked at every output of the child. */
+  async until(done: () => boolean): Promise<void> {
+    while (!done()) {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`mnemo mcp exited (${this.child.exitCode ?? this.child.signalCode}) while waiting; stderr: ${this.stderr}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  async response(id: number) {
+    await this.until(() => this.responses.has(id));
+    return this.responses.get(id)!;
+  }
+
+  private take(line: string): void {
+    let msg: { id?: number; method?: string; result?: unknown; error?: { code: number; message: string } };
+    try {
+      msg = JSONRPCMessageSchema.parse(JSON.parse(line)) as typeof msg;
+    } catch {
+      this.garbage.push(line.slice(0, 200));
+      return;
+    }
+    if (typeof msg.id === 'number') {
+      if (this.responses.has(msg.id)) this.garbage.push(`a second answer to ${msg.id}`);
+      this.responses.set(msg.id, { ...(msg.result !== undefined ? { result: msg.result } : {}), ...(msg.error ? { error: msg.error } : {}) });
+    } else if (msg.method) this.notifications.push(msg.method);
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+}
+
+/** The text of a tools/call result line. */
+export function toolText(r: { result?: unknown }): { text: string; isError: boolean } {
+  const result = r.result as { content: Array<{ text: string }>; isError?: boolean };
+  return { text: result.content[0]!.text, isError: result.isError === true };
+}
+
+/** The resident memory of a process, in MiB (ps works on Linux and macOS). */
+export function rssMiB(pid: number): number {
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
 }
