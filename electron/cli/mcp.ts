@@ -34,7 +34,10 @@ export function checkMcpArgs(args: string[], flags: McpFlags): void {
   if (flags['recovery-key-file']) throw new CommandUsageError('mcp unlocks with the passphrase (MNEMO_PASSPHRASE or --passphrase-file), not the recovery key.');
 }
 
-/** Serves until the client closes stdin (or a signal asks to stop); then finishes the call in progress, closes the vault and returns 0. */
+/**
+ * Serves until the client closes stdin (then every call it sent is still made) or a signal asks to stop (then
+ * the call running is finished), closes the vault and returns 0.
+ */
 export async function mcpCommand(dir: string, args: string[], flags: McpFlags, io: CliIo): Promise<number> {
   checkMcpArgs(args, flags);
   const readOnly = flags['read-only'] === true;
