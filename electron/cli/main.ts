@@ -32,6 +32,7 @@ const OPTIONS = {
   once: { type: 'string' },
   conversation: { type: 'string' },
   project: { type: 'string' },
+  'read-only': { type: 'boolean' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
   continue: { type: 'boolean' },
@@ -71,10 +72,12 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     return Exit.OK;
   }
   if (!command) return usage(io, 'No command given.');
-  if (command !== 'init' && !(command in COMMANDS)) return usage(io, `Unknown command "${command}".`);
+  if (command !== 'init' && command !== 'mcp' && !(command in COMMANDS)) return usage(io, `Unknown command "${command}".`);
 
   const dir = parsed.values.vault || defaultVaultDir(io.env);
   try {
+    // The MCP server opens the vault its own way (at its first call, never prompting); loaded only when asked for.
+    if (command === 'mcp') return await (await import('./mcp')).mcpCommand(dir, rest, parsed.values, io);
     if (command === 'init') return await initCommand(dir, rest, parsed.values, io, (confirm) => passphrase(io, parsed, 'MNEMO_PASSPHRASE', confirm));
     const spec = COMMANDS[command as CommandName];
     spec.checkArgs(rest, parsed.values);

@@ -18,8 +18,8 @@ export function checkReviewArgs(args: string[], flags: Flags): void {
 // eslint-disable-next-line no-control-regex -- replacing control characters is the point
 const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
-/** Who made the change, as one word: claude, cli, … */
-const who = (e: ReviewEntry) => e.by.kind;
+/** Who made the change: claude, cli, …, or an MCP client by its name, "Claude Code (MCP)". */
+const who = (e: ReviewEntry) => (e.by.kind === 'mcp' ? `${field(e.by.client)} (MCP)` : e.by.kind);
 
 export async function reviewCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const project = await selectedProject(ctx, flags);

@@ -7,6 +7,12 @@ Commands:
   init                     Create a new vault and print its recovery key once
   memory                   Memory-tool commands as JSON lines on stdin; one
                            {"content","is_error"} JSON line out per input line
+  mcp                      Serve the memory to MCP clients (Claude Desktop, Claude
+                           Code, Cursor) on standard input and output: the
+                           \`memory\` tool, the memories as resources, and a
+                           prompt; --read-only: view only. Uses the running,
+                           unlocked app when there is one; else the passphrase
+                           from MNEMO_PASSPHRASE or --passphrase-file (never asked)
   ls [PATH]                List memories under PATH (default /memories)
   cat PATH                 Print one memory's text exactly
   verify                   Authenticate the header, manifest, journal and every blob
@@ -39,17 +45,19 @@ Commands:
   conversations            List conversations: id, project, title, one a line
   models [--refresh]       List the API's models: id and context window (kept
                            in the vault; --refresh asks the API again)
-  review                   List what Claude (or "mnemo memory") changed since it
-                           was last reviewed: path, kind (new, changed, deleted)
-                           and who, one a line; --mark PATH or --all marks it
-                           reviewed
+  review                   List what Claude, "mnemo memory" or an MCP client changed
+                           since it was last reviewed: path, kind (new, changed,
+                           deleted) and who, one a line; --mark PATH or --all
+                           marks it reviewed
   export-conversation ID [FILE]
                            Write a conversation as Markdown to FILE (a new
                            file) or standard output
 
 Options:
-  --project NAME           memory, ls, cat, export, import, chat, conversations,
-                           review: work in that project (default: the first)
+  --project NAME           memory, mcp, ls, cat, export, import, chat,
+                           conversations, review: work in that project
+                           (default: the first)
+  --read-only              mcp: only view and read; every change is refused
   --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
   --passphrase-file FILE   Read the passphrase from FILE (or MNEMO_PASSPHRASE,
                            or you are asked without echo). Never on the command line.

@@ -30,6 +30,8 @@ export const Provenance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('import') }),
   z.object({ kind: z.literal('restore'), fromVersion: z.number().optional() }),
   z.object({ kind: z.literal('cli') }),
+  // At most 64 characters (code points, see cleanClientName in core/mcp/protocol.ts): up to 128 UTF-16 units.
+  z.object({ kind: z.literal('mcp'), client: z.string().max(128) }),
   z.object({ kind: z.literal('system') }),
 ]);
 export type Provenance = z.infer<typeof Provenance>;

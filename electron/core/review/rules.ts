@@ -31,13 +31,13 @@ export interface ReviewEntry {
 }
 
 /**
- * Whether a change by this writer waits for review: Claude's, and the CLI's
+ * Whether a change by this writer waits for review: Claude's, the CLI's
  * `memory` command (tool inputs from a script, text nobody in the window has
- * seen). The user's own saves, restores and imports the user chose, Mnemo's
+ * seen), and an MCP client's (another app's model, through `mnemo mcp`). The user's own saves, restores and imports the user chose, Mnemo's
  * own changes and versions from before provenance was kept do not.
  */
 export function needsReview(by: Provenance | undefined): boolean {
-  return by?.kind === 'claude' || by?.kind === 'cli';
+  return by?.kind === 'claude' || by?.kind === 'cli' || by?.kind === 'mcp';
 }
 
 /** The provenance a change event's source stands for (change events carry no conversation). */

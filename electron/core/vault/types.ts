@@ -95,6 +95,8 @@ export type Provenance =
   | { kind: 'import' }
   | { kind: 'restore'; fromVersion?: number }
   | { kind: 'cli' }
+  /** An MCP client through `mnemo mcp` (directly or via the app), named as its `initialize` said (cleanClientName). */
+  | { kind: 'mcp'; client: string }
   | { kind: 'system' };
 
 /** One version of a memory, the current one included, with who wrote it. */

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
 import { call, on } from '../../lib/api';
 import { coalesced } from '../../lib/coalesce';
+import { mcpWriter } from './provenance';
 
 /** Everything that shows the review inbox, told when a mark changed it (a mark is no memory change, so no event says so). */
 const listeners = new Set<() => void>();
@@ -75,7 +76,7 @@ export function useReviewList(project?: string): {
 
 /** "changed by Claude, not reviewed" — the words a tree item and a list item say about a change. */
 export function reviewWords(e: ReviewEntry): string {
-  const by = e.by.kind === 'claude' ? 'Claude' : e.by.kind === 'cli' ? 'a script' : 'another writer';
+  const by = e.by.kind === 'claude' ? 'Claude' : e.by.kind === 'cli' ? 'a script' : e.by.kind === 'mcp' ? mcpWriter(e.by.client) : 'another writer';
   const what = e.from ? `moved here by ${by}` : e.kind === 'new' ? `new from ${by}` : e.kind === 'changed' ? `changed by ${by}` : `deleted by ${by}`;
   return `${what}, not reviewed`;
 }

@@ -179,8 +179,8 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review }
                 </span>
               )}
               {badge && (
-                <span className={`badge ${badge === 'Claude' ? 'claude' : 'user'}`} aria-hidden="true" title={`Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}`}>
-                  {badge}
+                <span className={`badge ${badge.tone}`} aria-hidden="true" title={`Last changed by ${badge.who}`}>
+                  {badge.text}
                 </span>
               )}
             </span>
@@ -191,7 +191,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review }
             {/* The item's name is the file name; the badge and the line under it are said in words here, as its description. */}
             <span className="spoken" id={`${descId}-${i}`} aria-hidden="true">
               {unreviewed ? `${reviewWords(unreviewed).replace(/^./, (c) => c.toUpperCase())}. ` : ''}
-              {badge ? `Last changed by ${badge === 'Claude' ? 'Claude' : 'you'}. ` : ''}
+              {badge ? `Last changed by ${badge.who}. ` : ''}
               {e.kind === 'file' ? `${size(e.size)}, ` : ''}
               {when(e.modified)}
             </span>

@@ -1,0 +1,133 @@
+/**
+ * `mnemo mcp [--vault DIR] [--project NAME] [--read-only]`: the memory as an
+ * MCP server on stdio, for Claude Desktop, Claude Code, Cursor and other MCP
+ * clients (core/mcp/server.ts).
+ *
+ * stdin and stdout belong to the MCP stream: nothing is ever asked on stdin
+ * (the passphrase comes from MNEMO_PASSPHRASE or --passphrase-file, or the
+ * unlocked app serves), and nothing but MCP frames is written to stdout (logs
+ * go to stderr, and never a memory's text or a secret).
+ */
+import packageJson from '../../package.json';
+import type { MemoryBackend } from '../core/mcp/backend';
+import { createRouter } from '../core/mcp/router';
+import { createMemoryServer } from '../core/mcp/server';
+import { BoundedStdioTransport } from '../core/mcp/stdio';
+import { createVaultBackend, VaultUnavailable, type VaultSession } from '../core/mcp/vault-backend';
+import { defaultStateDir } from '../core/app-paths';
+import { Vault } from '../core/vault/vault';
+import { VaultError } from '../core/vault/types';
+import { CommandUsageError, type Flags } from './commands';
+import { Exit } from './context';
+import type { CliIo } from './main';
+import { PassphraseUnavailable, readPassphrase } from './passphrase';
+
+export interface McpFlags extends Flags {
+  'read-only'?: boolean | undefined;
+  'passphrase-file'?: string | undefined;
+  'recovery-key-file'?: string | undefined;
+}
+
+/** Checks `mcp`'s arguments before anything starts. */
+export function checkMcpArgs(args: string[], flags: McpFlags): void {
+  if (args.length) throw new CommandUsageError('mcp takes no positional arguments; its client talks to it on standard input and output.');
+  if (flags['recovery-key-file']) throw new CommandUsageError('mcp unlocks with the passphrase (MNEMO_PASSPHRASE or --passphrase-file), not the recovery key.');
+}
+
+/**
+ * Serves until the client closes stdin (then every call it sent is still made) or a signal asks to stop (then
+ * the call running is finished), closes the vault and returns 0.
+ */
+export async function mcpCommand(dir: string, args: string[], flags: McpFlags, io: CliIo): Promise<number> {
+  checkMcpArgs(args, flags);
+  const readOnly = flags['read-only'] === true;
+  const log = (line: string) => io.stderr.write(`mnemo mcp: ${line}\n`);
+  const restoreConsole = consoleToStderr(io);
+  // Read at each write, once the client has said its name at initialize (the server is made below).
+  const clientName = (): string => server.clientName();
+
+  const vaultBackend = createVaultBackend({
+    readOnly,
+    project: flags.project,
+    client: clientName,
+    log,
+    passphrase: () => passphrase(io, flags),
+    async open(): Promise<VaultSession> {
+      if (!(await Vault.exists(dir))) throw new VaultError('NO_VAULT', 'There is no vault here.');
+      // per-call: switch to Vault.open(dir, { lockPerCall: true }) once it exists
+      const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env), readOnly });
+      return { vault, hold: (fn) => fn() };
+    },
+  });
+  // app channel: switch to connectApp({ stateDir, vaultId, via: 'mcp', client: clientName(), project, readOnly }) from core/mcp/channel-client once it exists
+  const connectApp = async (): Promise<MemoryBackend | undefined> => undefined;
+  const router = createRouter({ connectApp, openVault: async () => vaultBackend, log });
+
+  const transport = new BoundedStdioTransport(io.stdin, io.stdout, { log });
+  const server = createMemoryServer({
+    backend: router,
+    readOnly,
+    version: packageJson.version,
+    guidance: () => vaultBackend.guidance(),
+    beforeEach: () => transport.drained(),
+    log,
+  });
+
+  const onSignal = new Map<NodeJS.Signals, () => void>();
+  // `finish`: every call already sent is still made (the client sent them, then closed its end, as `mnemo memory`'s
+  // input may end); otherwise (a signal, a broken stream) only the call running is finished.
+  const stopped = new Promise<{ why: string; finish: boolean }>((resolve) => {
+    io.stdin.once('end', () => resolve({ why: 'the client closed the connection', finish: true }));
+    io.stdin.once('close', () => resolve({ why: 'the client closed the connection', finish: true }));
+    server.mcp.server.onclose = () => resolve({ why: 'the connection closed', finish: false });
+    for (const signal of SIGNALS) {
+      onSignal.set(signal, () => resolve({ why: `stopped by ${signal}`, finish: false }));
+      process.once(signal, onSignal.get(signal)!);
+    }
+  });
+  try {
+    await server.mcp.connect(transport);
+    log(`ready${readOnly ? ' (read-only)' : ''}${flags.project !== undefined ? `, project "${flags.project}"` : ''}`);
+    const { why, finish } = await stopped;
+    log(`${why}; finishing`);
+    // Closing the server cancels the calls still waiting (the SDK aborts their handlers); the one running always
+    // finishes, durable, before the vault closes.
+    if (finish) await server.settled();
+    await server.close();
+    await server.settled();
+    await router.close();
+    return Exit.OK;
+  } finally {
+    for (const [signal, listener] of onSignal) process.off(signal, listener);
+    restoreConsole();
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The passphrase from MNEMO_PASSPHRASE or --passphrase-file; never a prompt (stdin is the MCP stream). */
+async function passphrase(io: CliIo, flags: McpFlags): Promise<string> {
+  try {
+    return await readPassphrase({ env: io.env, envName: 'MNEMO_PASSPHRASE', file: flags['passphrase-file'], tty: undefined, prompt: '' });
+  } catch (e) {
+    if (!(e instanceof PassphraseUnavailable)) throw e;
+    const why = flags['passphrase-file'] ? 'the passphrase file given with --passphrase-file cannot be read or is empty' : 'this server was given no passphrase';
+    throw new VaultUnavailable(
+      `Mnemo could not open your memory: the Mnemo app is not running unlocked, and ${why}. Unlock the Mnemo app, or set MNEMO_PASSPHRASE (or --passphrase-file FILE) in this MCP server's configuration.`,
+      true,
+    );
+  }
+}
+
+/**
+ * Sends console output to stderr while serving: stdout carries MCP frames
+ * only, and one stray line from any library would break the client's stream.
+ */
+function consoleToStderr(io: CliIo): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...parts: unknown[]) => void io.stderr.write(`${parts.map(String).join(' ')}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => Object.assign(console, saved);
+}
