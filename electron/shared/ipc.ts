@@ -30,6 +30,7 @@ export const Provenance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('import') }),
   z.object({ kind: z.literal('restore'), fromVersion: z.number().optional() }),
   z.object({ kind: z.literal('cli') }),
+  z.object({ kind: z.literal('mcp'), client: z.string().max(64) }),
   z.object({ kind: z.literal('system') }),
 ]);
 export type Provenance = z.infer<typeof Provenance>;

@@ -37,7 +37,7 @@ export interface ReviewEntry {
  * own changes and versions from before provenance was kept do not.
  */
 export function needsReview(by: Provenance | undefined): boolean {
-  return by?.kind === 'claude' || by?.kind === 'cli';
+  return by?.kind === 'claude' || by?.kind === 'cli' || by?.kind === 'mcp';
 }
 
 /** The provenance a change event's source stands for (change events carry no conversation). */

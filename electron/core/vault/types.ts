@@ -95,6 +95,7 @@ export type Provenance =
   | { kind: 'import' }
   | { kind: 'restore'; fromVersion?: number }
   | { kind: 'cli' }
+  | { kind: 'mcp'; client: string }
   | { kind: 'system' };
 
 /** One version of a memory, the current one included, with who wrote it. */

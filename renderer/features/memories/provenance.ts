@@ -32,6 +32,8 @@ export function describeWriter(by: Provenance | undefined, titles: Map<string, s
       return by.fromVersion ? `Restored from version ${by.fromVersion}` : 'Restored';
     case 'cli':
       return 'Command line';
+    case 'mcp':
+      return `${by.client} (MCP)`;
     case 'system':
       return 'Mnemo';
   }
