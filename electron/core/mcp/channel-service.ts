@@ -22,7 +22,7 @@ import type { MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
 import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
-import { cleanClientName, type ClientMessage, type FileInfo } from './protocol';
+import { cleanClientName, type ClientMessage } from './protocol';
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>;
 
