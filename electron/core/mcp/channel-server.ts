@@ -105,11 +105,13 @@ class Connection {
     return writeFrame(this.socket, message, MAX_FRAME_BYTES, this.server.limits.maxUnread);
   }
 
-  /** Sends a last frame, then ends the connection once it is written. */
+  /** Sends a last frame, then ends the connection once it is written, or after a second if the peer reads nothing. */
   finish(message: ServerMessage): void {
     this.reader.stop();
-    if (this.send(message) === 'sent') this.socket.end(() => this.socket.destroy());
-    else this.socket.destroy();
+    if (this.send(message) !== 'sent') return void this.socket.destroy();
+    this.socket.end(() => this.socket.destroy());
+    // A peer that never reads would otherwise keep a refused connection (and its slot) open.
+    setTimeout(() => this.socket.destroy(), 1000).unref();
   }
 
   close(): void {
@@ -300,13 +302,9 @@ export class ChannelServer {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.limits.stopWaitMs)));
     await Promise.race([Promise.allSettled([...this.connections].map((c) => c.running)), late]).finally(() => clearTimeout(timer));
+    // Each gets `locked`; a peer that reads nothing is cut off a second later (finish), so the listener can close.
     for (const c of this.connections) c.finish({ type: 'locked' });
-    // A peer that reads nothing never lets `locked` drain: it is cut off after a moment.
-    const grace = setTimeout(() => {
-      for (const c of this.connections) c.close();
-    }, 1000);
     await closed;
-    clearTimeout(grace);
     this.connections.clear();
     // Closing the listener removes its socket file; a file left all the same is removed if it is still a socket.
     if (posix(this.platform)) await removeSocket(this.files.socket);
