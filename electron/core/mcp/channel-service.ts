@@ -10,7 +10,7 @@
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { describeChange } from '../chat/approval-change';
 import { loadSettings } from '../chat/settings-store';
-import { MemoryToolError, toToolError } from '../memory/errors';
+import { MemoryToolError, ROLLED_BACK_MESSAGE, toToolError } from '../memory/errors';
 import { createMemoryHandlers } from '../memory/handlers';
 import type { MemoryLimits } from '../memory/limits';
 import { MEMORY_ROOT, MemoryPathError, validateMemoryPath } from '../memory/paths';
@@ -153,7 +153,7 @@ export class AppChannelService implements ChannelService {
     };
   }
 
-  /** The project's memory now, if the vault is unlocked, access is not off and the project still exists. */
+  /** The project's memory now, if the vault is unlocked, access is not off, it is not rolled back and the project still exists. */
   private async memory(peer: Peer): Promise<VaultApi> {
     let vault: VaultApi;
     try {
@@ -162,6 +162,8 @@ export class AppChannelService implements ChannelService {
       throw new ChannelRequestError('LOCKED', LOCKED_MESSAGE);
     }
     if ((await loadSettings(vault)).mcpAccess === 'off') throw new ChannelRequestError('MCP_OFF', MCP_OFF_MESSAGE);
+    // As for Claude: nothing is read from (or written to) an older copy until the user accepts it.
+    if (vault.isRolledBack()) throw new ChannelRequestError('ROLLED_BACK', ROLLED_BACK_MESSAGE);
     return new Projects(vault).memoryVault(peer.project.id).catch(() => {
       throw new ChannelRequestError('NO_PROJECT', `The project “${peer.project.name}” was deleted in Mnemo.`);
     });

@@ -14,7 +14,10 @@ import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { Projects } from '../../../electron/core/projects/store';
 import { MemoryPathError } from '../../../electron/core/memory/paths';
 import type { OutsideApproval } from '../../../electron/shared/channel';
-import { channelApp, PASS, type ChannelApp } from './rig';
+import { connectApp } from '../../../electron/core/mcp/channel-client';
+import { rolledBackResult } from '../../../electron/core/memory/run';
+import { createHandlers, dispatch } from '../../../electron/main/handlers';
+import { channelApp, KDF, later, PASS, tempDir, type ChannelApp } from './rig';
 
 const create = (p: string, text = 'Tea: oolong') => ({ command: 'create', path: p, file_text: text });
 
@@ -85,6 +88,38 @@ describe('a call from another app', () => {
     await vi.waitFor(() => expect(seen).toEqual([['/memories/mine.md']]));
   });
 });
+
+describe('a vault reported as rolled back', () => {
+  it('gives other apps no memory, as it gives Claude none, until the user accepts it', async () => {
+    const dir = await tempDir();
+    const first = await channelApp({ dir });
+    await first.vault().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
+    await first.session.close();
+    const copy = path.join(dir, 'copy');
+    await fs.cp(path.join(dir, 'vault'), copy, { recursive: true });
+    const second = await reopened(dir);
+    await second.session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
+    await second.session.close();
+    await fs.rm(path.join(dir, 'vault'), { recursive: true });
+    await fs.cp(copy, path.join(dir, 'vault'), { recursive: true });
+    const third = await reopened(dir);
+    expect(third.session.unlocked().isRolledBack()).toBe(true);
+    const backend = (await third.connect())!;
+    expect(await backend.call({ command: 'view', path: '/memories' })).toEqual(rolledBackResult());
+    await expect(backend.list()).rejects.toMatchObject({ code: 'ROLLED_BACK' });
+    await expect(backend.read('/memories/old.md')).rejects.toMatchObject({ code: 'ROLLED_BACK' });
+  });
+});
+
+/** The app reopened on `dir` and unlocked, serving the channel. */
+async function reopened(dir: string) {
+  const made = createHandlers({ userDataDir: dir, stateDir: path.join(dir, 'state'), env: {}, kdf: KDF, pickDirectory: async () => undefined, emit: () => undefined, channel: {} });
+  later(() => made.session.close());
+  expect((await dispatch(made.handlers, 'vaultUnlock', [{ passphrase: PASS }])).ok).toBe(true);
+  await made.channel.start();
+  const vaultId = made.session.unlocked().vaultId;
+  return { ...made, connect: () => connectApp({ stateDir: path.join(dir, 'state'), vaultId, via: 'mcp', client: 'Claude Code', readOnly: false }) };
+}
 
 describe('what the user allows', () => {
   it('answers every write with the memory tool’s error on a read-only connection, or when access is read-only; view still works', async () => {
