@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ChannelCall, ChannelStatus, ConfigTarget, ProjectConfigs } from '../../../electron/shared/channel';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
@@ -28,6 +28,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
   const [copied, setCopied] = useState<{ target: ConfigTarget; message: string }>();
   const [error, setError] = useState<string>();
   const box = useRef<HTMLElement>(null);
+  const ids = useId();
 
   const refresh = useCallback(() => {
     setError(undefined);
@@ -101,10 +102,8 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
       {shown &&
         TARGETS.map(({ target, title, where }) => (
           <div key={target} className="config-block">
-            <label>
-              {title} configuration
-              <textarea className="config" readOnly rows={shown.configs[target].split('\n').length} value={shown.configs[target]} spellCheck={false} />
-            </label>
+            <label htmlFor={`${ids}-${target}`}>{title} configuration</label>
+            <textarea id={`${ids}-${target}`} className="config" readOnly rows={shown.configs[target].split('\n').length} value={shown.configs[target]} spellCheck={false} />
             <p className="hint">{where}</p>
             <div className="row">
               <button type="button" aria-label={`Copy the ${title} configuration`} onClick={() => void copy(target)}>
