@@ -33,6 +33,9 @@ export interface ConnectOptions {
   requestTimeoutMs?: number;
 }
 
+/** How long a request waits for its answer by default: longer than a change waits for the user, so the app's own timeout answers first. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = APPROVAL_TIMEOUT_MS + 30_000;
+
 /** Why no backend came out of connecting. */
 export type ChannelOutcome = { backend: MemoryBackend } | { refused: { code: RefusalCode; message: string } } | { absent: 'no-token' | 'no-answer' | 'locked' };
 
@@ -52,7 +55,7 @@ export async function openChannel(opts: ConnectOptions): Promise<ChannelOutcome>
   const token = await readToken(files.token, platform);
   if (!token) return { absent: 'no-token' };
   const socket = net.connect(files.socket);
-  const backend = new AppBackend(socket, opts.requestTimeoutMs ?? APPROVAL_TIMEOUT_MS + 30_000);
+  const backend = new AppBackend(socket, opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const outcome = await backend.greet(
     { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), readOnly: opts.readOnly },
     opts.connectTimeoutMs ?? 5000,

@@ -9,12 +9,13 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { readToken, writeToken } from '../../../electron/core/mcp/channel-files';
 import { ChannelServer } from '../../../electron/core/mcp/channel-server';
 import { AppChannelService, LOCKED_MESSAGE } from '../../../electron/core/mcp/channel-service';
-import { ApprovalBoard } from '../../../electron/core/mcp/channel-approvals';
+import { APPROVAL_TIMEOUT_MS, ApprovalBoard } from '../../../electron/core/mcp/channel-approvals';
 import { CallLog } from '../../../electron/core/mcp/calls-log';
-import { connectApp } from '../../../electron/core/mcp/channel-client';
+import { connectApp, DEFAULT_REQUEST_TIMEOUT_MS } from '../../../electron/core/mcp/channel-client';
 import { channelFiles, MAX_FRAME_BYTES } from '../../../electron/core/mcp/protocol';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { channelApp, KDF, later, PASS, raw, tempDir } from './rig';
@@ -205,6 +206,22 @@ describe('a hostile or broken client cannot wedge the app', () => {
     await a!.close();
     await vi.waitFor(() => expect(app.channel.status().connections).toBe(1));
     expect(await app.connect()).toBeDefined();
+  });
+
+  it('gives up on an answer that does not come in time, and says the change may or may not have been made', async () => {
+    const app = await channelApp();
+    await saveSettings(app.vault(), { approvalMode: true });
+    const backend = await app.connect({ requestTimeoutMs: 300 });
+    expect(await backend!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toEqual({ content: expect.stringMatching(/^Error: The Mnemo app did not answer in time; the change may or may not have been made/), is_error: true });
+  });
+
+  it('by default waits longer for an answer than a change waits for the user', async () => {
+    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBeGreaterThan(APPROVAL_TIMEOUT_MS);
+    const app = await channelApp({ channel: { approvalTimeoutMs: 200 } });
+    await saveSettings(app.vault(), { approvalMode: true });
+    const backend = await app.connect();
+    // The app's timeout answers first, with its own words: the client never cut it short.
+    expect(await backend!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toMatchObject({ content: expect.stringMatching(/not approved in time/) });
   });
 
   it('closes a connection that never says hello', async () => {
