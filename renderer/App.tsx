@@ -6,6 +6,7 @@ import { MemoryPane, type PaneRequest } from './features/chat/MemoryPane';
 import { MemoriesView, type MemoryTarget } from './features/memories/MemoriesView';
 import { FIRST_PROJECT } from './features/memories/projects';
 import { Splitter, usePaneSize } from './features/memories/Splitter';
+import { OutsideApprovals } from './features/other-apps/OutsideApprovals';
 import { SettingsView } from './features/settings/SettingsView';
 import { ApiKeyStep } from './features/unlock/ApiKeyStep';
 import { CreateVault } from './features/unlock/CreateVault';
@@ -239,6 +240,8 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           }}
         />
       )}
+      {/* Changes other apps wait to have approved: above the sections, so they are seen (and kept) whichever tab is open. */}
+      <OutsideApprovals />
       {/* Every section stays mounted (hidden when not shown): a reply keeps streaming, and nothing typed in one is lost by opening another. */}
       <main id="main" className="panels">
         <section role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" className="panel" hidden={tab !== 'chat'}>

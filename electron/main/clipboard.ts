@@ -66,6 +66,14 @@ export class SecretClipboard {
   }
 
   /**
+   * Copies text that is no secret (an MCP configuration): written as it is, never cleared. A secret
+   * still waiting to be cleared stays watched; it is only cleared if it is still what the clipboard holds.
+   */
+  async copyPlain(text: string): Promise<void> {
+    await this.port.write(text, []);
+  }
+
+  /**
    * Clears now what `copy` would clear later (app quit): the timer dies with
    * the process, and the OS clipboard would otherwise keep the secret.
    */

@@ -52,6 +52,8 @@ if (guardsPassed) {
     clipboard: new SecretClipboard(electronClipboard, process.platform),
     links: electronLinkPorts(() => win),
     confirmChange: electronConsentPort(() => win),
+    // Other apps reach the memory through the app while it is unlocked: served on unlock, stopped before each lock and at quit.
+    channel: {},
     emit: (event, payload) => {
       if (win && !win.isDestroyed()) win.webContents.send(EVENTS[event].channel, payload);
     },

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { ChannelCall, ChannelStatus, ConfigTarget, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
 import { Settings, SettingsPatch } from './settings';
@@ -221,6 +222,20 @@ export const CALLS = {
   draftsPut: call('drafts:put', one(DraftPut), z.null()),
   /** The drafts to offer back after an unlock (and any set since). */
   draftsGet: call('drafts:get', none, Drafts),
+
+  // Other apps (MCP clients through `mnemo mcp`, and `mnemo memory`) over the app's local channel.
+  /** Whether the channel serves now, and why not if it could not start. */
+  channelStatus: call('channel:status', none, ChannelStatus),
+  /** The ready-to-paste configuration for each live project and app, built in main (never with a passphrase or a host path). */
+  channelConfigs: call('channel:configs', one(z.object({ readOnly: z.boolean() })), z.array(ProjectConfigs)),
+  /** Copies one of those configurations to the clipboard (main builds the text; the window cannot choose it). */
+  channelCopyConfig: call('channel:copy-config', one(z.object({ project: ProjectId, target: ConfigTarget, readOnly: z.boolean() })), z.object({ copied: z.boolean() })),
+  /** The last calls other apps made (who, what, where, when; never contents), newest first. */
+  channelLog: call('channel:log', none, z.array(ChannelCall)),
+  /** The changes other apps wait to have approved (approval mode). */
+  channelPending: call('channel:pending', none, z.array(OutsideApproval)),
+  /** The user's decision on a change another app asks for; NOT_FOUND once it no longer waits. */
+  channelDecide: call('channel:decide', one(z.object({ id: z.string().regex(/^out_[0-9a-f]{24}$/), allow: z.boolean() })), z.null()),
 } as const;
 
 export type CallName = keyof typeof CALLS;
@@ -246,6 +261,10 @@ export const EVENTS = {
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
   draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
+  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, denied at lock). */
+  channelApprovals: { channel: 'event:channel-approvals', payload: z.object({ pending: z.array(OutsideApproval) }) },
+  /** The call log changed (newest first). */
+  channelCalls: { channel: 'event:channel-calls', payload: z.object({ calls: z.array(ChannelCall) }) },
 } as const;
 
 export type EventName = keyof typeof EVENTS;

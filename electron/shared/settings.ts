@@ -8,6 +8,14 @@ import { z } from 'zod';
 export const GuardMode = z.enum(['block', 'redact', 'allow']);
 export type GuardMode = z.infer<typeof GuardMode>;
 
+/**
+ * What other apps (MCP clients through `mnemo mcp`, and `mnemo memory`) may do through the running,
+ * unlocked app's local channel: nothing, view only, or view and change. It governs only that channel: a
+ * process that has the passphrase can open the vault itself whenever the app is locked or closed.
+ */
+export const McpAccess = z.enum(['off', 'read-only', 'read-write']);
+export type McpAccess = z.infer<typeof McpAccess>;
+
 export const DEFAULT_MEMORY_GUIDANCE = [
   'Keep the memory folder up to date, coherent and organised: update or rename files rather than',
   'duplicating them, and delete what is no longer true. Remember durable facts about the user, their',
@@ -31,6 +39,7 @@ const fields = {
   compaction: z.boolean(),
   /** Requests one turn may make while Claude keeps calling tools; past it the turn stops and the window offers Continue. */
   maxToolRounds: z.number().int().min(1).max(500),
+  mcpAccess: McpAccess,
 };
 const contextFields = {
   enabled: z.boolean(),
@@ -63,6 +72,9 @@ export const Settings = z.object({
     .prefault({}),
   compaction: fields.compaction.default(false),
   maxToolRounds: fields.maxToolRounds.default(DEFAULT_MAX_TOOL_ROUNDS),
+  // Off until the user turns it on: the channel is the one way to reach memory without the passphrase
+  // (any process running as this user can read its token), so it is opened only by the user's choice.
+  mcpAccess: fields.mcpAccess.default('off'),
 });
 
 /**

@@ -67,6 +67,8 @@ export interface LaunchOptions {
   confirmLinks?: boolean;
   /** The answer to main's own dialog before a weakening settings change or an API key replacement (default: Cancel). */
   confirmChanges?: boolean;
+  /** How long a change another app asks for waits for the user (default: main's two minutes). */
+  approvalTimeoutMs?: number;
 }
 
 export interface App {
@@ -81,6 +83,8 @@ export interface App {
   links: { asked: string[]; opened: string[] };
   /** What main asked the user in its own consent dialog (a native dialog in Electron). */
   consents: ConsentQuestion[];
+  /** Where main keeps this device's state: the local channel's socket and token file live here. */
+  stateDir: string;
   close(): Promise<void>;
 }
 
@@ -109,9 +113,12 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   const links = { asked: [] as string[], opened: [] as string[] };
   const consents: ConsentQuestion[] = [];
 
+  const stateDir = path.join(opts.userDataDir, 'state');
   const { handlers, session } = createHandlers({
     userDataDir: opts.userDataDir,
-    stateDir: path.join(opts.userDataDir, 'state'),
+    stateDir,
+    // As main does: the local channel for other apps serves while the vault is unlocked.
+    channel: opts.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: opts.approvalTimeoutMs } : {},
     kdf: TEST_KDF,
     env: {
       ...(opts.anthropicBaseURL ? { ANTHROPIC_BASE_URL: opts.anthropicBaseURL } : {}),
@@ -188,6 +195,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     clipboard,
     links,
     consents,
+    stateDir,
     close: async () => {
       await context.close().catch(() => undefined);
       await session.close();

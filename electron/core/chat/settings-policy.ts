@@ -3,11 +3,14 @@
  * strengthen any of them on its own, but main asks for the passphrase or its
  * own confirmation before one of these is made.
  */
-import type { GuardMode, Settings, SettingsPatch } from '../../shared/settings';
+import type { GuardMode, McpAccess, Settings, SettingsPatch } from '../../shared/settings';
 
 /** How strongly each secret-guard mode protects: a lower rank is weaker. */
 const GUARD_RANK: Record<GuardMode, number> = { block: 2, redact: 1, allow: 0 };
 const GUARD_WORDS: Record<GuardMode, string> = { block: 'block', redact: 'store redacted', allow: 'store as they are' };
+/** How much other apps may do through the app's local channel: a higher rank lets them do more. */
+const MCP_RANK: Record<McpAccess, number> = { off: 0, 'read-only': 1, 'read-write': 2 };
+const MCP_WORDS: Record<McpAccess, string> = { off: 'no access', 'read-only': 'view your memories', 'read-write': 'view and change your memories' };
 
 /**
  * The protections `patch` would weaken, each said as what it does (for main's
@@ -30,6 +33,10 @@ export function weakenings(current: Settings, patch: SettingsPatch): string[] {
   // Each round is another request a hostile or broken API server can draw from one message (issue: 5,240 in 240 s).
   if (patch.maxToolRounds !== undefined && patch.maxToolRounds > current.maxToolRounds) {
     out.push(`Let one message run up to ${patch.maxToolRounds} tool rounds instead of ${current.maxToolRounds}`);
+  }
+  // The channel lets any program running as you reach memory without the passphrase while Mnemo is unlocked.
+  if (patch.mcpAccess !== undefined && MCP_RANK[patch.mcpAccess] > MCP_RANK[current.mcpAccess]) {
+    out.push(`Let other apps (MCP clients such as Claude Desktop, Claude Code or Cursor) ${MCP_WORDS[patch.mcpAccess]} while Mnemo is unlocked, instead of ${current.mcpAccess === 'off' ? 'having no access' : 'only viewing them'}`);
   }
   return out;
 }

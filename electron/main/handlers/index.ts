@@ -8,6 +8,8 @@ import { MemoryPathError } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import { CALLS, type CallName, type Result } from '../../shared/ipc';
 import { brokenBound } from '../../shared/limits';
+import { ChannelHost, type ChannelHostOptions } from '../channel-host';
+import { channelHandlers } from './channel';
 import { chatHandlers } from './chat';
 import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
@@ -25,11 +27,28 @@ import { parsedEmitter } from '../events';
 export type { HandlerContext } from './session';
 export { AppSession } from './session';
 
-export function createHandlers(ctx: HandlerContext): { handlers: Handlers; session: AppSession } {
+/**
+ * The handler table over a new session. `channel`: serve the local channel for other apps while the vault is
+ * unlocked (the app and the e2e harness pass it; without it nothing listens, and its calls answer as if idle).
+ */
+export function createHandlers(ctx: HandlerContext & { channel?: ChannelHostOptions }): { handlers: Handlers; session: AppSession; channel: ChannelHost } {
   // Every event is parsed against the contract before it can reach the window.
   const session = new AppSession({ ...ctx, emit: parsedEmitter((event, payload) => ctx.emit(event, payload)) });
-  const handlers: Handlers = { ...vaultHandlers(session), ...memoryHandlers(session), ...settingsHandlers(session), ...chatHandlers(session), ...windowHandlers(session), ...strengthHandlers(), ...kdfHandlers(session), ...projectHandlers(session), ...draftHandlers(session), ...reviewHandlers(session) };
-  return { handlers, session };
+  const channel = new ChannelHost(session, ctx.channel ?? { serve: false });
+  const handlers: Handlers = {
+    ...vaultHandlers(session),
+    ...memoryHandlers(session),
+    ...settingsHandlers(session),
+    ...chatHandlers(session),
+    ...windowHandlers(session),
+    ...strengthHandlers(),
+    ...kdfHandlers(session),
+    ...projectHandlers(session),
+    ...draftHandlers(session),
+    ...reviewHandlers(session),
+    ...channelHandlers(session, channel),
+  };
+  return { handlers, session, channel };
 }
 
 /** Runs one call: parse the arguments, run the handler, check the result, and wrap any failure as data. */

@@ -59,6 +59,15 @@ export interface RunningTurn {
   finished?: Promise<unknown>;
 }
 
+/**
+ * Told when the vault has been unlocked, and asked to finish before it locks or closes (the local channel for
+ * other apps serves only while the vault is unlocked). `locking` runs before the keys go, beside the turns' stop.
+ */
+export interface SessionWatcher {
+  unlocked(): void;
+  locking(): Promise<void>;
+}
+
 /** How long after main hands out a recovery key the window may still have main copy it. */
 export const RECOVERY_KEY_COPYABLE_MS = 10 * 60_000;
 
@@ -88,6 +97,7 @@ export class AppSession {
   private locking: Promise<void> | undefined;
   /** The memory tool's size limits: every memory write the window asks for is held to them, as Claude's are. */
   readonly limits: MemoryLimits;
+  private readonly watchers = new Set<SessionWatcher>();
 
   constructor(readonly ctx: HandlerContext) {
     this.limits = resolveLimits(ctx.memoryLimits);
@@ -95,6 +105,21 @@ export class AppSession {
 
   private now(): number {
     return (this.ctx.now ?? Date.now)();
+  }
+
+  /** Adds a watcher of unlocks and locks; returns how to remove it. */
+  watch(watcher: SessionWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** Tells the watchers the vault is unlocked (the handlers call it after an unlock or a create). */
+  announceUnlocked(): void {
+    for (const w of this.watchers) w.unlocked();
+  }
+
+  private watchersLocking(): Promise<unknown> {
+    return Promise.allSettled([...this.watchers].map((w) => w.locking()));
   }
 
   /**
@@ -193,7 +218,7 @@ export class AppSession {
     this.locks++;
     // A temporary chat keeps nothing once locked, its unsent message included.
     this.drafts.dropChatIn((id) => this.temporary.has(id));
-    const turnsSaved = this.stopTurns();
+    const turnsSaved = Promise.all([this.stopTurns(), this.watchersLocking()]);
     this.attachments.clear();
     const vault = this.vault;
     if (!vault?.isUnlocked()) {
@@ -248,7 +273,7 @@ export class AppSession {
     this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.attachments.clear();
     // Quitting in the middle of a reply keeps the message and what had streamed, as a lock does.
-    await this.stopTurns();
+    await Promise.all([this.stopTurns(), this.watchersLocking()]);
     this.temporary.clear();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
     if (this.vault?.isUnlocked()) await this.keepDrafts(this.vault);

@@ -35,6 +35,12 @@ async function afterUnlock(vault: Vault, report: UnlockReport): Promise<UnlockRe
   return moved ? { ...report, notices: [...(report.notices ?? []), moved] } : report;
 }
 
+/** The unlock's report, once the session's watchers (the channel for other apps) are told the vault is open. */
+function announced(s: AppSession, report: UnlockReport): UnlockReport {
+  s.announceUnlocked();
+  return report;
+}
+
 export function vaultHandlers(s: AppSession): HandlersFor<
   'vaultStatus' | 'vaultCreate' | 'vaultUnlock' | 'vaultUnlockWithRecoveryKey' | 'vaultLock' | 'vaultChangePassphrase' | 'vaultSetPassphrase' | 'vaultAcceptRollback' | 'vaultNewRecoveryKey' | 'vaultRotateKeys' | 'vaultVerify' | 'vaultBackup' | 'vaultExportPlaintext'
 > {
@@ -42,10 +48,12 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultStatus: async () => ({ exists: await s.exists(), unlocked: s.isUnlocked(), rolledBack: s.isUnlocked() && s.unlocked().isRolledBack() }),
     vaultCreate: async ({ passphrase }) => {
       await requireStrongPassphrase(passphrase);
-      return { recoveryKey: await s.create(passphrase) };
+      const recoveryKey = await s.create(passphrase);
+      s.announceUnlocked();
+      return { recoveryKey };
     },
-    vaultUnlock: async ({ passphrase }) => s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlock(passphrase)))),
-    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey)))),
+    vaultUnlock: async ({ passphrase }) => announced(s, await s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlock(passphrase))))),
+    vaultUnlockWithRecoveryKey: async ({ recoveryKey }) => announced(s, await s.serialUnlock(async (v) => afterUnlock(v, await s.guesses.attempt(() => v.unlockWithRecoveryKey(recoveryKey))))),
     vaultLock: async () => {
       await s.lock('user');
       return null;

@@ -5,14 +5,21 @@ import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
 import { ModelPicker } from './ModelPicker';
+import { OtherAppsSettings } from './OtherAppsSettings';
 import { PassphraseConfirm } from './PassphraseConfirm';
 import { SecuritySettings } from './SecuritySettings';
 
-type Section = 'claude' | 'security';
+type Section = 'claude' | 'security' | 'apps';
 const FIELDS: Record<Section, Field[]> = {
   claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'compaction', 'historyDepth'],
   security: ['autoLockMinutes'],
+  apps: ['mcpAccess'],
 };
+const ACCESS: Array<[PublicSettings['mcpAccess'], string]> = [
+  ['off', 'No access (other apps are refused)'],
+  ['read-only', 'View memories only'],
+  ['read-write', 'View and change memories'],
+];
 type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
 const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Object.fromEntries(keys.map((k) => [k, s[k]])) as Partial<PublicSettings>;
 
@@ -144,6 +151,22 @@ export function SettingsView() {
         </form>
         {askPassphrase('security')}
       </SecuritySettings>
+      <OtherAppsSettings>
+        <form onSubmit={save('apps')} aria-label="Access for other apps">
+          <fieldset>
+            <legend>What other apps may do while Mnemo is unlocked</legend>
+            {ACCESS.map(([value, label]) => (
+              <label key={value} className="check">
+                <input type="radio" name="mcp-access" value={value} checked={s.mcpAccess === value} onChange={() => update('mcpAccess', value)} />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          <p className="hint">Allowing more asks for your passphrase. An app given your passphrase can still open the vault itself while Mnemo is locked or closed.</p>
+          {saveRow('apps', 'Save access for other apps')}
+        </form>
+        {askPassphrase('apps')}
+      </OtherAppsSettings>
     </div>
   );
 }

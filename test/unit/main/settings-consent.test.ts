@@ -60,6 +60,8 @@ const WEAKENINGS: Array<[string, SettingsPatch]> = [
   ['guard block → allow', { guardMode: 'allow' }],
   ['fewer versions kept', { historyDepth: 1 }],
   ['more tool rounds per message', { maxToolRounds: 500 }],
+  ['other apps from no access to viewing', { mcpAccess: 'read-only' }],
+  ['other apps from no access to changing', { mcpAccess: 'read-write' }],
 ];
 
 describe('a settings change that weakens a protection', () => {
@@ -106,6 +108,20 @@ describe('a settings change that weakens a protection', () => {
     expect((await a.call('settingsSet', { autoLockMinutes: 0, passphrase: PASS })).ok).toBe(true);
     expect((await a.call('settingsSet', { autoLockMinutes: 1440 })).ok).toBe(true);
     expect(a.asked).toEqual([]);
+  });
+});
+
+describe('access for other apps (MCP)', () => {
+  it('is off by default; widening it needs consent, narrowing it does not', async () => {
+    const a = await app(false);
+    expect((await loadSettings(a.vault())).mcpAccess).toBe('off');
+    expect((await a.call('settingsSet', { mcpAccess: 'read-only', passphrase: PASS })).ok).toBe(true);
+    expect(await a.call('settingsSet', { mcpAccess: 'read-write' })).toMatchObject(NEEDS);
+    expect(a.asked.map((q) => q.detail)).toEqual([expect.stringMatching(/view and change your memories/)]);
+    expect((await loadSettings(a.vault())).mcpAccess).toBe('read-only');
+    expect((await a.call('settingsSet', { mcpAccess: 'read-write', passphrase: PASS })).ok).toBe(true);
+    for (const narrower of ['read-only', 'off'] as const) expect((await a.call('settingsSet', { mcpAccess: narrower })).ok, narrower).toBe(true);
+    expect((await loadSettings(a.vault())).mcpAccess).toBe('off');
   });
 });
 

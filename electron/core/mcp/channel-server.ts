@@ -1,0 +1,312 @@
+/**
+ * The app's end of the local channel (protocol.ts): plain Node `net`, so it
+ * runs in Electron's main process and in the test harness alike. It serves
+ * while the vault is unlocked: it listens, then writes the token file; `stop`
+ * tells every connection the vault locked, closes them, and removes both
+ * files. What a call does is the service's business (channel-service.ts);
+ * this file keeps the channel bounded: the frame size, the number of
+ * connections, one call at a time per connection with a short queue, and a
+ * peer that does not read is cut off.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import type { MemoryCommandAnswer } from './backend';
+import { FrameReader, writeFrame } from './channel-frames';
+import { listenOn, prepareStateDir, removeSocket, removeToken, writeToken } from './channel-files';
+import { CHANNEL_VERSION, channelFiles, ClientMessage, MAX_FRAME_BYTES, type FileInfo, type ServerMessage } from './protocol';
+
+type Hello = Extract<ClientMessage, { type: 'hello' }>;
+type Request = Exclude<ClientMessage, { type: 'hello' }>;
+export type RefusalCode = Extract<ServerMessage, { type: 'refused' }>['code'];
+
+/** An error answered to a `read` or `list` request, with a code the client can act on and a message meant for it. */
+export class ChannelRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChannelRequestError';
+  }
+}
+
+/** One welcomed connection's calls, served against the app's vault. */
+export interface ChannelSession {
+  /** The project's name, as the welcome says it. */
+  readonly project: string;
+  call(input: unknown): Promise<MemoryCommandAnswer>;
+  list(): Promise<FileInfo[]>;
+  /** Throws a ChannelRequestError (NOT_FOUND, BAD_PATH, LOCKED, …) for the client. */
+  read(path: string): Promise<string>;
+  /** Paths (as the project sees them) that changed; returns an unsubscribe. */
+  onChange(listener: (paths: string[]) => void): () => void;
+}
+
+/** Decides a hello whose token and version are right: a session, or why not. */
+export interface ChannelService {
+  open(hello: Hello): Promise<ChannelSession | { refused: RefusalCode; message: string }>;
+}
+
+export interface ChannelServerOptions {
+  stateDir: string;
+  vaultId: string;
+  service: ChannelService;
+  platform?: NodeJS.Platform;
+  /** Connections served at once; one more is refused BUSY. */
+  maxConnections?: number;
+  /** Requests a connection may have waiting behind the one being served; more are answered with an error at once. */
+  maxQueue?: number;
+  /** Bytes a peer may leave unread before it is cut off. */
+  maxUnread?: number;
+  /** How long a new connection has to say hello. */
+  helloTimeoutMs?: number;
+  /** How long `stop` waits for calls being served to finish. */
+  stopWaitMs?: number;
+}
+
+export const CHANNEL_LIMITS = { maxConnections: 16, maxQueue: 32, maxUnread: 2 * MAX_FRAME_BYTES, helloTimeoutMs: 10_000, stopWaitMs: 10_000 };
+
+/** What a queued call is answered with when the vault locks before it runs. */
+const LOCKED_ANSWER: MemoryCommandAnswer = { content: 'Error: The memory vault was locked in Mnemo before this call ran; nothing was changed.', is_error: true };
+const BUSY_ANSWER: MemoryCommandAnswer = { content: 'Error: Too many memory calls are waiting in Mnemo; this one was not run. Wait for the earlier ones to finish, then try again.', is_error: true };
+const TOO_LONG_ANSWER: MemoryCommandAnswer = { content: 'Error: The answer was too long to send over the channel; view a smaller part (view_range) or a subfolder.', is_error: true };
+
+const posix = (platform: NodeJS.Platform) => platform !== 'win32';
+
+const sameToken = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given, 'hex');
+  const b = Buffer.from(expected, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+class Connection {
+  private readonly reader: FrameReader;
+  private session: ChannelSession | undefined;
+  private stopWatching: (() => void) | undefined;
+  private readonly queue: Request[] = [];
+  /** The request being served, if any. */
+  running: Promise<void> | undefined;
+  private helloTimer: NodeJS.Timeout | undefined;
+  private greeted = false;
+
+  constructor(
+    readonly socket: net.Socket,
+    private readonly server: ChannelServer,
+  ) {
+    this.reader = new FrameReader(MAX_FRAME_BYTES, (line) => this.onLine(line), () => this.close());
+    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.closed());
+    this.helloTimer = setTimeout(() => this.close(), server.limits.helloTimeoutMs);
+    this.helloTimer.unref();
+  }
+
+  send(message: ServerMessage): 'sent' | 'too-long' | 'gone' {
+    return writeFrame(this.socket, message, MAX_FRAME_BYTES, this.server.limits.maxUnread);
+  }
+
+  /** Sends a last frame, then ends the connection once it is written, or after a second if the peer reads nothing. */
+  finish(message: ServerMessage): void {
+    this.reader.stop();
+    if (this.send(message) !== 'sent') return void this.socket.destroy();
+    this.socket.end(() => this.socket.destroy());
+    // A peer that never reads would otherwise keep a refused connection (and its slot) open.
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+  }
+
+  close(): void {
+    this.reader.stop();
+    this.socket.destroy();
+  }
+
+  private closed(): void {
+    clearTimeout(this.helloTimer);
+    this.reader.stop();
+    this.stopWatching?.();
+    this.queue.length = 0;
+    this.server.forget(this);
+  }
+
+  private onLine(line: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return this.close();
+    }
+    if (!this.greeted) return void this.hello(raw);
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success || parsed.data.type === 'hello') return this.close();
+    // A client may send calls right behind its hello: they wait in the queue until the hello is decided.
+    this.enqueue(parsed.data);
+  }
+
+  private async hello(raw: unknown): Promise<void> {
+    this.greeted = true;
+    clearTimeout(this.helloTimer);
+    // The version is looked at before the schema, so an older or newer client hears why instead of being cut off.
+    const shape = raw as { type?: unknown; version?: unknown } | null;
+    if (shape?.type === 'hello' && shape.version !== CHANNEL_VERSION) {
+      return this.finish({ type: 'refused', code: 'VERSION', message: `This Mnemo speaks channel version ${CHANNEL_VERSION}; update mnemo or the app so both match.` });
+    }
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success || parsed.data.type !== 'hello') return this.close();
+    const hello = parsed.data;
+    if (this.server.stopping) return this.finish({ type: 'locked' });
+    const token = this.server.token;
+    if (!token || !sameToken(hello.token, token)) return this.finish({ type: 'refused', code: 'BAD_TOKEN', message: 'The channel token is not the one Mnemo wrote; start mnemo again.' });
+    // Nothing else is read until the service has decided.
+    this.socket.pause();
+    let opened: Awaited<ReturnType<ChannelService['open']>>;
+    try {
+      opened = this.server.stopping ? { refused: 'LOCKED', message: 'Mnemo is locking its vault.' } : await this.server.service.open(hello);
+    } catch {
+      opened = { refused: 'LOCKED', message: 'Mnemo could not open this connection; try again.' };
+    }
+    if (this.socket.destroyed) return;
+    if ('refused' in opened) return this.finish({ type: 'refused', code: opened.refused, message: opened.message });
+    if (this.server.stopping) return this.finish({ type: 'locked' });
+    this.session = opened;
+    this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project });
+    this.stopWatching = opened.onChange((paths) => void this.send({ type: 'changed', paths }));
+    this.socket.resume();
+    if (this.queue.length) this.running ??= this.drain();
+  }
+
+  private enqueue(request: Request): void {
+    if (this.server.stopping) return this.answerUnrun(request, LOCKED_ANSWER, 'LOCKED');
+    if (this.queue.length >= this.server.limits.maxQueue) return this.answerUnrun(request, BUSY_ANSWER, 'BUSY');
+    this.queue.push(request);
+    if (this.session) this.running ??= this.drain();
+  }
+
+  /** Answers a request without running it. */
+  private answerUnrun(request: Request, answer: MemoryCommandAnswer, code: string): void {
+    if (request.type === 'call') this.send({ type: 'result', id: request.id, result: answer });
+    else this.send({ type: 'error', id: request.id, code, message: answer.content.replace(/^Error: /, '') });
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next && !this.socket.destroyed; next = this.queue.shift()) await this.serve(next);
+    this.running = undefined;
+  }
+
+  private async serve(request: Request): Promise<void> {
+    try {
+      await this.answer(this.session!, request);
+    } catch {
+      // A service that throws must not end the queue: the request gets an error and the next one runs.
+      this.answerUnrun(request, { content: 'Error: The call failed because of an unexpected problem in Mnemo; nothing more is known.', is_error: true }, 'INTERNAL');
+    }
+  }
+
+  private async answer(session: ChannelSession, request: Request): Promise<void> {
+    if (request.type === 'call') {
+      const result = await session.call(request.input);
+      if (this.send({ type: 'result', id: request.id, result }) === 'too-long') this.send({ type: 'result', id: request.id, result: TOO_LONG_ANSWER });
+    } else {
+      try {
+        const sent =
+          request.type === 'list'
+            ? this.send({ type: 'files', id: request.id, files: await session.list() })
+            : this.send({ type: 'text', id: request.id, text: await session.read(request.path) });
+        if (sent === 'too-long') this.send({ type: 'error', id: request.id, code: 'LIMIT', message: 'The answer is too long to send over the channel.' });
+      } catch (e) {
+        // Only the service's own errors carry words for the client; anything else may hold a host path.
+        if (e instanceof ChannelRequestError) this.send({ type: 'error', id: request.id, code: e.code, message: e.message });
+        else this.send({ type: 'error', id: request.id, code: 'INTERNAL', message: 'Mnemo could not answer this request.' });
+      }
+    }
+  }
+
+  /** The vault is locking: queued requests are answered unrun; the one being served finishes. */
+  dropQueue(): void {
+    for (const r of this.queue.splice(0)) this.answerUnrun(r, LOCKED_ANSWER, 'LOCKED');
+  }
+}
+
+/** Serves the channel for one vault; `ChannelServer.start` listens and writes the token, `stop` ends it all. */
+export class ChannelServer {
+  private readonly connections = new Set<Connection>();
+  private readonly server: net.Server;
+  readonly limits: typeof CHANNEL_LIMITS;
+  readonly service: ChannelService;
+  /** The token clients must present; undefined once stopping. */
+  token: string | undefined;
+  stopping = false;
+  private readonly files: ReturnType<typeof channelFiles>;
+  private readonly platform: NodeJS.Platform;
+
+  private constructor(opts: ChannelServerOptions) {
+    this.platform = opts.platform ?? process.platform;
+    this.files = channelFiles(opts.stateDir, opts.vaultId, this.platform);
+    this.service = opts.service;
+    this.limits = {
+      maxConnections: opts.maxConnections ?? CHANNEL_LIMITS.maxConnections,
+      maxQueue: opts.maxQueue ?? CHANNEL_LIMITS.maxQueue,
+      maxUnread: opts.maxUnread ?? CHANNEL_LIMITS.maxUnread,
+      helloTimeoutMs: opts.helloTimeoutMs ?? CHANNEL_LIMITS.helloTimeoutMs,
+      stopWaitMs: opts.stopWaitMs ?? CHANNEL_LIMITS.stopWaitMs,
+    };
+    this.server = net.createServer((socket) => this.accept(socket));
+    // Never what keeps a process alive: the app's window (or the test) decides that.
+    this.server.unref();
+  }
+
+  /** Prepares the state folder, listens on the socket, then writes the token file (clients look for the token first). */
+  static async start(opts: ChannelServerOptions): Promise<ChannelServer> {
+    const server = new ChannelServer(opts);
+    await prepareStateDir(opts.stateDir, server.platform);
+    await listenOn(server.server, server.files.socket, server.platform);
+    try {
+      server.token = await writeToken(server.files.token);
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+    return server;
+  }
+
+  /** Connections open now. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  private accept(socket: net.Socket): void {
+    socket.unref();
+    const connection = new Connection(socket, this);
+    if (this.stopping) return connection.finish({ type: 'locked' });
+    if (this.connections.size >= this.limits.maxConnections) {
+      return connection.finish({ type: 'refused', code: 'BUSY', message: 'Mnemo is serving as many other apps as it will at once; close one and try again.' });
+    }
+    this.connections.add(connection);
+  }
+
+  forget(connection: Connection): void {
+    this.connections.delete(connection);
+  }
+
+  /**
+   * Stops serving: the token file goes first (no new client tries), then the
+   * listener; queued requests are answered unrun, those being served are given
+   * a while to finish, and every connection gets `locked` and is closed.
+   */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const token = this.token;
+    this.token = undefined;
+    if (token) await removeToken(this.files.token, token, this.platform).catch(() => undefined);
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const c of this.connections) c.dropQueue();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.limits.stopWaitMs)));
+    await Promise.race([Promise.allSettled([...this.connections].map((c) => c.running)), late]).finally(() => clearTimeout(timer));
+    // Each gets `locked`; a peer that reads nothing is cut off a second later (finish), so the listener can close.
+    for (const c of this.connections) c.finish({ type: 'locked' });
+    await closed;
+    this.connections.clear();
+    // Closing the listener removes its socket file; a file left all the same is removed if it is still a socket.
+    if (posix(this.platform)) await removeSocket(this.files.socket);
+  }
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import type { OutsideApproval } from '../../../electron/shared/channel';
+import { ErrorText } from '../../components/ErrorText';
+import { ApprovalCard } from '../chat/ApprovalCard';
+import { ApiError, call, messageOf, on } from '../../lib/api';
+
+const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * Changes other apps (MCP clients, `mnemo memory`) wait to have approved, above
+ * every section so they are seen from any tab: the same card as Claude's in
+ * the chat, naming the app and the project. Main sends the whole list whenever
+ * it changes (asked, decided here or timed out, denied at lock), so a card goes
+ * once it no longer waits, and a reloaded page asks for the list again.
+ */
+export function OutsideApprovals() {
+  const [pending, setPending] = useState<OutsideApproval[]>([]);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    let heard = false;
+    const off = on('channelApprovals', (e) => {
+      heard = true;
+      setPending(e.pending);
+    });
+    // What waits already (a page loaded while an app waits); an event heard meanwhile is newer.
+    call('channelPending').then(
+      (list) => heard || setPending(list),
+      () => undefined,
+    );
+    return off;
+  }, []);
+
+  const decide = async (id: string, allow: boolean) => {
+    setError(undefined);
+    try {
+      await call('channelDecide', { id, allow });
+    } catch (err) {
+      // It timed out or the vault locked a moment ago: the list main sends says so by dropping the card.
+      if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) setError(messageOf(err));
+    }
+    setPending((list) => list.filter((a) => a.id !== id));
+  };
+
+  if (pending.length === 0 && !error) return null;
+  return (
+    <section className="outside-approvals" aria-label="Changes other apps ask to make">
+      {pending.map((a) => (
+        <ApprovalCard key={a.id} who={a.client} approval={{ type: 'approval', ...a }} onDecide={(allow) => void decide(a.id, allow)}>
+          <p className="hint">
+            In project <bdi>{a.projectName}</bdi>, through {a.via === 'mcp' ? 'MCP' : 'the mnemo command'}. If you do not answer by {time(a.expires)}, the change is not made.
+          </p>
+        </ApprovalCard>
+      ))}
+      <ErrorText message={error} />
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Settings → "Use this memory in other apps", as a person uses it by keyboard:
+ * the configurations for Claude Desktop, Claude Code and Cursor with working
+ * Copy buttons, the access switch (widening it asks for the passphrase, as
+ * every weakening does), and the log of other apps' calls, without contents.
+ */
+import { expect, test } from '@playwright/test';
+import { loadSettings } from '../../electron/core/chat/settings-store';
+import type { MemoryBackend } from '../../electron/core/mcp/backend';
+import { connectApp } from '../../electron/core/mcp/channel-client';
+import { Projects } from '../../electron/core/projects/store';
+import { createVault, expectAccessible, freshApp, PASSPHRASE, type FreshApp } from './helpers';
+
+let app: FreshApp;
+const backends: MemoryBackend[] = [];
+test.afterEach(async () => {
+  for (const b of backends.splice(0)) await b.close();
+  await app.cleanup();
+});
+
+const section = () => app.page.getByRole('region', { name: 'Use this memory in other apps' });
+
+test('the configurations for each project are shown and copied, with the passphrase never in them', async () => {
+  app = await freshApp();
+  const { page } = app;
+  await createVault(page);
+  await new Projects(app.session.unlocked()).create('Garden');
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const desktop = section().getByLabel('Claude Desktop configuration', { exact: true });
+  await expect(desktop).toHaveValue(/"mnemo": \{\s+"command": "mnemo",\s+"args": \[\s+"mcp"\s+\]/);
+  await expect(section().getByLabel('Claude Desktop on Windows configuration', { exact: true })).toHaveValue(/"command": "cmd",\s+"args": \[\s+"\/c",\s+"mnemo",\s+"mcp"/);
+  await expect(section().getByLabel('Claude Code configuration', { exact: true })).toHaveValue('claude mcp add --scope user mnemo -- mnemo mcp');
+  await expect(section().getByLabel('Cursor configuration', { exact: true })).toHaveValue(/"mcpServers"/);
+  await expectAccessible(page, 'settings for other apps');
+
+  // Another project, read-only, by keyboard.
+  await section().getByLabel('Project', { exact: true }).selectOption({ label: 'Garden' });
+  await section().getByLabel(/Read-only configuration/).check();
+  const code = section().getByLabel('Claude Code configuration', { exact: true });
+  await expect(code).toHaveValue('claude mcp add --scope user mnemo-garden -- mnemo mcp --project Garden --read-only');
+  const copy = section().getByRole('button', { name: 'Copy the Claude Code configuration' });
+  await copy.focus();
+  await page.keyboard.press('Enter');
+  await expect(section().getByRole('status').filter({ hasText: 'Copied.' })).toBeVisible();
+  expect(app.clipboard.text).toBe(await code.inputValue());
+  await section().getByRole('button', { name: 'Copy the Cursor configuration' }).click();
+  await expect.poll(() => app.clipboard.text).toBe(await section().getByLabel('Cursor configuration', { exact: true }).inputValue());
+  const everything = await section().evaluate((el) => el.textContent + [...el.querySelectorAll('textarea')].map((t) => t.value).join(''));
+  expect(everything).not.toContain(PASSPHRASE);
+  expect(everything).not.toContain(app.userDataDir);
+});
+
+test('access is off until the user allows it with the passphrase; then the log lists each call without its contents', async () => {
+  app = await freshApp();
+  const { page } = app;
+  await createVault(page);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const vaultId = app.session.unlocked().vaultId;
+  const refusals: string[] = [];
+  const connect = () => connectApp({ stateDir: app.stateDir, vaultId, via: 'mcp', client: 'Claude Code', readOnly: false, onRefused: (r) => refusals.push(r.code) });
+  await expect.poll(async () => (await connect(), refusals.at(-1))).toBe('MCP_OFF');
+  await expect(section().getByRole('radio', { name: 'No access (other apps are refused)' })).toBeChecked();
+
+  await section().getByRole('radio', { name: 'View and change memories' }).check();
+  await section().getByRole('button', { name: 'Save access for other apps' }).press('Enter');
+  // Main asked in its own dialog (cancelled here); the window asks for the passphrase in place.
+  const ask = page.getByRole('alertdialog', { name: 'Save with passphrase' });
+  await expect(ask).toContainText(/view and change your memories/);
+  await expect(ask.getByLabel('Passphrase (to allow this change)')).toBeFocused();
+  expect((await loadSettings(app.session.unlocked())).mcpAccess).toBe('off');
+  await expectAccessible(page, 'allowing other apps, asking for the passphrase');
+  await page.keyboard.type(PASSPHRASE);
+  await page.keyboard.press('Enter');
+  await expect(section().getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  expect((await loadSettings(app.session.unlocked())).mcpAccess).toBe('read-write');
+
+  const backend = (await connect())!;
+  expect(backend).toBeDefined();
+  backends.push(backend);
+  const secret = 'Door code is 4417';
+  await backend.call({ command: 'create', path: '/memories/house.md', file_text: secret });
+  await backend.call({ command: 'view', path: '/memories/house.md' });
+  await backend.call({ command: 'view', path: '/memories/missing.md' });
+  const rows = section().getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(1)).toContainText(/Claude Code\s*Default\s*view\s*\/memories\/missing\.md\s*Error/);
+  await expect(rows.nth(2)).toContainText(/view\s*\/memories\/house\.md\s*Done/);
+  await expect(rows.nth(3)).toContainText(/create\s*\/memories\/house\.md\s*Done/);
+  await expect(section()).not.toContainText(secret);
+  await expectAccessible(page, 'the log of other apps’ calls');
+
+  // Narrowing needs nothing: back to view only, and the next write is refused.
+  await section().getByRole('radio', { name: 'View memories only' }).check();
+  await section().getByRole('button', { name: 'Save access for other apps' }).click();
+  await expect.poll(async () => (await loadSettings(app.session.unlocked())).mcpAccess).toBe('read-only');
+  expect(await backend.call({ command: 'create', path: '/memories/b.md', file_text: 'x' })).toMatchObject({ is_error: true, content: expect.stringMatching(/view this memory but not change it/) });
+});
