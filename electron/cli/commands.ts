@@ -163,24 +163,29 @@ export function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } |
 async function memoryCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
   const settings = await loadSettings(ctx.vault);
   const handlers = createMemoryHandlers(await projectVault(ctx, flags), { guardMode: () => settings.guardMode, source: 'cli' });
-  const lines = readline.createInterface({ input: ctx.stdin, crlfDelay: Infinity });
+  // Claude must not build on an older copy of its memory without the user deciding to.
+  if (extras.rolledBack) return serveMemoryLines(ctx, async () => rolledBackResult());
+  // The vault held too long by another process (IN_USE), or its keys changed there (LOCKED): this line's answer says so.
+  return serveMemoryLines(ctx, (input) => ctx.vault.hold(() => runMemoryCommand(handlers, input)).catch(unheld));
+}
+
+/**
+ * `mnemo memory`'s loop, whoever answers: one memory-tool call per input line (JSON), one JSON answer per line,
+ * written only once `answer` has made the call durable.
+ */
+export async function serveMemoryLines(io: Pick<CliCommandContext, 'stdin' | 'stdout'>, answer: (input: unknown) => Promise<{ content: string; is_error: boolean }>): Promise<number> {
+  const lines = readline.createInterface({ input: io.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    if (extras.rolledBack) {
-      // Claude must not build on an older copy of its memory without the user deciding to.
-      await writeLine(ctx.stdout, JSON.stringify(rolledBackResult()));
-      continue;
-    }
     let input: unknown;
     try {
       input = JSON.parse(line);
     } catch {
-      await writeLine(ctx.stdout, JSON.stringify({ content: 'Error: the input line is not valid JSON', is_error: true }));
+      await writeLine(io.stdout, JSON.stringify({ content: 'Error: the input line is not valid JSON', is_error: true }));
       continue;
     }
-    // The vault held too long by another process (IN_USE), or its keys changed there (LOCKED): this line's answer says so.
-    const result = await ctx.vault.hold(() => runMemoryCommand(handlers, input)).catch(unheld);
-    await writeLine(ctx.stdout, JSON.stringify({ content: result.content, is_error: result.is_error }));
+    const result = await answer(input);
+    await writeLine(io.stdout, JSON.stringify({ content: result.content, is_error: result.is_error }));
   }
   return Exit.OK;
 }

@@ -8,6 +8,7 @@ import { ReviewInbox } from '../core/review/inbox';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
+import { memoryThroughApp } from './memory-app';
 import { readPassphrase, PassphraseUnavailable } from './passphrase';
 import { USAGE } from './usage';
 import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, PER_CALL, READ_ONLY, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
@@ -86,6 +87,11 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     if (!(await Vault.exists(dir))) {
       io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
       return Exit.FAILED;
+    }
+    // An unlocked app holds the vault for its session: `memory` then sends its lines to the app.
+    if (command === 'memory') {
+      const served = await memoryThroughApp(dir, parsed.values.project, io);
+      if (served !== undefined) return served;
     }
     // `memory` holds the vault per call (one input line), so several of it, `mnemo mcp` and the locked app take turns.
     const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env), readOnly: READ_ONLY.has(command), lockPerCall: PER_CALL.has(command) });

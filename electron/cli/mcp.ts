@@ -10,6 +10,7 @@
  */
 import packageJson from '../../package.json';
 import type { MemoryBackend } from '../core/mcp/backend';
+import { connectApp as connectApp_ } from '../core/mcp/channel-client';
 import { createRouter } from '../core/mcp/router';
 import { createMemoryServer } from '../core/mcp/server';
 import { BoundedStdioTransport } from '../core/mcp/stdio';
@@ -18,6 +19,7 @@ import { defaultStateDir } from '../core/app-paths';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
 import { CommandUsageError, type Flags } from './commands';
+import { vaultIdIn } from './memory-app';
 import { Exit } from './context';
 import type { CliIo } from './main';
 import { PassphraseUnavailable, readPassphrase } from './passphrase';
@@ -42,6 +44,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   checkMcpArgs(args, flags);
   const readOnly = flags['read-only'] === true;
   const log = (line: string) => io.stderr.write(`mnemo mcp: ${line}\n`);
+  const stateDir = defaultStateDir(io.env);
   const restoreConsole = consoleToStderr(io);
   // Read at each write, once the client has said its name at initialize (the server is made below).
   const clientName = (): string => server.clientName();
@@ -54,13 +57,26 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
     passphrase: () => passphrase(io, flags),
     async open(): Promise<VaultSession> {
       if (!(await Vault.exists(dir))) throw new VaultError('NO_VAULT', 'There is no vault here.');
-      // per-call: switch to Vault.open(dir, { lockPerCall: true }) once it exists
-      const vault = await Vault.open(dir, { stateDir: defaultStateDir(io.env), readOnly });
-      return { vault, hold: (fn) => fn() };
+      // Held only while a call runs, so the app and other servers are never kept out; `--read-only` is kept by
+      // the backend (a vault held per call is opened for changes: catching up may cut a torn tail).
+      const vault = await Vault.open(dir, { stateDir, lockPerCall: true });
+      return { vault, hold: (fn) => vault.hold(fn) };
     },
   });
-  // app channel: switch to connectApp({ stateDir, vaultId, via: 'mcp', client: clientName(), project, readOnly }) from core/mcp/channel-client once it exists
-  const connectApp = async (): Promise<MemoryBackend | undefined> => undefined;
+  // The running, unlocked app serves when it answers: it stays the one holder (live window, approvals, review inbox).
+  const connectApp = async (): Promise<MemoryBackend | undefined> => {
+    const vaultId = await vaultIdIn(dir);
+    if (vaultId === undefined) return undefined;
+    return connectApp_({
+      stateDir,
+      vaultId,
+      via: 'mcp',
+      client: clientName(),
+      ...(flags.project !== undefined ? { project: flags.project } : {}),
+      readOnly,
+      onRefused: (r) => log(`the Mnemo app refused the connection: ${r.message}`),
+    });
+  };
   const router = createRouter({ connectApp, openVault: async () => vaultBackend, log });
 
   const transport = new BoundedStdioTransport(io.stdin, io.stdout, { log });
