@@ -43,7 +43,10 @@ test('a memory another app creates appears in the tree at once and waits in the 
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
   await page.getByRole('button', { name: 'To review (1)' }).press('Enter');
   const pane = page.getByRole('region', { name: 'To review' });
-  await expect(pane.getByRole('list', { name: 'Changes to review' })).toContainText('Claude Code (MCP)');
+  await pane.getByRole('list', { name: 'Changes to review' }).getByRole('button', { name: /tea\.md/ }).click();
+  // Who wrote it, by the name the app gave: the MCP client, not Claude in a conversation.
+  await expect(pane.getByRole('heading', { name: '/memories/tea.md' }).locator('xpath=following-sibling::p[1]')).toContainText('Claude Code (MCP)');
+  await expect(pane.getByRole('group', { name: 'Text of version 1' }).locator('.added .text')).toHaveText(['Tea: oolong, no sugar']);
   await expectAccessible(page, 'the review inbox with a change from another app');
 });
 

@@ -34,7 +34,7 @@ test('the configurations for each project are shown and copied, with the passphr
   await expectAccessible(page, 'settings for other apps');
 
   // Another project, read-only, by keyboard.
-  await section().getByLabel('Project', { exact: true }).selectOption({ label: 'Garden' });
+  await section().getByRole('combobox', { name: 'Project' }).selectOption({ label: 'Garden' });
   await section().getByLabel(/Read-only configuration/).check();
   const code = section().getByLabel('Claude Code configuration', { exact: true });
   await expect(code).toHaveValue('claude mcp add --scope user mnemo-garden -- mnemo mcp --project Garden --read-only');
