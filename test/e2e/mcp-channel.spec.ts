@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { saveSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
-import { createVault, expectAccessible, freshApp, openMemories, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, openMemories, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 const backends: MemoryBackend[] = [];
@@ -65,6 +65,7 @@ test('in approval mode the window asks from any tab: Allow writes and answers su
   // The card takes focus, and stays whichever section is shown.
   await expect(card).toBeFocused();
   await expectAccessible(page, 'a change another app asks for');
+  await shot(page, 'approval-from-another-app');
   await page.getByRole('tab', { name: /^Memories/ }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(card).toBeVisible();
