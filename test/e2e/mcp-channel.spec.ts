@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { saveSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
-import { createVault, expectAccessible, freshApp, openMemories, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, openMemories, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 const backends: MemoryBackend[] = [];
@@ -43,7 +43,10 @@ test('a memory another app creates appears in the tree at once and waits in the 
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
   await page.getByRole('button', { name: 'To review (1)' }).press('Enter');
   const pane = page.getByRole('region', { name: 'To review' });
-  await expect(pane.getByRole('list', { name: 'Changes to review' })).toContainText('Claude Code (MCP)');
+  await pane.getByRole('list', { name: 'Changes to review' }).getByRole('button', { name: /tea\.md/ }).click();
+  // Who wrote it, by the name the app gave: the MCP client, not Claude in a conversation.
+  await expect(pane.getByRole('heading', { name: '/memories/tea.md' }).locator('xpath=following-sibling::p[1]')).toContainText('Claude Code (MCP)');
+  await expect(pane.getByRole('group', { name: 'Text of version 1' }).locator('.added .text')).toHaveText(['Tea: oolong, no sugar']);
   await expectAccessible(page, 'the review inbox with a change from another app');
 });
 
@@ -62,6 +65,7 @@ test('in approval mode the window asks from any tab: Allow writes and answers su
   // The card takes focus, and stays whichever section is shown.
   await expect(card).toBeFocused();
   await expectAccessible(page, 'a change another app asks for');
+  await shot(page, 'approval-from-another-app');
   await page.getByRole('tab', { name: /^Memories/ }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(card).toBeVisible();

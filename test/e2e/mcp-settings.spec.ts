@@ -9,7 +9,7 @@ import { loadSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
 import { Projects } from '../../electron/core/projects/store';
-import { createVault, expectAccessible, freshApp, PASSPHRASE, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, PASSPHRASE, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 const backends: MemoryBackend[] = [];
@@ -34,7 +34,7 @@ test('the configurations for each project are shown and copied, with the passphr
   await expectAccessible(page, 'settings for other apps');
 
   // Another project, read-only, by keyboard.
-  await section().getByLabel('Project', { exact: true }).selectOption({ label: 'Garden' });
+  await section().getByRole('combobox', { name: 'Project' }).selectOption({ label: 'Garden' });
   await section().getByLabel(/Read-only configuration/).check();
   const code = section().getByLabel('Claude Code configuration', { exact: true });
   await expect(code).toHaveValue('claude mcp add --scope user mnemo-garden -- mnemo mcp --project Garden --read-only');
@@ -88,6 +88,8 @@ test('access is off until the user allows it with the passphrase; then the log l
   await expect(rows.nth(3)).toContainText(/create\s*\/memories\/house\.md\s*Done/);
   await expect(section()).not.toContainText(secret);
   await expectAccessible(page, 'the log of other apps’ calls');
+  await section().getByRole('table').scrollIntoViewIfNeeded();
+  await shot(page, 'settings-other-apps');
 
   // Narrowing needs nothing: back to view only, and the next write is refused.
   await section().getByRole('radio', { name: 'View memories only' }).check();

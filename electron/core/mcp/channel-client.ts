@@ -221,10 +221,12 @@ class AppBackend implements MemoryBackend {
     this.closing = true;
     if (this.gone) return;
     await new Promise<void>((resolve) => {
-      this.socket.once('close', () => resolve());
-      this.socket.end();
+      // Held while closing, so a caller awaiting close (a CLI at its end) is not cut off by an empty event loop.
+      this.socket.ref();
       // A peer that never closes its side is not waited for.
-      setTimeout(() => this.socket.destroy(), 1000).unref();
+      const timer = setTimeout(() => this.socket.destroy(), 1000);
+      this.socket.once('close', () => (clearTimeout(timer), resolve()));
+      this.socket.end();
     });
   }
 }

@@ -18,6 +18,7 @@ import { runMemoryCommand } from '../memory/run';
 import type { MemoryScope } from '../projects/scope';
 import { Projects } from '../projects/store';
 import { VaultError, type Provenance, type VaultApi } from '../vault/types';
+import type { Settings } from '../../shared/settings';
 import type { MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
@@ -112,13 +113,13 @@ export class AppChannelService implements ChannelService {
         return answer;
       },
       list: async () => {
-        const memory = await this.memory(peer);
+        const { memory } = await this.memory(peer);
         return memory.memory.list(MEMORY_ROOT, Infinity).flatMap((e) => (e.kind === 'file' ? [{ path: e.path, size: e.size, modified: e.modified }] : []));
       },
       read: async (path) => {
         let ok = false;
         try {
-          const memory = await this.memory(peer);
+          const { memory } = await this.memory(peer);
           const p = validateMemoryPath(path);
           const text = await memory.memory.readFile(p);
           ok = true;
@@ -153,37 +154,37 @@ export class AppChannelService implements ChannelService {
     };
   }
 
-  /** The project's memory now, if the vault is unlocked, access is not off, it is not rolled back and the project still exists. */
-  private async memory(peer: Peer): Promise<VaultApi> {
+  /**
+   * The project's memory now, with the settings it is used under: if the vault is unlocked, access is not
+   * off, it is not rolled back and the project still exists (else a ChannelRequestError saying which).
+   * The settings are read on every request, so a change in Settings applies to an open connection's next one.
+   */
+  private async memory(peer: Peer): Promise<{ memory: VaultApi; settings: Settings }> {
     let vault: VaultApi;
     try {
       vault = this.opts.vault();
     } catch {
       throw new ChannelRequestError('LOCKED', LOCKED_MESSAGE);
     }
-    if ((await loadSettings(vault)).mcpAccess === 'off') throw new ChannelRequestError('MCP_OFF', MCP_OFF_MESSAGE);
+    const settings = await loadSettings(vault);
+    if (settings.mcpAccess === 'off') throw new ChannelRequestError('MCP_OFF', MCP_OFF_MESSAGE);
     // As for Claude: nothing is read from (or written to) an older copy until the user accepts it.
     if (vault.isRolledBack()) throw new ChannelRequestError('ROLLED_BACK', ROLLED_BACK_MESSAGE);
-    return new Projects(vault).memoryVault(peer.project.id).catch(() => {
+    const memory = await new Projects(vault).memoryVault(peer.project.id).catch(() => {
       throw new ChannelRequestError('NO_PROJECT', `The project “${peer.project.name}” was deleted in Mnemo.`);
     });
+    return { memory, settings };
   }
 
   /** One memory-tool call, answered as the memory tool answers (never throws for a bad call). */
   private async call(peer: Peer, input: unknown): Promise<MemoryCommandAnswer> {
-    let vault: VaultApi;
-    try {
-      vault = this.opts.vault();
-    } catch {
-      return { content: `Error: ${toToolError(new VaultError('LOCKED', 'locked'), { command: 'memory', path: MEMORY_ROOT }).message}`, is_error: true };
-    }
-    // Read on every call, so a change in Settings applies to the next call of a connection already open.
-    const settings = await loadSettings(vault);
-    if (settings.mcpAccess === 'off') return { content: `Error: ${MCP_OFF_MESSAGE}`, is_error: true };
     let memory: VaultApi;
+    let settings: Settings;
     try {
-      memory = await this.memory(peer);
+      ({ memory, settings } = await this.memory(peer));
     } catch (e) {
+      // Locked: the memory tool's own words for it; anything else says what the app refuses.
+      if (e instanceof ChannelRequestError && e.code === 'LOCKED') return { content: `Error: ${toToolError(new VaultError('LOCKED', 'locked'), { command: 'memory', path: MEMORY_ROOT }).message}`, is_error: true };
       return { content: `Error: ${(e as Error).message}`, is_error: true };
     }
     const by: Provenance = peer.via === 'mcp' ? { kind: 'mcp', client: peer.client } : { kind: 'cli' };

@@ -40,13 +40,15 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
   }, [readOnly]);
   useEffect(() => on('channelCalls', (e) => setCalls(e.calls)), []);
   useEffect(() => {
-    // Settings stay mounted while hidden: what changed meanwhile (projects, the channel starting) is asked for on showing.
+    // Settings stay mounted while hidden: what changed meanwhile (projects, the channel starting) is asked for each
+    // time the Settings panel is shown (watched on the panel, since this section may sit below the fold).
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       refresh();
       call('channelConfigs', { readOnly }).then(setConfigs, () => undefined);
     });
-    if (box.current) seen.observe(box.current);
+    const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
+    if (watched) seen.observe(watched);
     return () => seen.disconnect();
   }, [refresh, readOnly]);
 

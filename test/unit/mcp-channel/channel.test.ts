@@ -232,6 +232,19 @@ describe('a hostile or broken client cannot wedge the app', () => {
   });
 });
 
+describe('a process using the channel', () => {
+  it('ends on its own once it has closed its connection, with exit code 0 (the idle connection holds no process open)', async () => {
+    const app = await channelApp();
+    const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+    const child = spawn(tsx, [path.join(import.meta.dirname, 'close-child.ts'), app.stateDir, app.vaultId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ is_error: false, content: expect.stringMatching(/^Here're the files/) });
+  });
+});
+
 describe('locking and restarting', () => {
   it('tells every connection the vault locked, closes it and removes the token file', async () => {
     const app = await channelApp();
