@@ -6,9 +6,10 @@
  *
  * Every call goes through `createMemoryHandlers` + `runMemoryCommand`, exactly
  * as `mnemo memory` does: the same limits, path rules, secret guard (the
- * vault's own setting, read at each call) and answers. What changed is found
- * by comparing the project's files before and after each call, and on a light
- * poll of the vault's files while a client is subscribed to a resource.
+ * vault's own setting, read at each call) and answers. What a call changed is
+ * known from the vault's change events; what others changed, by comparing the
+ * project's files with a snapshot whenever a light poll of the vault's files
+ * (only while a client is subscribed to a resource) sees them change.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import { runMemoryCommand } from '../memory/run';
 import { moveAsidePreProjectsMemory } from '../projects/legacy';
 import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import { ReviewInbox, reviewVault } from '../review/inbox';
-import { VaultError, type VaultApi } from '../vault/types';
+import { VaultError, type FileMeta, type VaultApi, type VaultChange } from '../vault/types';
 import type { MemoryBackend, MemoryCommandAnswer } from './backend';
 
 /** An opened (still locked) vault and how to hold it for one call. */
@@ -146,22 +147,72 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
     return unlocked;
   }
 
-  /** Runs `fn` on the project's view of the vault, held; then tells listeners what changed meanwhile. */
+  function notify(changed: string[]): void {
+    if (changed.length) for (const l of listeners) l(changed);
+  }
+
+  /**
+   * Runs `fn` on the project's view of the vault, held; then tells listeners
+   * which memories it changed. Found from the vault's change events, so a
+   * call costs the same however many memories there are; what others wrote
+   * is found by `refresh` (the poll).
+   */
   function held<T>(fn: (project: VaultApi, vault: VaultApi) => Promise<T>): Promise<T> {
     return serial(async () => {
       const u = await ready();
-      const { result, changed } = await u.session.hold(async () => {
+      return u.session.hold(async () => {
         const project = await projectOf(u);
+        const seen: VaultChange[] = [];
+        const off = project.onChange((c) => seen.push(c));
         try {
-          return { result: await fn(project, u.session.vault), changed: compare(project) };
-        } catch (e) {
-          compare(project);
-          throw e;
+          return await fn(project, u.session.vault);
+        } finally {
+          off();
+          notify(applyOwn(project, seen));
         }
       });
-      if (changed.length) for (const l of listeners) l(changed);
-      return result;
     });
+  }
+
+  /** Compares the project's files with the snapshot (costs one listing) and tells listeners what others changed. */
+  function refresh(): Promise<void> {
+    return serial(async () => {
+      const u = await ready();
+      notify(await u.session.hold(async () => compare(await projectOf(u))));
+    });
+  }
+
+  /** Applies this process's own changes to the snapshot: the files they touched, now as they are. */
+  function applyOwn(project: VaultApi, changes: VaultChange[]): string[] {
+    const snap = snapshot;
+    if (!snap || changes.length === 0) return [];
+    const out = new Set<string>();
+    const drop = (p: string) => {
+      for (const k of [...snap.keys()]) {
+        if (k === p || k.startsWith(`${p}/`)) {
+          snap.delete(k);
+          out.add(k);
+        }
+      }
+    };
+    const add = (p: string) => {
+      const meta = project.memory.stat(p);
+      const entries = !meta ? [] : meta.kind === 'file' ? [meta] : project.memory.list(p, Infinity);
+      for (const e of entries) {
+        if (e.kind !== 'file') continue;
+        snap.set(e.path, stamp(e));
+        out.add(e.path);
+      }
+    };
+    for (const c of changes) {
+      if (c.op === 'write') add(c.path);
+      else if (c.op === 'delete') drop(c.path);
+      else if (c.op === 'rename') {
+        drop(c.path);
+        add(c.newPath);
+      }
+    }
+    return [...out];
   }
 
   /** The paths whose file appeared, went or changed since the last look. */
@@ -182,7 +233,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
       const print = await (opts.fingerprint ?? fingerprint)(u.session.vault.dir);
       if (print === lastPrint) return;
       lastPrint = print;
-      await held(async () => undefined);
+      await refresh();
     } catch {
       // The next poll (or call) tries again; a vault that cannot be opened is reported on calls.
     } finally {
@@ -265,10 +316,12 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
   };
 }
 
+const stamp = (e: FileMeta) => `${e.version}:${e.modified}:${e.size}`;
+
 /** Each file of the project and its version stamp. */
 function files(project: VaultApi): Map<string, string> {
   const out = new Map<string, string>();
-  for (const e of project.memory.list(MEMORY_ROOT, Infinity)) if (e.kind === 'file') out.set(e.path, `${e.version}:${e.modified}:${e.size}`);
+  for (const e of project.memory.list(MEMORY_ROOT, Infinity)) if (e.kind === 'file') out.set(e.path, stamp(e));
   return out;
 }
 

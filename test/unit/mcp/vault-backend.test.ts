@@ -34,7 +34,10 @@ beforeEach(async () => {
   stateDir = path.join(root, 'state');
   await fs.cp(path.join(template, 'vault'), dir, { recursive: true });
 });
+/** Backends made by the test, closed after it even when it failed midway (an open one holds its vault). */
+const made: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
+  await Promise.all(made.splice(0).map((b) => b.close().catch(() => undefined)));
   await fs.rm(root, { recursive: true, force: true });
 });
 
@@ -53,6 +56,7 @@ function backend(over: Partial<VaultBackendOptions> = {}) {
     },
     ...over,
   });
+  made.push(b);
   return { b, opened: () => opened, vault: () => last! };
 }
 
@@ -92,7 +96,10 @@ describe('the vault backend', () => {
     await b.call(create('/memories/a.md', 'a'));
     await b.call({ command: 'view', path: '/memories' });
     await b.call({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' });
-    expect(seen).toEqual([['/memories/a.md'], ['/memories/b.md', '/memories/a.md']]);
+    await b.call({ command: 'create', path: '/memories/d/x.md', file_text: 'x' });
+    await b.call({ command: 'rename', old_path: '/memories/d', new_path: '/memories/e' });
+    await b.call({ command: 'delete', path: '/memories/e' });
+    expect(seen).toEqual([['/memories/a.md'], ['/memories/a.md', '/memories/b.md'], ['/memories/d/x.md'], ['/memories/d/x.md', '/memories/e/x.md'], ['/memories/e/x.md']]);
     await b.close();
   });
 
