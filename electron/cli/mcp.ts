@@ -45,6 +45,8 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   const readOnly = flags['read-only'] === true;
   const log = (line: string) => io.stderr.write(`mnemo mcp: ${line}\n`);
   const stateDir = defaultStateDir(io.env);
+  /** Why the app last refused this server (MCP access off, no such project…), until it is asked again. */
+  let refusal: string | undefined;
   const restoreConsole = consoleToStderr(io);
   // Read at each write, once the client has said its name at initialize (the server is made below).
   const clientName = (): string => server.clientName();
@@ -55,6 +57,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
     client: clientName,
     log,
     passphrase: () => passphrase(io, flags),
+    appRefusal: () => refusal,
     async open(): Promise<VaultSession> {
       if (!(await Vault.exists(dir))) throw new VaultError('NO_VAULT', 'There is no vault here.');
       // Held only while a call runs, so the app and other servers are never kept out; `--read-only` is kept by
@@ -65,6 +68,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   });
   // The running, unlocked app serves when it answers: it stays the one holder (live window, approvals, review inbox).
   const connectApp = async (): Promise<MemoryBackend | undefined> => {
+    refusal = undefined;
     const vaultId = await vaultIdIn(dir);
     if (vaultId === undefined) return undefined;
     return connectApp_({
@@ -74,7 +78,10 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
       client: clientName(),
       ...(flags.project !== undefined ? { project: flags.project } : {}),
       readOnly,
-      onRefused: (r) => log(`the Mnemo app refused the connection: ${r.message}`),
+      onRefused: (r) => {
+        refusal = r.message;
+        log(`the Mnemo app refused the connection: ${r.message}`);
+      },
     });
   };
   const router = createRouter({ connectApp, openVault: async () => vaultBackend, log });

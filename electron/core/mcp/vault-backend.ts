@@ -61,6 +61,8 @@ export interface VaultBackendOptions {
   /** A cheap summary of the vault's files: when it changes, the next poll catches up and compares. */
   fingerprint?(dir: string): Promise<string>;
   log?(line: string): void;
+  /** Why the running app last refused this server, if it did: said instead of "in use" when the app holds the vault. */
+  appRefusal?(): string | undefined;
 }
 
 export interface VaultBackend extends MemoryBackend {
@@ -122,7 +124,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
       return { session, review, stopReview: review.track() };
     } catch (e) {
       await session?.vault.close().catch(() => undefined);
-      const why = unavailable(e);
+      const why = unavailable(e, opts.appRefusal?.());
       if (why.lasting) lasting = why;
       throw why;
     }
@@ -268,7 +270,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
           return runMemoryCommand(handlers, input);
         });
       } catch (e) {
-        return { content: `Error: ${unavailable(e).message}`, is_error: true };
+        return { content: `Error: ${unavailable(e, opts.appRefusal?.()).message}`, is_error: true };
       }
     },
     list: () =>
@@ -341,7 +343,7 @@ export async function fingerprint(dir: string): Promise<string> {
 }
 
 /** Any failure to open or serve, as the clear sentence the client gets. */
-function unavailable(e: unknown): VaultUnavailable {
+function unavailable(e: unknown, appRefusal?: string): VaultUnavailable {
   if (e instanceof VaultUnavailable) return e;
   if (e instanceof VaultError) {
     switch (e.code) {
@@ -350,6 +352,8 @@ function unavailable(e: unknown): VaultUnavailable {
       case 'BAD_PASSPHRASE':
         return new VaultUnavailable(`${CANNOT}: the passphrase this server was given does not open the vault. Correct MNEMO_PASSPHRASE or the --passphrase-file in this server's configuration, or unlock the Mnemo app.`, true);
       case 'IN_USE':
+        // The unlocked app holds the vault and said why it would not serve this server: that is the useful answer.
+        if (appRefusal) return new VaultUnavailable(`${CANNOT}: the Mnemo app holds the vault and did not take this call: ${appRefusal}`, false);
         return new VaultUnavailable(`${CANNOT}: the vault is in use by another program (the Mnemo app or another mnemo command). Unlock the Mnemo app to share it, or try again in a moment.`, false);
       default:
         // Vault messages never hold a host path or a secret (vault/types.ts).
