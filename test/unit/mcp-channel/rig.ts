@@ -34,9 +34,9 @@ export async function tempDir(prefix = 'mnemo-chan-'): Promise<string> {
 }
 
 /** The app with a vault, serving the channel with `access` (default read-write). */
-export async function channelApp(opts: { access?: McpAccess; channel?: ChannelHostOptions; dir?: string } = {}) {
+export async function channelApp(opts: { access?: McpAccess; channel?: ChannelHostOptions; dir?: string; stateDir?: string } = {}) {
   const dir = opts.dir ?? (await tempDir());
-  const stateDir = path.join(dir, 'state');
+  const stateDir = opts.stateDir ?? path.join(dir, 'state');
   const events: Array<{ event: string; payload: unknown }> = [];
   const clipboard = { text: '' };
   const made = createHandlers({
