@@ -21,7 +21,7 @@ describe('MCP provenance', () => {
   it('drops unpaired surrogates from a client name, so what is shown is what the vault keeps', () => {
     const name = cleanClientName('Evil\ud800 App\udfff');
     expect(name).toBe('Evil App');
-    expect(name.isWellFormed()).toBe(true);
+    expect(/[\ud800-\udfff]/.test(name)).toBe(false);
   });
 
   it('counts for review, like Claude and the CLI', () => {
