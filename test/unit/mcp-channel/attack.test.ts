@@ -28,3 +28,16 @@ describe('a change waiting for approval when the user narrows MCP access', () =>
     });
   }
 });
+
+describe('a connection that has not said hello', () => {
+  it('is closed as soon as it sends more than a hello can be, not buffered up to a whole frame', async () => {
+    const { raw } = await import('./rig');
+    const app = await channelApp();
+    const r = await raw(app.files.socket);
+    const closedEarly = Promise.race([r.closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+    r.socket.write('{"type":"hello","client":"' + 'a'.repeat(256 * 1024));
+    expect(await closedEarly).toBe(true);
+    // Others are served as before.
+    expect(await app.connect()).toBeDefined();
+  });
+});
