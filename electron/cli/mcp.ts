@@ -66,10 +66,14 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
       return { vault, hold: (fn) => vault.hold(fn) };
     },
   });
+  // Set while the unlocked app last said its MCP access is off: the user said other apps have no access while it
+  // runs, so calls get that answer rather than going round the app to the vault (or hearing it is "in use").
+  let accessOff: string | undefined;
   // The running, unlocked app serves when it answers: it stays the one holder (live window, approvals, review inbox).
   const connectApp = async (): Promise<MemoryBackend | undefined> => {
     refusal = undefined;
     const vaultId = await vaultIdIn(dir);
+    accessOff = undefined;
     if (vaultId === undefined) return undefined;
     return connectApp_({
       stateDir,
@@ -80,11 +84,19 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
       readOnly,
       onRefused: (r) => {
         refusal = r.message;
+        if (r.code === 'MCP_OFF') accessOff = r.message;
         log(`the Mnemo app refused the connection: ${r.message}`);
       },
     });
   };
-  const router = createRouter({ connectApp, openVault: async () => vaultBackend, log });
+  const offError = () => new VaultUnavailable(accessOff!, false);
+  const unlessOff: MemoryBackend = {
+    ...vaultBackend,
+    call: (input) => (accessOff ? Promise.resolve({ content: `Error: ${accessOff}`, is_error: true }) : vaultBackend.call(input)),
+    list: () => (accessOff ? Promise.reject(offError()) : vaultBackend.list()),
+    read: (p) => (accessOff ? Promise.reject(offError()) : vaultBackend.read(p)),
+  };
+  const router = createRouter({ connectApp, openVault: async () => unlessOff, log });
 
   const transport = new BoundedStdioTransport(io.stdin, io.stdout, { log });
   const server = createMemoryServer({

@@ -72,6 +72,8 @@ const BUSY_ANSWER: MemoryCommandAnswer = { content: 'Error: Too many memory call
 const TOO_LONG_ANSWER: MemoryCommandAnswer = { content: 'Error: The answer was too long to send over the channel; view a smaller part (view_range) or a subfolder.', is_error: true };
 
 const posix = (platform: NodeJS.Platform) => platform !== 'win32';
+/** The most a peer may send before its hello is read: a hello holds a token and two names of at most 1 KiB each. */
+const MAX_HELLO_BYTES = 16 * 1024;
 
 const sameToken = (given: string, expected: string): boolean => {
   const a = Buffer.from(given, 'hex');
@@ -88,13 +90,18 @@ class Connection {
   running: Promise<void> | undefined;
   private helloTimer: NodeJS.Timeout | undefined;
   private greeted = false;
+  private beforeHello = 0;
 
   constructor(
     readonly socket: net.Socket,
     private readonly server: ChannelServer,
   ) {
     this.reader = new FrameReader(MAX_FRAME_BYTES, (line) => this.onLine(line), () => this.close());
-    socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      this.reader.push(chunk);
+      // Before its token is checked, a peer gets a hello's worth of buffer, not a whole frame's.
+      if (!this.greeted && (this.beforeHello += chunk.length) > MAX_HELLO_BYTES) this.close();
+    });
     socket.on('error', () => this.close());
     socket.on('close', () => this.closed());
     this.helloTimer = setTimeout(() => this.close(), server.limits.helloTimeoutMs);

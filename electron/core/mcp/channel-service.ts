@@ -216,6 +216,10 @@ export class AppChannelService implements ChannelService {
       });
       if (decision === 'deny') throw new MemoryToolError(DECLINED_MESSAGE);
       if (decision === 'timeout') throw new MemoryToolError(NOT_IN_TIME_MESSAGE);
+      // Access may have been narrowed while the change waited: what the user set last wins over an Allow on an older card.
+      const access = (await loadSettings(this.opts.vault())).mcpAccess;
+      if (access === 'off') throw new MemoryToolError(`${MCP_OFF_MESSAGE} Nothing was changed.`);
+      if (access === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client));
     };
     const wrap =
       <C>(command: string, fn: (c: C) => ReturnType<MemoryToolHandlers['create']>) =>

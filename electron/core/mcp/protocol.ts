@@ -40,7 +40,7 @@ export function channelFiles(stateDir: string, vaultId: string, platform: NodeJS
 
 /** A client name as kept: printable, trimmed, at most MAX_CLIENT_NAME characters; "an MCP client" when empty. */
 export function cleanClientName(name: unknown): string {
-  const text = typeof name === 'string' ? name.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '').trim() : '';
+  const text = typeof name === 'string' ? name.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, '').trim() : '';
   const cut = [...text].slice(0, MAX_CLIENT_NAME).join('');
   return cut || 'an MCP client';
 }

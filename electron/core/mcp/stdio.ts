@@ -24,11 +24,47 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const SOFT_BACKLOG_BYTES = 4 * 1024 * 1024;
 export const HARD_BACKLOG_BYTES = 16 * 1024 * 1024;
+/**
+ * Requests read and not yet answered hold their parsed input (in the call queue, in the SDK): 64 lines of 16 MiB
+ * waiting behind a slow call would be gigabytes. Past this weight (weightOf) of them, stdin is not read until
+ * answers bring it down. A memory is at most 1 MB, so honest clients never come near.
+ */
+export const MAX_PENDING_WEIGHT = 64 * 1024 * 1024;
+
+/**
+ * About how many bytes a parsed JSON value holds, counted until it passes `cap` (then a number above it).
+ * Iterative, so a deeply nested input cannot overflow the stack.
+ */
+export function weightOf(value: unknown, cap: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length && total <= cap) {
+    const v = stack.pop();
+    total += 8;
+    if (typeof v === 'string') total += v.length;
+    else if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x === 'string' || (typeof x === 'object' && x !== null)) stack.push(x);
+        else total += 8;
+        if (total > cap) break;
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        total += k.length;
+        stack.push(x);
+        if (total > cap) break;
+      }
+    }
+  }
+  return total;
+}
 
 export interface BoundedStdioOptions {
   maxLineBytes?: number;
   softBacklogBytes?: number;
   hardBacklogBytes?: number;
+  /** Weight of requests read and not yet answered past which stdin is not read (default MAX_PENDING_WEIGHT). */
+  maxPendingWeight?: number;
   /** One line for stderr when a bound starts holding the client back. */
   log?: (line: string) => void;
 }
@@ -36,6 +72,11 @@ export interface BoundedStdioOptions {
 export class BoundedStdioTransport extends StdioServerTransport {
   private readonly soft: number;
   private readonly hard: number;
+  private readonly maxPending: number;
+  /** Weight of each request read and not yet answered, by id; and their sum. */
+  private readonly pending = new Map<string | number, number>();
+  private pendingWeight = 0;
+  private heavy = false;
   private readonly log: (line: string) => void;
   private paused = false;
   private gone = false;
@@ -50,6 +91,14 @@ export class BoundedStdioTransport extends StdioServerTransport {
     super(input, output, { maxBufferSize: opts.maxLineBytes ?? MAX_LINE_BYTES });
     this.soft = opts.softBacklogBytes ?? SOFT_BACKLOG_BYTES;
     this.hard = opts.hardBacklogBytes ?? HARD_BACKLOG_BYTES;
+    this.maxPending = opts.maxPendingWeight ?? MAX_PENDING_WEIGHT;
+    // The protocol sets onmessage at connect: each request is weighed on its way in.
+    let inner: ((message: JSONRPCMessage) => void) | undefined;
+    Object.defineProperty(this, 'onmessage', {
+      configurable: true,
+      get: () => inner && ((message: JSONRPCMessage) => (this.weigh(message), inner?.(message))),
+      set: (handler: ((message: JSONRPCMessage) => void) | undefined) => (inner = handler),
+    });
     this.log = opts.log ?? (() => undefined);
     output.on('drain', this.onDrain);
     // The SDK's send() waits for 'drain' with a listener per answer written while the pipe is full; their number
@@ -70,6 +119,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
   }
 
   override async send(message: JSONRPCMessage): Promise<void> {
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.answered(message.id);
     const sent = super.send(message);
     if (!this.paused && !this.closing && this.backlog > this.hard) {
       this.paused = true;
@@ -86,6 +136,35 @@ export class BoundedStdioTransport extends StdioServerTransport {
     await super.close();
   }
 
+  private weigh(message: JSONRPCMessage): void {
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      // A cancelled request may never be answered: its weight goes now.
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.answered(id);
+      return;
+    }
+    if (!('method' in message) || !('id' in message)) return;
+    const w = weightOf(message, this.maxPending);
+    this.pending.set(message.id, (this.pending.get(message.id) ?? 0) + w);
+    this.pendingWeight += w;
+    if (!this.heavy && !this.closing && this.pendingWeight > this.maxPending) {
+      this.heavy = true;
+      this.input.pause();
+      this.log(`the client's requests waiting for answers hold too much data (${mib(this.pendingWeight)} MiB): its further requests are not read until they are answered`);
+    }
+  }
+
+  private answered(id: string | number): void {
+    const w = this.pending.get(id);
+    if (w === undefined) return;
+    this.pending.delete(id);
+    this.pendingWeight -= w;
+    if (this.heavy && this.pendingWeight <= this.maxPending) {
+      this.heavy = false;
+      if (!this.paused && !this.closing) this.input.resume();
+    }
+  }
+
   /** Resolves once the unread answers are down to the soft bound (at once if they are). */
   drained(): Promise<void> {
     if (this.backlog <= this.soft || this.closing) return Promise.resolve();
@@ -97,7 +176,7 @@ export class BoundedStdioTransport extends StdioServerTransport {
     if (this.backlog > this.soft && !this.closing) return;
     if (this.paused && !this.closing) {
       this.paused = false;
-      this.input.resume();
+      if (!this.heavy) this.input.resume();
     }
     this.release();
   };

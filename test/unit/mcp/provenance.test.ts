@@ -18,6 +18,12 @@ describe('MCP provenance', () => {
     expect(ReviewEntry.parse({ path: '/memories/a.md', kind: 'new', version: 1, by: mcp('Cursor') }).by).toEqual(mcp('Cursor'));
   });
 
+  it('drops unpaired surrogates from a client name, so what is shown is what the vault keeps', () => {
+    const name = cleanClientName('Evil\ud800 App\udfff');
+    expect(name).toBe('Evil App');
+    expect(/[\ud800-\udfff]/.test(name)).toBe(false);
+  });
+
   it('counts for review, like Claude and the CLI', () => {
     expect(needsReview(mcp('Claude Code'))).toBe(true);
     expect(needsReview({ kind: 'user' })).toBe(false);

@@ -1,9 +1,7 @@
 /**
  * The real `mnemo mcp` and `mnemo memory` processes beside the app (its
  * handlers with the channel serving, unlocked): calls go to the app, which
- * records who wrote them; with MCP access off the app refuses and the server
- * says so instead of "in use"; once the app locks, the same server opens the
- * vault itself, per call, with its passphrase.
+ * records who wrote them (access off: app-off.test.ts).
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +9,7 @@ import { channelApp, tempDir } from '../mcp-channel/rig';
 import { memoryLines, mnemo, PASS, startMcp } from './helpers';
 
 /** The app on a vault in a temp folder, and the environment under which the CLI finds the same vault and state folder. */
-async function appAndEnv(access: 'off' | 'read-write') {
+async function appAndEnv(access: 'read-write') {
   const root = await tempDir('mnemo-through-');
   const app = await channelApp({ access, dir: root, stateDir: path.join(root, 'xdg', 'mnemo') });
   const env = { XDG_STATE_HOME: path.join(root, 'xdg'), HOME: root, MNEMO_PASSPHRASE: PASS };
@@ -37,24 +35,6 @@ describe('outside processes beside the unlocked app', () => {
         { content: expect.stringContaining('from Cursor'), is_error: false },
       ]);
       expect(app.vault().writer('/memories/b.md')).toEqual({ kind: 'cli' });
-    } finally {
-      await mcp.close();
-    }
-  });
-
-  it('with MCP access off, says so (not "in use"); once the app locks, opens the vault itself per call', async () => {
-    const { app, env, vault } = await appAndEnv('off');
-    const mcp = await startMcp(vault, env, { name: 'Claude Desktop' });
-    try {
-      const refused = await mcp.memory({ command: 'view', path: '/memories' });
-      expect(refused.is_error).toBe(true);
-      expect(refused.content).toContain('MCP access is off');
-      expect(await app.call('vaultLock')).toMatchObject({ ok: true });
-      // The app let go of the vault when it locked: the server now holds it for the call alone.
-      expect(await mcp.memory({ command: 'create', path: '/memories/c.md', file_text: 'while the app was locked' })).toMatchObject({ is_error: false });
-      expect((await app.call('vaultUnlock', { passphrase: PASS })).ok).toBe(true);
-      expect(await app.vault().memory.readFile('/memories/c.md')).toBe('while the app was locked');
-      expect(app.vault().writer('/memories/c.md')).toEqual({ kind: 'mcp', client: 'Claude Desktop' });
     } finally {
       await mcp.close();
     }
