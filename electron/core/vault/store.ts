@@ -307,11 +307,23 @@ export class Store extends BlobStore {
     const tidy = collect && this.named;
     await io('save the vault index', async () => {
       const old = this.journal;
-      await this.startJournal();
-      if (tidy) await this.compact(state, scrub);
+      try {
+        await this.startJournal();
+        if (tidy) await this.compact(state, scrub);
+        const live = liveSegments(state);
+        live.delete(this.journal!.id);
+        await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
+      } catch (e) {
+        // No manifest may name the fresh journal (a full disk cut the checkpoint off): a change appended there
+        // would be acknowledged and then lost at the next load. Back to the old journal, and no append until a
+        // checkpoint succeeds. The fresh segment stays (relocated blobs may live there) until one collects it.
+        if (this.journal !== old) await this.journal?.fh?.close().catch(() => undefined);
+        this.journal = old;
+        this.mustCheckpoint = true;
+        throw e;
+      }
       const live = liveSegments(state);
       live.delete(this.journal!.id);
-      await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
       this.manifestJournal = this.journal!.id;
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
