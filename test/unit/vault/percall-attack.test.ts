@@ -88,3 +88,62 @@ describe('the rollback alarm with several holders', () => {
     expect((await app.unlock(PASS)).rolledBack).toBe(false);
   });
 });
+
+describe('a journal file replaced under a per-call holder', () => {
+  it('a copy put in its place (a restore, a sync tool writing beside and renaming) takes the next write: none goes to the file it replaced', async () => {
+    const { dir, state } = await madeVault('mnemo-atk-', cleanup);
+    const a = await opened(dir, state);
+    const b = await opened(dir, state);
+    await a.memory.writeFile('/memories/one.md', 'one', upsert);
+    expect(await b.memory.readFile('/memories/one.md')).toBe('one');
+    // The journal replaced by a byte-identical copy, written beside and renamed over it.
+    await a.hold(async () => {
+      const segments = path.join(dir, 'segments');
+      for (const n of await fs.readdir(segments)) {
+        const file = path.join(segments, n);
+        await fs.writeFile(`${file}.copy`, await fs.readFile(file));
+        await fs.rename(`${file}.copy`, file);
+      }
+    });
+    await b.memory.writeFile('/memories/two.md', 'two', upsert);
+    expect(await a.memory.readFile('/memories/two.md').catch((e: Error) => e.message)).toBe('two');
+    await a.memory.writeFile('/memories/three.md', 'three', upsert);
+    expect(await b.memory.readFile('/memories/three.md').catch((e: Error) => e.message)).toBe('three');
+    await a.close();
+    await b.close();
+    const fresh = await opened(dir, state, {});
+    expect(fresh.memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/one.md', '/memories/three.md', '/memories/two.md']);
+    expect(await fresh.verify()).toEqual({ ok: true, problems: [] });
+  });
+
+  it('an older, different journal that grew past what a holder saw is loaded afresh, not read from the middle of a record, and loses no write', async () => {
+    const { root, dir, state } = await madeVault('mnemo-atk-', cleanup);
+    const a = await opened(dir, state);
+    await a.memory.writeFile('/memories/one.md', 'one', upsert);
+    const copy = path.join(root, 'copy');
+    await a.hold(() => fs.cp(dir, copy, { recursive: true, filter: (src) => !src.endsWith('.lock') }));
+    const b = await opened(dir, state);
+    // b sees a journal with a long record at its end.
+    await a.memory.writeFile('/memories/long.md', 'L'.repeat(50_000), upsert);
+    expect(await b.memory.readFile('/memories/long.md')).toHaveLength(50_000);
+    // The older copy comes back, and c, opening it afresh, writes past where b's view ended.
+    await a.hold(async () => {
+      await fs.rm(path.join(dir, 'segments'), { recursive: true });
+      await fs.cp(path.join(copy, 'segments'), path.join(dir, 'segments'), { recursive: true });
+    });
+    await a.close();
+    const c = await opened(dir, state);
+    for (let i = 0; i < 8; i++) await c.memory.writeFile(`/memories/c${i}.md`, `c ${i} `.repeat(2000), upsert);
+    // b must not take the middle of c's records for the end of its own: it loads afresh, and its write goes after c's.
+    // (c wrote more than b had seen, so the generation does not fall: the step back cannot be told from here.)
+    await b.memory.writeFile('/memories/b.md', 'b', upsert);
+    for (let i = 0; i < 8; i++) expect(await b.memory.readFile(`/memories/c${i}.md`)).toBe(`c ${i} `.repeat(2000));
+    await b.close();
+    expect(await c.memory.readFile('/memories/b.md')).toBe('b');
+    await c.close();
+    const fresh = await opened(dir, state, {});
+    expect(fresh.memory.list('/memories', 1).map((e) => e.path)).toEqual(['/memories/b.md', ...Array.from({ length: 8 }, (_, i) => `/memories/c${i}.md`), '/memories/one.md']);
+    // The step back was seen at c's unlock (the alarm stays until accepted); nothing else is wrong.
+    expect((await fresh.verify()).problems).toEqual([expect.stringMatching(/^vault: rolled back/)]);
+  });
+});
