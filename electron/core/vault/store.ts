@@ -343,7 +343,11 @@ export class Store extends BlobStore {
         // No manifest may name the fresh journal (a full disk cut the checkpoint off): a change appended there
         // would be acknowledged and then lost at the next load. Back to the old journal, and no append until a
         // checkpoint succeeds. The fresh segment stays (relocated blobs may live there) until one collects it.
-        if (this.journal !== old) await this.journal?.fh?.close().catch(() => undefined);
+        if (this.journal !== old) {
+          // Blobs the compaction moved there are read from it until a checkpoint lists it: on disk where writes are not O_DSYNC too.
+          await this.journal?.fh?.datasync().catch(() => undefined);
+          await this.journal?.fh?.close().catch(() => undefined);
+        }
         this.journal = old;
         this.mustCheckpoint = true;
         throw e;
