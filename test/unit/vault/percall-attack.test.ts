@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
+import { DEEP } from '../../deep';
 import { PASS, wrapWrites } from './helpers';
 import { cleanupsAfterEach, madeVault } from './lock-children';
 
@@ -146,4 +147,29 @@ describe('a journal file replaced under a per-call holder', () => {
     // The step back was seen at c's unlock (the alarm stays until accepted); nothing else is wrong.
     expect((await fresh.verify()).problems).toEqual([expect.stringMatching(/^vault: rolled back/)]);
   });
+});
+
+describe('reads running beside changes in one process', () => {
+  it('a read racing a checkpoint that compacts and collects the segment it reads from never reports damage (the app: reads are not queued)', async () => {
+    const { dir, state } = await madeVault('mnemo-atk-', cleanup);
+    const app = await opened(dir, state, { releaseWhenLocked: true, journalLimit: 1 });
+    await app.setHistoryDepth(0);
+    await app.memory.writeFile('/memories/keep.md', 'kept '.repeat(20_000), upsert);
+    const failures: string[] = [];
+    for (let i = 0; i < (DEEP ? 60 : 8); i++) {
+      // Reads started at every turn of the event loop while the write (and its checkpoint) runs.
+      let done = false;
+      const write = app.memory.writeFile('/memories/churn.md', `${i}`.repeat(100_000), upsert).finally(() => (done = true));
+      const reads: Promise<unknown>[] = [];
+      while (!done) {
+        reads.push(app.memory.readFile('/memories/keep.md').then((t) => t.length, (e: Error) => failures.push(e.message)));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await write;
+      await Promise.all(reads);
+      if (i % 10 === 0) await app.memory.writeFile('/memories/keep.md', `kept ${i} `.repeat(20_000), upsert);
+    }
+    expect(failures).toEqual([]);
+    expect(await app.verify()).toEqual({ ok: true, problems: [] });
+  }, DEEP ? 300_000 : 60_000);
 });
