@@ -13,7 +13,7 @@ import readline from 'node:readline';
 import { beforeAll, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
-import { DEEP, FIXED_SEED, randomSeed } from '../../deep';
+import { DEEP, FIXED_SEED, prng, randomSeed } from '../../deep';
 import { bundleChild } from './bundle-child';
 import { PASS } from './helpers';
 import { cleanupsAfterEach, madeVault } from './lock-children';
@@ -172,6 +172,49 @@ it(`the app locking and unlocking, two per-call writers, a passphrase change and
     for (const [p, text] of appFiles) expect(await v.memory.readFile(p)).toBe(text);
     expect(await v.verify()).toEqual({ ok: true, problems: [] });
     expect((await fs.readdir(dir)).filter((n) => n.includes('tmp'))).toEqual([]);
+  } finally {
+    await v.close();
+  }
+}, DEEP ? 900_000 : 300_000);
+
+it(`the app and per-call writers killed with SIGKILL at ${DEEP ? 100 : 12} random moments while a per-call writer keeps writing lose nothing acknowledged`, async () => {
+  const { dir, state } = await madeVault('mnemo-race-', cleanup);
+  const expected = new Expected();
+  const steady = new Proc(dir, state, { ...WAIT, journalLimit: 4 }, (l) => expected.see(l));
+  expect(await steady.next()).toEqual({ ready: true });
+  ok(await steady.ask({ op: 'unlock', pass: PASS }));
+  steady.send({ op: 'writer', who: 'steady', run: 0, n: -1, seed: FIXED_SEED, shared: SHARED });
+  const seed = randomSeed('percall race: SIGKILL');
+  const random = prng(seed);
+  const kills = DEEP ? 100 : 12;
+  for (let run = 1; run <= kills; run++) {
+    // Every other victim is the app: it holds the vault from its unlock until it is killed.
+    const opts: OpenOptions = run % 2 ? { ...WAIT, journalLimit: 3 } : { releaseWhenLocked: true, lockWaitMs: 120_000, journalLimit: 3 };
+    let failure: Line | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const victim = new Proc(dir, state, opts, (l) => {
+      expected.see(l);
+      if (l.error) {
+        failure = l;
+        victim.proc.kill('SIGKILL');
+      }
+      if (l.ack) timer ??= setTimeout(() => victim.proc.kill('SIGKILL'), random() * 120);
+    });
+    victim.send({ op: 'unlock', pass: PASS });
+    victim.send({ op: 'writer', who: `victim${run % 2}`, run, n: -1, seed: seed + run, shared: SHARED });
+    const end = await victim.exited;
+    clearTimeout(timer);
+    expect(failure).toBeUndefined();
+    expect(end.signal, victim.stderr).toBe('SIGKILL');
+  }
+  steady.send({ op: 'stop' });
+  ok(await steady.next());
+  ok(await steady.ask({ op: 'close' }));
+  const v = await Vault.open(dir, { stateDir: state });
+  try {
+    await v.unlock(PASS);
+    await expected.check(v, SHARED);
+    expect(await v.verify()).toEqual({ ok: true, problems: [] });
   } finally {
     await v.close();
   }
