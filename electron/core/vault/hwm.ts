@@ -145,6 +145,11 @@ export class HighWaterMark {
    * Raises the sticky alarm when first seen; never lowers the mark.
    */
   async rolledBack(gen: number, olderHeader = false): Promise<boolean> {
+    // The file is the mark, not what this process saw before: another process may have lowered it since (a
+    // rollback accepted there), and raising it back to a generation this process saw earlier would raise a
+    // false alarm at the next unlock.
+    await this.pending;
+    this.wanted = 0;
     const mark = await this.read();
     // If the alarm cannot be stored, the mark (never lowered) still reports a lower generation next time.
     if (gen < mark || olderHeader) await this.setAlarm(true).catch(() => undefined);

@@ -11,7 +11,7 @@
  * decided in checkpoint.ts.
  */
 import path from 'node:path';
-import { ID_BYTES, randomBytes, toHex } from './crypto';
+import { ID_BYTES, randomBytes, sameBytes, toHex } from './crypto';
 import { BlobStore, liveSegments, liveSize, segmentFile, type SealedBlob, type StoreKeys } from './blobs';
 import { CHECKPOINT_RECORDS, journalFull, sparseSegments } from './checkpoint';
 import { io, readIfExists, removeTemps } from './files';
@@ -29,8 +29,16 @@ export interface StoreOptions {
   readOnly?: boolean;
 }
 
+/**
+ * How many bytes before the journal's end a store remembers: the end of the last record it wrote or read (a
+ * record's sealed parts end there, random-looking), so a catch-up can tell its journal from another file in its
+ * place. No record and no segment header is shorter.
+ */
+const TAIL_BYTES = 32;
+
 export class Store extends BlobStore {
-  private journal: { id: string; fh: VaultFile | undefined; size: number; records: number } | undefined;
+  /** `tail`: the journal's last TAIL_BYTES bytes before `size` as this store wrote or read them (see catchUp). */
+  private journal: { id: string; fh: VaultFile | undefined; size: number; records: number; tail: Uint8Array } | undefined;
   /** Problems found while loading: shown at unlock, listed by verify. */
   readonly problems: string[] = [];
   /** Segments the manifest lists (plus the journal); any other segment file is left over from an interrupted checkpoint or rotation. */
@@ -137,7 +145,7 @@ export class Store extends BlobStore {
         await fh.truncate(end);
         await fh.sync();
       }
-      this.journal = { id: snap.journal, fh, size: end, records: state.gen - genBefore };
+      this.journal = { id: snap.journal, fh, size: end, records: state.gen - genBefore, tail: bytes.slice(end - TAIL_BYTES, end) };
     });
     return state;
   }
@@ -187,22 +195,39 @@ export class Store extends BlobStore {
     if (this.readOnly || !j || !fh || this.mustCheckpoint || j.id !== this.manifestJournal || !this.manifests.identity) return false;
     if ((await this.manifests.identityOnDisk()) !== this.manifests.identity) return false;
     return io('read the vault journal', async () => {
-      const size = (await this.fs.stat(path.join(this.dir, segmentFile(j.id)))).size;
+      const file = path.join(this.dir, segmentFile(j.id));
+      const size = (await this.fs.stat(file)).size;
       // Shorter than what was written and seen: not growth. Loaded afresh, a lost change shows as a rollback.
       if (size < j.size) return false;
-      if (size === j.size) return true;
-      const tail = new Uint8Array(size - j.size);
-      const got = await fh.read(tail, j.size);
-      const { end, damaged, records } = replayFrom(this.codec, j.id, tail.subarray(0, got), j.size, state, this.problems);
-      if (damaged) this.mustCheckpoint = true;
-      else if (end < j.size + got) {
-        // Never acknowledged (its writer died mid-append): drop it, as load does.
-        await fh.truncate(end);
-        await fh.sync();
+      // The file at the journal's name now, which may not be the one this store holds open: a restore or a sync
+      // tool may have put another in its place. Appends go to the file there; and only if it ends, where this
+      // store's view ended, with the bytes this store saw there is the rest a tail to read, else it loads afresh.
+      const now = await this.fs.open(file, 'journal');
+      let keep = false;
+      try {
+        const tail = new Uint8Array(size - j.size + TAIL_BYTES);
+        const got = await now.read(tail, j.size - TAIL_BYTES);
+        if (got < TAIL_BYTES || !sameBytes(tail.subarray(0, TAIL_BYTES), j.tail)) return false;
+        const { end, damaged, records } = replayFrom(this.codec, j.id, tail.subarray(TAIL_BYTES, got), j.size, state, this.problems);
+        if (damaged) this.mustCheckpoint = true;
+        else if (end < j.size + got - TAIL_BYTES) {
+          // Never acknowledged (its writer died mid-append): drop it, as load does.
+          await now.truncate(end);
+          await now.sync();
+        }
+        j.tail = tail.slice(end - j.size, end - j.size + TAIL_BYTES);
+        j.size = end;
+        j.records += records;
+        keep = true;
+        return true;
+      } finally {
+        if (keep) {
+          await fh.close().catch(() => undefined);
+          j.fh = now;
+          // A blob read from the journal is read from the file there now too.
+          await this.dropReader(j.id);
+        } else await now.close().catch(() => undefined);
       }
-      j.size = end;
-      j.records += records;
-      return true;
     });
   }
 
@@ -258,6 +283,7 @@ export class Store extends BlobStore {
       throw e;
     }
     const placed: Op = 'b' in op ? { ...op, b: { ...op.b, seg: j.id, off: blobAt } } : op;
+    j.tail = record.slice(record.length - TAIL_BYTES);
     j.size += record.length;
     j.records += 1;
     return placed;
@@ -307,11 +333,27 @@ export class Store extends BlobStore {
     const tidy = collect && this.named;
     await io('save the vault index', async () => {
       const old = this.journal;
-      await this.startJournal();
-      if (tidy) await this.compact(state, scrub);
+      try {
+        await this.startJournal();
+        if (tidy) await this.compact(state, scrub);
+        const live = liveSegments(state);
+        live.delete(this.journal!.id);
+        await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
+      } catch (e) {
+        // No manifest may name the fresh journal (a full disk cut the checkpoint off): a change appended there
+        // would be acknowledged and then lost at the next load. Back to the old journal, and no append until a
+        // checkpoint succeeds. The fresh segment stays (relocated blobs may live there) until one collects it.
+        if (this.journal !== old) {
+          // Blobs the compaction moved there are read from it until a checkpoint lists it: on disk where writes are not O_DSYNC too.
+          await this.journal?.fh?.datasync().catch(() => undefined);
+          await this.journal?.fh?.close().catch(() => undefined);
+        }
+        this.journal = old;
+        this.mustCheckpoint = true;
+        throw e;
+      }
       const live = liveSegments(state);
       live.delete(this.journal!.id);
-      await this.manifests.commit(state.toSnapshot(this.journal!.id, [...live].sort()));
       this.manifestJournal = this.journal!.id;
       this.listed = new Set([...live, this.journal!.id]);
       this.mustCheckpoint = false;
@@ -369,10 +411,11 @@ export class Store extends BlobStore {
     const id = toHex(randomBytes(ID_BYTES));
     const dir = path.join(this.dir, 'segments');
     const fh = await this.fs.open(path.join(dir, id), 'journal-new');
-    await fh.write(this.codec.header(id), 0);
+    const header = this.codec.header(id);
+    await fh.write(header, 0);
     await fh.sync();
     await this.fs.syncDir(dir);
-    this.journal = { id, fh, size: SEG_HEADER, records: 0 };
+    this.journal = { id, fh, size: SEG_HEADER, records: 0, tail: header.slice(SEG_HEADER - TAIL_BYTES) };
   }
 
   /** Authenticates both manifests and every record of every segment the manifest lists; returns one line per problem. */

@@ -52,15 +52,15 @@ async function makeBase(setup: (v: Vault, reopen: () => Promise<Vault>) => Promi
   return { image: sim.image('lost'), keys: { recoveryKey: made.recoveryKey, passphrases: [PASS] } };
 }
 
-const openWith = (base: Base, journalLimit?: number) => async (sim: SimFs) => {
-  const v = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state, journalLimit });
+const openWith = (base: Base, journalLimit?: number, lockPerCall?: boolean) => async (sim: SimFs) => {
+  const v = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state, journalLimit, lockPerCall });
   await v.unlockWithRecoveryKey(base.keys.recoveryKey);
   return v;
 };
 
 /** Counts the op's calls in a dry run, then drives it with crash checks; prints and returns the number of crash points. */
-async function crashTest(name: string, base: Base, op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>, opts: { journalLimit?: number; sample?: number; passphrases?: string[]; sameState?: boolean; alwaysSample?: boolean } = {}) {
-  const open = base.image.size ? openWith(base, opts.journalLimit) : async () => undefined;
+async function crashTest(name: string, base: Base, op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>, opts: { journalLimit?: number; sample?: number; passphrases?: string[]; sameState?: boolean; alwaysSample?: boolean; lockPerCall?: boolean } = {}) {
+  const open = base.image.size ? openWith(base, opts.journalLimit, opts.lockPerCall) : async () => undefined;
   const dry = new SimFs(dirs.run, base.image);
   const dv = await open(dry);
   const start = dry.calls;
@@ -89,6 +89,32 @@ it('a crash at any point of writing, rewriting (str_replace) or deleting a memor
   await crashTest('create a file', small, async (v) => void (await v!.memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' })));
   await crashTest('str_replace (writeFile)', small, async (v) => void (await v!.memory.writeFile('/memories/a.md', 'alpha three', { mode: 'update', source: 'claude' })));
   await crashTest('delete', small, async (v) => void (await v!.memory.remove('/memories/d', 'user')));
+}, T);
+
+it('a crash at any point of a per-call write and of the catch-up before it (a torn record another holder left; a checkpoint another holder made) leaves the old or the new state', async () => {
+  // Another holder killed mid-append left a torn record at the journal's end: the catch-up cuts it off, then the write appends.
+  await crashTest('per-call catch-up of a torn tail, then a write', small, async (v, sim) => {
+    const segments = path.join(dirs.run, 'segments');
+    const byAge = await Promise.all((await sim.readdir(segments)).map(async (n) => ({ n, at: (await sim.stat(path.join(segments, n))).mtimeMs })));
+    const journal = path.join(segments, byAge.sort((a, b) => b.at - a.at)[0]!.n);
+    const size = (await sim.stat(journal)).size;
+    const fh = await sim.open(journal, 'journal');
+    const torn = new Uint8Array(3000);
+    new DataView(torn.buffer).setUint32(0, 9000, true);
+    new DataView(torn.buffer).setUint32(4, ~9000 >>> 0, true);
+    await fh.write(torn, size);
+    await fh.close();
+    await v!.memory.writeFile('/memories/after-torn.md', 'written after the cut', { mode: 'create', source: 'cli' });
+    return v;
+  }, { lockPerCall: true });
+  // Another holder checkpointed (a new manifest, a fresh journal, segments collected): the catch-up loads afresh, then the write appends.
+  await crashTest('per-call catch-up after a checkpoint elsewhere, then a write', small, async (v, sim) => {
+    const other = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state });
+    await other.unlockWithRecoveryKey(small.keys.recoveryKey);
+    await other.close();
+    await v!.memory.writeFile('/memories/after-checkpoint.md', 'written after the reload', { mode: 'create', source: 'cli' });
+    return v;
+  }, { lockPerCall: true, sample: 16 });
 }, T);
 
 it('a crash at any point of emptying the trash leaves the deleted versions all kept or all gone, and a vault that opens', async () => {
