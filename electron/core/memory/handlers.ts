@@ -223,7 +223,7 @@ export function createMemoryHandlers(vault: VaultApi, opts: MemoryHandlerOptions
         checkAncestors(ops, newPath, `move ${oldPath} to`);
         if (meta.kind === 'dir') validateMovedPaths(oldPath, newPath, ops.list(oldPath, Infinity).map((e) => e.path));
         const text = meta.kind === 'file' && opts.observe ? await readIfIntact(ops, oldPath) : undefined;
-        await ops.rename(oldPath, newPath, source);
+        await ops.rename(oldPath, newPath, source, opts.by);
         return text;
       });
       observe({ command: 'rename', path: oldPath, newPath, ...(text !== undefined ? { before: text, after: text } : {}) });

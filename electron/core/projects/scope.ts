@@ -109,9 +109,9 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
       if (!scope.isBase && p === MEMORY_ROOT) throw new VaultError('INVALID', `${MEMORY_ROOT} itself cannot be deleted.`, MEMORY_ROOT);
       return ops.remove(v(p), source, by);
     }),
-    rename: wrap((a: string, b: string, source: Parameters<MemoryOps['rename']>[2]) => {
+    rename: wrap((a: string, b: string, source: Parameters<MemoryOps['rename']>[2], by?: Parameters<MemoryOps['rename']>[3]) => {
       if (!scope.isBase && (a === MEMORY_ROOT || b === MEMORY_ROOT)) throw new VaultError('INVALID', `${MEMORY_ROOT} itself cannot be renamed.`, a);
-      return ops.rename(v(a), v(b), source);
+      return ops.rename(v(a), v(b), source, by);
     }),
     // The size limit is the vault's, shared by every project.
     totalSize: () => ops.totalSize(),

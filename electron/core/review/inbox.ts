@@ -164,7 +164,8 @@ export class ReviewInbox {
         if (c.source === 'claude' || c.source === 'cli') {
           const own = recordFor(rec, file.created);
           const seen = own && 'v' in own ? own.v : own?.seen;
-          recs[now] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old, ...(seen !== undefined ? { seen } : {}) };
+          const by = c.by && needsReview(c.by) ? { by: c.by } : {};
+          recs[now] = { moved: c.source, from: rec && 'moved' in rec ? rec.from : old, ...(seen !== undefined ? { seen } : {}), ...by };
         } else if (rec && 'v' in rec) {
           // Only a record of this very memory carries over (a rename keeps its creation time).
           if (rec.c === file.created) recs[now] = rec.v === file.version ? { v: rec.v, m: file.modified, c: rec.c } : rec;
@@ -196,7 +197,7 @@ export class ReviewInbox {
         // change made before the move is not buried in a whole new text.
         const versions = detailed ? this.vault.versions(vaultPath) : [];
         const base = !detailed ? undefined : needsReview(authorOf(versions, e.version, rec.seen)) ? baseVersion(versions, rec.seen) : e.version;
-        out.push({ path: e.path, kind: 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by: provenanceOf(rec.moved), from: rec.from });
+        out.push({ path: e.path, kind: 'new', version: e.version, ...(base !== undefined ? { reviewedVersion: base } : {}), by: rec.by ?? provenanceOf(rec.moved), from: rec.from });
         continue;
       }
       const acknowledged = rec?.v;

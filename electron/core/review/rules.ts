@@ -12,9 +12,11 @@ import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
  * memory deleted and made again at the path, whose version numbers restart
  * once the trash is emptied, is another memory), or a mark that Claude (or a script)
  * moved a file here, which makes it to-review whoever wrote its text (`seen`:
- * the version acknowledged before the move, so the diff still starts there).
+ * the version acknowledged before the move, so the diff still starts there;
+ * `by`: who moved it when the source alone does not say, an MCP client by name —
+ * records written before it existed name only the source).
  */
-export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string; seen?: number };
+export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string; seen?: number; by?: Provenance };
 
 /** One file or deleted memory waiting for the user's look. */
 export interface ReviewEntry {

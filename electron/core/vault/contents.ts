@@ -34,7 +34,7 @@ export abstract class VaultContents extends SessionQueue {
       writeFile: (p, text, opts) => this.task(() => raw.writeFile(p, text, opts)),
       mkdir: (p, source) => this.task(() => raw.mkdir(p, source)),
       remove: (p, source, by) => this.task(() => raw.remove(p, source, by)),
-      rename: (a, b, source) => this.task(() => raw.rename(a, b, source)),
+      rename: (a, b, source, by) => this.task(() => raw.rename(a, b, source, by)),
     };
     const internal = internalStore(() => this.unlocked(), (fn) => this.task(fn));
     this.internal = { ...internal, get: (key) => this.hold(() => internal.get(key)), getJSON: <T>(key: string) => this.hold(() => internal.getJSON<T>(key)) };

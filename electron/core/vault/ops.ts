@@ -100,7 +100,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       await u.commit({ t: 'rm', p, at: Date.now(), w: by ?? provenanceOf(source) });
       u.emit({ op: 'delete', path: p, source });
     },
-    async rename(from, to, source: ChangeSource) {
+    async rename(from, to, source: ChangeSource, by?: Provenance) {
       checkInside(to);
       const u = get();
       if (from === ROOT || to === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be renamed.`, from);
@@ -109,7 +109,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       if (to.startsWith(from + '/')) throw new VaultError('INVALID', `${from} cannot be moved inside itself.`, to);
       checkParents(u.state, to);
       await u.commit({ t: 'mv', p: from, np: to, at: Date.now() });
-      u.emit({ op: 'rename', path: from, newPath: to, source });
+      u.emit({ op: 'rename', path: from, newPath: to, source, ...(by ? { by } : {}) });
     },
   };
 }

@@ -122,7 +122,7 @@ export type VaultChange =
   | { op: 'write'; path: string; version: number; source: ChangeSource; created: boolean }
   | { op: 'mkdir'; path: string; source: ChangeSource }
   | { op: 'delete'; path: string; source: ChangeSource }
-  | { op: 'rename'; path: string; newPath: string; source: ChangeSource }
+  | { op: 'rename'; path: string; newPath: string; source: ChangeSource; by?: Provenance }
   | { op: 'lock' };
 
 export interface UnlockReport {
@@ -189,8 +189,12 @@ export interface MemoryOps {
    * is recorded as who deleted them.
    */
   remove(path: string, source: ChangeSource, by?: Provenance): Promise<void>;
-  /** Moves a file or directory (creating missing parents of newPath). EXISTS if newPath exists. */
-  rename(oldPath: string, newPath: string, source: ChangeSource): Promise<void>;
+  /**
+   * Moves a file or directory (creating missing parents of newPath). EXISTS if newPath exists. `by` names who
+   * moved it in the change event (the review inbox lists the move under that name); the journal keeps no author
+   * for a move.
+   */
+  rename(oldPath: string, newPath: string, source: ChangeSource, by?: Provenance): Promise<void>;
   /** Total plaintext bytes of all current memory files. */
   totalSize(): number;
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createVaultBackend, VaultUnavailable, type VaultBackendOptions } from '../../../electron/core/mcp/vault-backend';
 import { Projects } from '../../../electron/core/projects/store';
+import { ReviewInbox, reviewVault } from '../../../electron/core/review/inbox';
 import { Vault } from '../../../electron/core/vault/vault';
 import { FAST_KDF, tempDir } from '../memory/helpers';
 
@@ -86,6 +87,21 @@ describe('the vault backend', () => {
       { kind: 'mcp', client: 'Claude Code' },
     ]);
     expect(vault.trash().find((t) => t.path === '/memories/gone.md')?.by).toEqual({ kind: 'mcp', client: 'Claude Code' });
+    await vault.close();
+  });
+
+  it('lists a memory the client moved under the client’s name in the review inbox, not as a script', async () => {
+    const setup = await Vault.open(dir, { stateDir });
+    await setup.unlock(PASS);
+    await setup.memory.writeFile('/memories/mine.md', 'the user wrote this', { mode: 'create', source: 'user' });
+    await setup.close();
+    const { b } = backend();
+    expect((await b.call({ command: 'rename', old_path: '/memories/mine.md', new_path: '/memories/moved.md' })).is_error).toBe(false);
+    await b.close();
+    const vault = await Vault.open(dir, { stateDir });
+    await vault.unlock(PASS);
+    const entries = await new ReviewInbox(reviewVault(vault)).list();
+    expect(entries.map((e) => ({ path: e.path, by: e.by, from: e.from }))).toEqual([{ path: '/memories/moved.md', by: { kind: 'mcp', client: 'Claude Code' }, from: '/memories/mine.md' }]);
     await vault.close();
   });
 
