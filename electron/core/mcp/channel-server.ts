@@ -58,13 +58,18 @@ export interface ChannelServerOptions {
   maxQueue?: number;
   /** Bytes a peer may leave unread before it is cut off. */
   maxUnread?: number;
+  /**
+   * Bytes of requests all connections together may have waiting; past it, a connection that sends more is not
+   * read from until the queues drain (its writes block in the kernel: it is slowed, the app keeps its memory).
+   */
+  maxQueuedBytes?: number;
   /** How long a new connection has to say hello. */
   helloTimeoutMs?: number;
   /** How long `stop` waits for calls being served to finish. */
   stopWaitMs?: number;
 }
 
-export const CHANNEL_LIMITS = { maxConnections: 16, maxQueue: 32, maxUnread: 2 * MAX_FRAME_BYTES, helloTimeoutMs: 10_000, stopWaitMs: 10_000 };
+export const CHANNEL_LIMITS = { maxConnections: 16, maxQueue: 32, maxUnread: 2 * MAX_FRAME_BYTES, maxQueuedBytes: 4 * MAX_FRAME_BYTES, helloTimeoutMs: 10_000, stopWaitMs: 10_000 };
 
 /** What a queued call is answered with when the vault locks before it runs. */
 const LOCKED_ANSWER: MemoryCommandAnswer = { content: 'Error: The memory vault was locked in Mnemo before this call ran; nothing was changed.', is_error: true };
@@ -85,7 +90,10 @@ class Connection {
   private readonly reader: FrameReader;
   private session: ChannelSession | undefined;
   private stopWatching: (() => void) | undefined;
-  private readonly queue: Request[] = [];
+  private readonly queue: Array<{ request: Request; weight: number }> = [];
+  /** Reading stops while the hello is decided, and while the server's queued bytes are over their budget. */
+  private awaitingHello = false;
+  heldBack = false;
   /** The request being served, if any. */
   running: Promise<void> | undefined;
   private helloTimer: NodeJS.Timeout | undefined;
@@ -130,7 +138,7 @@ class Connection {
     clearTimeout(this.helloTimer);
     this.reader.stop();
     this.stopWatching?.();
-    this.queue.length = 0;
+    this.server.weigh(-this.queue.splice(0).reduce((sum, q) => sum + q.weight, 0));
     this.server.forget(this);
   }
 
@@ -145,7 +153,7 @@ class Connection {
     const parsed = ClientMessage.safeParse(raw);
     if (!parsed.success || parsed.data.type === 'hello') return this.close();
     // A client may send calls right behind its hello: they wait in the queue until the hello is decided.
-    this.enqueue(parsed.data);
+    this.enqueue(parsed.data, line.length);
   }
 
   private async hello(raw: unknown): Promise<void> {
@@ -163,6 +171,7 @@ class Connection {
     const token = this.server.token;
     if (!token || !sameToken(hello.token, token)) return this.finish({ type: 'refused', code: 'BAD_TOKEN', message: 'The channel token is not the one Mnemo wrote; start mnemo again.' });
     // Nothing else is read until the service has decided.
+    this.awaitingHello = true;
     this.socket.pause();
     let opened: Awaited<ReturnType<ChannelService['open']>>;
     try {
@@ -176,15 +185,32 @@ class Connection {
     this.session = opened;
     this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project });
     this.stopWatching = opened.onChange((paths) => void this.send({ type: 'changed', paths }));
-    this.socket.resume();
+    this.awaitingHello = false;
+    this.readOn();
     if (this.queue.length) this.running ??= this.drain();
   }
 
-  private enqueue(request: Request): void {
+  /** Reads from the peer again unless the hello or the byte budget still holds it back. */
+  readOn(): void {
+    if (!this.awaitingHello && !this.heldBack && !this.socket.destroyed) this.socket.resume();
+  }
+
+  private enqueue(request: Request, weight: number): void {
     if (this.server.stopping) return this.answerUnrun(request, LOCKED_ANSWER, 'LOCKED');
     if (this.queue.length >= this.server.limits.maxQueue) return this.answerUnrun(request, BUSY_ANSWER, 'BUSY');
-    this.queue.push(request);
+    this.queue.push({ request, weight });
+    if (this.server.weigh(weight)) {
+      this.heldBack = true;
+      this.socket.pause();
+    }
     if (this.session) this.running ??= this.drain();
+  }
+
+  /** The next queued request, its bytes given back to the server's budget. */
+  private take(): Request | undefined {
+    const next = this.queue.shift();
+    if (next) this.server.weigh(-next.weight);
+    return next?.request;
   }
 
   /** Answers a request without running it. */
@@ -194,7 +220,7 @@ class Connection {
   }
 
   private async drain(): Promise<void> {
-    for (let next = this.queue.shift(); next && !this.socket.destroyed; next = this.queue.shift()) await this.serve(next);
+    for (let next = this.take(); next && !this.socket.destroyed; next = this.take()) await this.serve(next);
     this.running = undefined;
   }
 
@@ -228,7 +254,7 @@ class Connection {
 
   /** The vault is locking: queued requests are answered unrun; the one being served finishes. */
   dropQueue(): void {
-    for (const r of this.queue.splice(0)) this.answerUnrun(r, LOCKED_ANSWER, 'LOCKED');
+    for (let r = this.take(); r; r = this.take()) this.answerUnrun(r, LOCKED_ANSWER, 'LOCKED');
   }
 }
 
@@ -241,6 +267,8 @@ export class ChannelServer {
   /** The token clients must present; undefined once stopping. */
   token: string | undefined;
   stopping = false;
+  /** Bytes of requests waiting in every connection's queue. */
+  private queuedBytes = 0;
   private readonly files: ReturnType<typeof channelFiles>;
   private readonly platform: NodeJS.Platform;
 
@@ -252,6 +280,7 @@ export class ChannelServer {
       maxConnections: opts.maxConnections ?? CHANNEL_LIMITS.maxConnections,
       maxQueue: opts.maxQueue ?? CHANNEL_LIMITS.maxQueue,
       maxUnread: opts.maxUnread ?? CHANNEL_LIMITS.maxUnread,
+      maxQueuedBytes: opts.maxQueuedBytes ?? CHANNEL_LIMITS.maxQueuedBytes,
       helloTimeoutMs: opts.helloTimeoutMs ?? CHANNEL_LIMITS.helloTimeoutMs,
       stopWaitMs: opts.stopWaitMs ?? CHANNEL_LIMITS.stopWaitMs,
     };
@@ -291,6 +320,28 @@ export class ChannelServer {
 
   forget(connection: Connection): void {
     this.connections.delete(connection);
+  }
+
+  /**
+   * Adds (or, negative, gives back) bytes of queued requests; true when the total is over the budget. Once it is
+   * back under, every connection held back reads again.
+   */
+  weigh(bytes: number): boolean {
+    this.queuedBytes += bytes;
+    const over = this.queuedBytes > this.limits.maxQueuedBytes;
+    if (!over && bytes < 0) {
+      for (const c of this.connections) {
+        if (!c.heldBack) continue;
+        c.heldBack = false;
+        c.readOn();
+      }
+    }
+    return over;
+  }
+
+  /** Bytes of requests waiting now (for tests and the app's own checks). */
+  get waitingBytes(): number {
+    return this.queuedBytes;
   }
 
   /**

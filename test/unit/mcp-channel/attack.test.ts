@@ -41,3 +41,61 @@ describe('a connection that has not said hello', () => {
     expect(await app.connect()).toBeDefined();
   });
 });
+
+describe('clients that flood the app with large calls', () => {
+  it('are read from only while the queued bytes of all connections stay within the budget, and every call is still served', async () => {
+    const { ChannelServer } = await import('../../../electron/core/mcp/channel-server');
+    const { readToken } = await import('../../../electron/core/mcp/channel-files');
+    const { channelFiles } = await import('../../../electron/core/mcp/protocol');
+    const { later, raw, tempDir } = await import('./rig');
+    const dir = await tempDir();
+    const vaultId = 'b'.repeat(32);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let served = 0;
+    let mostWaiting = 0;
+    const budget = 64 * 1024;
+    const server: InstanceType<typeof ChannelServer> = await ChannelServer.start({
+      stateDir: dir,
+      vaultId,
+      maxQueue: 1000,
+      maxQueuedBytes: budget,
+      service: {
+        open: async () => ({
+          project: 'Main',
+          call: async () => {
+            mostWaiting = Math.max(mostWaiting, server.waitingBytes);
+            await gate;
+            served++;
+            return { content: 'ok', is_error: false };
+          },
+          list: async () => [],
+          read: async () => '',
+          onChange: () => () => undefined,
+        }),
+      },
+    });
+    later(() => server.stop());
+    const files = channelFiles(dir, vaultId);
+    const token = (await readToken(files.token))!;
+    const CALLS = 40;
+    const text = 'x'.repeat(16 * 1024);
+    const peers = await Promise.all([0, 1].map(() => raw(files.socket)));
+    for (const p of peers) {
+      p.hello(token);
+      for (let i = 0; i < CALLS; i++) p.send({ type: 'call', id: i + 1, input: { command: 'create', path: `/memories/${i}.md`, file_text: text } });
+    }
+    // Give the server every chance to read all it would: the peers' writes wait in the kernel instead.
+    await vi.waitFor(() => expect(server.waitingBytes).toBeGreaterThan(budget), { timeout: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waitingWhileHeld = server.waitingBytes;
+    // Over the budget by at most what one read from each peer can carry (a chunk of 64 KiB, one frame more).
+    expect(waitingWhileHeld).toBeLessThanOrEqual(budget + peers.length * (64 * 1024 + text.length + 256));
+    open();
+    await vi.waitFor(() => expect(peers.map((p) => p.frames.filter((f) => f.type === 'result').length)).toEqual([CALLS, CALLS]), { timeout: 60_000 });
+    expect(served).toBe(2 * CALLS);
+    expect(peers.flatMap((p) => p.frames.filter((f) => f.type === 'result' && f.result.is_error))).toEqual([]);
+    expect(server.waitingBytes).toBe(0);
+    expect(mostWaiting).toBeLessThanOrEqual(budget + peers.length * (64 * 1024 + text.length + 256));
+  }, 90_000);
+});
