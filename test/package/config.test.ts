@@ -79,6 +79,8 @@ describe('installer metadata', () => {
     expect(linux.syncDesktopName).toBe(true);
     expect(entry.StartupWMClass).toBe(desktopName!.replace(/\.desktop$/, ''));
     expect(linux.executableName).toMatch(/^[a-z0-9-]+$/);
+    // The packaged app must not take the command-line tool's name on the PATH: other apps run `mnemo mcp`.
+    expect(linux.executableName).not.toBe('mnemo');
   });
 
   it('gives the deb package a maintainer with an e-mail address, a synopsis, a description and a section', () => {
