@@ -6,6 +6,7 @@
  * can `import type` them.
  */
 import { z } from 'zod';
+import { ApprovalChange } from './chat';
 import { ProjectId } from './projects';
 
 /** Which app's configuration: Claude Desktop (and its Windows form), Claude Code, Cursor. */
@@ -35,12 +36,7 @@ export const OutsideApproval = z.object({
   newPath: z.string().optional(),
   preview: z.string().optional(),
   /** What the change does to the memory as it is now: an edit's diff, or what a delete removes. */
-  change: z
-    .object({
-      diff: z.object({ before: z.string(), after: z.string() }).optional(),
-      removes: z.object({ files: z.array(z.string()), text: z.string().optional() }).optional(),
-    })
-    .optional(),
+  change: ApprovalChange.optional(),
   /** When it was asked and when it stops waiting (ms since epoch). */
   asked: z.number(),
   expires: z.number(),

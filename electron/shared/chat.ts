@@ -37,6 +37,12 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 /** One memory tool call as it ended: what Claude received, and what the UI shows about it. */
+/** What a change waiting for approval does to the memory as it is now: an edit's diff, or what a delete removes. */
+export const ApprovalChange = z.object({
+  diff: z.object({ before: z.string(), after: z.string() }).optional(),
+  removes: z.object({ files: z.array(z.string()), text: z.string().optional() }).optional(),
+});
+
 export const ToolRecord = z.object({
   id: z.string(),
   command: z.string(),
@@ -67,12 +73,7 @@ export const ChatEvent = z.discriminatedUnion('type', [
     /** What the change would write (file text or inserted text), if any. */
     preview: z.string().optional(),
     /** What the change does, computed in main from the memory as it is now: an edit's diff, or what a delete removes. */
-    change: z
-      .object({
-        diff: z.object({ before: z.string(), after: z.string() }).optional(),
-        removes: z.object({ files: z.array(z.string()), text: z.string().optional() }).optional(),
-      })
-      .optional(),
+    change: ApprovalChange.optional(),
   }),
   z.object({ type: z.literal('usage'), turn: Usage }),
   z.object({

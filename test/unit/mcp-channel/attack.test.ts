@@ -4,7 +4,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import type { OutsideApproval } from '../../../electron/shared/channel';
-import { channelApp, type ChannelApp } from './rig';
+import { readToken } from '../../../electron/core/mcp/channel-files';
+import { ChannelServer } from '../../../electron/core/mcp/channel-server';
+import { channelFiles } from '../../../electron/core/mcp/protocol';
+import { channelApp, later, raw, tempDir, type ChannelApp } from './rig';
 
 const pendingOf = (app: ChannelApp): OutsideApproval[] => {
   const last = app.events.filter((e) => e.event === 'channelApprovals').at(-1);
@@ -31,7 +34,6 @@ describe('a change waiting for approval when the user narrows MCP access', () =>
 
 describe('a connection that has not said hello', () => {
   it('is closed as soon as it sends more than a hello can be, not buffered up to a whole frame', async () => {
-    const { raw } = await import('./rig');
     const app = await channelApp();
     const r = await raw(app.files.socket);
     const closedEarly = Promise.race([r.closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
@@ -44,10 +46,6 @@ describe('a connection that has not said hello', () => {
 
 describe('clients that flood the app with large calls', () => {
   it('are read from only while the queued bytes of all connections stay within the budget, and every call is still served', async () => {
-    const { ChannelServer } = await import('../../../electron/core/mcp/channel-server');
-    const { readToken } = await import('../../../electron/core/mcp/channel-files');
-    const { channelFiles } = await import('../../../electron/core/mcp/protocol');
-    const { later, raw, tempDir } = await import('./rig');
     const dir = await tempDir();
     const vaultId = 'b'.repeat(32);
     let open!: () => void;
@@ -55,7 +53,7 @@ describe('clients that flood the app with large calls', () => {
     let served = 0;
     let mostWaiting = 0;
     const budget = 64 * 1024;
-    const server: InstanceType<typeof ChannelServer> = await ChannelServer.start({
+    const server: ChannelServer = await ChannelServer.start({
       stateDir: dir,
       vaultId,
       maxQueue: 1000,
