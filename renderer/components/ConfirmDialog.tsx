@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { imeOwnsKey } from '../lib/keys';
 
 /**
  * A confirmation that asks before something is destroyed: it takes focus (on
@@ -23,7 +24,7 @@ export function ConfirmDialog({ label, onCancel, className = 'confirm', role = '
       tabIndex={-1}
       className={className}
       onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
+        if (e.key !== 'Escape' || imeOwnsKey(e)) return;
         // Escape here answers the dialog only; it must not also stop a reply that is streaming.
         e.stopPropagation();
         onCancel();

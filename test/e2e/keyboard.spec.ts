@@ -10,6 +10,7 @@ eachWithFakeApi((a, f) => ((app = a), (fake = f)));
 
 const message = () => app.page.getByRole('textbox', { name: 'Message' });
 const editor = () => app.page.getByRole('textbox', { name: 'Editor' });
+const lastClaude = () => app.page.getByRole('article', { name: 'Claude' }).last();
 
 test('the recovery-key screen starts at its heading, and entering the app puts focus in the message box', async () => {
   const { page } = app;
@@ -132,4 +133,38 @@ test('the delete-conversation confirmation takes focus, Escape closes it, and fo
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(del).toBeFocused();
+});
+
+test('an Enter or Escape that an input method still owns neither sends the message nor stops the reply', async () => {
+  const { page } = app;
+  await createVault(page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+  await message().fill('日本語の入力');
+  const press = (key: string, init: { isComposing?: boolean; keyCode?: number }) =>
+    message().evaluate((el: HTMLElement, arg: { key: string; init: { isComposing?: boolean; keyCode?: number } }) => {
+      el.dispatchEvent(new KeyboardEvent('keydown', { key: arg.key, bubbles: true, cancelable: true, ...arg.init }));
+    }, { key, init });
+  // While composing (isComposing), and the keydown that ends a composition with some macOS input methods (keyCode 229).
+  await press('Enter', { isComposing: true });
+  await press('Enter', { keyCode: 229 });
+  await expect(message()).toHaveValue('日本語の入力');
+  expect(fake.requests).toHaveLength(0);
+
+  // A reply that streams is not stopped by an Escape the input method takes to cancel a composition (about 3 s of stream)…
+  const long = 'Streaming along, a few words at a time. '.repeat(8);
+  fake.script({ ...reply(text(long)), delayMs: 100, chunk: 10 });
+  await message().press('Enter');
+  await expect(page.locator('article.streaming')).toContainText('Streaming');
+  await press('Escape', { isComposing: true });
+  await expect(lastClaude()).toContainText(long.trim());
+  await expect(page.getByText('Stopped.', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Claude replied.' })).toHaveCount(1);
+
+  // …while a plain Escape does stop one.
+  fake.script({ ...reply(text(long)), delayMs: 100, chunk: 10 });
+  await message().fill('Again, please.');
+  await message().press('Enter');
+  await expect(page.locator('article.streaming')).toContainText('Streaming');
+  await message().press('Escape');
+  await expect(page.getByText('Stopped.', { exact: true })).toBeVisible();
 });

@@ -13,6 +13,7 @@ import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
 import { ChipProject } from './ToolChip';
 import { money, ReplyBody, usageLine } from './Transcript';
+import { imeOwnsKey } from '../../lib/keys';
 
 type Failure = { code: string; message: string };
 /** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
@@ -206,7 +207,7 @@ export function ChatView({
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         void newConversation();
-      } else if (e.key === 'Escape' && liveRef.current) {
+      } else if (e.key === 'Escape' && liveRef.current && !imeOwnsKey(e)) {
         e.preventDefault();
         stop();
       }

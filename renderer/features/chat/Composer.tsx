@@ -1,5 +1,6 @@
 import { useState, type RefObject } from 'react';
 import { PendingChips, type AttachmentsState } from './Attachments';
+import { imeOwnsKey } from '../../lib/keys';
 
 interface Props {
   draft: string;
@@ -71,7 +72,7 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewin
           void a.addFiles(files);
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+          if (e.key === 'Enter' && !e.shiftKey && !imeOwnsKey(e)) {
             e.preventDefault();
             onSend();
           }

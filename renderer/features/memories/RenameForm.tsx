@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { call, messageOf } from '../../lib/api';
+import { imeOwnsKey } from '../../lib/keys';
 
 /** Rename or move a memory or folder: one path field, checked by main against the memory path rules. */
 export function RenameForm({ path, project, onRenamed, onCancel, onError }: { path: string; project: string; onRenamed: (to: string) => void; onCancel: () => void; onError: (message: string) => void }) {
@@ -8,7 +9,7 @@ export function RenameForm({ path, project, onRenamed, onCancel, onError }: { pa
     <form
       className="inline-form"
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onCancel();
+        if (e.key === 'Escape' && !imeOwnsKey(e)) onCancel();
       }}
       onSubmit={(e) => {
         e.preventDefault();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { call, messageOf } from '../../lib/api';
 import { useProjects } from './projects';
+import { imeOwnsKey } from '../../lib/keys';
 
 /**
  * Move (with its history) or copy one memory file into another project's
@@ -28,7 +29,7 @@ export function TransferForm({ path, project, onDone, onCancel, onError }: { pat
       className="inline-form"
       aria-label="Move or copy to another project"
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onCancel();
+        if (e.key === 'Escape' && !imeOwnsKey(e)) onCancel();
       }}
       onSubmit={(e) => {
         e.preventDefault();

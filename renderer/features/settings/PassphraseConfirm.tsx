@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { ErrorText } from '../../components/ErrorText';
+import { imeOwnsKey } from '../../lib/keys';
 
 /**
  * The confirm step of an action that needs the passphrase (main checks it): focus lands in the field, Enter
@@ -20,7 +21,7 @@ export function PassphraseConfirm(props: { label: string; question: string; acti
         props.onConfirm();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onCancel();
+        if (e.key === 'Escape' && !imeOwnsKey(e)) props.onCancel();
       }}
     >
       <p id={questionId}>{props.question}</p>
