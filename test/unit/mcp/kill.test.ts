@@ -31,7 +31,19 @@ describe('mnemo mcp killed mid-write, the app not running', () => {
     expect(await steady.memory({ command: 'create', path: SHARED, file_text: '' })).toEqual({ content: `File created successfully at: ${SHARED}`, is_error: false });
     let stop = false;
     let steadyAcks = 0;
-    const steadyRounds = writeRounds(steady, 'steady', ledger, { stop: () => stop, onAck: () => steadyAcks++ });
+    // The survivor's slowest call, printed for the record (a dead holder's lock would show as a wait of seconds).
+    let slowest = 0;
+    const timed = {
+      memory: async (input: Record<string, unknown>) => {
+        const t = performance.now();
+        try {
+          return await steady.memory(input);
+        } finally {
+          slowest = Math.max(slowest, performance.now() - t);
+        }
+      },
+    };
+    const steadyRounds = writeRounds(timed, 'steady', ledger, { stop: () => stop, onAck: () => steadyAcks++ });
 
     const seed = randomSeed('mnemo mcp SIGKILL');
     const random = prng(seed);
@@ -68,6 +80,7 @@ describe('mnemo mcp killed mid-write, the app not running', () => {
     await steady.close();
     running.splice(running.indexOf(steady), 1);
     expect(killedWhileWriting).toBeGreaterThan(KILLS / 2);
+    console.log(`mnemo mcp SIGKILL: ${ledger.acks} writes acknowledged, ${killedWhileWriting} of ${KILLS} kills while writing; the survivor's slowest call ${Math.round(slowest)} ms`);
 
     const verify = await mnemo(['verify', '--vault', v.vault], { env: v.env });
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
