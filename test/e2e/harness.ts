@@ -69,6 +69,8 @@ export interface LaunchOptions {
   confirmChanges?: boolean;
   /** How long a change another app asks for waits for the user (default: main's two minutes). */
   approvalTimeoutMs?: number;
+  /** Where main keeps this device's state (default `<userDataDir>/state`): `<XDG_STATE_HOME>/mnemo` when a spec runs the CLI beside the app. */
+  stateDir?: string;
 }
 
 export interface App {
@@ -113,7 +115,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
   const links = { asked: [] as string[], opened: [] as string[] };
   const consents: ConsentQuestion[] = [];
 
-  const stateDir = path.join(opts.userDataDir, 'state');
+  const stateDir = opts.stateDir ?? path.join(opts.userDataDir, 'state');
   const { handlers, session } = createHandlers({
     userDataDir: opts.userDataDir,
     stateDir,
