@@ -148,12 +148,16 @@ describe.runIf(IS_ROOT)('another OS user against the local channel', () => {
         statSocket: await attempt(() => fsp.stat(args[1])),
         statToken: await attempt(() => fsp.stat(args[2])),
         chdir: await attempt(async () => process.chdir(args[0])),
+        // Nor through the app's process: its open descriptors (the listening socket) and its memory.
+        appFds: await attempt(() => fsp.readdir('/proc/' + args[3] + '/fd')),
+        appMemory: await attempt(() => fsp.readFile('/proc/' + args[3] + '/mem')),
       };`,
       stateDir,
       files.socket,
       files.token,
+      String(process.pid),
     );
-    expect(r).toEqual({ connect: 'EACCES', hello: 'EACCES', readToken: 'EACCES', list: 'EACCES', statSocket: 'EACCES', statToken: 'EACCES', chdir: 'EACCES' });
+    expect(r).toEqual({ connect: 'EACCES', hello: 'EACCES', readToken: 'EACCES', list: 'EACCES', statSocket: 'EACCES', statToken: 'EACCES', chdir: 'EACCES', appFds: 'EACCES', appMemory: 'EACCES' });
     expect(server.size).toBe(0);
   });
 
