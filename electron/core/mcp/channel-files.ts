@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 
 /** Why the channel could not start or be used; the message is for the user and names no host path. */
 export class ChannelError extends Error {
@@ -24,16 +25,41 @@ const myUid = () => (typeof process.getuid === 'function' ? process.getuid() : u
 
 /**
  * Makes the state folder, or checks the one there: a real folder (not a link)
- * of this user, closed to everyone else (0700). On BSD-like systems a socket's
- * own mode is not checked on connect, so the folder is what keeps others out.
+ * of this user, closed to everyone else (0700), in folders no other user can
+ * change. On BSD-like systems a socket's own mode is not checked on connect,
+ * so the folder is what keeps others out.
  */
 export async function prepareStateDir(dir: string, platform: NodeJS.Platform = process.platform): Promise<void> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   if (!posix(platform)) return;
+  await checkAncestors(dir);
   const st = await fs.lstat(dir);
   if (!st.isDirectory()) throw new ChannelError('Mnemo’s state folder is not a folder (it may be a link), so the channel for other apps was not started.');
   if (myUid() !== undefined && st.uid !== myUid()) throw new ChannelError('Mnemo’s state folder belongs to another user, so the channel for other apps was not started.');
   if ((st.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
+}
+
+/**
+ * Every folder above the state folder, as named and as resolved, must be one
+ * whose entries only this user (or root) can rename: owned by one of them and
+ * not writable by others unless sticky (like /tmp). Otherwise another user
+ * could put a folder of their own in the state folder's place between the
+ * app's check and its socket and token, and a client would hand them the
+ * token. Group write is allowed: many systems give each user a group of their
+ * own and a umask of 002.
+ */
+async function checkAncestors(dir: string): Promise<void> {
+  const uid = myUid();
+  if (uid === undefined) return;
+  const seen = new Set<string>();
+  for (const start of [path.resolve(dir), await fs.realpath(dir)]) {
+    for (let at = path.dirname(start); !seen.has(at); at = path.dirname(at)) {
+      seen.add(at);
+      const st = await fs.stat(at);
+      const othersMayRename = (st.uid !== uid && st.uid !== 0) || ((st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0);
+      if (othersMayRename) throw new ChannelError('A folder above Mnemo’s state folder can be changed by another user, so the channel for other apps was not started.');
+    }
+  }
 }
 
 /** Writes a new random token (32 bytes, hex) to `file`, mode 0600, whole or not at all; returns it. */
@@ -88,6 +114,16 @@ export async function removeToken(file: string, token: string, platform: NodeJS.
   if ((await readToken(file, platform)) === token) await fs.rm(file, { force: true });
 }
 
+/** Sets the umask and answers the old one; undefined where there is none to set (Windows, a worker thread). */
+function posixUmask(mask: number): number | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    return process.umask(mask);
+  } catch {
+    return undefined;
+  }
+}
+
 function listen(server: net.Server, at: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const fail = (e: Error) => {
@@ -100,7 +136,14 @@ function listen(server: net.Server, at: string): Promise<void> {
     };
     server.once('error', fail);
     server.once('listening', done);
-    server.listen(at);
+    // The socket is made 0600 as it is bound (synchronously, in listen), whatever the process's
+    // umask: made with the default mode and narrowed after, it would be open to others for a moment.
+    const umask = posixUmask(0o177);
+    try {
+      server.listen(at);
+    } finally {
+      if (umask !== undefined) process.umask(umask);
+    }
   });
 }
 
