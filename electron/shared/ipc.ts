@@ -9,7 +9,7 @@ import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, Tra
 import { ChannelCall, ChannelStatus, ConfigTarget, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
-import { Settings, SettingsPatch } from './settings';
+import { ModelId, Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
 /** What crosses the boundary instead of a thrown error. */
@@ -77,6 +77,8 @@ const Conversation = z.object({
   earlier: z.number().int().min(0).optional(),
   /** The whole conversation's cost in dollars, left-out entries included. */
   costUSD: z.number().optional(),
+  /** The model this conversation was set to; absent: the one in Settings. */
+  model: z.string().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -179,13 +181,15 @@ export const CALLS = {
   /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */
   chatList: call('chat:list', none, z.array(ConversationSummary)),
   /** A new conversation in `project` (default: the first); `temporary` keeps it in main's memory only and lets Claude read but not change memory. */
-  chatCreate: call('chat:create', z.tuple([z.object({ project, temporary: z.boolean().optional() }).optional()]), ConversationSummary),
+  chatCreate: call('chat:create', z.tuple([z.object({ project, temporary: z.boolean().optional(), model: ModelId.optional() }).optional()]), ConversationSummary),
   /**
    * A conversation; with `tail`, only its last `tail` entries (a long one opens without sending the whole
    * transcript); with `from`, its entries from that index on (a reload that keeps what is shown).
    */
   chatGet: call('chat:get', one(z.object({ id, tail: z.number().int().min(1).max(1_000_000).optional(), from: z.number().int().min(0).max(1_000_000).optional() })), Conversation),
   chatRename: call('chat:rename', one(z.object({ id, title: z.string().min(1).max(200) })), z.null()),
+  /** The model this conversation uses (picked beside the message box); null: the one in Settings. */
+  chatSetModel: call('chat:set-model', one(z.object({ id, model: ModelId.nullable() })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
   chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),
   /** `attachments`: ids from chatAttachPick/chatAttachData for this conversation, sent with the message. */

@@ -24,6 +24,8 @@ export const ModelInfo = z.object({
   displayName: z.string(),
   /** Input tokens the model accepts. */
   contextWindow: z.number(),
+  /** Where its list price sits among Claude's models (by input price); absent when the price is unknown. Worked out when listed, never stored. */
+  priceTier: z.enum(['economy', 'standard', 'premium']).optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 

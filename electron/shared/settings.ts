@@ -27,8 +27,11 @@ export const DEFAULT_MEMORY_GUIDANCE = [
 export const DEFAULT_MAX_TOOL_ROUNDS = 30;
 
 /** Each field's rule, without defaults: the patch schema is built from these so an absent field stays absent. */
+/** A model id as a setting or a conversation's choice holds it. */
+export const ModelId = z.string().min(1).max(100);
+
 const fields = {
-  model: z.string().min(1).max(100),
+  model: ModelId,
   maxTokens: z.number().int().min(256).max(128_000),
   memoryGuidance: z.string().max(10_000),
   approvalMode: z.boolean(),

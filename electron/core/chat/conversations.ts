@@ -30,6 +30,8 @@ export interface StoredConversation {
   project?: string;
   /** A temporary chat: kept in memory only, never stored, and its memory tool cannot write. */
   temporary?: boolean;
+  /** The model picked for this conversation beside the message box; absent: the one in Settings. */
+  model?: string;
 }
 
 /** The project a conversation belongs to. */
@@ -68,9 +70,9 @@ export class Conversations implements AttachmentBytes {
   }
 
   /** A new, empty conversation in `project` (default: the first project). */
-  async create(opts: { project?: string } = {}): Promise<StoredConversation> {
+  async create(opts: { project?: string; model?: string } = {}): Promise<StoredConversation> {
     const now = Date.now();
-    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], ...(opts.project ? { project: opts.project } : {}) };
+    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], ...(opts.project ? { project: opts.project } : {}), ...(opts.model ? { model: opts.model } : {}) };
     await this.save(c);
     return c;
   }
@@ -126,6 +128,12 @@ export class Conversations implements AttachmentBytes {
     const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
     if (!clean) throw new VaultError('INVALID', 'A conversation needs a title.');
     const done = await this.update(id, (c) => ({ ...c, title: clean }));
+    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+  }
+
+  /** Sets the model this conversation's next turns use; undefined goes back to the one in Settings. */
+  async setModel(id: string, model: string | undefined): Promise<void> {
+    const done = await this.update(id, (c) => withModel(c, model));
     if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
   }
 
@@ -250,6 +258,12 @@ export class Conversations implements AttachmentBytes {
 /** The index entry of a conversation (its project only when it is not the first, as stored before projects). */
 export function summaryOf(c: StoredConversation): ConversationSummary {
   return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length, ...(c.project ? { project: c.project } : {}) };
+}
+
+/** `c` set to `model`, or back to the model in Settings when it is undefined. */
+export function withModel(c: StoredConversation, model: string | undefined): StoredConversation {
+  const { model: _before, ...rest } = c;
+  return model ? { ...rest, model } : rest;
 }
 
 /** The conversation without its last exchange, and what the user said in it; NOT_FOUND if there is none. */

@@ -14,6 +14,7 @@ import { mapChatError } from './errors';
 import { answerDangling, sendable } from './history';
 import { systemPrompt } from './prompt';
 import { loadSettings } from './settings-store';
+import { priceTier } from './pricing';
 
 const KEY = 'models';
 
@@ -67,7 +68,7 @@ export async function storedModels(vault: VaultApi): Promise<ModelList> {
  */
 export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env?: NodeJS.ProcessEnv; maxRetries?: number } = {}): Promise<ModelList> {
   const stored = await storedModels(vault);
-  if (!opts.refresh && stored.fetched > 0) return stored;
+  if (!opts.refresh && stored.fetched > 0) return withTiers(stored);
   const tc = await createClient(vault, { ...(opts.env ? { env: opts.env } : {}), maxRetries: opts.maxRetries ?? 2 });
   if (!tc) throw new VaultError('INVALID', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then refresh the models.');
   // Said only when true: a first fetch that fails has nothing to fall back on.
@@ -99,7 +100,12 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
   if (models.length === 0) throw new VaultError('IO', `The API listed no models Mnemo can use. Refresh again later.${kept}`);
   const list: ModelList = { models, fetched: Date.now() };
   await vault.internal.putJSON(KEY, list);
-  return list;
+  return withTiers(list);
+}
+
+/** The list with each model's price tier, from today's price table (so a stored list never carries a stale one). */
+function withTiers(list: ModelList): ModelList {
+  return { ...list, models: list.models.map(({ priceTier: _stale, ...m }) => ({ ...m, ...(priceTier(m.id) ? { priceTier: priceTier(m.id) } : {}) })) };
 }
 
 /**
@@ -112,7 +118,7 @@ const counted = new WeakMap<object, Map<string, number>>();
 const COUNTS_KEPT = 64;
 
 /**
- * Tokens `conv` uses of the window of the model in Settings: the API's count
+ * Tokens `conv` uses of the window of its model (its own, else the one in Settings): the API's count
  * of the history as the next turn would send it (countTokens), or, when that
  * cannot be had (no key, offline), the input of the last reply's usage.
  * Attachments are counted as sent (their bytes from `opts.attachments`, by
@@ -120,8 +126,10 @@ const COUNTS_KEPT = 64;
  */
 export async function contextUse(vault: VaultApi, conv: StoredConversation, opts: { env?: NodeJS.ProcessEnv; attachments?: AttachmentBytes } = {}): Promise<ContextUse> {
   const settings = await loadSettings(vault);
-  const window = contextWindowOf(settings.model, (await storedModels(vault)).models);
-  const base = { window, model: settings.model };
+  // The conversation's own model when one was picked beside the message box, as its next turn would use.
+  const model = conv.model ?? settings.model;
+  const window = contextWindowOf(model, (await storedModels(vault)).models);
+  const base = { window, model };
   if (conv.messages.length === 0) return { ...base, used: 0, source: 'none' };
   const tc = await createClient(vault, { ...(opts.env ? { env: opts.env } : {}), maxRetries: 0 });
   if (tc) {
@@ -130,12 +138,12 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
       const history = answerDangling(sendable(conv.messages));
       const refs = attachmentsOf(conv.transcript);
       const cache = refs.size ? (counted.get(opts.attachments ?? vault) ?? new Map<string, number>()) : undefined;
-      const key = cache && createHash('sha256').update(JSON.stringify([settings.model, systemPrompt(settings.memoryGuidance), history, [...refs]])).digest('hex');
+      const key = cache && createHash('sha256').update(JSON.stringify([model, systemPrompt(settings.memoryGuidance), history, [...refs]])).digest('hex');
       const had = key ? cache?.get(key) : undefined;
       if (had !== undefined) return { ...base, used: had, source: 'count' };
       const { messages } = await expandAttachments(history, refs, (id) => store.getAttachment(conv.id, id));
       const answer = await tc.client.beta.messages.countTokens({
-        model: settings.model,
+        model,
         system: systemPrompt(settings.memoryGuidance),
         messages,
         tools: [{ type: 'memory_20250818', name: 'memory' }],

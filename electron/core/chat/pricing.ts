@@ -22,3 +22,12 @@ export function costUSD(model: string, usage: TokenCounts): number | null {
   // Counts no real bill has (negative, NaN, overflowing) give no price rather than one that poisons the conversation's total.
   return Number.isFinite(cost) && cost >= 0 ? cost : null;
 }
+
+export type PriceTier = 'economy' | 'standard' | 'premium';
+
+/** Where `model`'s list price sits, by its input price: up to $1 per million tokens economy, up to $3 standard, above premium; undefined when unknown. */
+export function priceTier(model: string): PriceTier | undefined {
+  const price = PRICES.find(([re]) => re.test(model))?.[1];
+  if (!price) return undefined;
+  return price.input <= 1 ? 'economy' : price.input <= 3 ? 'standard' : 'premium';
+}

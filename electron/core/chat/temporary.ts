@@ -36,9 +36,9 @@ export class TemporaryConversations implements ConversationStore {
   private readonly files = new Map<string, Map<string, Uint8Array>>();
 
   /** A new temporary conversation in `project`. */
-  create(project?: string): StoredConversation {
+  create(project?: string, model?: string): StoredConversation {
     const now = Date.now();
-    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], temporary: true, ...(project ? { project } : {}) };
+    const c: StoredConversation = { id: randomBytes(8).toString('hex'), title: UNTITLED, created: now, updated: now, messages: [], transcript: [], temporary: true, ...(project ? { project } : {}), ...(model ? { model } : {}) };
     this.byId.set(c.id, c);
     return c;
   }

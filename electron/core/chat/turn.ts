@@ -111,6 +111,8 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     onCut: () => void (ended ??= CUT_REPLY),
   });
   if (!tc) return refuse('no_key', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.');
+  // The model picked for this conversation beside the message box, else the one in Settings.
+  const model = conv.model ?? tc.connection.model;
 
   const tools = new TurnTools(memoryVault, {
     guardMode: () => settings.guardMode,
@@ -139,7 +141,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   }
   const runner = tc.client.beta.messages.toolRunner(
     {
-      model: tc.connection.model,
+      model,
       max_tokens: maxTokens,
       // Each request of the loop is one round; a server that answers every one with another tool call stops here.
       max_iterations: settings.maxToolRounds,
@@ -267,7 +269,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     }
   }
 
-  const usage: Usage = { ...tokens, costUSD: costUSD(tc.connection.model, tokens), model: tc.connection.model };
+  const usage: Usage = { ...tokens, costUSD: costUSD(model, tokens), model };
   // A refused or cut reply, or a lock, keeps the user's message even if nothing of the reply is worth keeping.
   const keepAnyway = ended !== undefined || outer?.reason instanceof TurnInterrupt;
   const gotReply = messages.length > history.length || keepAnyway;

@@ -1,6 +1,6 @@
 /** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
 import { randomBytes } from 'node:crypto';
-import { Conversations, summaryOf } from '../../core/chat/conversations';
+import { Conversations, summaryOf, withModel } from '../../core/chat/conversations';
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn } from '../../core/chat/turn';
@@ -14,7 +14,7 @@ import { attachmentHandlers } from './attachments';
 export function chatHandlers(
   s: AppSession,
 ): HandlersFor<
-  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
+  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatSetModel' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
 > {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
@@ -24,8 +24,8 @@ export function chatHandlers(
     chatList: async () => [...s.temporary.list(), ...(await inLive(await conversations().list()))],
     chatCreate: async (opts) => {
       const project = (await new Projects(s.unlocked()).require(opts?.project ?? FIRST_PROJECT_ID)).id;
-      if (opts?.temporary) return { ...summaryOf(s.temporary.create(project)), temporary: true };
-      return summaryOf(await conversations().create({ project }));
+      if (opts?.temporary) return { ...summaryOf(s.temporary.create(project, opts.model)), temporary: true };
+      return summaryOf(await conversations().create({ project, ...(opts?.model ? { model: opts.model } : {}) }));
     },
     chatGet: async ({ id, tail, from }) => {
       const c = s.temporary.get(id) ?? (await requireLiveConversation(s.unlocked(), id));
@@ -42,11 +42,17 @@ export function chatHandlers(
         costUSD,
         ...(c.project ? { project: c.project } : {}),
         ...(c.temporary ? { temporary: true } : {}),
+        ...(c.model ? { model: c.model } : {}),
       };
     },
     chatRename: async ({ id, title }) => {
       if (s.temporary.has(id)) await s.temporary.update(id, (c) => ({ ...c, title: title.replace(/\s+/g, ' ').trim().slice(0, 200) || c.title }));
       else await requireLiveConversation(s.unlocked(), id).then(() => conversations().rename(id, title));
+      return null;
+    },
+    chatSetModel: async ({ id, model }) => {
+      if (s.temporary.has(id)) await s.temporary.update(id, (c) => withModel(c, model ?? undefined));
+      else await requireLiveConversation(s.unlocked(), id).then(() => conversations().setModel(id, model ?? undefined));
       return null;
     },
     chatDelete: async ({ id }) => {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { AppSession } from '../../../electron/main/handlers/session';
-import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { memoryCall, reply, startFakeAnthropic, text, text as textBlock, type FakeAnthropic } from '../../fake-anthropic/server';
 import { estimateTokens } from '../../fake-anthropic/models';
 
 const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
@@ -309,5 +309,59 @@ describe('models, the context meter and export over IPC', () => {
     expect(md).toContain('## You\n\nI like tea');
     expect(md).toContain('> Memory: create `/memories/tea.md`');
     expect(md).toContain('Noted: tea.');
+  });
+});
+
+describe('a model per conversation over IPC', () => {
+  it('a conversation set to a model sends with it, meters and prices by it, keeps it after a lock, and goes back to Settings on null', async () => {
+    const r = await rig();
+    const c = (await r.call('chatCreate')) as { id: string };
+    const send = async (text: string) => {
+      r.fake.script(reply(textBlock(`re: ${text}`)));
+      const { turnId } = (await r.call('chatSend', { id: c.id, text })) as { turnId: string };
+      await turnDone(r, turnId);
+      return r.fake.requests.at(-1)!.body.model;
+    };
+    expect(await send('one')).toBe('claude-sonnet-4-6');
+    await r.call('chatSetModel', { id: c.id, model: 'claude-haiku-4-5' });
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ model: 'claude-haiku-4-5' });
+    expect(await send('two')).toBe('claude-haiku-4-5');
+    const usage = r.events.map((e) => (e.payload as { event?: { type: string; turn?: { model: string } } }).event).filter((e) => e?.type === 'usage').at(-1);
+    expect(usage?.turn?.model).toBe('claude-haiku-4-5');
+    expect(await r.call('chatContext', { id: c.id })).toMatchObject({ model: 'claude-haiku-4-5', window: 200_000 });
+    await r.call('vaultLock');
+    await r.call('vaultUnlock', { passphrase: PASS });
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ model: 'claude-haiku-4-5' });
+    await r.call('chatSetModel', { id: c.id, model: null });
+    expect(await r.call('chatGet', { id: c.id })).not.toHaveProperty('model');
+    expect(await send('three')).toBe('claude-sonnet-4-6');
+  });
+
+  it('refuses a bad model or id with a clear error and changes nothing; a new or temporary chat can start on a model', async () => {
+    const r = await rig();
+    const c = (await r.call('chatCreate')) as { id: string };
+    await r.call('chatSetModel', { id: c.id, model: 'claude-haiku-4-5' });
+    for (const model of ['', 'x'.repeat(101), 42]) {
+      expect(await dispatch(r.handlers, 'chatSetModel', [{ id: c.id, model }])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    }
+    expect(await dispatch(r.handlers, 'chatSetModel', [{ id: '0123456789abcdef', model: 'claude-haiku-4-5' }])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await r.call('chatGet', { id: c.id })).toMatchObject({ model: 'claude-haiku-4-5' });
+    const fresh = (await r.call('chatCreate', { model: 'claude-opus-4-1' })) as { id: string };
+    expect(await r.call('chatGet', { id: fresh.id })).toMatchObject({ model: 'claude-opus-4-1' });
+    const temp = (await r.call('chatCreate', { temporary: true, model: 'claude-haiku-4-5' })) as { id: string };
+    r.fake.script(reply(textBlock('short-lived')));
+    const { turnId } = (await r.call('chatSend', { id: temp.id, text: 'hi' })) as { turnId: string };
+    await turnDone(r, turnId);
+    expect(r.fake.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
+    await r.call('chatSetModel', { id: temp.id, model: 'claude-sonnet-4-6' });
+    expect(await r.call('chatGet', { id: temp.id })).toMatchObject({ model: 'claude-sonnet-4-6', temporary: true });
+  });
+
+  it('lists each model with its price tier, worked out when listed and never stored', async () => {
+    const r = await rig();
+    const list = (await r.call('modelsList')) as { models: Array<{ id: string; priceTier?: string }> };
+    expect(Object.fromEntries(list.models.map((m) => [m.id, m.priceTier]))).toEqual({ 'claude-sonnet-4-6': 'standard', 'claude-haiku-4-5': 'economy', 'claude-opus-4-1': 'premium' });
+    const stored = await r.session.unlocked().internal.getJSON<{ models: object[] }>('models');
+    expect(stored?.models.every((m) => !('priceTier' in m))).toBe(true);
   });
 });
