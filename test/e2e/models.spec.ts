@@ -30,8 +30,15 @@ test.afterEach(async () => {
   await fake.close();
 });
 
-const picker = (page: Page) => page.getByRole('combobox', { name: 'Model' });
-const optionTexts = (page: Page) => picker(page).locator('option').allTextContents();
+const picker = (page: Page) => page.getByRole('combobox', { name: 'Model', exact: true });
+const options = (page: Page, name = 'Model') => page.getByRole('listbox', { name, exact: true, includeHidden: true }).getByRole('option', { includeHidden: true });
+/** Each option as "name — details", read whether the list is open or not. */
+const optionTexts = (page: Page, name = 'Model') => options(page, name).evaluateAll((els) => els.map((el) => [...el.children].map((c) => c.textContent).join(' — ')));
+/** Opens a model box and clicks the option named `option`. */
+async function choose(page: Page, box: string, option: RegExp): Promise<void> {
+  await page.getByRole('combobox', { name: box, exact: true }).click();
+  await page.getByRole('listbox', { name: box, exact: true }).getByRole('option', { name: option }).click();
+}
 const meterText = (page: Page) => page.getByRole('group', { name: 'This conversation' }).getByText(/ of [\d,]+ tokens$/);
 const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();
 async function send(page: Page, message: string): Promise<void> {
@@ -58,12 +65,17 @@ test('the model picker lists the API models with their context windows, refreshe
   const { page } = app;
   await openSettings(page);
   await expect.poll(() => optionTexts(page)).toEqual([
-    'Claude Sonnet 4.6 (claude-sonnet-4-6) — 1M context',
-    'Claude Haiku 4.5 (claude-haiku-4-5) — 200K context',
+    'Claude Sonnet 4.6 — claude-sonnet-4-6 · 1M context · Mid price',
+    'Claude Haiku 4.5 — claude-haiku-4-5 · 200K context · Lower price',
     // The fake states no window for this one: the known default applies.
-    'Claude Opus 4.1 (claude-opus-4-1) — 200K context',
+    'Claude Opus 4.1 — claude-opus-4-1 · 200K context · Higher price',
   ]);
-  await expect(picker(page)).toHaveValue('claude-sonnet-4-6');
+  await expect(picker(page)).toHaveText(/^Claude Sonnet 4\.6/);
+  await picker(page).click();
+  await expect(page.getByRole('listbox', { name: 'Model' })).toBeVisible();
+  await expectAccessible(page, 'settings with the model list open');
+  await picker(page).press('Escape');
+  await expect(page.getByRole('listbox', { name: 'Model' })).toBeHidden();
   // There is no free-text model box any more.
   await expect(page.getByRole('textbox', { name: 'Model' })).toHaveCount(0);
   await expectAccessible(page, 'settings with the model picker');
@@ -72,14 +84,22 @@ test('the model picker lists the API models with their context windows, refreshe
   fake.extra.models = [...fake.extra.models, { id: 'claude-new-5', display_name: 'Claude New 5', max_input_tokens: 500_000 }];
   await page.getByRole('button', { name: 'Refresh list' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'List refreshed: 4 models.' })).toBeVisible();
-  await expect.poll(() => optionTexts(page)).toContain('Claude New 5 (claude-new-5) — 500K context');
+  await expect.poll(() => optionTexts(page)).toContain('Claude New 5 — claude-new-5 · 500K context');
 
-  // By keyboard: focus the picker, choose with the arrow keys, save with Enter on the section's button.
+  // By keyboard: focus the picker, open it at the end, choose; open it again, move up one, choose; save with Enter on the section's button.
   await picker(page).focus();
   await picker(page).press('End');
-  await expect(picker(page)).toHaveValue('claude-new-5');
+  await picker(page).press('Enter');
+  await expect(picker(page)).toHaveText(/^Claude New 5/);
+  await picker(page).press('ArrowDown');
   await picker(page).press('ArrowUp');
-  await expect(picker(page)).toHaveValue('claude-opus-4-1');
+  await picker(page).press('Enter');
+  await expect(picker(page)).toHaveText(/^Claude Opus 4\.1/);
+  // Escape with the list open closes it and changes nothing.
+  await picker(page).press('ArrowDown');
+  await picker(page).press('Home');
+  await picker(page).press('Escape');
+  await expect(picker(page)).toHaveText(/^Claude Opus 4\.1/);
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
@@ -96,7 +116,7 @@ test('a failed refresh keeps the list shown and says why; a saved model the API 
   const { page } = app;
   await openSettings(page);
   await expect.poll(() => optionTexts(page)).toHaveLength(3);
-  await picker(page).selectOption('claude-haiku-4-5');
+  await choose(page, 'Model', /Claude Haiku 4\.5/);
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
 
@@ -107,10 +127,10 @@ test('a failed refresh keeps the list shown and says why; a saved model the API 
   ];
   await page.getByRole('button', { name: 'Refresh list' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'List refreshed: 2 models.' })).toBeVisible();
-  await expect(picker(page)).toHaveValue('claude-haiku-4-5');
-  await expect(picker(page).locator('option:checked')).toHaveText('claude-haiku-4-5 — not offered by the API');
+  await expect(picker(page)).toHaveText(/^claude-haiku-4-5/);
+  await expect(options(page).and(page.locator('[aria-selected="true"]'))).toHaveText(/^claude-haiku-4-5\s*Not offered by the API$/);
   await expect(page.getByText(/saved model claude-haiku-4-5 is not in the API’s list/)).toBeVisible();
-  await expect.poll(() => optionTexts(page)).toContain('<img src=x onerror="window.__pwned=1">Bold (claude-markup) — 200K context');
+  await expect.poll(() => optionTexts(page)).toContain('<img src=x onerror="window.__pwned=1">Bold — claude-markup · 200K context');
   await expect(page.locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
@@ -121,7 +141,7 @@ test('a failed refresh keeps the list shown and says why; a saved model the API 
   await expect(alert).toContainText('The stored list is kept.');
   await expect(alert).toContainText('Showing the list fetched');
   expect(await optionTexts(page)).toHaveLength(3);
-  await expect(picker(page)).toHaveValue('claude-haiku-4-5');
+  await expect(picker(page)).toHaveText(/^claude-haiku-4-5/);
   await expectAccessible(page, 'settings after a failed refresh');
   // Saving another setting leaves the saved model as it is.
   await page.getByLabel('Max tokens per reply').fill('2048');
@@ -212,7 +232,8 @@ test('without an API key the picker says there is no list yet, without an alert,
     await expect(page.getByText('No list of models yet. No Anthropic API key is set.')).toBeVisible();
     await expect(page.getByRole('alert')).toHaveCount(0);
     // The saved model is still the one selected, not marked as not offered: there is no list to say so against.
-    await expect(picker(page).locator('option:checked')).toHaveText('claude-sonnet-4-6');
+    await expect(picker(page)).toHaveText(/^claude-sonnet-4-6/);
+    await expect(options(page)).toHaveText(['claude-sonnet-4-6']);
     await page.getByLabel('Anthropic API key').fill(fake.apiKey);
     await page.getByRole('button', { name: 'Save key' }).click();
     await expect.poll(() => optionTexts(page)).toHaveLength(3);
@@ -220,4 +241,57 @@ test('without an API key the picker says there is no list yet, without an alert,
   } finally {
     await bare.cleanup();
   }
+});
+
+test('beside the message box each conversation picks its model by keyboard: the next request uses it, the meter measures by it, and another conversation keeps Default', async () => {
+  const { page } = app;
+  const box = page.getByRole('combobox', { name: 'Model for this conversation' });
+  const list = page.getByRole('listbox', { name: 'Model for this conversation' });
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(box).toHaveText(/^Default \(Claude Sonnet 4\.6\)/);
+  fake.script(reply(text('Sonnet here.')));
+  await send(page, 'first');
+  await expect(lastReply(page)).toContainText('Sonnet here.');
+  expect(fake.requests.at(-1)!.body.model).toBe('claude-sonnet-4-6');
+  await expect(meterText(page)).toHaveText(/ of 1,000,000 tokens$/);
+
+  // Open by keyboard; type-ahead to Haiku; the list names its window and price tier; Enter chooses.
+  await box.focus();
+  await box.press('ArrowDown');
+  await expect(list).toBeVisible();
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await box.press('c');
+  await box.press('l');
+  await box.press('a');
+  await box.press('u');
+  await box.press('d');
+  await box.press('e');
+  await box.press(' ');
+  await box.press('h');
+  const active = page.locator(`#${await box.getAttribute('aria-activedescendant')}`);
+  await expect(active).toHaveText(/Claude Haiku 4\.5.*200K context · Lower price/);
+  await expectAccessible(page, 'the model list beside the message box');
+  await box.press('Enter');
+  await expect(list).toBeHidden();
+  await expect(box).toHaveText(/^Claude Haiku 4\.5/);
+  await expect(box).toBeFocused();
+  await expect(meterText(page)).toHaveText(/ of 200,000 tokens$/);
+  fake.script(reply(text('Haiku here.')));
+  await send(page, 'second');
+  await expect(lastReply(page)).toContainText('Haiku here.');
+  expect(fake.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
+
+  // Escape on the open list closes it and changes nothing (and stops no reply).
+  await box.press('ArrowDown');
+  await box.press('Home');
+  await box.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(box).toHaveText(/^Claude Haiku 4\.5/);
+
+  // Another conversation starts on Default; coming back shows Haiku again.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(box).toHaveText(/^Default/);
+  await page.getByRole('navigation', { name: 'Conversations' }).getByText('first', { exact: true }).click();
+  await expect(box).toHaveText(/^Claude Haiku 4\.5/);
+  await both(page, 'conversation-model');
 });

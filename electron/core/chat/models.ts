@@ -105,6 +105,7 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
 
 /** The list with each model's price tier, from today's price table (so a stored list never carries a stale one). */
 function withTiers(list: ModelList): ModelList {
+  if (!Array.isArray(list.models)) return list;
   return { ...list, models: list.models.map(({ priceTier: _stale, ...m }) => ({ ...m, ...(priceTier(m.id) ? { priceTier: priceTier(m.id) } : {}) })) };
 }
 

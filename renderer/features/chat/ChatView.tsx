@@ -8,6 +8,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { ConversationHeader } from './ConversationHeader';
 import { AttachmentConversation, PendingChips, useAttachments } from './Attachments';
 import { Composer } from './Composer';
+import { ConversationModel } from './ConversationModel';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { Messages } from './Messages';
 import { Sidebar, type NewConversation } from './Sidebar';
@@ -45,6 +46,12 @@ export function ChatView({
   const [live, setLive] = useState<Live>();
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<Failure>();
+  /** The model picked before there is a conversation to hold it: the conversation made for the first message starts on it. */
+  const [firstModel, setFirstModel] = useState<string>();
+  const firstModelRef = useRef(firstModel);
+  firstModelRef.current = firstModel;
+  /** What chatCreate is told for the conversation made when there is none. */
+  const createOpts = () => (firstModelRef.current ? { model: firstModelRef.current } : undefined);
   const liveRef = useRef<Live | undefined>(undefined);
   liveRef.current = live;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -72,7 +79,7 @@ export function ChatView({
   const ensureConversation = async (): Promise<string> => {
     const current = switching.current ? await switching.current : convRef.current;
     if (current) return current.id;
-    const c = await call('chatGet', { id: (await call('chatCreate')).id });
+    const c = await call('chatGet', { id: (await call('chatCreate', createOpts())).id });
     convRef.current = c;
     setConv(c);
     localStorage.setItem(LAST_OPEN, c.id);
@@ -227,7 +234,7 @@ export function ChatView({
     setFailure(undefined);
     try {
       const current = switching.current ? await switching.current : convRef.current;
-      const target = current ?? (await call('chatGet', { id: (await call('chatCreate')).id }));
+      const target = current ?? (await call('chatGet', { id: (await call('chatCreate', createOpts())).id }));
       if (!current) setConv(target);
       early.current = [];
       const files = withFiles ?? attachments.pending;
@@ -294,6 +301,22 @@ export function ChatView({
   // The last message the user sent (it may be files without words).
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user');
   const total = conv?.costUSD ?? (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
+  /** Sets the open conversation's model (null: back to the one in Settings), or the first one's when none is open yet. */
+  const pickModel = async (model: string | null) => {
+    const c = convRef.current;
+    if (!c) return setFirstModel(model ?? undefined);
+    try {
+      await call('chatSetModel', { id: c.id, model });
+      const withModel = (now: Conversation): Conversation => {
+        const { model: _before, ...rest } = now;
+        return model ? { ...rest, model } : rest;
+      };
+      if (convRef.current?.id === c.id) convRef.current = withModel(convRef.current);
+      setConv((now) => (now?.id === c.id ? withModel(now) : now));
+    } catch (err) {
+      setFailure({ code: 'model', message: messageOf(err) });
+    }
+  };
   /** Loads the whole conversation, for "Show earlier messages". */
   const showEarlier = useCallback(async (id: string) => {
     const c = await call('chatGet', { id });
@@ -366,6 +389,7 @@ export function ChatView({
           onRewind={!live && lastUser && conv ? () => void rewind().then((back) => back && setDraft(back.text)) : undefined}
           total={conv ? `Conversation total: ${money(total)}` : ''}
           attachments={attachments}
+          model={<ConversationModel model={conv ? conv.model : firstModel} active={active} onChange={(m) => void pickModel(m)} />}
         />
       </div>
       </AttachmentConversation.Provider>

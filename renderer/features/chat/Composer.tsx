@@ -1,4 +1,4 @@
-import { useState, type RefObject } from 'react';
+import { useState, type ReactNode, type RefObject } from 'react';
 import { PendingChips, type AttachmentsState } from './Attachments';
 import { imeOwnsKey } from '../../lib/keys';
 
@@ -14,6 +14,8 @@ interface Props {
   onRewind?: (() => void) | undefined;
   total: string;
   attachments: AttachmentsState;
+  /** The conversation's model picker. */
+  model?: ReactNode;
 }
 
 /**
@@ -21,7 +23,7 @@ interface Props {
  * "Attach files…" (main's dialog), by dropping them on the box, or by pasting
  * an image; they wait as removable chips above the box until sent.
  */
-export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewind, total, attachments: a }: Props) {
+export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewind, total, attachments: a, model }: Props) {
   const [over, setOver] = useState(false);
   const hasFiles = (types: readonly string[]) => types.includes('Files');
   return (
@@ -99,6 +101,7 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewin
             Edit last message
           </button>
         )}
+        {model}
         <span className="usage">{total}</span>
       </div>
     </form>

@@ -17,6 +17,8 @@ export function ConversationHeader({ conversation, busy, active }: { conversatio
   const id = conversation?.id;
   // Changes when an entry is added or taken back, i.e. when a turn has ended or a rewind has happened.
   const size = conversation ? (conversation.earlier ?? 0) + conversation.transcript.length : 0;
+  // The window is the conversation's model's: picking another one beside the message box counts again.
+  const model = conversation?.model;
   const [use, setUse] = useState<{ id: string; value: ContextUse }>();
   const [exported, setExported] = useState<{ id: string; status?: string; error?: string }>();
   const asked = useRef(0);
@@ -30,7 +32,7 @@ export function ConversationHeader({ conversation, busy, active }: { conversatio
       // A meter that could not be had is shown as nothing rather than as an error.
       () => mine === asked.current && setUse(undefined),
     );
-  }, [id, size, busy, active]);
+  }, [id, size, busy, active, model]);
 
   if (!conversation) return null;
   const meter = use?.id === conversation.id ? use.value : undefined;

@@ -1,23 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { ModelInfo, ModelList } from '../../../electron/shared/projects';
+import type { ModelList } from '../../../electron/shared/projects';
+import { ModelListbox } from '../../components/ModelListbox';
 import { call, messageOf } from '../../lib/api';
 
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-
-/** "200K context", "1M context": a window as people say it. */
-export function windowText(tokens: number): string {
-  return `${compact.format(tokens)} context`;
-}
-
-/** One model as the picker names it: display name, id and window ("Claude Sonnet 4.5 (claude-sonnet-4-5) — 200K context"). */
-export function modelLabel(m: ModelInfo): string {
-  const name = m.displayName && m.displayName !== m.id ? `${m.displayName} (${m.id})` : m.id;
-  return `${name} — ${windowText(m.contextWindow)}`;
-}
-
 /**
- * The model setting as a choice among the models the API offers (kept in the
- * vault; "Refresh list" asks the API again). A refresh that fails keeps the
+ * The model setting as a choice among the models the API offers, each with
+ * its context window and price tier (kept in the vault; "Refresh list" asks
+ * the API again). A refresh that fails keeps the
  * list shown and says so; a saved model the list no longer holds stays
  * selected, marked as not offered, so saving other settings never changes it.
  */
@@ -61,24 +50,16 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
   }, [load, haveList]);
 
   const models = list?.models ?? [];
-  const known = models.some((m) => m.id === value);
   // "Not offered" only once there is a list to say it against; before that the model is simply the one saved.
-  const missing = !known && haveList;
+  const missing = haveList && !models.some((m) => m.id === value);
   const since = haveList ? new Date(list.fetched).toLocaleString() : undefined;
 
   return (
     <div className="model-picker" ref={box}>
-      <label>
-        Model
-        <select value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={missing || error ? noteId : undefined}>
-          {!known && <option value={value}>{missing ? `${value} — not offered by the API` : value}</option>}
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {modelLabel(m)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="field">
+        <span aria-hidden="true">Model</span>
+        <ModelListbox label="Model" value={value} models={models} listLoaded={haveList} onChange={(m) => m !== null && onChange(m)} describedBy={missing || error ? noteId : undefined} />
+      </div>
       <div className="row save-row">
         <button type="button" onClick={() => void load(true)} disabled={busy}>
           Refresh list

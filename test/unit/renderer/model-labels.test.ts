@@ -1,14 +1,30 @@
-/** How the model picker names a model and its window. */
+/** How the model lists name a model, its window and price tier, and which choices they offer. */
 import { describe, expect, it } from 'vitest';
-import { modelLabel, windowText } from '../../../renderer/features/settings/ModelPicker';
+import { modelChoices, windowText } from '../../../renderer/lib/model-choices';
 
-describe('model labels', () => {
+const sonnet = { id: 'claude-sonnet-4-5', displayName: 'Claude Sonnet 4.5', contextWindow: 200_000, priceTier: 'standard' as const };
+const bare = { id: 'claude-x', displayName: 'claude-x', contextWindow: 1_000_000 };
+
+describe('model choices', () => {
   it('give the window as people say it', () => {
     expect([200_000, 1_000_000, 500_000, 1_500_000, 8_192].map(windowText)).toEqual(['200K context', '1M context', '500K context', '1.5M context', '8.2K context']);
   });
 
-  it('name the model by display name and id, or by id alone when they are the same', () => {
-    expect(modelLabel({ id: 'claude-sonnet-4-5', displayName: 'Claude Sonnet 4.5', contextWindow: 200_000 })).toBe('Claude Sonnet 4.5 (claude-sonnet-4-5) — 200K context');
-    expect(modelLabel({ id: 'claude-x', displayName: 'claude-x', contextWindow: 1_000_000 })).toBe('claude-x — 1M context');
+  it('name the model by display name with id, window and price tier as details; by id alone when they are the same', () => {
+    expect(modelChoices([sonnet, bare], 'claude-x', { listLoaded: true })).toEqual([
+      { value: 'claude-sonnet-4-5', short: 'Claude Sonnet 4.5', name: 'Claude Sonnet 4.5', details: 'claude-sonnet-4-5 · 200K context · Mid price' },
+      { value: 'claude-x', short: 'claude-x', name: 'claude-x', details: '1M context' },
+    ]);
+  });
+
+  it('offer Default first when following Settings, naming the model it means', () => {
+    const choices = modelChoices([sonnet, bare], null, { defaultModel: 'claude-sonnet-4-5', listLoaded: true });
+    expect(choices[0]).toEqual({ value: null, short: 'Default (Claude Sonnet 4.5)', name: 'Default', details: 'Claude Sonnet 4.5, as set in Settings' });
+    expect(choices.map((c) => c.value)).toEqual([null, 'claude-sonnet-4-5', 'claude-x']);
+  });
+
+  it('keep a chosen model the list lacks, marked as not offered only once there is a list', () => {
+    expect(modelChoices([sonnet], 'claude-gone', { listLoaded: true })[0]).toMatchObject({ value: 'claude-gone', details: 'Not offered by the API' });
+    expect(modelChoices([], 'claude-gone', { listLoaded: false })).toEqual([{ value: 'claude-gone', short: 'claude-gone', name: 'claude-gone', details: '' }]);
   });
 });
