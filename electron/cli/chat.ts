@@ -140,6 +140,8 @@ async function turn(
     ...(store ? { conversations: store } : {}),
     ...(attachments.length ? { attachments } : {}),
     ...(continueTurn ? { continueTurn } : {}),
+    // The process ends after the turn: a first exchange's title is stored before it does.
+    awaitTitle: true,
     approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
   });
   return !failed;

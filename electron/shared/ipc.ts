@@ -263,6 +263,8 @@ export const EVENTS = {
     }),
   },
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
+  /** A conversation was named by a small model after its first exchange. */
+  chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
   draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
   /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, denied at lock). */

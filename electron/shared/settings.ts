@@ -39,6 +39,8 @@ const fields = {
   autoLockMinutes: z.number().int().min(0).max(24 * 60),
   historyDepth: z.number().int().min(1).max(200),
   thinking: z.boolean(),
+  /** Name a conversation with a small model after its first exchange (one short request; never for temporary chats). */
+  autoTitle: z.boolean(),
   compaction: z.boolean(),
   /** Requests one turn may make while Claude keeps calling tools; past it the turn stops and the window offers Continue. */
   maxToolRounds: z.number().int().min(1).max(500),
@@ -65,6 +67,7 @@ export const Settings = z.object({
   autoLockMinutes: fields.autoLockMinutes.default(10),
   historyDepth: fields.historyDepth.default(20),
   thinking: fields.thinking.default(false),
+  autoTitle: fields.autoTitle.default(true),
   contextManagement: z
     .object({
       enabled: contextFields.enabled.default(true),

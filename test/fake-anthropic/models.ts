@@ -1,9 +1,10 @@
 /**
- * The fake API's GET /v1/models and POST /v1/messages/count_tokens, kept
- * apart from the scripted Messages turns: these answer the same way every
- * time and never take a scripted turn.
+ * The fake API's GET /v1/models, POST /v1/messages/count_tokens and the
+ * conversation-title Messages request, kept apart from the scripted Messages
+ * turns: these answer the same way every time and never take a scripted turn.
  */
 import type http from 'node:http';
+import { TITLE_SYSTEM } from '../../electron/core/chat/auto-title';
 
 /** A model as GET /v1/models lists it (the fields Mnemo reads, plus the type tag). */
 export interface FakeModel {
@@ -39,6 +40,10 @@ export interface ExtraRoutes {
   modelsReply?: (url: URL) => { status: number; body: string };
   /** A raw answer to count_tokens instead of the estimate, likewise. */
   countReply?: (body: Record<string, unknown>) => { status: number; body: string };
+  /** Bodies of every conversation-title request (a Messages request with the title system prompt), in order; they are not in `requests` and take no scripted turn. */
+  titleRequests: Array<Record<string, unknown>>;
+  /** What a title request is answered: this text (default empty, so titles stay as the first message made them), or a raw answer. */
+  titleReply?: string | ((body: Record<string, unknown>) => { status: number; body: string });
 }
 
 /**
@@ -49,7 +54,8 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
   const url = new URL(req.url ?? '/', 'http://fake');
   const isModels = req.method === 'GET' && url.pathname === '/v1/models';
   const isCount = req.method === 'POST' && url.pathname === '/v1/messages/count_tokens';
-  if (!isModels && !isCount) return false;
+  const isTitle = req.method === 'POST' && url.pathname === '/v1/messages' && raw.includes(JSON.stringify(TITLE_SYSTEM).slice(1, 40));
+  if (!isModels && !isCount && !isTitle) return false;
   if (!authorized) {
     json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     return true;
@@ -76,6 +82,20 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
     body = JSON.parse(raw) as Record<string, unknown>;
   } catch {
     json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'Body is not JSON' } });
+    return true;
+  }
+  if (isTitle) {
+    // Only the exact title prompt: a conversation quoting it is still a scripted turn.
+    if (body.system !== TITLE_SYSTEM) return false;
+    state.titleRequests.push(body);
+    const reply = state.titleReply ?? '';
+    if (typeof reply === 'function') {
+      const r = reply(body);
+      res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
+      res.end(r.body);
+      return true;
+    }
+    json(res, 200, { id: `msg_title_${Date.now()}`, type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: reply }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 50, output_tokens: 8 } });
     return true;
   }
   state.countRequests.push(body);

@@ -206,7 +206,7 @@ export async function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeAn
   const turns: FakeTurn[] = [];
   let fallback: FakeTurn | undefined;
   const sockets = new Set<Socket>();
-  const extra: ExtraRoutes = { models: [...DEFAULT_FAKE_MODELS], countRequests: [], modelListCalls: 0 };
+  const extra: ExtraRoutes = { models: [...DEFAULT_FAKE_MODELS], countRequests: [], modelListCalls: 0, titleRequests: [] };
 
   const server = http.createServer((req, res) => {
     let raw = '';

@@ -11,12 +11,11 @@ import { answerDangling, sendable, withUserMessage } from './history';
 import { attachmentsOf, referenceBlock } from './attachments-send';
 import type { PendingAttachment } from './turn';
 
-/** Saves one exchange: the user's message (undefined: a Continue, which adds only the reply) and the reply. */
-export async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], user: { text: string; attachments: PendingAttachment[] } | undefined, reply: TranscriptEntry): Promise<void> {
+/** Saves one exchange: the user's message (undefined: a Continue, which adds only the reply) and the reply; the conversation as saved (undefined: it was deleted meanwhile). */
+export async function save(conversations: ConversationStore, base: StoredConversation, historyLength: number, messages: BetaMessageParam[], user: { text: string; attachments: PendingAttachment[] } | undefined, reply: TranscriptEntry): Promise<StoredConversation | undefined> {
   if (!user) {
     // A Continue carries on the last exchange: its rounds join that exchange's history, and the reply follows it.
-    await conversations.update(base.id, (conv) => ({ ...conv, updated: Date.now(), messages, transcript: [...conv.transcript, reply] }), base);
-    return;
+    return conversations.update(base.id, (conv) => ({ ...conv, updated: Date.now(), messages, transcript: [...conv.transcript, reply] }), base);
   }
   const now = Date.now();
   const userText = user.text;
@@ -40,6 +39,7 @@ export async function save(conversations: ConversationStore, base: StoredConvers
   // Bytes nothing names any more (a cut-short earlier save, a message taken back and not sent again, or all of them
   // if the conversation was deleted while Claude answered) go now.
   await conversations.pruneAttachments(base.id, new Set(saved ? attachmentsOf(saved.transcript).keys() : []));
+  return saved;
 }
 
 /**

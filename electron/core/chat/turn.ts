@@ -11,7 +11,8 @@ import type { BetaContentBlockParam, BetaMessageParam, BetaToolUseBlock } from '
 import type { AttachmentRef, ChatEvent, ReplyPart, Usage } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, projectOf } from './conversations';
+import { Conversations, projectOf, UNTITLED, type StoredConversation } from './conversations';
+import { nameConversation } from './auto-title';
 import { Projects } from '../projects/store';
 import { readOnlyMemory, type ConversationStore } from './temporary';
 import { mapChatError, type MappedError } from './errors';
@@ -32,6 +33,10 @@ export { answerDangling } from './history';
 export { TurnInterrupt } from './turn-ends';
 
 export interface TurnOptions {
+  /** Told the title a small model gave the conversation after its first exchange (after `done`). */
+  onTitled?: (title: string) => void;
+  /** Resolve only once that title is stored (the CLI, which exits after the turn); otherwise it is named in the background. */
+  awaitTitle?: boolean;
   vault: VaultApi;
   conversationId: string;
   userText: string;
@@ -277,9 +282,10 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   if (stopReason === 'refusal') messages = messages.slice(0, opts.continueTurn ? history.length : history.length - 1);
   let kept = gotReply;
   let notSaved: VaultError | undefined;
+  let saved: StoredConversation | undefined;
   if (gotReply) {
     try {
-      await save(conversations, conv, history.length, sendable(messages), opts.continueTurn ? undefined : { text: opts.userText, attachments: opts.attachments ?? [] }, {
+      saved = await save(conversations, conv, history.length, sendable(messages), opts.continueTurn ? undefined : { text: opts.userText, attachments: opts.attachments ?? [] }, {
         role: 'assistant',
         text: texts.join('\n\n'),
         at: Date.now(),
@@ -311,5 +317,13 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     return false;
   }
   done(stopReason);
+  // A first exchange that went well gets a title from a small model (never a temporary chat, never one the user named).
+  const replyText = texts.join('\n\n');
+  if (saved && settings.autoTitle && !conv.temporary && !opts.continueTurn && conv.transcript.length === 0 && conv.title === UNTITLED && !failure && stopReason === 'end_turn' && replyText.trim()) {
+    const naming = nameConversation({ client: tc.client, conversations, conversationId: conv.id, expected: saved.title, userText: opts.userText, replyText, signal: turnAbort.signal }).then((title) => {
+      if (title) opts.onTitled?.(title);
+    });
+    if (opts.awaitTitle) await naming;
+  }
   return kept;
 }

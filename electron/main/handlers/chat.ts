@@ -145,6 +145,7 @@ function startTurn(s: AppSession, id: string, opts: Omit<TurnOptions, 'conversat
     env: s.ctx.env,
     signal: controller.signal,
     onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
+    onTitled: (title) => s.ctx.emit('chatTitled', { conversationId: id, title }),
     // Keyed on the call id main minted for the card, never on an id the API server chose.
     approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
   })

@@ -71,6 +71,16 @@ export function ChatView({
   }, [draft]);
 
   const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
+  // A small model named a conversation after its first exchange: the list and the open header show it.
+  useEffect(
+    () =>
+      on('chatTitled', ({ conversationId, title }) => {
+        void refreshList();
+        if (convRef.current?.id === conversationId) convRef.current = { ...convRef.current, title };
+        setConv((c) => (c?.id === conversationId ? { ...c, title } : c));
+      }),
+    [refreshList],
+  );
   /** The conversation being switched to, if a switch is under way: a message sent meanwhile goes there, not to the old one. */
   const switching = useRef<Promise<Conversation> | undefined>(undefined);
   const convRef = useRef(conv);

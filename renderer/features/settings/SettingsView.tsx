@@ -11,7 +11,7 @@ import { SecuritySettings } from './SecuritySettings';
 
 type Section = 'claude' | 'security' | 'apps';
 const FIELDS: Record<Section, Field[]> = {
-  claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'compaction', 'historyDepth'],
+  claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'autoTitle', 'compaction', 'historyDepth'],
   security: ['autoLockMinutes'],
   apps: ['mcpAccess'],
 };
@@ -128,6 +128,10 @@ export function SettingsView() {
           <label className="check">
             <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
             Show Claude’s thinking
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={s.autoTitle} onChange={(e) => update('autoTitle', e.target.checked)} />
+            Name new conversations automatically (one short request to a small model after the first reply; never for temporary chats)
           </label>
           <label className="check">
             <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
