@@ -82,7 +82,9 @@ export function ModelListbox({ label, value, models, defaultModel, listLoaded, o
           Home: () => show(0),
           End: () => show(choices.length - 1),
         };
-    const act = step[e.key];
+    // A space inside a name being typed ("Claude H…") is part of it, not a choice.
+    const typing = open && typed.current.text !== '' && Date.now() - typed.current.at < 500;
+    const act = e.key === ' ' && typing ? () => typeAhead(' ') : step[e.key];
     if (act) {
       e.preventDefault();
       // Escape closes this popup only, not what holds it (a reply being stopped, a dialog).

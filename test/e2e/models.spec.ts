@@ -268,7 +268,7 @@ test('beside the message box each conversation picks its model by keyboard: the 
   await box.press('e');
   await box.press(' ');
   await box.press('h');
-  const active = page.locator(`#${await box.getAttribute('aria-activedescendant')}`);
+  const active = page.locator(`[id="${await box.getAttribute('aria-activedescendant')}"]`);
   await expect(active).toHaveText(/Claude Haiku 4\.5.*200K context · Lower price/);
   await expectAccessible(page, 'the model list beside the message box');
   await box.press('Enter');
