@@ -303,6 +303,8 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
             {paneOpen && <Splitter label="Resize memory pane" controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
             <MemoryPane id={PANE} shown={paneOpen} project={chatProject} request={paneAt} width={paneWidth} onClose={togglePane} />
           </div>
+          {/* Says "Copied" and the like for the chat's buttons; in the chat's panel, so other sections have no extra status. */}
+          <Announcer />
         </section>
         <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel" hidden={tab !== 'memories'}>
           <h1 className="sr-only" tabIndex={-1}>
@@ -319,7 +321,6 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
       </main>
       {overlay === 'palette' && <Palette onGo={go} onDismiss={() => setOverlay(undefined)} />}
       {overlay === 'shortcuts' && <ShortcutSheet onDismiss={() => setOverlay(undefined)} />}
-      <Announcer />
     </div>
   );
 }
