@@ -22,6 +22,7 @@ import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
 import { call, messageOf, on } from './lib/api';
 import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
 import { focusWhenReady } from './lib/focus';
+import { imeOwnsKey } from './lib/keys';
 import { inTextBox, keysOf, matches, modalOpen } from './lib/shortcuts';
 
 type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
@@ -158,7 +159,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
       } else if (matches(e, 'palette')) {
         e.preventDefault();
         setOverlay((o) => (o === 'palette' ? undefined : 'palette'));
-      } else if (matches(e, 'shortcuts') || (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !inTextBox(e.target) && !modalOpen())) {
+      } else if (matches(e, 'shortcuts') || (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !imeOwnsKey(e) && !inTextBox(e.target) && !modalOpen())) {
         e.preventDefault();
         setOverlay((o) => (o === 'shortcuts' ? undefined : 'shortcuts'));
       } else if (modalOpen()) {
