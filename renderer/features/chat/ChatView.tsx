@@ -219,10 +219,10 @@ export function ChatView({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [active, stop]);
-  // "Go to" a conversation, or to a project: its latest conversation, or a new one in it if it has none (the sidebar picks it).
+  // "Go to" a conversation, or to a project: its latest stored conversation, or a new one in it if it has none (the sidebar picks it).
   useChatRequests((r) => {
     if (r.kind === 'new') return;
-    const id = r.kind === 'conversation' ? r.id : list.find((c) => (c.project ?? 'default') === r.id)?.id;
+    const id = r.kind === 'conversation' ? r.id : list.find((c) => !c.temporary && (c.project ?? 'default') === r.id)?.id;
     if (id) void openConversation(id);
     else if (r.kind === 'project') void newConversation({ project: r.id });
   });
