@@ -7,6 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
+import { Projects } from '../../electron/core/projects/store';
 import { reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from '../fake-anthropic/server';
 import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, unlock, type FreshApp } from './helpers';
 
@@ -143,7 +144,7 @@ test('Ctrl+/ and ? open the shortcut sheet, which lists the app’s shortcuts; E
   await messageBox(page).fill('');
 });
 
-test('Ctrl+K goes to a conversation, a memory and a settings section by keyboard alone', async () => {
+test('Ctrl+K goes to a conversation, a memory, a settings section and a project by keyboard alone', async () => {
   const { page } = app;
   await app.session.unlocked().memory.writeFile('/memories/trips/lisbon café.md', '# Lisbon\n- pastéis de nata\n', { mode: 'create', source: 'user' });
   const palette = page.getByRole('dialog', { name: 'Go to' });
@@ -191,4 +192,14 @@ test('Ctrl+K goes to a conversation, a memory and a settings section by keyboard
   await page.keyboard.press('Escape');
   await expect(palette).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Security', level: 2 })).toBeFocused();
+
+  // A project: picked in the sidebar, with a conversation of its own to type in (it had none).
+  const garden = await new Projects(app.session.unlocked()).create('Garden');
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('garden');
+  await expect(await active()).toContainText('Garden');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toHaveValue(garden.id);
+  await expect(page.getByRole('region', { name: 'Project Garden' }).getByRole('button', { name: 'New conversation', exact: true })).toHaveAttribute('aria-current', 'true');
+  await expect(messageBox(page)).toBeFocused();
 });

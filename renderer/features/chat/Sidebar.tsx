@@ -47,7 +47,8 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   const picked = projects.some((p) => p.id === current) ? current : FIRST;
   // "Go to" a project picks it; a new conversation (its shortcut, the palette) goes to the picked project, as the button does.
   useChatRequests((r) => {
-    if (r.kind === 'project') pick(r.id);
+    // The list is read again: the project may be new since it was last read (made by the CLI).
+    if (r.kind === 'project') void loadProjects().then(() => pick(r.id));
     else if (r.kind === 'new') onNew({ project: picked, ...(r.temporary ? { temporary: true } : {}) });
   });
 
