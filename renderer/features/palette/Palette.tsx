@@ -20,7 +20,10 @@ export function Palette({ onGo, onDismiss }: { onGo: (target: PaletteTarget) => 
   const [active, setActive] = useState(0);
   const shown = useMemo(() => filterItems(items, query), [items, query]);
   const at = Math.min(active, Math.max(shown.length - 1, 0));
-  useEffect(() => document.getElementById(optionId(at))?.scrollIntoView({ block: 'nearest' }), [at, shown]);
+  // A block body: newer Chromiums return a promise from scrollIntoView, which React would take for a cleanup.
+  useEffect(() => {
+    document.getElementById(optionId(at))?.scrollIntoView({ block: 'nearest' });
+  }, [at, shown]);
   const go = (i: number) => {
     const item = shown[i];
     if (item) onGo(item.target);
