@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { Projects } from '../../electron/core/projects/store';
 import { reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, unlock, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -67,6 +67,8 @@ test('thinking is collapsed once the reply is done, and opens again after switch
   await thinkingOf(page).getByText('Thinking', { exact: true }).click();
   // Plain text, never HTML: the tags are shown as typed.
   await expect(page.getByText(THOUGHT)).toBeVisible();
+  await lastReply(page).hover();
+  await shot(page, '83-thinking-and-copy');
 
   // Another conversation, then back: the thinking is there, collapsed again.
   fake.script(reply(text('Lisbon in spring is lovely.')));
@@ -102,6 +104,7 @@ test('a temporary chat says so in its header and its empty screen says that noth
   await expect(page.getByText(/Claude can read your memory here but cannot change it/)).toBeVisible();
   await expect(page.locator('.conversation.temporary')).toHaveCount(1);
   await expectAccessible(page, 'an empty temporary chat');
+  await shot(page, '80-chat-temporary');
   // A stored conversation looks as before.
   await conversations(page).getByRole('button', { name: 'Plan a trip to Lisbon', exact: true }).click();
   await expect(header).not.toContainText('Temporary');
@@ -126,6 +129,7 @@ test('Ctrl+/ and ? open the shortcut sheet, which lists the app’s shortcuts; E
     await expect(sheet.getByRole('row').filter({ hasText: does }).first()).toContainText(keys);
   }
   await expectAccessible(page, 'the shortcut sheet');
+  await shot(page, '81-shortcut-sheet');
   await page.keyboard.press('Escape');
   await expect(sheet).toBeHidden();
   await expect(messageBox(page)).toBeFocused();
@@ -171,6 +175,7 @@ test('Ctrl+K goes to a conversation, a memory, a settings section and a project 
   await expect(await active()).toContainText('Plan a trip to Lisbon');
   await page.keyboard.press('ArrowDown');
   await expect(await active()).toContainText('/memories/trips/lisbon café.md');
+  await shot(page, '82-go-to');
   await expect(palette.getByRole('option', { selected: true })).toContainText('lisbon café.md');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAttribute('aria-selected', 'true');

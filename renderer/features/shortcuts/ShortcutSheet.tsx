@@ -34,7 +34,7 @@ export function ShortcutSheet({ onDismiss }: { onDismiss: () => void }) {
                       {s.keys.map((k, i) => (
                         <span key={k}>
                           {i > 0 && <span className="or"> or </span>}
-                          <kbd>{k}</kbd>
+                          <Keys text={k} />
                         </span>
                       ))}
                     </td>
@@ -46,5 +46,16 @@ export function ShortcutSheet({ onDismiss }: { onDismiss: () => void }) {
         </section>
       ))}
     </Modal>
+  );
+}
+
+/** One way to press it: the keys as keys, a condition after them ("(outside a text box)") as words. */
+function Keys({ text }: { text: string }) {
+  const [, keys = text, when] = /^(.*?)(?: (\(.*\)))?$/.exec(text) ?? [];
+  return (
+    <>
+      <kbd>{keys}</kbd>
+      {when && ` ${when}`}
+    </>
   );
 }
