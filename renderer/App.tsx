@@ -7,6 +7,11 @@ import { MemoriesView, type MemoryTarget } from './features/memories/MemoriesVie
 import { FIRST_PROJECT } from './features/memories/projects';
 import { Splitter, usePaneSize } from './features/memories/Splitter';
 import { OutsideApprovals } from './features/other-apps/OutsideApprovals';
+import { requestChat } from './features/chat/requests';
+import type { PaletteTarget } from './features/palette/filter';
+import { Palette } from './features/palette/Palette';
+import { ShortcutSheet } from './features/shortcuts/ShortcutSheet';
+import { Announcer } from './components/Announcer';
 import { SettingsView } from './features/settings/SettingsView';
 import { ApiKeyStep } from './features/unlock/ApiKeyStep';
 import { CreateVault } from './features/unlock/CreateVault';
@@ -17,6 +22,8 @@ import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
 import { call, messageOf, on } from './lib/api';
 import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
 import { focusWhenReady } from './lib/focus';
+import { imeOwnsKey } from './lib/keys';
+import { inTextBox, keysOf, matches, modalOpen } from './lib/shortcuts';
 
 type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
 type Tab = 'chat' | 'memories' | 'settings';
@@ -24,6 +31,7 @@ type Tab = 'chat' | 'memories' | 'settings';
 const PANE = 'memory-pane';
 /** Where focus goes when the pane opens, in order of preference: the open file, the tree, why nothing shows. */
 const PANE_FOCUS = ['.cm-content', '[role="treeitem"][tabindex="0"]', '.pane-error'];
+const TAB_KEYS = ['tabChat', 'tabMemories', 'tabSettings'] as const;
 const TABS: Array<[Tab, string]> = [
   ['chat', 'Chat'],
   ['memories', 'Memories'],
@@ -98,6 +106,8 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
   const [rolledBack, setRolledBack] = useState(notice.rolledBack);
   const [drafts, setDrafts] = useState<Drafts>();
   const [restored, setRestored] = useState<MemoryDraft>();
+  /** The modal open over the workspace, if any: "Go to" (Ctrl+K) or the shortcut sheet (Ctrl+/). */
+  const [overlay, setOverlay] = useState<'palette' | 'shortcuts'>();
   const toReview = useReviewCount();
   const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ chat: null, memories: null, settings: null });
   const lock = useCallback(() => {
@@ -141,21 +151,58 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.shiftKey && e.key.toLowerCase() === 'l') {
+      // Lock works whatever is open; the palette and the sheet swap with each other; the rest wait until a dialog closes.
+      const tab = TAB_KEYS.findIndex((id) => matches(e, id));
+      if (matches(e, 'lock')) {
         e.preventDefault();
         lock();
-      } else if (mod && e.shiftKey && e.key.toLowerCase() === 'm') {
+      } else if (matches(e, 'palette')) {
+        e.preventDefault();
+        setOverlay((o) => (o === 'palette' ? undefined : 'palette'));
+      } else if (matches(e, 'shortcuts') || (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !imeOwnsKey(e) && !inTextBox(e.target) && !modalOpen())) {
+        e.preventDefault();
+        setOverlay((o) => (o === 'shortcuts' ? undefined : 'shortcuts'));
+      } else if (modalOpen()) {
+        return;
+      } else if (matches(e, 'memoryPane')) {
         e.preventDefault();
         togglePane();
-      } else if (mod && ['1', '2', '3'].includes(e.key)) {
+      } else if (tab >= 0) {
         e.preventDefault();
-        show(TABS[Number(e.key) - 1]![0]);
+        show(TABS[tab]![0]);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [lock, show, togglePane]);
+
+  const goTo = useCallback(
+    (t: PaletteTarget) => {
+      if (t.kind === 'conversation' || t.kind === 'project') {
+        requestChat(t);
+        show('chat');
+      } else if (t.kind === 'memory') {
+        setMemoriesAt((p) => ({ path: t.path, project: t.project, n: (p?.n ?? 0) + 1 }));
+        setTab('memories');
+        focusWhenReady(`#panel-memories .editor[data-doc^="${CSS.escape(t.path)}#"] .cm-content`);
+      } else if (t.kind === 'setting') {
+        setTab('settings');
+        // The section's heading takes focus, so it is read out and scrolled into view.
+        focusWhenReady(`#panel-settings #${CSS.escape(t.heading)}`, 120, true);
+      } else if (t.action === 'new' || t.action === 'temporary') {
+        requestChat({ kind: 'new', temporary: t.action === 'temporary' });
+        show('chat');
+      } else if (t.action === 'lock') {
+        lock();
+      }
+    },
+    [show, lock],
+  );
+  /** Where a "Go to" choice leads; focus goes where work there starts, once the closed palette has let go of the page. */
+  const go = useCallback((t: PaletteTarget) => {
+    setOverlay(t.kind === 'action' && t.action === 'shortcuts' ? 'shortcuts' : undefined);
+    requestAnimationFrame(() => goTo(t));
+  }, [goTo]);
 
   // The ARIA tabs pattern: one Tab stop for the tab list, arrows and Home/End move between tabs (and show them).
   const onTabKey = (e: React.KeyboardEvent) => {
@@ -200,7 +247,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
             ))}
           </div>
         </nav>
-        <button className="lock" onClick={lock} title="Lock (Ctrl+Shift+L)">
+        <button className="lock" onClick={lock} title={`Lock (${keysOf('lock')})`}>
           Lock
         </button>
       </header>
@@ -251,12 +298,14 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           {/* The conversation, and beside it (toggled) the memory of its project. */}
           <div className={`chat-area${paneOpen ? ' with-pane' : ''}`}>
             <ChatView active={tab === 'chat'} restoredDraft={drafts?.chat} onOpenMemory={openInEditor} onOpenSettings={() => show('settings')} onProject={setChatProject} />
-            <button id="memory-toggle" className="pane-toggle memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title="Memory beside the chat (Ctrl+Shift+M)">
+            <button id="memory-toggle" className="pane-toggle memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title={`Memory beside the chat (${keysOf('memoryPane')})`}>
               Memory
             </button>
             {paneOpen && <Splitter label="Resize memory pane" controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
             <MemoryPane id={PANE} shown={paneOpen} project={chatProject} request={paneAt} width={paneWidth} onClose={togglePane} />
           </div>
+          {/* Says "Copied" and the like for the chat's buttons; in the chat's panel, so other sections have no extra status. */}
+          <Announcer />
         </section>
         <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel" hidden={tab !== 'memories'}>
           <h1 className="sr-only" tabIndex={-1}>
@@ -271,6 +320,8 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           <SettingsView />
         </section>
       </main>
+      {overlay === 'palette' && <Palette onGo={go} onDismiss={() => setOverlay(undefined)} />}
+      {overlay === 'shortcuts' && <ShortcutSheet onDismiss={() => setOverlay(undefined)} />}
     </div>
   );
 }

@@ -133,6 +133,8 @@ export const TranscriptEntry = z.discriminatedUnion('role', [
     /** The reply's text blocks and memory calls (by id) in the order Claude produced them; absent in replies saved before it existed. */
     parts: z.array(ReplyPart).optional(),
     usage: Usage.optional(),
+    /** What Claude thought before replying (plain text, capped), when thinking was on; absent in replies saved before it was kept. */
+    thinking: z.string().optional(),
   }),
 ]);
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>;

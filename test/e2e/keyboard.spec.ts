@@ -124,7 +124,7 @@ test('an approval card takes focus, so it is decided by keyboard', async () => {
 test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to its button', async () => {
   const { page } = app;
   await createVault(page);
-  await page.keyboard.press('ControlOrMeta+K');
+  await page.keyboard.press('ControlOrMeta+N');
   const del = page.getByRole('button', { name: /^Delete / });
   await expect(del).toHaveCount(1);
   await del.click();

@@ -78,3 +78,19 @@ export function boundedResponse(res: Response, limit: number, onCut: () => void)
   });
   return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
+
+/**
+ * The most characters of a reply's thinking kept in its transcript entry. A
+ * turn may think in every round (up to 8,192 tokens each), so what is stored is
+ * capped: the entry stays small enough to load and draw at once, and the rest
+ * is said to be left out rather than silently dropped.
+ */
+export const THINKING_KEPT_CHARS = 32 * 1024;
+
+/** A reply's thinking as it is stored: whole, or its first THINKING_KEPT_CHARS characters and a note of what was left out. */
+export function keptThinking(thinking: string, limit = THINKING_KEPT_CHARS): string {
+  if (thinking.length <= limit) return thinking;
+  // Never cut a surrogate pair in half: the stored text stays valid UTF-16.
+  const end = /[\uD800-\uDBFF]/.test(thinking[limit - 1] ?? '') ? limit - 1 : limit;
+  return `${thinking.slice(0, end)}\n\n[… ${(thinking.length - end).toLocaleString('en')} more characters of thinking were not kept]`;
+}

@@ -23,7 +23,7 @@ import { loadSettings } from './settings-store';
 import { TurnTools, type ApprovalRequest, type ToolRecord } from './tools';
 import { AttachmentError } from './attachments';
 import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from './attachments-send';
-import { replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
+import { keptThinking, replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
 import { save } from './turn-save';
 import { addUsage, contextManagement, knownStopReason, resultText, toolResultsOf, untilStopped } from './turn-parts';
 import { canContinue, CONTENT_IN_START, CUT_REPLY, INTERRUPTED_BY_LOCK, MAX_TOOL_CALLS_PER_REPLY, REPEATED_IDS, roundsReached, TOO_MANY_CALLS, TurnInterrupt, type TurnEnd } from './turn-ends';
@@ -166,12 +166,14 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   );
 
   const texts: string[] = [];
+  /** Each round's thinking, kept (capped) with the reply so it can be read again once it is done. */
+  const thoughts: string[] = [];
   const records: Array<ToolRecord & { serverId: string }> = [];
   /** Text blocks and tool calls in the order they came, so the window shows them in that order. */
   const parts: ReplyPart[] = [];
   const tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   /** The reply being streamed: all its text, its finished blocks, the text of the block still open, and where its parts begin. */
-  let partial: { text: string; blocks: BetaContentBlockParam[]; open: string; partsFrom: number } | undefined;
+  let partial: { text: string; blocks: BetaContentBlockParam[]; open: string; partsFrom: number; thinking: string } | undefined;
   /** Every tool_use id of this turn: a server id seen twice could make one approval stand for another call. */
   const seenIds = new Set<string>();
   let rounds = 0;
@@ -181,7 +183,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     for await (const stream of runner) {
       rounds++;
       tools.reset();
-      const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '', partsFrom: parts.length };
+      const current = { text: '', blocks: [] as BetaContentBlockParam[], open: '', partsFrom: parts.length, thinking: '' };
       partial = current;
       stream.on('streamEvent', replyMeter(replyByteLimit(maxTokens), () => endTurn(CUT_REPLY)));
       // Blocks reach the window, the id check and the chips only through block events: content already in message_start would bypass them all.
@@ -193,7 +195,13 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         current.open += delta;
         emit({ type: 'text', delta, ...(start ? { start } : {}) });
       });
-      if (settings.thinking) stream.on('thinking', (delta) => ended || emit({ type: 'thinking', delta }));
+      if (settings.thinking) {
+        stream.on('thinking', (delta) => {
+          if (ended) return;
+          current.thinking += delta;
+          emit({ type: 'thinking', delta });
+        });
+      }
       stream.on('contentBlock', (block) => {
         if (ended) return;
         if (block.type === 'text') {
@@ -221,6 +229,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       addUsage(tokens, message.usage);
       stopReason = knownStopReason(message.stop_reason);
       if (current.text) texts.push(current.text);
+      if (current.thinking) thoughts.push(current.thinking);
       if (message.stop_reason === 'tool_use') {
         const response = await runner.generateToolResponse();
         for (const block of toolResultsOf(response)) {
@@ -257,6 +266,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   if (partial) {
     // Stopped or broken in the middle of a reply: keep what arrived and answer every tool call it made.
     if (partial.text) texts.push(partial.text);
+    if (partial.thinking) thoughts.push(partial.thinking);
     if (partial.open.trim()) parts.push({ type: 'text', text: partial.open });
     const blocks: BetaContentBlockParam[] = [...partial.blocks, ...(partial.open.trim() ? [{ type: 'text' as const, text: partial.open }] : [])];
     // Thinking alone is no reply worth keeping (and the API wants text or a tool call after it).
@@ -292,6 +302,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         tools: records.map(({ serverId: _s, ...r }) => r),
         parts,
         usage,
+        ...(thoughts.length ? { thinking: keptThinking(thoughts.join('\n\n')) } : {}),
         ...(stopReason === 'cancelled' ? { stopped: true } : {}),
         ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),
       });

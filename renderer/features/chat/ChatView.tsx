@@ -4,17 +4,20 @@ import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import type { ChatDraft } from '../../../electron/shared/drafts';
 import { call, messageOf, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
-import { ApprovalCard } from './ApprovalCard';
 import { ConversationHeader } from './ConversationHeader';
-import { AttachmentConversation, PendingChips, useAttachments } from './Attachments';
+import { AttachmentConversation, useAttachments } from './Attachments';
 import { Composer } from './Composer';
 import { ConversationModel } from './ConversationModel';
+import { Greeting } from './Greeting';
 import { applyEvent, frameBatcher, type Live } from './live';
+import { LiveReply } from './LiveReply';
 import { Messages } from './Messages';
+import { requestChat, useChatRequests } from './requests';
 import { Sidebar, type NewConversation } from './Sidebar';
 import { ChipProject } from './ToolChip';
-import { money, ReplyBody, usageLine } from './Transcript';
+import { money, usageLine } from './Transcript';
 import { imeOwnsKey } from '../../lib/keys';
+import { matches, modalOpen } from '../../lib/shortcuts';
 
 type Failure = { code: string; message: string };
 /** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
@@ -221,17 +224,25 @@ export function ChatView({
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+      if (modalOpen()) return;
+      if (matches(e, 'newConversation')) {
         e.preventDefault();
-        void newConversation();
-      } else if (e.key === 'Escape' && liveRef.current && !imeOwnsKey(e)) {
+        requestChat({ kind: 'new', temporary: false });
+      } else if (matches(e, 'stop') && liveRef.current && !imeOwnsKey(e)) {
         e.preventDefault();
         stop();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [active, newConversation, stop]);
+  }, [active, stop]);
+  // "Go to" a conversation, or to a project: its latest stored conversation, or a new one in it if it has none (the sidebar picks it).
+  useChatRequests((r) => {
+    if (r.kind === 'new') return;
+    const id = r.kind === 'conversation' ? r.id : list.find((c) => !c.temporary && (c.project ?? 'default') === r.id)?.id;
+    if (id) void openConversation(id);
+    else if (r.kind === 'project') void newConversation({ project: r.id });
+  });
 
   /** Sends `text` with the waiting attachments (or `withFiles`, when they were just given back and not yet shown). */
   const send = async (text: string, withFiles?: AttachmentRef[]) => {
@@ -339,7 +350,7 @@ export function ChatView({
       {/* The chips name paths in the open conversation's project. */}
       <ChipProject.Provider value={conv?.project}>
       <AttachmentConversation.Provider value={conv?.id}>
-      <div className="conversation">
+      <div className={conv?.temporary ? 'conversation temporary' : 'conversation'}>
         <ConversationHeader conversation={conv} busy={live !== undefined} active={active} />
         <Messages
           conversationId={conv?.id}
@@ -350,28 +361,8 @@ export function ChatView({
           onOpen={onOpenMemory}
           tail={
             <>
-              {(!conv || conv.transcript.length === 0) && !live && <Greeting />}
-              {live && live.conversationId === conv?.id && (
-                <>
-                  {!live.continued && (
-                    <article className="msg user" aria-label="You">
-                      <p className="who">You</p>
-                      <PendingChips items={sentFiles} />
-                      <div className="body">{live.userText}</div>
-                    </article>
-                  )}
-                  <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
-                    <p className="who">Claude</p>
-                    {live.thinking && <details className="thinking"><summary>Thinking</summary><pre>{live.thinking}</pre></details>}
-                    <ReplyBody parts={live.parts} tools={live.tools} streaming onOpen={onOpenMemory}>
-                      {live.approvals.map((a) => (
-                        <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
-                      ))}
-                    </ReplyBody>
-                    {live.retrying && <p className="note" role="status">{live.retrying}</p>}
-                  </article>
-                </>
-              )}
+              {(!conv || conv.transcript.length === 0) && !live && <Greeting temporary={conv?.temporary} />}
+              {live && live.conversationId === conv?.id && <LiveReply live={live} sentFiles={sentFiles} onOpen={onOpenMemory} setLive={setLive} />}
               {!live && stoppedByRoundLimit(conv) && (
                 <div className="continue-row">
                   <button onClick={() => void continueTurn()} title="Let Claude carry on where the round limit stopped it">
@@ -414,22 +405,6 @@ const NO_ENTRIES: Conversation['transcript'] = [];
 function stoppedByRoundLimit(conv: Conversation | undefined): boolean {
   const last = conv?.transcript.at(-1);
   return last?.role === 'assistant' && last.error?.code === 'max_rounds';
-}
-
-/** What an empty chat says: who remembers what, and where it is kept. */
-function Greeting() {
-  return (
-    <div className="greeting">
-      <h2>Start a conversation</h2>
-      <p>Claude keeps notes about you and your work in memory files, encrypted in the vault on this computer. You see every memory Claude reads or writes here in the chat, and you can open, edit or delete any of them under Memories.</p>
-      <p className="hint">Enter sends; Shift+Enter starts a new line. Ctrl+K starts a new conversation. Ctrl+Shift+M shows memory beside the chat.</p>
-    </div>
-  );
-}
-
-async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
-  await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);
-  setLive((l) => (l ? { ...l, approvals: l.approvals.filter((a) => a.id !== callId) } : l));
 }
 
 export { usageLine };

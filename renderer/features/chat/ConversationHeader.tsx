@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ContextUse } from '../../../electron/shared/projects';
 import type { Conversation } from '../../../electron/shared/ipc';
 import { call, messageOf } from '../../lib/api';
+import './Temporary.css';
 
 /** Past this share of the window the meter warns in words, not by colour alone. */
 export const NEARLY_FULL = 0.8;
@@ -55,6 +56,11 @@ export function ConversationHeader({ conversation, busy, active }: { conversatio
 
   return (
     <div className="conv-header" role="group" aria-label="This conversation">
+      {conversation.temporary && (
+        <span className="temporary-label" title="Not saved in the vault; gone when closed, locked or quit. Claude cannot change memory here.">
+          Temporary chat: not kept
+        </span>
+      )}
       {meter && (
         <div className={`context-meter${full ? ' full' : ''}`}>
           <span className="context-label">Context</span>

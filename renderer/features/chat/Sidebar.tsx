@@ -4,7 +4,9 @@ import type { DeletedProject, Project } from '../../../electron/shared/projects'
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { keysOf } from '../../lib/shortcuts';
 import { ProjectBar } from './ProjectBar';
+import { useChatRequests } from './requests';
 
 const FIRST = 'default';
 const PICKED = 'mnemo.project';
@@ -43,6 +45,12 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   }, []);
   useEffect(() => void loadProjects(), [loadProjects]);
   const picked = projects.some((p) => p.id === current) ? current : FIRST;
+  // "Go to" a project picks it; a new conversation (its shortcut, the palette) goes to the picked project, as the button does.
+  useChatRequests((r) => {
+    // The list is read again: the project may be new since it was last read (made by the CLI).
+    if (r.kind === 'project') void loadProjects().then(() => pick(r.id));
+    else if (r.kind === 'new') onNew({ project: picked, ...(r.temporary ? { temporary: true } : {}) });
+  });
 
   const item = (c: ConversationSummary) => <ConversationItem key={c.id} c={c} selected={c.id === selected} onSelect={onSelect} onChanged={onChanged} />;
   // Search crosses projects, so each result says which one it is in.
@@ -59,7 +67,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
           onChanged();
         }}
       />
-      <button onClick={() => onNew({ project: picked })} title="New conversation (Ctrl+K)">
+      <button onClick={() => onNew({ project: picked })} title={`New conversation (${keysOf('newConversation')})`}>
         New conversation
       </button>
       <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">

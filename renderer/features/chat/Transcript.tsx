@@ -3,6 +3,8 @@ import type { ReplyPart, TranscriptEntry } from '../../../electron/shared/chat';
 import { Markdown, StreamingMarkdown } from '../../components/Markdown';
 import { ToolChip, toolLabel, type ToolView } from './ToolChip';
 import { SentAttachments } from './Attachments';
+import { CopyButton } from './CopyButton';
+import { Thinking } from './Thinking';
 
 import { money, usageLine } from '../../lib/usage';
 
@@ -38,12 +40,19 @@ export function ReplyBody({ parts, tools, streaming, onOpen, children }: { parts
   );
 }
 
+/** A reply's Markdown as Claude wrote it: its text blocks, each apart, without the memory calls between them. */
+export function markdownOf(e: Assistant): string {
+  return partsOf(e)
+    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    .join('\n\n');
+}
+
 /** True when two saved entries would look the same: a reloaded conversation does not redraw what it already shows. */
 function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
   if (a === b) return true;
   if (a.role !== b.role || a.at !== b.at || a.text !== b.text) return false;
   if (a.role === 'user' || b.role === 'user') return (a.role === 'user' ? a.attachments?.length : 0) === (b.role === 'user' ? b.attachments?.length : 0);
-  return a.stopped === b.stopped && a.error?.message === b.error?.message && a.usage?.outputTokens === b.usage?.outputTokens && a.tools.length === b.tools.length && a.parts?.length === b.parts?.length;
+  return a.stopped === b.stopped && a.thinking === b.thinking && a.error?.message === b.error?.message && a.usage?.outputTokens === b.usage?.outputTokens && a.tools.length === b.tools.length && a.parts?.length === b.parts?.length;
 }
 
 /** One saved message; drawn once, then only again if the message itself changes. */
@@ -52,12 +61,23 @@ export const Entry = memo(
     return e.role === 'user' ? (
       <article className="msg user" aria-label="You">
         <p className="who">You</p>
+        {e.text && (
+          <div className="msg-actions">
+            <CopyButton text={e.text} label="Copy message" />
+          </div>
+        )}
         {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
         <div className="body">{e.text}</div>
       </article>
     ) : (
       <article className="msg assistant" aria-label="Claude">
         <p className="who">Claude</p>
+        {e.text && (
+          <div className="msg-actions">
+            <CopyButton text={markdownOf(e)} label="Copy reply" />
+          </div>
+        )}
+        {e.thinking && <Thinking text={e.thinking} />}
         <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
         {e.stopped && <p className="note">Stopped.</p>}
         {e.error && <p className="note error">{e.error.message}</p>}

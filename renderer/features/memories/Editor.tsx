@@ -38,7 +38,8 @@ const essentials: Extension = [
   search({ top: true }),
   highlightSelectionMatches(),
   syntaxHighlighting(markdownStyle),
-  keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+  // Mod-/ (toggle comment) is left out: Ctrl+/ shows the app's shortcut sheet everywhere, the editor included.
+  keymap.of([...defaultKeymap.filter((b) => b.key !== 'Mod-/'), ...historyKeymap, ...searchKeymap]),
 ];
 
 /** Mod-S saves. */

@@ -1,0 +1,41 @@
+import type { AttachmentRef } from '../../../electron/shared/chat';
+import { call } from '../../lib/api';
+import { ApprovalCard } from './ApprovalCard';
+import { PendingChips } from './Attachments';
+import type { Live } from './live';
+import { Thinking } from './Thinking';
+import { ReplyBody } from './Transcript';
+
+/** The exchange in progress: the message just sent (unless this is a Continue) and Claude's reply as it streams, with its approvals. */
+export function LiveReply({ live, sentFiles, onOpen, setLive }: { live: Live; sentFiles: AttachmentRef[]; onOpen: (path: string) => void; setLive: React.Dispatch<React.SetStateAction<Live | undefined>> }) {
+  return (
+    <>
+      {!live.continued && (
+        <article className="msg user" aria-label="You">
+          <p className="who">You</p>
+          <PendingChips items={sentFiles} />
+          <div className="body">{live.userText}</div>
+        </article>
+      )}
+      <article className="msg assistant streaming" aria-label="Claude" aria-busy="true">
+        <p className="who">Claude</p>
+        {live.thinking && <Thinking text={live.thinking} />}
+        <ReplyBody parts={live.parts} tools={live.tools} streaming onOpen={onOpen}>
+          {live.approvals.map((a) => (
+            <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
+          ))}
+        </ReplyBody>
+        {live.retrying && (
+          <p className="note" role="status">
+            {live.retrying}
+          </p>
+        )}
+      </article>
+    </>
+  );
+}
+
+async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
+  await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);
+  setLive((l) => (l ? { ...l, approvals: l.approvals.filter((a) => a.id !== callId) } : l));
+}
