@@ -132,6 +132,16 @@ export function snippetOf(text: string, query: string, width = 160): Snippet | u
   return { snippet: `${lead}${body}${end < text.length ? '…' : ''}`, marks };
 }
 
+/**
+ * Whether folded `query` occurs in Markdown `markdown`, in its source or in the
+ * text it shows. The shown text is only worked out for a query with a space:
+ * only then can Markdown (table pipes, line breaks, emphasis between words)
+ * split what was typed, and this runs over every stored text.
+ */
+export function containsMarkdown(markdown: string, query: string): boolean {
+  return contains(markdown, query) || (query.includes(' ') && contains(plainText(markdown), query));
+}
+
 /** The snippet for `query` in Markdown `markdown`: matched in the text it shows, else in its source (a query with Markdown in it). */
 export function markdownSnippet(markdown: string, query: string, width = 160): Snippet | undefined {
   return snippetOf(plainText(markdown), query, width) ?? snippetOf(markdown.replace(/\s+/g, ' ').trim(), query, width);
