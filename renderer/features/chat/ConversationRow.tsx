@@ -16,7 +16,14 @@ export type RowChange = { id: string; kind: 'renamed' | 'pinned' | 'unpinned' | 
  * opens the menu. Kept cheap: the menu, the rename field and the confirmation
  * exist only while in use, so a thousand rows are a thousand buttons and a few.
  */
-export const ConversationRow = memo(function ConversationRow({ c, selected, onSelect, onChanged }: { c: ConversationSummary; selected: boolean; onSelect: (id: string) => void; onChanged: (change: RowChange) => void }) {
+export const ConversationRow = memo(ConversationRowView, (a, b) => a.selected === b.selected && a.onSelect === b.onSelect && a.onChanged === b.onChanged && sameSummary(a.c, b.c));
+
+/** Every refresh of the list brings new objects: a row renders again only when what it shows has changed. */
+function sameSummary(a: ConversationSummary, b: ConversationSummary): boolean {
+  return a === b || (a.id === b.id && a.title === b.title && a.temporary === b.temporary && a.pinned === b.pinned && a.archived === b.archived);
+}
+
+function ConversationRowView({ c, selected, onSelect, onChanged }: { c: ConversationSummary; selected: boolean; onSelect: (id: string) => void; onChanged: (change: RowChange) => void }) {
   const [renaming, setRenaming] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const [menuAsked, setMenuAsked] = useState(0);
@@ -108,4 +115,4 @@ export const ConversationRow = memo(function ConversationRow({ c, selected, onSe
       <ErrorText message={error} />
     </li>
   );
-});
+}
