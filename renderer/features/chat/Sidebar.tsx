@@ -126,7 +126,8 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
         </form>
       </div>
       <ErrorText message={error ?? search.error} />
-      <div id="conversation-list" className="conv-list" hidden={collapsed}>
+      {/* A search shows its results even with the list collapsed: what was typed is never answered by nothing. */}
+      <div id="conversation-list" className="conv-list" hidden={collapsed && !search.query.trim()}>
         {search.query.trim() ? (
           <SearchHits query={search.query.trim()} answer={search.answer} pending={search.pending} selected={selected} projectName={projectName} onSelect={select} />
         ) : (
