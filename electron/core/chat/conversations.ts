@@ -14,6 +14,8 @@ import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachm
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 
 const INDEX = 'conversations-index';
+/** The most conversations one search returns (newest first); a longer query narrows it. */
+export const MAX_CONVERSATION_HITS = 100;
 export const UNTITLED = 'New conversation';
 
 export interface StoredConversation {
@@ -249,11 +251,13 @@ export class Conversations implements AttachmentBytes {
    * accents (see search/text-match.ts), newest first, each with a clean snippet
    * of its first hit (the title's when the title matches) and the ranges to mark.
    */
-  async search(query: string): Promise<ConversationHit[]> {
+  async search(query: string, limit = MAX_CONVERSATION_HITS): Promise<ConversationHit[]> {
     const q = foldQuery(query);
     if (!q) return [];
     const hits: ConversationHit[] = [];
     for (const summary of await this.list()) {
+      // Enough to choose from: decrypting every other conversation would only make a short query slow.
+      if (hits.length >= limit) break;
       const c = await this.get(summary.id);
       if (!c) continue;
       const hit = contains(c.title, q) ? snippetOf(c.title, q) : firstHit(c.transcript, q);

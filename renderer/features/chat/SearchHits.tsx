@@ -2,6 +2,9 @@ import type { ConversationSummary, SnippetMarks } from '../../../electron/shared
 import { Marked } from '../../components/Marked';
 import type { Answer } from '../../lib/use-live-search';
 
+/** Main answers at most this many (MAX_CONVERSATION_HITS in electron/core/chat/conversations.ts). */
+const MAIN_LIMIT = 100;
+
 export type ConversationHit = ConversationSummary & { snippet: string; marks?: SnippetMarks | undefined };
 
 /**
@@ -14,6 +17,7 @@ export function SearchHits({ query, answer, pending, selected, projectName, onSe
     <ul className={pending ? 'conv-hits pending' : 'conv-hits'} aria-label="Search results" aria-busy={pending}>
       {!answer && <li className="empty">Searching…</li>}
       {answer && !pending && answer.items.length === 0 && <li className="empty">No conversation contains “{query}”.</li>}
+      {answer && answer.items.length >= MAIN_LIMIT && <li className="empty">The {MAIN_LIMIT} newest conversations that match; type more to narrow it down.</li>}
       {answer?.items.map((h) => {
         const project = projectName(h);
         return (

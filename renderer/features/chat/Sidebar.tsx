@@ -14,6 +14,8 @@ const FIRST = 'default';
 const PICKED = 'mnemo.project';
 /** Whether the list is collapsed, for this session (sessionStorage: gone when the app quits). */
 const COLLAPSED = 'mnemo.conversations.collapsed';
+/** Rows mounted at first, and added each time the end of the list comes into view: a year of chats opens fast. */
+const ROWS_PER_PAGE = 150;
 
 /** What "New conversation" makes: a conversation in a project, stored or temporary. */
 export interface NewConversation {
@@ -34,6 +36,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   const [deleted, setDeleted] = useState<DeletedProject[]>([]);
   const [collapsed, setCollapsed] = useState(() => sessionStorage.getItem(COLLAPSED) === '1');
   const [showArchived, setShowArchived] = useState(false);
+  const [rowLimit, setRowLimit] = useState(ROWS_PER_PAGE);
   // Only the project's random id is kept in the page's storage, so the picker survives a lock or restart.
   const [current, setCurrent] = useState(() => localStorage.getItem(PICKED) ?? FIRST);
   const pick = (id: string) => {
@@ -84,6 +87,21 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
     // Conversations of a deleted project are not in any group: they come back when the project is restored.
     return projects.map((p) => ({ project: p, groups: groupConversations(list.filter((c) => (c.project ?? FIRST) === p.id), now) }));
   }, [projects, list]);
+  // Only the first `rowLimit` rows (in display order) are mounted; the rest follow as the list scrolls.
+  const shown = useMemo(() => {
+    let budget = rowLimit;
+    const out = groups.map(({ project, groups: all }) => ({
+      project,
+      empty: all.length === 0,
+      groups: all.flatMap((g) => {
+        const items = g.items.slice(0, Math.max(0, budget));
+        budget -= items.length;
+        return items.length ? [{ ...g, items }] : [];
+      }),
+    }));
+    const total = groups.reduce((n, p) => n + p.groups.reduce((m, g) => m + g.items.length, 0), 0);
+    return { projects: out, more: total > rowLimit };
+  }, [groups, rowLimit]);
   const archived = useMemo(() => archivedOf(list.filter((c) => projects.some((p) => p.id === (c.project ?? FIRST)))), [list, projects]);
   const projectName = (c: ConversationSummary) => projects.find((p) => p.id === (c.project ?? FIRST))?.name;
   const row = (c: ConversationSummary) => <ConversationRow key={c.id} c={c} selected={c.id === selected} onSelect={select} onChanged={changed} />;
@@ -132,10 +150,10 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
           <SearchHits query={search.query.trim()} answer={search.answer} pending={search.pending} selected={selected} projectName={projectName} onSelect={select} />
         ) : (
           <>
-            {groups.map(({ project: p, groups: mine }) => (
+            {shown.projects.map(({ project: p, groups: mine, empty }) => (
               <section key={p.id} aria-label={`Project ${p.name}`} className={p.id === picked ? 'project picked' : 'project'}>
                 <h3>{p.name}</h3>
-                {mine.length === 0 && <p className="empty">No conversations yet.</p>}
+                {empty && <p className="empty">No conversations yet.</p>}
                 {mine.map((g) => (
                   <div key={g.key} className="conv-group">
                     <h4 id={`g-${p.id}-${g.key}`}>{g.label}</h4>
@@ -144,6 +162,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
                 ))}
               </section>
             ))}
+            {shown.more && <MoreRows onMore={() => setRowLimit((n) => n + ROWS_PER_PAGE)} />}
             <div className="archived">
               <button className="small archived-toggle" aria-expanded={showArchived} aria-controls="archived-list" onClick={() => setShowArchived(!showArchived)}>
                 Archived ({archived.length})
@@ -162,12 +181,38 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   );
 }
 
+/**
+ * The end of the mounted rows: a real button (for the keyboard and screen
+ * readers) that also presses itself when it scrolls into view.
+ */
+function MoreRows({ onMore }: { onMore: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const more = useRef(onMore);
+  more.current = onMore;
+  useEffect(() => {
+    const el = button.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && more.current(), { rootMargin: '200px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
+  return (
+    <button ref={button} className="small more-rows" onClick={onMore}>
+      Show more conversations
+    </button>
+  );
+}
+
 /** Up and Down move between conversations in the list, as in a list box; Tab still goes through every control. */
 function moveBetweenRows(e: React.KeyboardEvent<HTMLElement>) {
   if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || !(e.target instanceof HTMLElement) || !e.target.matches('.conv-list button.conv')) return;
   const all = [...e.currentTarget.querySelectorAll<HTMLElement>('.conv-list button.conv')];
   const next = all[all.indexOf(e.target) + (e.key === 'ArrowDown' ? 1 : -1)];
-  if (!next) return;
+  if (!next) {
+    // Down on the last mounted row mounts the next ones; the key after it moves on.
+    if (e.key === 'ArrowDown') e.currentTarget.querySelector<HTMLButtonElement>('.more-rows')?.click();
+    return;
+  }
   e.preventDefault();
   next.focus();
 }
