@@ -133,7 +133,8 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
               setCollapsed(!collapsed);
             }}
           >
-            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span> Conversation list
+            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
+            <span className="spoken">Conversation list</span>
           </button>
         </div>
         <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">
