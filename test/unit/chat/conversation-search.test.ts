@@ -68,3 +68,9 @@ it('a query that matches nothing, even folded, finds nothing; a blank one finds 
   expect(await store.search('açõesz')).toEqual([]);
   expect(await store.search('   ')).toEqual([]);
 });
+
+it('search stops at its limit, keeping the newest matches', async () => {
+  const { store, ids } = await seeded();
+  // Every seeded conversation has an "e" somewhere; newest first: pt, ja (メモ… no "e"), table, far.
+  expect((await store.search('e', 2)).map((h) => h.id)).toEqual([ids.pt, ids.table]);
+});
