@@ -98,8 +98,16 @@ export const ConversationSummary = z.object({
   project: z.string().optional(),
   /** A temporary chat (never stored; gone when closed, locked or quit). */
   temporary: z.boolean().optional(),
+  /** Pinned above the dated groups; absent (as in everything stored before) means not pinned. */
+  pinned: z.boolean().optional(),
+  /** Archived: out of the list, shown in the Archived view; absent means not archived. */
+  archived: z.boolean().optional(),
 });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/** Where a search query is in a snippet, [start, end) in UTF-16 units, for the window to mark. */
+export const SnippetMarks = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])).max(50);
+export type SnippetMarks = z.infer<typeof SnippetMarks>;
 
 export const ReplyPart = z.discriminatedUnion('type', [z.object({ type: z.literal('text'), text: z.string() }), z.object({ type: z.literal('tool'), id: z.string() })]);
 export type ReplyPart = z.infer<typeof ReplyPart>;

@@ -5,7 +5,7 @@
  * method per call; the renderer's `window.mnemo` type is derived from here.
  */
 import { z } from 'zod';
-import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, TranscriptEntry } from './chat';
+import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, SnippetMarks, TranscriptEntry } from './chat';
 import { ChannelCall, ChannelStatus, ConfigTarget, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
@@ -138,7 +138,8 @@ export const CALLS = {
   memoryTrashRestore: call('memory:trash-restore', one(z.object({ path, version: z.number().int().min(1).optional(), project })), FileEntry),
   /** Permanently removes deleted memories' versions (all of the project's trash, or the listed paths). */
   memoryTrashEmpty: call('memory:trash-empty', one(z.object({ paths: z.array(path).max(10_000).optional(), project })), z.object({ removed: z.number() })),
-  memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500), project })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string() }))),
+  /** Case and accents ignored; `snippet` is clean text around the match (line 0: the path matched), `marks` where the query is in it. */
+  memorySearch: call('memory:search', one(z.object({ query: z.string().min(1).max(500), project })), z.array(z.object({ path: z.string(), line: z.number(), snippet: z.string(), marks: SnippetMarks.optional() }))),
   /** Moves (with its history) or copies one memory file into another project's memory. */
   memoryTransfer: call(
     'memory:transfer',
@@ -191,7 +192,10 @@ export const CALLS = {
   /** The model this conversation uses (picked beside the message box); null: the one in Settings. */
   chatSetModel: call('chat:set-model', one(z.object({ id, model: ModelId.nullable() })), z.null()),
   chatDelete: call('chat:delete', one(z.object({ id })), z.null()),
-  chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string() }))),
+  /** Case and accents ignored; `snippet` is clean text around the first match, `marks` where the query is in it. */
+  chatSearch: call('chat:search', one(z.object({ query: z.string().min(1).max(500) })), z.array(ConversationSummary.extend({ snippet: z.string(), marks: SnippetMarks.optional() }))),
+  /** Pins or unpins, archives or unarchives a conversation (a flag left out stays as it is). */
+  chatSetFlags: call('chat:set-flags', one(z.object({ id, pinned: z.boolean().optional(), archived: z.boolean().optional() }).refine((f) => f.pinned !== undefined || f.archived !== undefined, 'Say what to change: pinned or archived.')), z.null()),
   /** `attachments`: ids from chatAttachPick/chatAttachData for this conversation, sent with the message. */
   chatSend: call(
     'chat:send',

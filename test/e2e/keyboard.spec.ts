@@ -121,18 +121,20 @@ test('an approval card takes focus, so it is decided by keyboard', async () => {
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved.');
 });
 
-test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to its button', async () => {
+test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to the menu button that opened it', async () => {
   const { page } = app;
   await createVault(page);
   await page.keyboard.press('ControlOrMeta+N');
-  const del = page.getByRole('button', { name: /^Delete / });
-  await expect(del).toHaveCount(1);
-  await del.click();
+  // Delete is in the conversation's "⋯" menu (issue 20).
+  const more = page.getByRole('button', { name: /^More actions for / });
+  await expect(more).toHaveCount(1);
+  await more.click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Delete conversation' });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
-  await expect(del).toBeFocused();
+  await expect(more).toBeFocused();
 });
 
 test('an Enter or Escape that an input method still owns neither sends the message nor stops the reply', async () => {

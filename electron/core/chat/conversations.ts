@@ -11,8 +11,11 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
+import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 
 const INDEX = 'conversations-index';
+/** The most conversations one search returns (newest first); a longer query narrows it. */
+export const MAX_CONVERSATION_HITS = 100;
 export const UNTITLED = 'New conversation';
 
 export interface StoredConversation {
@@ -32,7 +35,31 @@ export interface StoredConversation {
   temporary?: boolean;
   /** The model picked for this conversation beside the message box; absent: the one in Settings. */
   model?: string;
+  /** Shown above the dated groups; absent (and in conversations stored before it existed) means not pinned. */
+  pinned?: boolean;
+  /** Out of the list, in the Archived view; absent means not archived. */
+  archived?: boolean;
 }
+
+/** What `setFlags` changes: each given flag set or cleared, the others left as they are. */
+export interface ConversationFlags {
+  pinned?: boolean | undefined;
+  archived?: boolean | undefined;
+}
+
+/** `c` with `flags` applied; a cleared flag is removed, so the stored head looks as it did before flags existed. */
+export function withFlags<C extends { pinned?: boolean; archived?: boolean }>(c: C, flags: ConversationFlags): C {
+  const next = { ...c };
+  for (const key of ['pinned', 'archived'] as const) {
+    const value = flags[key];
+    if (value === true) next[key] = true;
+    else if (value === false) delete next[key];
+  }
+  return next;
+}
+
+/** A search hit: the conversation, a clean snippet of where the query is, and the matched ranges in it. */
+export type ConversationHit = ConversationSummary & Snippet;
 
 /** The project a conversation belongs to. */
 export const projectOf = (c: { project?: string | undefined }): string => c.project ?? FIRST_PROJECT_ID;
@@ -137,6 +164,15 @@ export class Conversations implements AttachmentBytes {
     if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
   }
 
+  /**
+   * Pins or unpins, archives or unarchives. `updated` stays as it was: the
+   * conversation keeps its place by its last message, not by when it was pinned.
+   */
+  async setFlags(id: string, flags: ConversationFlags): Promise<void> {
+    const done = await this.update(id, (c) => withFlags(c, flags));
+    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+  }
+
   async delete(id: string): Promise<void> {
     checkId(id);
     await this.serial(async () => {
@@ -218,19 +254,22 @@ export class Conversations implements AttachmentBytes {
     return this.vault.internal.get(attachmentKey(conversationId, attachmentId));
   }
 
-  /** Conversations whose title or messages contain `query` (case-insensitive), with a snippet around the first hit. */
-  async search(query: string): Promise<Array<ConversationSummary & { snippet: string }>> {
-    const q = query.trim().toLowerCase();
+  /**
+   * Conversations whose title or messages contain `query`, ignoring case and
+   * accents (see search/text-match.ts), newest first, each with a clean snippet
+   * of its first hit (the title's when the title matches) and the ranges to mark.
+   */
+  async search(query: string, limit = MAX_CONVERSATION_HITS): Promise<ConversationHit[]> {
+    const q = foldQuery(query);
     if (!q) return [];
-    const hits: Array<ConversationSummary & { snippet: string }> = [];
+    const hits: ConversationHit[] = [];
     for (const summary of await this.list()) {
+      // Enough to choose from: decrypting every other conversation would only make a short query slow.
+      if (hits.length >= limit) break;
       const c = await this.get(summary.id);
       if (!c) continue;
-      const texts = [c.title, ...c.transcript.map((e) => e.text)];
-      const found = texts.find((t) => t.toLowerCase().includes(q));
-      if (found === undefined) continue;
-      const at = found.toLowerCase().indexOf(q);
-      hits.push({ ...summary, snippet: found.slice(Math.max(0, at - 40), at + q.length + 40) });
+      const hit = contains(c.title, q) ? snippetOf(c.title, q) : firstHit(c.transcript, q);
+      if (hit) hits.push({ ...summary, ...hit });
     }
     return hits;
   }
@@ -247,7 +286,7 @@ export class Conversations implements AttachmentBytes {
     for (const id of stored) {
       if (index[id] && !checkAll) continue;
       const s = await readSummary(this.vault, id);
-      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}) };
+      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
     checked.add(this.vault);
@@ -257,7 +296,18 @@ export class Conversations implements AttachmentBytes {
 
 /** The index entry of a conversation (its project only when it is not the first, as stored before projects). */
 export function summaryOf(c: StoredConversation): ConversationSummary {
-  return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length, ...(c.project ? { project: c.project } : {}) };
+  return { id: c.id, title: c.title, created: c.created, updated: c.updated, messageCount: c.transcript.length, ...(c.project ? { project: c.project } : {}), ...flagsOf(c) };
+}
+
+/** The flags that are set (only `true` counts: a head from an older version has neither). */
+function flagsOf(m: { pinned?: unknown; archived?: unknown }): { pinned?: true; archived?: true } {
+  return { ...(m.pinned === true ? { pinned: true as const } : {}), ...(m.archived === true ? { archived: true as const } : {}) };
+}
+
+/** The first transcript entry containing folded query `q`, as a snippet of the text it shows. */
+function firstHit(transcript: TranscriptEntry[], q: string): Snippet | undefined {
+  for (const e of transcript) if (containsMarkdown(e.text, q)) return markdownSnippet(e.text, q);
+  return undefined;
 }
 
 /** `c` set to `model`, or back to the model in Settings when it is undefined. */

@@ -1,6 +1,6 @@
 /** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
 import { randomBytes } from 'node:crypto';
-import { Conversations, summaryOf, withModel } from '../../core/chat/conversations';
+import { Conversations, summaryOf, withFlags, withModel } from '../../core/chat/conversations';
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn } from '../../core/chat/turn';
@@ -14,7 +14,7 @@ import { attachmentHandlers } from './attachments';
 export function chatHandlers(
   s: AppSession,
 ): HandlersFor<
-  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatSetModel' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
+  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatSetModel' | 'chatSetFlags' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
 > {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
@@ -53,6 +53,14 @@ export function chatHandlers(
     chatSetModel: async ({ id, model }) => {
       if (s.temporary.has(id)) await s.temporary.update(id, (c) => withModel(c, model ?? undefined));
       else await requireLiveConversation(s.unlocked(), id).then(() => conversations().setModel(id, model ?? undefined));
+      return null;
+    },
+    chatSetFlags: async ({ id, pinned, archived }) => {
+      // A temporary chat can be pinned for this session; archiving one would only hide what closing forgets.
+      if (s.temporary.has(id)) {
+        if (archived) throw new VaultError('INVALID', 'A temporary chat is not kept, so it cannot be archived; close it instead.');
+        await s.temporary.update(id, (c) => withFlags(c, { pinned }));
+      } else await requireLiveConversation(s.unlocked(), id).then(() => conversations().setFlags(id, { pinned, archived }));
       return null;
     },
     chatDelete: async ({ id }) => {

@@ -5,13 +5,12 @@
 import { validateMemoryPath, validateMovedPaths } from '../../core/memory/paths';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import type { EntryMeta, FileMeta, Provenance, VaultApi } from '../../core/vault/types';
+import { searchMemories } from '../../core/search/memory-search';
 import { trashHandlers, type TrashCalls } from './trash';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
 const entry = (e: EntryMeta) => e;
-/** The most hits a memory search returns, matches by name included. */
-const MAX_SEARCH_HITS = 200;
 const withWriter = (e: FileMeta, by: Provenance | undefined) => (by ? { ...e, by } : e);
 const fileEntry = (e: FileMeta) => e;
 
@@ -57,27 +56,6 @@ export function memoryHandlers(s: AppSession): HandlersFor<
     memoryHistory: async ({ path, project }) => (await inProject(project)).history(validateMemoryPath(path)),
     memoryReadVersion: async ({ path, version, project }) => ({ text: await (await inProject(project)).readVersion(validateMemoryPath(path), version) }),
     memoryRestore: async ({ path, version, project }) => fileEntry(await (await inProject(project)).restore(validateMemoryPath(path), version, 'user', s.limits)),
-    memorySearch: async ({ query, project }) => {
-      const vault = await inProject(project);
-      const q = query.toLowerCase();
-      const hits: Array<{ path: string; line: number; snippet: string }> = [];
-      const found = new Set<string>();
-      const add = (hit: { path: string; line: number; snippet: string }) => {
-        if (hits.length >= MAX_SEARCH_HITS) return;
-        hits.push(hit);
-        found.add(hit.path);
-      };
-      for (const e of vault.memory.list('/memories', Infinity)) {
-        // Once the list is full, decrypting the rest would only cost time (a vault may hold thousands of memories).
-        if (hits.length >= MAX_SEARCH_HITS) break;
-        if (e.kind !== 'file') continue;
-        const lines = (await vault.memory.readFile(e.path)).split('\n');
-        lines.forEach((l, i) => {
-          if (l.toLowerCase().includes(q)) add({ path: e.path, line: i + 1, snippet: l.slice(0, 200) });
-        });
-        if (e.path.toLowerCase().includes(q) && !found.has(e.path)) add({ path: e.path, line: 0, snippet: '' });
-      }
-      return hits;
-    },
+    memorySearch: async ({ query, project }) => searchMemories((await inProject(project)).memory, query),
   };
 }

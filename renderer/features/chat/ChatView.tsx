@@ -125,7 +125,7 @@ export function ChatView({
     void call('chatList').then((l) => {
       setList(l);
       const last = localStorage.getItem(LAST_OPEN);
-      const pick = l.find((c) => c.id === last) ?? l[0];
+      const pick = l.find((c) => c.id === last) ?? l.find((c) => !c.archived);
       if (pick) void openConversation(pick.id);
     });
   }, [openConversation]);

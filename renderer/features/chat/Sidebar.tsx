@@ -1,15 +1,23 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { DeletedProject, Project } from '../../../electron/shared/projects';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { keysOf } from '../../lib/shortcuts';
+import { useLiveSearch } from '../../lib/use-live-search';
+import { archivedOf, groupConversations } from './conversation-groups';
+import { ConversationRow, type RowChange } from './ConversationRow';
+import { SearchHits } from './SearchHits';
 import { ProjectBar } from './ProjectBar';
 import { useChatRequests } from './requests';
+import './Sidebar.css';
 
 const FIRST = 'default';
 const PICKED = 'mnemo.project';
+/** Whether the list is collapsed, for this session (sessionStorage: gone when the app quits). */
+const COLLAPSED = 'mnemo.conversations.collapsed';
+/** Rows mounted at first, and added each time the end of the list comes into view: a year of chats opens fast. */
+const ROWS_PER_PAGE = 150;
 
 /** What "New conversation" makes: a conversation in a project, stored or temporary. */
 export interface NewConversation {
@@ -18,16 +26,19 @@ export interface NewConversation {
 }
 
 /**
- * Conversations grouped by project, newest first in each: the project picker
- * (with create, rename, delete), new and temporary chats in the picked
- * project, search, rename, delete (with confirmation).
+ * The conversation rail: the project picker, then a header that stays put
+ * while the list scrolls (new and temporary chats, search as you type, and
+ * collapsing the list), then each project's conversations one per line,
+ * pinned first and the rest by day and month, and the archived ones at the
+ * bottom.
  */
 export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: ConversationSummary[]; selected: string | undefined; onSelect: (id: string) => void; onNew: (opts: NewConversation) => void; onChanged: () => void }) {
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<Array<ConversationSummary & { snippet: string }>>();
   const [error, setError] = useState<string>();
   const [projects, setProjects] = useState<Project[]>([]);
   const [deleted, setDeleted] = useState<DeletedProject[]>([]);
+  const [collapsed, setCollapsed] = useState(() => sessionStorage.getItem(COLLAPSED) === '1');
+  const [showArchived, setShowArchived] = useState(false);
+  const [rowLimit, setRowLimit] = useState(ROWS_PER_PAGE);
   // Only the project's random id is kept in the page's storage, so the picker survives a lock or restart.
   const [current, setCurrent] = useState(() => localStorage.getItem(PICKED) ?? FIRST);
   const pick = (id: string) => {
@@ -51,12 +62,60 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
     if (r.kind === 'project') void loadProjects().then(() => pick(r.id));
     else if (r.kind === 'new') onNew({ project: picked, ...(r.temporary ? { temporary: true } : {}) });
   });
+  // A changed list (a conversation deleted, a turn saved) asks again, so results never name what is gone.
+  const search = useLiveSearch((query) => call('chatSearch', { query }), String(list.length));
 
-  const item = (c: ConversationSummary) => <ConversationItem key={c.id} c={c} selected={c.id === selected} onSelect={onSelect} onChanged={onChanged} />;
-  // Search crosses projects, so each result says which one it is in.
+  // Rows are memoised: they get callbacks that stay the same from render to render.
+  const selectRef = useRef(onSelect);
+  selectRef.current = onSelect;
+  const changedRef = useRef(onChanged);
+  changedRef.current = onChanged;
+  const select = useCallback((id: string) => selectRef.current(id), []);
+  /** Where focus goes once the list has the change: the row where it went, or the Archived button. */
+  const focusAfter = useRef<RowChange | undefined>(undefined);
+  const changed = useCallback((change: RowChange) => {
+    if (change.kind !== 'renamed') focusAfter.current = change;
+    changedRef.current();
+  }, []);
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const change = focusAfter.current;
+    if (!change) return;
+    const root = nav.current;
+    const target =
+      change.kind === 'archived' ? root?.querySelector<HTMLElement>('.archived-toggle') : change.kind === 'deleted' ? root?.querySelector<HTMLElement>('.new-conversation') : root?.querySelector<HTMLElement>(`.conv-list button.conv[data-conv="${change.id}"]`);
+    if (target) {
+      focusAfter.current = undefined;
+      target.focus();
+    }
+  }, [list, showArchived]);
+
+  const groups = useMemo(() => {
+    const now = new Date();
+    // Conversations of a deleted project are not in any group: they come back when the project is restored.
+    return projects.map((p) => ({ project: p, groups: groupConversations(list.filter((c) => (c.project ?? FIRST) === p.id), now) }));
+  }, [projects, list]);
+  // Only the first `rowLimit` rows (in display order) are mounted; the rest follow as the list scrolls.
+  const shown = useMemo(() => {
+    let budget = rowLimit;
+    const out = groups.map(({ project, groups: all }) => ({
+      project,
+      empty: all.length === 0,
+      groups: all.flatMap((g) => {
+        const items = g.items.slice(0, Math.max(0, budget));
+        budget -= items.length;
+        return items.length ? [{ ...g, items }] : [];
+      }),
+    }));
+    const total = groups.reduce((n, p) => n + p.groups.reduce((m, g) => m + g.items.length, 0), 0);
+    return { projects: out, more: total > rowLimit };
+  }, [groups, rowLimit]);
+  const archived = useMemo(() => archivedOf(list.filter((c) => projects.some((p) => p.id === (c.project ?? FIRST)))), [list, projects]);
   const projectName = (c: ConversationSummary) => projects.find((p) => p.id === (c.project ?? FIRST))?.name;
+  const row = (c: ConversationSummary) => <ConversationRow key={c.id} c={c} selected={c.id === selected} onSelect={select} onChanged={changed} />;
+
   return (
-    <nav className="sidebar conversations" aria-label="Conversations">
+    <nav ref={nav} className="sidebar conversations" aria-label="Conversations" onKeyDown={moveBetweenRows}>
       <ProjectBar
         projects={projects}
         deleted={deleted}
@@ -67,96 +126,102 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
           onChanged();
         }}
       />
-      <button onClick={() => onNew({ project: picked })} title={`New conversation (${keysOf('newConversation')})`}>
-        New conversation
-      </button>
-      <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">
-        New temporary chat
-      </button>
-      <form
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!query.trim()) return setHits(undefined);
-          void call('chatSearch', { query: query.trim() }).then(setHits, (err: unknown) => setError(messageOf(err)));
-        }}
-      >
-        <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={query} onChange={(e) => (setQuery(e.target.value), e.target.value ? undefined : setHits(undefined))} />
-      </form>
-      <ErrorText message={error} />
-      {hits ? (
-        <ul>
-          {hits.length === 0 && <li className="empty">Nothing found.</li>}
-          {hits.map((h) => <ConversationItem key={h.id} c={h} project={projectName(h)} selected={h.id === selected} onSelect={onSelect} onChanged={onChanged} />)}
-        </ul>
-      ) : (
-        projects.map((p) => {
-          // Conversations of a deleted project are not in any group: they come back when the project is restored.
-          const mine = list.filter((c) => (c.project ?? FIRST) === p.id);
-          return (
-            <section key={p.id} aria-label={`Project ${p.name}`} className={p.id === picked ? 'project picked' : 'project'}>
-              <h3>{p.name}</h3>
-              <ul>
-                {mine.length === 0 && <li className="empty">No conversations yet.</li>}
-                {mine.map(item)}
-              </ul>
-            </section>
-          );
-        })
-      )}
+      <div className="rail-head">
+        <div className="rail-buttons">
+          <button className="new-conversation" onClick={() => onNew({ project: picked })} title={`New conversation (${keysOf('newConversation')})`}>
+            New conversation
+          </button>
+          <button
+            className="small collapse-toggle"
+            aria-expanded={!collapsed}
+            aria-controls="conversation-list"
+            title={collapsed ? 'Show the conversation list' : 'Hide the conversation list'}
+            onClick={() => {
+              sessionStorage.setItem(COLLAPSED, collapsed ? '0' : '1');
+              setCollapsed(!collapsed);
+            }}
+          >
+            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
+            <span className="spoken">Conversation list</span>
+          </button>
+        </div>
+        <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">
+          New temporary chat
+        </button>
+        <form role="search" onSubmit={(e) => e.preventDefault()}>
+          <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
+        </form>
+      </div>
+      <ErrorText message={error ?? search.error} />
+      {/* A search shows its results even with the list collapsed: what was typed is never answered by nothing. */}
+      <div id="conversation-list" className="conv-list" hidden={collapsed && !search.query.trim()}>
+        {search.query.trim() ? (
+          <SearchHits query={search.query.trim()} answer={search.answer} pending={search.pending} selected={selected} projectName={projectName} onSelect={select} />
+        ) : (
+          <>
+            {shown.projects.map(({ project: p, groups: mine, empty }) => (
+              <section key={p.id} aria-label={`Project ${p.name}`} className={p.id === picked ? 'project picked' : 'project'}>
+                <h3>{p.name}</h3>
+                {empty && <p className="empty">No conversations yet.</p>}
+                {mine.map((g) => (
+                  <div key={g.key} className="conv-group">
+                    <h4 id={`g-${p.id}-${g.key}`}>{g.label}</h4>
+                    <ul aria-labelledby={`g-${p.id}-${g.key}`}>{g.items.map(row)}</ul>
+                  </div>
+                ))}
+              </section>
+            ))}
+            {shown.more && <MoreRows onMore={() => setRowLimit((n) => n + ROWS_PER_PAGE)} />}
+            <div className="archived">
+              <button className="small archived-toggle" aria-expanded={showArchived} aria-controls="archived-list" onClick={() => setShowArchived(!showArchived)}>
+                Archived ({archived.length})
+              </button>
+              {showArchived && (
+                <ul id="archived-list" aria-label="Archived conversations">
+                  {archived.length === 0 && <li className="empty">Nothing is archived. Archive a conversation from its ⋯ menu to keep it out of the list.</li>}
+                  {archived.map(row)}
+                </ul>
+              )}
+            </div>
+          </>
+        )}
+      </div>
     </nav>
   );
 }
 
-/** One conversation in the list, with rename and delete (confirmed); a temporary chat says so, and closing it forgets it. */
-function ConversationItem({ c, project, selected, onSelect, onChanged }: { c: ConversationSummary & { snippet?: string }; project?: string | undefined; selected: boolean; onSelect: (id: string) => void; onChanged: () => void }) {
-  const [renaming, setRenaming] = useState<string>();
-  const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string>();
-  const act = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        setError(undefined);
-        onChanged();
-      },
-      (e: unknown) => setError(messageOf(e)),
-    );
-  const label = c.temporary ? `${c.title} (temporary)` : c.title;
+/**
+ * The end of the mounted rows: a real button (for the keyboard and screen
+ * readers) that also presses itself when it scrolls into view.
+ */
+function MoreRows({ onMore }: { onMore: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const more = useRef(onMore);
+  more.current = onMore;
+  useEffect(() => {
+    const el = button.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && more.current(), { rootMargin: '200px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
   return (
-    <li className={selected ? 'selected' : ''}>
-      {renaming !== undefined ? (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void act(call('chatRename', { id: c.id, title: renaming })).then(() => setRenaming(undefined));
-          }}
-        >
-          <input aria-label="Conversation title" value={renaming} onChange={(e) => setRenaming(e.target.value)} autoFocus />
-          <button type="submit">Save title</button>
-        </form>
-      ) : (
-        <button className="conv" aria-current={selected ? 'true' : undefined} onClick={() => onSelect(c.id)}>
-          {label}
-          {c.snippet !== undefined && <span className="snippet">{c.snippet}</span>}
-          {project !== undefined && <span className="snippet">in {project}</span>}
-        </button>
-      )}
-      <button className="small" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.title)}>
-        ✎
-      </button>
-      <button className="small" aria-label={`${c.temporary ? 'Close' : 'Delete'} ${c.title}`} onClick={() => setDeleting(true)}>
-        ✕
-      </button>
-      {deleting && (
-        <ConfirmDialog label={c.temporary ? 'Close temporary chat' : 'Delete conversation'} onCancel={() => setDeleting(false)}>
-          <p>{c.temporary ? `Close “${c.title}”? A temporary chat is not kept: it will be gone.` : `Delete “${c.title}”? This cannot be undone.`}</p>
-          <button onClick={() => void act(call('chatDelete', { id: c.id })).then(() => setDeleting(false))}>{c.temporary ? 'Close' : 'Delete'}</button>
-          <button data-cancel onClick={() => setDeleting(false)}>
-            Cancel
-          </button>
-        </ConfirmDialog>
-      )}
-      <ErrorText message={error} />
-    </li>
+    <button ref={button} className="small more-rows" onClick={onMore}>
+      Show more conversations
+    </button>
   );
+}
+
+/** Up and Down move between conversations in the list, as in a list box; Tab still goes through every control. */
+function moveBetweenRows(e: React.KeyboardEvent<HTMLElement>) {
+  if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || !(e.target instanceof HTMLElement) || !e.target.matches('.conv-list button.conv')) return;
+  const all = [...e.currentTarget.querySelectorAll<HTMLElement>('.conv-list button.conv')];
+  const next = all[all.indexOf(e.target) + (e.key === 'ArrowDown' ? 1 : -1)];
+  if (!next) {
+    // Down on the last mounted row mounts the next ones; the key after it moves on.
+    if (e.key === 'ArrowDown') e.currentTarget.querySelector<HTMLButtonElement>('.more-rows')?.click();
+    return;
+  }
+  e.preventDefault();
+  next.focus();
 }

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { useLiveSearch } from '../../lib/use-live-search';
+import { MemoryHits } from './MemoryHits';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
 import { DiscardDialog, useMemoryNavigation, type MemoryTarget } from './navigation';
@@ -12,25 +14,23 @@ import { ReviewPane } from './ReviewPane';
 import { useReviewList } from './ReviewCount';
 import { Tree } from './Tree';
 
-type Hit = { path: string; line: number; snippet: string };
+type Hit = { path: string; line: number; snippet: string; marks?: Array<[number, number]> | undefined };
 export type { MemoryTarget };
 
 /** Browse, search, create and edit the memories of any project (picked here). The tree follows every change live. */
 export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo?: (MemoryTarget & { n: number }) | undefined; restored?: MemoryDraft | undefined }) {
   // Which project's memory is shown; every call below acts on it.
   const { project, selected, setSelected, ask: request, leaving, setLeaving, dirty, opened, apply, go: navigate } = useMemoryNavigation({ project: goTo?.project ?? FIRST_PROJECT, path: goTo?.path }, (_t, projectChanged) => {
-    if (projectChanged) {
-      setHits(undefined);
-      setError(undefined);
-    }
+    if (projectChanged) setError(undefined);
   });
   const [projects, reloadProjects] = useProjects(active);
   const { entries, error: listError, refresh } = useMemoryTree(project);
   const [creating, setCreating] = useState<'file' | 'dir'>();
   const [newPath, setNewPath] = useState('/memories/');
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<Hit[]>();
   const [error, setError] = useState<string>();
+  // Search as you type, in the project shown (a project change asks again); an empty box shows the tree.
+  const searchBox = useRef<HTMLInputElement>(null);
+  const search = useLiveSearch<Hit>((query) => call('memorySearch', { query, project }), project);
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
   const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
   const [listShown, setListShown] = useState(true);
@@ -77,16 +77,6 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
     }
   };
 
-  const search = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!query.trim()) return setHits(undefined);
-    try {
-      setHits(await call('memorySearch', { query: query.trim(), project }));
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
-
   return (
     <div className="memories">
       <button className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={() => setListShown(!listShown)} title={listShown ? 'Hide memory list' : 'Show memory list'}>
@@ -127,25 +117,12 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
             </button>
           </form>
         )}
-        <form role="search" onSubmit={search}>
-          <input type="search" aria-label="Search memories" placeholder="Search memories" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <form role="search" onSubmit={(e) => e.preventDefault()}>
+          <input ref={searchBox} type="search" aria-label="Search memories" placeholder="Search memories" value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
         </form>
-        <ErrorText message={error ?? listError} />
-        {hits ? (
-          <ul className="hits" aria-label="Search results">
-            {hits.length === 0 && <li>No memory contains “{query}”.</li>}
-            {hits.map((h) => (
-              <li key={`${h.path}:${h.line}`}>
-                <button onClick={() => open(h.path)}>
-                  {h.path}
-                  {h.line ? `:${h.line}` : ''} <span className="snippet">{h.snippet}</span>
-                </button>
-              </li>
-            ))}
-            <li>
-              <button onClick={() => setHits(undefined)}>Back to all memories</button>
-            </li>
-          </ul>
+        <ErrorText message={error ?? search.error ?? listError} />
+        {search.query.trim() ? (
+          <MemoryHits query={search.query.trim()} answer={search.answer} pending={search.pending} onOpen={open} onBack={() => (search.clear(), searchBox.current?.focus())} />
         ) : (
           <Tree entries={entries} review={review.entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
         )}
