@@ -164,10 +164,14 @@ export function EditorPane({
     [path, project],
   );
 
-  /** After a save (or a merge that kept their text as it is): the editor shows `text` as version `version`. */
-  const settle = useCallback((text: string, version: number, message?: string) => {
-    setLoaded({ text, version, base: text, key: ++keyCounter.current });
-    setDraft(text);
+  /**
+   * After a save (or a merge that kept their text as it is): the editor shows `text` as version `version`; with
+   * `sameDoc` (the text is what the editor holds) it keeps its document, and so the cursor.
+   */
+  const settle = useCallback((text: string, version: number, message?: string, sameDoc = false) => {
+    setLoaded((l) => ({ text, version, base: text, key: sameDoc && l ? l.key : ++keyCounter.current }));
+    // The editor's own document is left alone: whatever was typed while the save was on its way stays, and unsaved.
+    if (!sameDoc) setDraft(text);
     setMerging(undefined);
     setNotice(message);
     setError(undefined);
@@ -181,28 +185,26 @@ export function EditorPane({
     async (text: string, base: () => Promise<string>, expected: number, merged = 0): Promise<void> => {
       try {
         const meta = await call('memoryWrite', { path, text, mode: 'update', expectedVersion: expected, project });
-        if (merged === 0) {
-          // A plain save keeps the editor as it is (the cursor stays where it was).
-          setLoaded((l) => l && { text, version: meta.version, base: text, key: l.key });
-          setMerging(undefined);
-          setNotice(undefined);
-          setError(undefined);
-        } else settle(text, meta.version, `Saved as version ${meta.version}, merged with a change made elsewhere; both are kept, and the other version is in History.`);
+        // A plain save keeps the editor as it is (the cursor stays where it was).
+        if (merged === 0) settle(text, meta.version, undefined, true);
+        else settle(text, meta.version, `Saved as version ${meta.version}, merged with a change made elsewhere; both are kept, and the other version is in History.`);
       } catch (e) {
-        if (e instanceof ApiError && e.code === 'CONFLICT' && merged < MAX_REMERGES) {
-          const theirs = await call('memoryRead', { path, project });
-          const merge = merge3(await base(), text, theirs.text);
-          const clean = mergedText(merge);
-          if (clean === theirs.text) return settle(theirs.text, theirs.version, `Version ${theirs.version}, made elsewhere, already holds your changes; nothing new to save.`);
-          if (clean !== undefined) return saveOver(clean, async () => theirs.text, theirs.version, merged + 1);
-          setNotice(undefined);
-          setMerging({ merge, theirs, choices: [] });
-        } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
-          await call('memoryWrite', { path, text, mode: 'create', project }).then(
-            (meta) => settle(text, meta.version),
-            (err: unknown) => setError(messageOf(err)),
-          );
-        } else setError(messageOf(e));
+        try {
+          if (e instanceof ApiError && e.code === 'CONFLICT' && merged < MAX_REMERGES) {
+            const theirs = await call('memoryRead', { path, project });
+            const merge = merge3(await base(), text, theirs.text);
+            const clean = mergedText(merge);
+            if (clean === theirs.text) return settle(theirs.text, theirs.version, `Version ${theirs.version}, made elsewhere, already holds your changes; nothing new to save.`);
+            if (clean !== undefined) return await saveOver(clean, async () => theirs.text, theirs.version, merged + 1);
+            setNotice(undefined);
+            setMerging({ merge, theirs, choices: [] });
+          } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
+            const meta = await call('memoryWrite', { path, text, mode: 'create', project });
+            settle(text, meta.version, undefined, merged === 0);
+          } else throw e;
+        } catch (err) {
+          setError(messageOf(err));
+        }
       }
     },
     [path, project, settle],
