@@ -34,9 +34,10 @@ export interface ExtraRoutes {
   /**
    * A raw answer to GET /v1/models instead of `models`, for a broken or
    * hostile server: any status and body (sent as JSON's content type whatever
-   * it holds). Told the request's URL, so it can page as it likes.
+   * it holds), or 'hang-up' to drop the connection unanswered. Told the
+   * request's URL, so it can page as it likes.
    */
-  modelsReply?: (url: URL) => { status: number; body: string };
+  modelsReply?: (url: URL) => { status: number; body: string } | 'hang-up';
   /** A raw answer to count_tokens instead of the estimate, likewise. */
   countReply?: (body: Record<string, unknown>) => { status: number; body: string };
 }
@@ -58,6 +59,11 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
     state.modelListCalls++;
     if (state.modelsReply) {
       const r = state.modelsReply(url);
+      // A connection that drops without an answer, as a network failing mid-request looks to the client.
+      if (r === 'hang-up') {
+        res.socket?.destroy();
+        return true;
+      }
       res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
       res.end(r.body);
       return true;

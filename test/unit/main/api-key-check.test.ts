@@ -82,6 +82,15 @@ it('an API that cannot be reached fails with KEY_UNCHECKED and a message that bl
   expect(await a.stored()).toBeUndefined();
 });
 
+it('a connection dropped mid-request is a network failure too, not a refused key', async () => {
+  const f = await fake();
+  f.extra.modelsReply = () => 'hang-up';
+  const a = await app(f.baseURL);
+  const r = await a.call({ apiKey: GOOD, check: true });
+  expect(r).toMatchObject({ ok: false, error: { code: 'KEY_UNCHECKED', message: expect.stringMatching(/^Could not reach the Anthropic API/) } });
+  expect(await a.stored()).toBeUndefined();
+});
+
 it('a server error while checking is KEY_UNCHECKED with the API’s reason, and nothing is saved', async () => {
   const f = await fake();
   f.extra.modelsReply = () => ({ status: 500, body: JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'boom' } }) });
