@@ -166,7 +166,7 @@ test('an API that drops the connection is reported as a network problem, apart f
   const { page } = app;
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('tab', { name: 'Settings' }).click();
-  fake.extra.modelsReply = () => 'hang-up';
+  fake.extra.modelsHangUp = true;
   const keyField = page.getByLabel('Anthropic API key');
   const form = page.getByRole('form', { name: 'API key' });
   const other = 'sk-ant-api03-OfflineKey-4242';
@@ -185,5 +185,5 @@ test('an API that drops the connection is reported as a network problem, apart f
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'API key saved' })).toHaveText('API key saved in the vault, without a check.');
   expect(await getApiKey(app.session.unlocked())).toBe(other);
-  fake.extra.modelsReply = undefined;
+  fake.extra.modelsHangUp = false;
 });

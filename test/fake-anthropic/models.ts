@@ -34,10 +34,11 @@ export interface ExtraRoutes {
   /**
    * A raw answer to GET /v1/models instead of `models`, for a broken or
    * hostile server: any status and body (sent as JSON's content type whatever
-   * it holds), or 'hang-up' to drop the connection unanswered. Told the
-   * request's URL, so it can page as it likes.
+   * it holds). Told the request's URL, so it can page as it likes.
    */
-  modelsReply?: (url: URL) => { status: number; body: string } | 'hang-up';
+  modelsReply?: (url: URL) => { status: number; body: string };
+  /** Drop every GET /v1/models connection unanswered, before any auth check: a network failing mid-request, as the client sees it. */
+  modelsHangUp?: boolean;
   /** A raw answer to count_tokens instead of the estimate, likewise. */
   countReply?: (body: Record<string, unknown>) => { status: number; body: string };
 }
@@ -51,6 +52,10 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
   const isModels = req.method === 'GET' && url.pathname === '/v1/models';
   const isCount = req.method === 'POST' && url.pathname === '/v1/messages/count_tokens';
   if (!isModels && !isCount) return false;
+  if (isModels && state.modelsHangUp) {
+    res.socket?.destroy();
+    return true;
+  }
   if (!authorized) {
     json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     return true;
@@ -59,11 +64,6 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
     state.modelListCalls++;
     if (state.modelsReply) {
       const r = state.modelsReply(url);
-      // A connection that drops without an answer, as a network failing mid-request looks to the client.
-      if (r === 'hang-up') {
-        res.socket?.destroy();
-        return true;
-      }
       res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_extra_${Date.now()}` });
       res.end(r.body);
       return true;

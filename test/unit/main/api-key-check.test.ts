@@ -84,7 +84,7 @@ it('an API that cannot be reached fails with KEY_UNCHECKED and a message that bl
 
 it('a connection dropped mid-request is a network failure too, not a refused key', async () => {
   const f = await fake();
-  f.extra.modelsReply = () => 'hang-up';
+  f.extra.modelsHangUp = true;
   const a = await app(f.baseURL);
   const r = await a.call({ apiKey: GOOD, check: true });
   expect(r).toMatchObject({ ok: false, error: { code: 'KEY_UNCHECKED', message: expect.stringMatching(/^Could not reach the Anthropic API/) } });
