@@ -90,9 +90,12 @@ test('replacing the stored API key asks for the passphrase and keeps the typed k
     const { page } = app;
     const keyField = page.getByLabel('Anthropic API key');
     await keyField.fill(NEW_KEY);
+    const listed = fake.extra.modelListCalls;
     await keyField.press('Enter');
     const ask = page.getByRole('alertdialog', { name: 'Save key with passphrase' });
     await expect(ask).toContainText(/Replace the API key/);
+    // The key was tested (one models request) before the passphrase was asked for.
+    expect(fake.extra.modelListCalls).toBe(listed + 1);
     await expect(keyField).toHaveValue(NEW_KEY);
     expect(await getApiKey(app.session.unlocked())).toBe(OWNER_KEY);
     await page.keyboard.type(PASSPHRASE);
@@ -100,7 +103,6 @@ test('replacing the stored API key asks for the passphrase and keeps the typed k
     await expect(page.getByRole('status')).toContainText('API key saved in the vault.');
     await expect(keyField).toHaveValue('');
     expect(await getApiKey(app.session.unlocked())).toBe(NEW_KEY);
-    expect(fake.extra.modelListCalls).toBe(1);
   } finally {
     await fake.close();
   }
