@@ -6,7 +6,7 @@
  * stays in history. One app for the spec; each test uses its own file.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createVault, expectAccessible, freshApp, openMemories, typeInEditor, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, lock, openMemories, typeInEditor, unlock, type FreshApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -134,4 +134,21 @@ test('a change that lands while the user is choosing is merged into the saved re
   await expect(merge).toHaveCount(0);
   expect(await vault().memory.readFile(path)).toBe(lines('one (me)', 'two', 'three', 'four', 'five (Claude, later)'));
   expect(vault().memory.stat(path)).toMatchObject({ version: 4 });
+});
+
+test('an edit a lock kept merges with a change written before it was restored: the base comes from history', async () => {
+  const { page } = app;
+  const path = '/memories/merge-after-lock.md';
+  await open(page, path, lines('alpha', 'beta', 'gamma', 'delta', 'epsilon'));
+  await typeInEditor(page, lines('alpha (kept through the lock)', 'beta', 'gamma', 'delta', 'epsilon'));
+  await lock(page);
+  await unlock(page);
+  // Claude writes another line before the user takes the kept edit back.
+  await vault().memory.writeFile(path, lines('alpha', 'beta', 'gamma', 'delta', 'epsilon (Claude)'), { mode: 'update', source: 'claude' });
+  await page.getByRole('group', { name: 'Unsaved work' }).getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(editor(page)).toContainText('alpha (kept through the lock)');
+  await editor(page).click();
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByRole('status')).toContainText('merged with a change made elsewhere');
+  expect(await vault().memory.readFile(path)).toBe(lines('alpha (kept through the lock)', 'beta', 'gamma', 'delta', 'epsilon (Claude)'));
 });
