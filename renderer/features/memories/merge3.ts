@@ -58,17 +58,36 @@ export function merge3(base: string, mine: string, theirs: string): Merge3 {
   const b = split(theirs);
   const chunks: MergeChunk[] = [];
   let conflicts = 0;
-  for (const region of diff3Merge<string>(a.lines, o.lines, b.lines, { excludeFalseConflicts: true })) {
-    if (region.ok) {
-      const last = chunks.at(-1);
-      if (last?.kind === 'same') last.lines.push(...region.ok);
-      else chunks.push({ kind: 'same', lines: [...region.ok] });
-    } else if (region.conflict) {
+  const same = (lines: string[]) => {
+    if (lines.length === 0) return;
+    const last = chunks.at(-1);
+    if (last?.kind === 'same') last.lines.push(...lines);
+    else chunks.push({ kind: 'same', lines: [...lines] });
+  };
+  // node-diff3's LCS takes time in proportion to lines × common lines: lines all three share at the start and the
+  // end are set aside first, so an edit or two in a long memory costs only the stretch between them.
+  const { head, tail } = sharedEnds(o.lines, a.lines, b.lines);
+  const mid = (l: string[]) => l.slice(head, l.length - tail);
+  same(o.lines.slice(0, head));
+  for (const region of diff3Merge<string>(mid(a.lines), mid(o.lines), mid(b.lines), { excludeFalseConflicts: true })) {
+    if (region.ok) same(region.ok);
+    else if (region.conflict) {
       const c = region.conflict;
-      chunks.push({ kind: 'conflict', index: conflicts++, base: c.o, mine: c.a, theirs: c.b, mineLine: c.aIndex + 1, theirsLine: c.bIndex + 1 });
+      chunks.push({ kind: 'conflict', index: conflicts++, base: c.o, mine: c.a, theirs: c.b, mineLine: head + c.aIndex + 1, theirsLine: head + c.bIndex + 1 });
     }
   }
+  same(o.lines.slice(o.lines.length - tail));
   return { chunks, conflicts, eol: pick(o.eol, a.eol, b.eol), finalNewline: pick(o.finalNewline, a.finalNewline, b.finalNewline) };
+}
+
+/** How many lines the three texts share at the start (`head`) and, apart from those, at the end (`tail`). */
+function sharedEnds(o: string[], a: string[], b: string[]): { head: number; tail: number } {
+  const shortest = Math.min(o.length, a.length, b.length);
+  let head = 0;
+  while (head < shortest && o[head] === a[head] && o[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < shortest - head && o[o.length - 1 - tail] === a[a.length - 1 - tail] && o[o.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return { head, tail };
 }
 
 /** The merged text with each conflict settled by `choices[index]`; undefined while any is unsettled. */

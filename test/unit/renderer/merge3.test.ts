@@ -1,5 +1,6 @@
 /** The editor's three-way merge: what both sides changed is kept, only true overlaps are asked about. */
 import { expect, it } from 'vitest';
+import { DEEP, prng, randomSeed } from '../../deep';
 import { merge3, mergedText, type Conflict } from '../../../renderer/features/memories/merge3';
 
 const base = ['# Plan', 'one', 'two', 'three', 'four', 'five'].join('\n');
@@ -86,4 +87,51 @@ it('lines that look like object keys (constructor, __proto__) merge as text', ()
   const b = 'constructor\n__proto__\ntoString';
   const m = merge3(b, b.replace('constructor', 'ctor'), b.replace('toString', 'str'));
   expect(mergedText(m)).toBe('ctor\n__proto__\nstr');
+});
+
+/** Random base texts with scattered edits on each side, never on a line next to one the other side changed. */
+function* disjointEdits(what: string, vocabulary: (round: number, i: number, pick: <T>(xs: readonly T[]) => T) => string) {
+  const seed = randomSeed(what);
+  const rand = prng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  for (let round = 0; round < (DEEP ? 2000 : 100); round++) {
+    const n = 1 + Math.floor(rand() * 40);
+    const base = Array.from({ length: n }, (_, i) => vocabulary(round, i, pick));
+    const mine = [...base];
+    const theirs = [...base];
+    const owner = new Array<'mine' | 'theirs' | undefined>(n);
+    for (let i = 0; i < n; i++) {
+      if (rand() > 0.25) continue;
+      const side = rand() < 0.5 ? 'mine' : 'theirs';
+      // Neighbouring lines count as overlapping (as in git), so a line next to the other side's change is left alone.
+      if ([i - 1, i, i + 1].some((j) => owner[j] !== undefined && owner[j] !== side)) continue;
+      owner[i] = side;
+      (side === 'mine' ? mine : theirs)[i] = `${side} ${round}.${i}`;
+    }
+    const expected = base.map((l, i) => (owner[i] === 'mine' ? mine[i] : owner[i] === 'theirs' ? theirs[i] : l));
+    yield { label: `seed ${seed}, round ${round}`, merge: merge3(base.join('\n'), mine.join('\n'), theirs.join('\n')), expected: expected.join('\n') };
+  }
+}
+
+it('random edits to distinct lines, never next to the other side’s, always merge with no conflict to both edits applied', () => {
+  for (const { label, merge, expected } of disjointEdits('merge3 distinct lines', (round, i) => `line ${round}.${i}`)) {
+    expect(merge.conflicts, label).toBe(0);
+    expect(mergedText(merge), label).toBe(expected);
+  }
+});
+
+it('among repeated lines (blank lines, the same bullet) a clean merge keeps every line either side wrote, once and in order', () => {
+  // Which copy of a repeated line an edit replaced is ambiguous to a line diff (an LCS may see "replace the first
+  // '- item'" as "insert, then drop a later '- item'"), so the run of copies can come out one longer or shorter.
+  // What each side wrote is never lost or doubled.
+  const vocabulary = ['', '', '- item', '- item', '# Heading', 'text', 'more text', '```', 'end'];
+  let clean = 0;
+  for (const { label, merge, expected } of disjointEdits('merge3 repeated lines', (_r, _i, pick) => pick(vocabulary))) {
+    if (merge.conflicts > 0) continue;
+    clean++;
+    const written = (t: string) => t.split('\n').filter((l) => /^(mine|theirs) /.test(l));
+    expect(written(mergedText(merge)!), label).toEqual(written(expected));
+    expect(mergedText(merge)!.split('\n').every((l) => /^(mine|theirs) /.test(l) || vocabulary.includes(l)), label).toBe(true);
+  }
+  expect(clean).toBeGreaterThan(0);
 });
