@@ -171,10 +171,14 @@ export const CALLS = {
   settingsGet: call('settings:get', none, PublicSettings),
   /** A change that weakens a protection needs `passphrase` or the user's OK in main's own dialog (else NEEDS_CONSENT, nothing changed). */
   settingsSet: call('settings:set', one(SettingsPatch.extend({ passphrase: passphrase.optional() })), PublicSettings),
-  /** Replacing or removing a stored key needs `passphrase` or the user's OK in main's own dialog; a first key does not. */
+  /**
+   * Replacing or removing a stored key needs `passphrase` or the user's OK in main's own dialog; a first key does not.
+   * With `check`, main first asks the API whether it accepts the key: a refused key fails with KEY_REFUSED, one that
+   * could not be checked (network down, server error) with KEY_UNCHECKED, and neither is saved.
+   */
   settingsSetApiKey: call(
     'settings:set-api-key',
-    one(z.object({ apiKey: z.string().max(500).nullable(), passphrase: passphrase.optional() })),
+    one(z.object({ apiKey: z.string().max(500).nullable(), passphrase: passphrase.optional(), check: z.boolean().optional() })),
     z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource }),
   ),
   settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),

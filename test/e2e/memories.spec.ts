@@ -53,7 +53,7 @@ test('a memory Claude changes behind the open editor shows up live, in the tree 
   await shot(page, '12-memories-live-update');
 });
 
-test('saving over a change Claude made meanwhile shows both versions and lets the user choose', async () => {
+test('saving over a change Claude made to the same line shows both texts and lets the user choose', async () => {
   const { page } = app;
   await vault().memory.writeFile('/memories/plan.md', 'Plan: draft.', { mode: 'create', source: 'user' });
   await page.getByRole('treeitem', { name: 'plan.md' }).click();
@@ -64,25 +64,27 @@ test('saving over a change Claude made meanwhile shows both versions and lets th
   await expect(page.getByRole('status')).toContainText(/changed elsewhere/);
   await page.keyboard.press('ControlOrMeta+S');
 
-  const conflict = page.getByRole('alertdialog');
-  await expect(conflict).toContainText('written by Claude');
-  await expect(conflict).toContainText('written by the user');
+  const merge = page.getByRole('region', { name: 'Merge your edit with version 2' });
+  await expect(merge).toContainText('written by Claude');
+  await expect(merge).toContainText('written by the user');
   // Nothing was overwritten while the user decides.
   expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: written by Claude.');
   await shot(page, '13-memories-conflict');
-  // Escape closes the question with nothing saved and the edit kept; saving asks again.
-  await expect(conflict.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  // Escape closes the merge with nothing saved and the edit kept; saving asks again.
+  await expect(merge.getByRole('heading', { name: 'Merge your edit with version 2' })).toBeFocused();
   await page.keyboard.press('Escape');
-  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(merge).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Plan: written by the user.');
   expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: written by Claude.');
   await page.getByRole('textbox', { name: 'Editor' }).click();
   await page.keyboard.press('ControlOrMeta+S');
-  await expect(conflict).toContainText('written by Claude');
+  await expect(merge).toContainText('written by Claude');
 
-  await conflict.getByRole('button', { name: 'Keep mine' }).click();
-  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await merge.getByRole('button', { name: 'Keep mine for change 1' }).click();
+  await merge.getByRole('button', { name: 'Save merged text' }).click();
+  await expect(merge).toHaveCount(0);
   expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: written by the user.');
+  expect(await vault().readVersion('/memories/plan.md', 2)).toBe('Plan: written by Claude.');
 });
 
 test('taking Claude’s version in a conflict keeps Claude’s text and drops the draft', async () => {
@@ -93,9 +95,13 @@ test('taking Claude’s version in a conflict keeps Claude’s text and drops th
   await typeInEditor(page, 'Plan: mine.');
   await vault().memory.writeFile('/memories/plan.md', 'Plan: theirs.', { mode: 'update', source: 'claude' });
   await page.keyboard.press('ControlOrMeta+S');
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Take theirs' }).click();
+  const merge = page.getByRole('region', { name: /Merge your edit/ });
+  await merge.getByRole('button', { name: 'Take theirs for change 1' }).click();
+  await merge.getByRole('button', { name: 'Save merged text' }).click();
   await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Plan: theirs.');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
   expect(await vault().memory.readFile('/memories/plan.md')).toBe('Plan: theirs.');
+  // Their text as it is: no new version for the same text.
   expect(vault().memory.stat('/memories/plan.md')).toMatchObject({ version: 2 });
 });
 

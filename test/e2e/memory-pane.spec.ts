@@ -156,7 +156,7 @@ test('an unsaved edit in the pane survives a lock (even after another file opens
   expect(await vault().memory.readFile('/memories/roses.md')).toBe("the first project's roses");
 });
 
-test('the same file edited in the pane and in the Memories tab is never overwritten silently: the later save shows both versions', async () => {
+test('the same file edited in the pane and in the Memories tab is never overwritten silently: the later save merges, asking where both changed', async () => {
   const { page } = app;
   await vault().memory.writeFile('/memories/notes.md', 'start', { mode: 'create', source: 'user' });
   await page.getByRole('tab', { name: 'Memories' }).click();
@@ -176,11 +176,12 @@ test('the same file edited in the pane and in the Memories tab is never overwrit
   await expect(page.getByRole('status').filter({ hasText: 'changed elsewhere' })).toBeVisible();
   await editor(page).click();
   await page.keyboard.press('ControlOrMeta+S');
-  const conflict = page.getByRole('alertdialog', { name: 'This memory changed since you opened it' });
-  await expect(conflict).toBeVisible();
+  const merge = page.getByRole('region', { name: 'Merge your edit with version 2' });
+  await expect(merge).toBeVisible();
   expect(await vault().memory.readFile('/memories/notes.md')).toBe('typed in the pane');
-  await conflict.getByRole('button', { name: 'Keep mine' }).click();
-  await expect(conflict).toHaveCount(0);
+  await merge.getByRole('button', { name: 'Keep mine for change 1' }).click();
+  await merge.getByRole('button', { name: 'Save merged text' }).click();
+  await expect(merge).toHaveCount(0);
   expect(await vault().memory.readFile('/memories/notes.md')).toBe('typed in the Memories tab');
 });
 

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { getApiKey, loadSettings, saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
+import { startFakeAnthropic } from '../fake-anthropic/server';
 import { createVault, freshApp, PASSPHRASE, type FreshApp } from './helpers';
 
 const OWNER_KEY = 'sk-ant-api03-OwnersKey-1234';
@@ -15,7 +16,7 @@ const EVIL_KEY = 'sk-ant-api03-AttackersKey-6666';
 let app: FreshApp;
 test.afterEach(async () => app.cleanup());
 
-async function start(opts: { confirmChanges?: boolean } = {}) {
+async function start(opts: { confirmChanges?: boolean; anthropicBaseURL?: string } = {}) {
   app = await freshApp(opts);
   await createVault(app.page);
   await setApiKey(app.session.unlocked(), OWNER_KEY);
@@ -82,20 +83,29 @@ test('Escape leaves a weakening unsaved and what was typed in place; a stronger 
 });
 
 test('replacing the stored API key asks for the passphrase and keeps the typed key until it is given', async () => {
-  await start();
-  const { page } = app;
-  const keyField = page.getByLabel('Anthropic API key');
-  await keyField.fill(NEW_KEY);
-  await keyField.press('Enter');
-  const ask = page.getByRole('alertdialog', { name: 'Save key with passphrase' });
-  await expect(ask).toContainText(/Replace the API key/);
-  await expect(keyField).toHaveValue(NEW_KEY);
-  expect(await getApiKey(app.session.unlocked())).toBe(OWNER_KEY);
-  await page.keyboard.type(PASSPHRASE);
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('status')).toContainText('API key saved in the vault.');
-  await expect(keyField).toHaveValue('');
-  expect(await getApiKey(app.session.unlocked())).toBe(NEW_KEY);
+  // The new key is tested with the API first (this one accepts only NEW_KEY), then main asks for the passphrase.
+  const fake = await startFakeAnthropic({ apiKey: NEW_KEY });
+  try {
+    await start({ anthropicBaseURL: fake.baseURL });
+    const { page } = app;
+    const keyField = page.getByLabel('Anthropic API key');
+    await keyField.fill(NEW_KEY);
+    const listed = fake.extra.modelListCalls;
+    await keyField.press('Enter');
+    const ask = page.getByRole('alertdialog', { name: 'Save key with passphrase' });
+    await expect(ask).toContainText(/Replace the API key/);
+    // The key was tested (one models request) before the passphrase was asked for.
+    expect(fake.extra.modelListCalls).toBe(listed + 1);
+    await expect(keyField).toHaveValue(NEW_KEY);
+    expect(await getApiKey(app.session.unlocked())).toBe(OWNER_KEY);
+    await page.keyboard.type(PASSPHRASE);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status')).toContainText('API key saved in the vault.');
+    await expect(keyField).toHaveValue('');
+    expect(await getApiKey(app.session.unlocked())).toBe(NEW_KEY);
+  } finally {
+    await fake.close();
+  }
 });
 
 test('a hostile page cannot swap or remove the API key or weaken any protection through window.mnemo', async () => {

@@ -51,6 +51,9 @@ test('lock, a wrong passphrase is refused with a message, the right one and the 
     await expect(page.getByRole('heading', { name: 'Choose a new passphrase' })).toBeVisible();
     await expect(page.getByLabel('New passphrase', { exact: true })).toBeFocused();
     await page.keyboard.type('Football2024!!');
+    // Tab passes the field's Show toggle, then reaches the confirm field.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Show new passphrase' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByLabel('Confirm new passphrase')).toBeFocused();
     await page.keyboard.type('Football2024!!');

@@ -38,6 +38,8 @@ export interface ExtraRoutes {
    * it holds). Told the request's URL, so it can page as it likes.
    */
   modelsReply?: (url: URL) => { status: number; body: string };
+  /** Drop every GET /v1/models connection unanswered, before any auth check: a network failing mid-request, as the client sees it. */
+  modelsHangUp?: boolean;
   /** A raw answer to count_tokens instead of the estimate, likewise. */
   countReply?: (body: Record<string, unknown>) => { status: number; body: string };
   /** Bodies of every conversation-title request (a Messages request with the title system prompt), in order; they are not in `requests` and take no scripted turn. */
@@ -56,6 +58,10 @@ export function handleExtraRoute(req: http.IncomingMessage, res: http.ServerResp
   const isCount = req.method === 'POST' && url.pathname === '/v1/messages/count_tokens';
   const isTitle = req.method === 'POST' && url.pathname === '/v1/messages' && raw.includes(JSON.stringify(TITLE_SYSTEM).slice(1, 40));
   if (!isModels && !isCount && !isTitle) return false;
+  if (isModels && state.modelsHangUp) {
+    res.socket?.destroy();
+    return true;
+  }
   if (!authorized) {
     json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     return true;

@@ -44,13 +44,18 @@ export async function getApiKey(vault: VaultApi): Promise<string | undefined> {
   return key;
 }
 
+/** Refuses what cannot be an API key (too long, or with spaces inside) before it is stored or sent anywhere. */
+export function assertApiKeyShape(key: string): void {
+  if (key.trim().length > 500 || /\s/.test(key.trim())) throw new VaultError('INVALID', 'That does not look like an API key.');
+}
+
 /** Stores the API key (trimmed), or removes it with null. */
 export async function setApiKey(vault: VaultApi, key: string | null): Promise<void> {
   if (key === null || key.trim() === '') {
     await vault.internal.delete(API_KEY);
     return;
   }
-  if (key.trim().length > 500 || /\s/.test(key.trim())) throw new VaultError('INVALID', 'That does not look like an API key.');
+  assertApiKeyShape(key);
   const bytes = new TextEncoder().encode(key.trim());
   await vault.internal.put(API_KEY, bytes);
   bytes.fill(0);

@@ -28,6 +28,8 @@ export type VaultErrorCode =
   | 'INVALID' // bad argument (empty passphrase, bad key format, ...)
   | 'NEEDS_CONSENT' // the window asked for a change only the passphrase or main's own dialog may allow
   | 'DISK_FULL' // the disk (or the user's quota) is full: nothing was saved; free space and retry
+  | 'KEY_REFUSED' // the Anthropic API refused an API key being saved (401/403); nothing was saved
+  | 'KEY_UNCHECKED' // an API key being saved could not be checked (network down, server error); nothing was saved
   | 'IO'; // the OS failed; message is generic, never the OS text
 
 export class VaultError extends Error {

@@ -1,8 +1,9 @@
 /** Handlers for settings. The API key goes in and never comes back out: the window only learns whether one is set. */
 import { createClient } from '../../core/chat/client';
 import { mapChatError } from '../../core/chat/errors';
+import { checkApiKey } from '../../core/chat/key-check';
 import { weakenings } from '../../core/chat/settings-policy';
-import { hasApiKey, loadSettings, saveSettings, setApiKey } from '../../core/chat/settings-store';
+import { assertApiKeyShape, hasApiKey, loadSettings, saveSettings, setApiKey } from '../../core/chat/settings-store';
 import { requireConsent } from './consent';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
@@ -26,10 +27,15 @@ export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'se
       await saveSettings(vault, patch);
       return publicSettings();
     },
-    settingsSetApiKey: async ({ apiKey, passphrase }) => {
+    settingsSetApiKey: async ({ apiKey, passphrase, check }) => {
       const vault = s.unlocked();
       // A first key is free; replacing or removing one would send (or stop) every later turn on someone else's account.
       const removing = apiKey === null || apiKey.trim() === '';
+      // Asked before the passphrase: a mistyped key is reported at once, not after the user has typed the passphrase too.
+      if (check && !removing) {
+        assertApiKeyShape(apiKey);
+        await checkApiKey(apiKey.trim(), s.ctx.env);
+      }
       if (await hasApiKey(vault)) {
         await requireConsent(s, [removing ? 'Remove the API key stored in the vault' : 'Replace the API key stored in the vault with another one (later chats, and the memories Claude reads in them, go to that key’s account)'], passphrase);
       }

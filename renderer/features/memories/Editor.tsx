@@ -58,7 +58,7 @@ function changeListener(onChange: (text: string) => void): Extension {
 const accessibleName = (label: string, hint: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': hint });
 
 /** The memory editor: CodeMirror 6 with Markdown, line numbers and search , built from small extensions. */
-export function Editor({ docKey, text, onChange, onSave }: { docKey: string; text: string; onChange: (text: string) => void; onSave: () => void }) {
+export function Editor({ docKey, text, onChange, onSave, focusOnMount }: { docKey: string; text: string; onChange: (text: string) => void; onSave: () => void; focusOnMount?: boolean }) {
   const host = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const view = useRef<EditorView | undefined>(undefined);
@@ -79,8 +79,9 @@ export function Editor({ docKey, text, onChange, onSave }: { docKey: string; tex
       ],
     });
     view.current = new EditorView({ state, parent: host.current! });
-    // A fresh document in place of one being typed in (the file was renamed or reloaded) keeps the focus there.
-    if (hadFocus.current) view.current.focus();
+    // A fresh document in place of one being typed in (the file was renamed or reloaded) keeps the focus there; so does
+    // the editor coming back after a merge view the user closed.
+    if (hadFocus.current || focusOnMount) view.current.focus();
     return () => {
       hadFocus.current = view.current?.hasFocus ?? false;
       view.current?.destroy();

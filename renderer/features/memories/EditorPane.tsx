@@ -1,11 +1,12 @@
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
-import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
 import { saveMemoryDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
+import { merge3, mergedText, type Choice, type Merge3 } from './merge3';
+import { MergeView } from './MergeView';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
 import { TransferForm } from './TransferForm';
@@ -16,12 +17,26 @@ interface Loaded {
   version: number;
   /** Bumped to give the editor a fresh document. */
   key: number;
+  /** The text of `version`, the base of a three-way merge, when known (a restored draft may not know it). */
+  base?: string | undefined;
 }
+
+/** A merge waiting for the user's choices: its regions, the stored version it merges with, and a choice per conflict. */
+interface Merging {
+  merge: Merge3;
+  theirs: { text: string; version: number };
+  choices: Array<Choice | undefined>;
+}
+
+/** How many times in a row a save re-merges with a newer version before it gives up and says so (a writer racing every save). */
+const MAX_REMERGES = 3;
 
 /**
  * One open memory: edit, save (Ctrl/Cmd+S) with conflict detection, rename,
  * delete, history. Changes made elsewhere (by Claude) show up live; a save over
- * one shows both versions and lets the user choose — nothing is overwritten silently.
+ * one merges three ways: changes to different lines are kept from both sides,
+ * and where both changed the same lines the user chooses, per change. Nothing is
+ * overwritten silently: the other version stays in history.
  */
 export function EditorPane({
   path,
@@ -47,7 +62,12 @@ export function EditorPane({
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [conflict, setConflict] = useState<{ text: string; version: number }>();
+  const [merging, setMerging] = useState<Merging>();
+  /** Focus goes back into the editor when it returns after a merge the user left or saved (once: not on later reloads). */
+  const focusEditor = useRef(false);
+  useEffect(() => {
+    if (!merging) focusEditor.current = false;
+  });
   const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
   const keyCounter = useRef(0);
   /**
@@ -73,17 +93,18 @@ export function EditorPane({
       const back = pendingRestore.current;
       pendingRestore.current = undefined;
       // A restored edit keeps the version it started from, so saving it over a newer change shows both instead of overwriting.
-      const version = back && back.baseText !== r.text ? back.baseVersion : r.version;
-      setLoaded({ ...r, version, key: ++keyCounter.current });
+      const stale = back !== undefined && back.baseText !== r.text;
+      const base = !stale || back.baseVersion === r.version ? r.text : back.baseText;
+      setLoaded({ ...r, version: stale ? back.baseVersion : r.version, base, key: ++keyCounter.current });
       setDraft(back ? back.text : r.text);
-      setConflict(undefined);
+      setMerging(undefined);
       setError(undefined);
     } catch (e) {
       const back = pendingRestore.current;
       if (back && e instanceof ApiError && e.code === 'NOT_FOUND') {
         // The file, or its whole project, went while the edit was kept: the text is shown anyway, to save again or copy, and stays kept.
         pendingRestore.current = undefined;
-        setLoaded({ text: '', version: back.baseVersion, key: ++keyCounter.current });
+        setLoaded({ text: '', version: back.baseVersion, base: back.baseText, key: ++keyCounter.current });
         setDraft(back.text);
         setNotice('This memory (or its project) was deleted after your edit was kept. Your text is below: save to create it again, or copy it.');
       }
@@ -124,36 +145,86 @@ export function EditorPane({
           void load();
           setNotice(c.source === 'claude' ? 'Claude just updated this memory.' : undefined);
         } else {
-          setNotice('This memory was changed elsewhere while you were editing. Saving will show both versions.');
+          setNotice('This memory was changed elsewhere while you were editing. Saving merges both: changes to different lines are kept, and you choose where you both changed the same lines.');
         }
       }),
     [path, project, load, onRenamed],
   );
 
-  const save = useCallback(
-    async (force?: number) => {
-      if (!loaded) return;
+  /** The saved text `loaded.version` held: known, or read back from history (empty if it is gone, which makes every difference a choice). */
+  const baseOf = useCallback(
+    async (l: Loaded): Promise<string> => {
+      if (l.base !== undefined) return l.base;
+      if (l.version < 1) return '';
+      return call('memoryReadVersion', { path, version: l.version, project }).then(
+        (r) => r.text,
+        () => '',
+      );
+    },
+    [path, project],
+  );
+
+  /**
+   * After a save (or a merge that kept their text as it is): the editor shows `text` as version `version`; with
+   * `sameDoc` (the text is what the editor holds) it keeps its document, and so the cursor.
+   */
+  const settle = useCallback((text: string, version: number, message?: string, sameDoc = false) => {
+    setLoaded((l) => ({ text, version, base: text, key: sameDoc && l ? l.key : ++keyCounter.current }));
+    // The editor's own document is left alone: whatever was typed while the save was on its way stays, and unsaved.
+    if (!sameDoc) setDraft(text);
+    setMerging(undefined);
+    setNotice(message);
+    setError(undefined);
+  }, []);
+
+  /**
+   * Writes `text` over `expected`; if another version came first, merges `text` (made from `base`) with it: clean
+   * merges are saved at once, overlapping ones go to the merge view. The user asked to save, so a clean merge is saved.
+   */
+  const saveOver = useCallback(
+    async (text: string, base: () => Promise<string>, expected: number, merged = 0): Promise<void> => {
       try {
-        const meta = await call('memoryWrite', { path, text: draft, mode: 'update', expectedVersion: force ?? loaded.version, project });
-        setLoaded({ text: draft, version: meta.version, key: loaded.key });
-        setConflict(undefined);
-        setNotice(undefined);
-        setError(undefined);
+        const meta = await call('memoryWrite', { path, text, mode: 'update', expectedVersion: expected, project });
+        // A plain save keeps the editor as it is (the cursor stays where it was).
+        if (merged === 0) settle(text, meta.version, undefined, true);
+        else settle(text, meta.version, `Saved as version ${meta.version}, merged with a change made elsewhere; both are kept, and the other version is in History.`);
       } catch (e) {
-        if (e instanceof ApiError && e.code === 'CONFLICT') {
-          const theirs = await call('memoryRead', { path, project });
-          setConflict(theirs);
-        } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
-          await call('memoryWrite', { path, text: draft, mode: 'create', project }).then(
-            (meta) => (setLoaded({ text: draft, version: meta.version, key: loaded.key }), setError(undefined)),
-            (err: unknown) => setError(messageOf(err)),
-          );
-          setNotice(undefined);
-        } else setError(messageOf(e));
+        try {
+          if (e instanceof ApiError && e.code === 'CONFLICT' && merged < MAX_REMERGES) {
+            const theirs = await call('memoryRead', { path, project });
+            const merge = merge3(await base(), text, theirs.text);
+            const clean = mergedText(merge);
+            if (clean === theirs.text) return settle(theirs.text, theirs.version, `Version ${theirs.version}, made elsewhere, already holds your changes; nothing new to save.`);
+            if (clean !== undefined) return await saveOver(clean, async () => theirs.text, theirs.version, merged + 1);
+            setNotice(undefined);
+            setMerging({ merge, theirs, choices: [] });
+          } else if (e instanceof ApiError && e.code === 'NOT_FOUND') {
+            const meta = await call('memoryWrite', { path, text, mode: 'create', project });
+            settle(text, meta.version, undefined, merged === 0);
+          } else throw e;
+        } catch (err) {
+          setError(messageOf(err));
+        }
       }
     },
-    [loaded, draft, path, project],
+    [path, project, settle],
   );
+
+  const save = useCallback(async () => {
+    if (!loaded) return;
+    const from = loaded;
+    await saveOver(draft, () => baseOf(from), from.version);
+  }, [loaded, draft, saveOver, baseOf]);
+
+  const saveMerge = useCallback(async () => {
+    if (!merging) return;
+    const text = mergedText(merging.merge, merging.choices);
+    if (text === undefined) return;
+    focusEditor.current = true;
+    if (text === merging.theirs.text) return settle(text, merging.theirs.version, `Their version ${merging.theirs.version} is kept as it is; nothing new to save.`);
+    // The merge is built on their version: another change that came meanwhile is merged with it the same way.
+    await saveOver(text, async () => merging.theirs.text, merging.theirs.version, 1);
+  }, [merging, saveOver, settle]);
 
   const remove = async () => {
     try {
@@ -176,7 +247,7 @@ export function EditorPane({
             </span>
           )}
         </h2>
-        <button onClick={() => void save()} disabled={!dirty} title="Save (Ctrl+S)">
+        <button onClick={() => void save()} disabled={!dirty || merging !== undefined} title={merging ? 'Choose in each change below, then save the merged text' : 'Save (Ctrl+S)'}>
           Save
         </button>
         <button
@@ -244,29 +315,23 @@ export function EditorPane({
           </button>
         </ConfirmDialog>
       )}
-      {conflict && (
-        // Escape or "Keep editing" closes it with nothing saved and the edit kept.
-        <ConfirmDialog label="This memory changed since you opened it" className="conflict" onCancel={() => setConflict(undefined)}>
-          <p>This memory changed since you opened it (now version {conflict.version}). Here is how your text differs from the saved one:</p>
-          <Diff before={conflict.text} after={draft} label="Saved version compared with yours" />
-          <button onClick={() => void save(conflict.version)}>Keep mine</button>
-          <button
-            onClick={() => {
-              setLoaded({ ...conflict, key: ++keyCounter.current });
-              setDraft(conflict.text);
-              setConflict(undefined);
-              setNotice(undefined);
-            }}
-          >
-            Take theirs
-          </button>
-          <button data-cancel onClick={() => setConflict(undefined)}>
-            Keep editing
-          </button>
-        </ConfirmDialog>
-      )}
       <div className="editor-and-history">
-        <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} />
+        {merging ? (
+          <MergeView
+            merge={merging.merge}
+            theirsVersion={merging.theirs.version}
+            choices={merging.choices}
+            onChoose={(i, choice) => setMerging((m) => m && { ...m, choices: Object.assign([...m.choices], { [i]: choice }) })}
+            onSave={() => void saveMerge()}
+            onCancel={() => {
+              // The user's text is untouched (it is still the draft); saving again merges again.
+              focusEditor.current = true;
+              setMerging(undefined);
+            }}
+          />
+        ) : (
+          <Editor docKey={`${path}#${loaded.key}`} text={draft} onChange={setDraft} onSave={() => void save()} focusOnMount={focusEditor.current} />
+        )}
         {mode === 'history' && <History path={path} project={project} current={loaded.text} onRestored={() => void load()} />}
       </div>
     </div>

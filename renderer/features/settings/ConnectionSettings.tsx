@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ApiKeySource } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
@@ -13,17 +13,35 @@ export function keySourceText(k: KeyStatus): string {
   return k.apiKeySource === 'vault' ? 'set (stored encrypted in the vault; never shown again)' : 'not set';
 }
 
+/** A save refused because of the key itself (shown at the key field); `unchecked`: the API could not be asked, so the user may save it anyway. */
+type KeyProblem = { message: string; unchecked: boolean };
+const KEY_PROBLEMS = new Set(['KEY_REFUSED', 'KEY_UNCHECKED', 'INVALID', 'LIMIT']);
+
 /**
  * The API key (set, replaced or removed; never read back) and a connection
- * test. Used in Settings and on first run, right after the recovery key.
+ * test. Used in Settings and on first run, right after the recovery key. A new
+ * key is tested with the API before main stores it: a refused one is reported
+ * at the field, with the focus back in it and nothing saved.
  */
 export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean }) {
   const [apiKey, setApiKey] = useState('');
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
+  const [keyProblem, setKeyProblem] = useState<KeyProblem>();
+  const [checking, setChecking] = useState(false);
   /** Main wants the passphrase to replace or remove the stored key: what was asked, and main's question. */
-  const [consent, setConsent] = useState<{ key: string | null; question: string; error?: string }>();
+  const [consent, setConsent] = useState<{ key: string | null; question: string; checked: boolean; error?: string }>();
   const [passphrase, setPassphrase] = useState('');
+  const keyField = useRef<HTMLInputElement>(null);
+  const problemId = useId();
+  // A key refused (or not checkable) puts the focus back in its field, text selected to fix or retype; the message is announced.
+  useEffect(() => {
+    if (keyProblem) {
+      keyField.current?.focus();
+      keyField.current?.select();
+    }
+  }, [keyProblem]);
+
   const run = async (fn: () => Promise<string>) => {
     setError(undefined);
     setStatus(undefined);
@@ -33,26 +51,42 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
       setError(messageOf(err));
     }
   };
-  const saveKey = (key: string | null, withPassphrase?: string) =>
+  /**
+   * `check`: main asks the API about the key before storing it. `checked`: it already did, before asking for the
+   * passphrase. Neither: the user chose to save it unchecked.
+   */
+  const saveKey = (key: string | null, opts: { passphrase?: string; check?: boolean; checked?: boolean } = {}) =>
     run(async () => {
+      setKeyProblem(undefined);
+      if (opts.check) setStatus('Checking the key with Anthropic…');
+      setChecking(Boolean(opts.check));
       try {
-        const r = await call('settingsSetApiKey', { apiKey: key, ...(withPassphrase !== undefined ? { passphrase: withPassphrase } : {}) });
+        const r = await call('settingsSetApiKey', { apiKey: key, ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}), ...(opts.check ? { check: true } : {}) });
         onKeyStatus(r);
         setApiKey('');
         setConsent(undefined);
         setPassphrase('');
-        return r.hasApiKey ? 'API key saved in the vault.' : 'API key removed.';
+        if (!r.hasApiKey) return 'API key removed.';
+        return opts.check || opts.checked ? 'API key saved in the vault. Anthropic accepted it.' : 'API key saved in the vault, without a check.';
       } catch (err) {
-        // The typed key stays in its field while main asks for the passphrase (or after a wrong one).
+        // The typed key stays in its field while main asks for the passphrase (or after a wrong one). Main checked the key first, so it is not checked again.
         if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') {
-          setConsent({ key, question: err.message });
+          setConsent({ key, question: err.message, checked: Boolean(opts.check || opts.checked) });
           return '';
         }
-        if (withPassphrase !== undefined) {
+        if (key !== null && err instanceof ApiError && KEY_PROBLEMS.has(err.code)) {
+          setConsent(undefined);
+          setPassphrase('');
+          setKeyProblem({ message: err.message, unchecked: err.code === 'KEY_UNCHECKED' });
+          return '';
+        }
+        if (opts.passphrase !== undefined) {
           setConsent((c) => c && { ...c, error: messageOf(err) });
           return '';
         }
         throw err;
+      } finally {
+        setChecking(false);
       }
     });
   return (
@@ -64,20 +98,44 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         </button>
       </p>
       <form
-        className="row"
+        className="api-key-form"
         aria-label="API key"
+        aria-busy={checking}
         onSubmit={(e) => {
           e.preventDefault();
-          if (apiKey.trim()) void saveKey(apiKey);
+          if (apiKey.trim() && !checking) void saveKey(apiKey, { check: true });
         }}
       >
-        <label>
-          Anthropic API key
-          <input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="sk-ant-…" autoFocus={autoFocus} />
-        </label>
-        <button type="submit" disabled={!apiKey.trim()}>
-          Save key
-        </button>
+        <div className="row">
+          <label>
+            Anthropic API key
+            <input
+              ref={keyField}
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={apiKey}
+              readOnly={checking}
+              aria-invalid={keyProblem ? true : undefined}
+              aria-describedby={keyProblem ? problemId : undefined}
+              onChange={(e) => {
+                setApiKey(e.target.value);
+                setKeyProblem(undefined);
+              }}
+              placeholder="sk-ant-…"
+              autoFocus={autoFocus}
+            />
+          </label>
+          <button type="submit" disabled={!apiKey.trim() || checking}>
+            Save key
+          </button>
+        </div>
+        <ErrorText message={keyProblem?.message} id={problemId} />
+        {keyProblem?.unchecked && (
+          <button type="button" onClick={() => void saveKey(apiKey, {})}>
+            Save without checking
+          </button>
+        )}
       </form>
       <div className="row save-row">
         {keyStatus.hasApiKey && <button onClick={() => void saveKey(null)}>Remove key</button>}
@@ -108,7 +166,7 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
           error={consent.error}
           onChange={setPassphrase}
           onCancel={() => (setConsent(undefined), setPassphrase(''))}
-          onConfirm={() => void saveKey(consent.key, passphrase)}
+          onConfirm={() => void saveKey(consent.key, { passphrase, checked: consent.checked })}
         />
       )}
     </>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
 import { imeOwnsKey } from '../../lib/keys';
 
 /**
@@ -25,10 +26,7 @@ export function PassphraseConfirm(props: { label: string; question: string; acti
       }}
     >
       <p id={questionId}>{props.question}</p>
-      <label>
-        {props.label}
-        <input ref={input} type="password" autoComplete="current-password" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
-      </label>
+      <PassphraseField label={props.label} inputRef={input} autoComplete="current-password" value={props.value} onChange={props.onChange} />
       <button type="submit" disabled={!props.value}>
         {props.action}
       </button>

@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
+import { StrengthMeter } from '../../components/StrengthMeter';
 import { call, messageOf } from '../../lib/api';
 import { usePassphraseStrength } from '../../lib/strength';
 import { PassphraseConfirm } from './PassphraseConfirm';
@@ -68,21 +70,10 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
       {children}
       <form onSubmit={changePassphrase} aria-label="Change passphrase">
         <h3>Change passphrase</h3>
-        <label>
-          Current passphrase
-          <input type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        </label>
-        <label>
-          New passphrase
-          <input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
-        </label>
-        <p className="hint">
-          Strength: {next ? strength.label : '—'}. {next ? strength.hint : ''}
-        </p>
-        <label>
-          Confirm new passphrase
-          <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        </label>
+        <PassphraseField label="Current passphrase" autoComplete="current-password" value={current} onChange={setCurrent} />
+        <PassphraseField label="New passphrase" autoComplete="new-password" value={next} onChange={setNext} />
+        <StrengthMeter strength={strength} label="New passphrase strength" />
+        <PassphraseField label="Confirm new passphrase" autoComplete="new-password" value={confirm} onChange={setConfirm} />
         <div className="row save-row">
           <button type="submit" disabled={!current || !next}>
             Change passphrase
@@ -159,10 +150,7 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
       >
         <h3>Rotate keys</h3>
         <p>Re-encrypts every memory, conversation and setting under a new key. Use it if you think the vault’s files and passphrase may both have been exposed.</p>
-        <label>
-          Passphrase (to rotate keys)
-          <input type="password" value={rotatePass} onChange={(e) => setRotatePass(e.target.value)} />
-        </label>
+        <PassphraseField label="Passphrase (to rotate keys)" autoComplete="current-password" value={rotatePass} onChange={setRotatePass} />
         <div className="row save-row">
           <button type="submit" disabled={!rotatePass}>
             Rotate keys

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { PassphraseField } from '../../components/PassphraseField';
+import { StrengthMeter } from '../../components/StrengthMeter';
 import { usePassphraseStrength, type Strength } from '../../lib/strength';
 
 /** A new passphrase typed twice, with main's strength estimate shown as the user types. */
@@ -28,23 +30,11 @@ export function useNewPassphrase(): { pass: string; confirm: string; strength: S
 
 /** The two fields and the meter. */
 export function NewPassphraseFields({ state, label = 'Passphrase' }: { state: ReturnType<typeof useNewPassphrase>; label?: string }) {
-  const { pass, confirm, strength } = state;
   return (
     <>
-      <label>
-        {label}
-        <input type="password" autoFocus autoComplete="new-password" value={pass} onChange={(e) => state.setPass(e.target.value)} />
-      </label>
-      <div className="meter" role="meter" aria-label="Passphrase strength" aria-valuemin={0} aria-valuemax={4} aria-valuenow={strength.assessment?.score ?? 0} aria-valuetext={strength.label}>
-        <div className={`bar ${strength.label.replace(' ', '-')}`} style={{ width: `${((strength.assessment?.score ?? 0) + 1) * 20}%` }} />
-      </div>
-      <p className="hint">
-        Strength: {pass ? strength.label : '—'}. {pass ? strength.hint : ''}
-      </p>
-      <label>
-        Confirm {label.toLowerCase()}
-        <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => state.setConfirm(e.target.value)} />
-      </label>
+      <PassphraseField label={label} value={state.pass} onChange={state.setPass} autoComplete="new-password" autoFocus />
+      <StrengthMeter strength={state.strength} />
+      <PassphraseField label={`Confirm ${label.toLowerCase()}`} value={state.confirm} onChange={state.setConfirm} autoComplete="new-password" />
     </>
   );
 }

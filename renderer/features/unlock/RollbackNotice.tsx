@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 
@@ -29,10 +30,7 @@ export function RollbackNotice({ onAccepted }: { onAccepted: () => void }) {
       </p>
       {asking ? (
         <form onSubmit={accept} aria-label="Keep this older copy">
-          <label>
-            Passphrase
-            <input type="password" autoFocus autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} disabled={busy} aria-describedby={error ? 'rollback-error' : undefined} />
-          </label>
+          <PassphraseField label="Passphrase" autoFocus autoComplete="current-password" value={passphrase} onChange={setPassphrase} disabled={busy} describedBy={error ? 'rollback-error' : undefined} />
           <ErrorText message={error} id="rollback-error" />
           <button type="submit" disabled={busy}>
             {busy ? 'Checking…' : 'Keep this copy'}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 
@@ -39,20 +40,35 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
     <main className="centered">
       <form className="card" onSubmit={submit} aria-labelledby="unlock-title" aria-busy={busy}>
         <h1 id="unlock-title">Unlock Mnemo</h1>
-        <label>
-          {mode === 'passphrase' ? 'Passphrase' : 'Recovery key'}
-          <input
-            ref={field}
-            type={mode === 'passphrase' ? 'password' : 'text'}
+        {mode === 'passphrase' ? (
+          <PassphraseField
+            label="Passphrase"
+            inputRef={field}
             autoFocus
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'unlock-error' : undefined}
+            invalid={Boolean(error)}
+            describedBy={error ? 'unlock-error' : undefined}
             autoComplete="off"
             value={secret}
-            onChange={(e) => setSecret(e.target.value)}
+            onChange={setSecret}
             disabled={busy}
           />
-        </label>
+        ) : (
+          <label>
+            Recovery key
+            <input
+              ref={field}
+              type="text"
+              autoFocus
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'unlock-error' : undefined}
+              autoComplete="off"
+              spellCheck={false}
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+              disabled={busy}
+            />
+          </label>
+        )}
         <ErrorText message={error} id="unlock-error" />
         <button type="submit" disabled={busy}>
           {busy ? 'Unlocking… (deriving the key)' : 'Unlock'}

@@ -1,0 +1,79 @@
+import { useId, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import './PassphraseField.css';
+
+export interface PassphraseFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: 'current-password' | 'new-password' | 'off';
+  autoFocus?: boolean | undefined;
+  disabled?: boolean | undefined;
+  inputRef?: Ref<HTMLInputElement> | undefined;
+  invalid?: boolean | undefined;
+  describedBy?: string | undefined;
+}
+
+/**
+ * A passphrase input with a Show toggle beside it. The toggle is a real
+ * button (`aria-pressed`, named "Show <label>"), next in the Tab order after
+ * the field; pressed with a pointer it leaves the focus and the caret in the
+ * field, and it never touches what was typed.
+ */
+export function PassphraseField({ label, value, onChange, autoComplete, autoFocus, disabled, inputRef, invalid, describedBy }: PassphraseFieldProps) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const input = useRef<HTMLInputElement | null>(null);
+  // Changing an input's type can reset its selection: the caret is put back where it was if the field had focus.
+  const caret = useRef<{ start: number | null; end: number | null }>(undefined);
+  useLayoutEffect(() => {
+    const el = input.current;
+    const at = caret.current;
+    caret.current = undefined;
+    if (el && at && document.activeElement === el) el.setSelectionRange(at.start, at.end);
+  }, [shown]);
+
+  const setRefs = (el: HTMLInputElement | null) => {
+    input.current = el;
+    if (typeof inputRef === 'function') inputRef(el);
+    else if (inputRef) (inputRef as { current: HTMLInputElement | null }).current = el;
+  };
+
+  return (
+    <div className="passphrase-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="passphrase-input">
+        <input
+          ref={setRefs}
+          id={id}
+          type={shown ? 'text' : 'password'}
+          // A shown passphrase is still a secret: no spell-check (it would be sent to a dictionary service), no autocorrect.
+          spellCheck={false}
+          autoCapitalize="off"
+          autoCorrect="off"
+          autoComplete={autoComplete}
+          autoFocus={autoFocus}
+          disabled={disabled}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={describedBy}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <button
+          type="button"
+          className="reveal"
+          aria-pressed={shown}
+          aria-controls={id}
+          // A pointer press would take the focus from the field; the field keeps it (keyboard users stay on the button).
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => {
+            const el = input.current;
+            if (el && document.activeElement === el) caret.current = { start: el.selectionStart, end: el.selectionEnd };
+            setShown((s) => !s);
+          }}
+        >
+          Show<span className="sr-only"> {label.toLowerCase()}</span>
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { CSSProperties } from 'react';
+import { STRENGTH_LEVELS, STRENGTH_MAX, type Strength } from '../lib/strength';
+import './StrengthMeter.css';
+
+/**
+ * Main's strength estimate as a bar and a line of words, both painted from the
+ * same row of STRENGTH_LEVELS. Empty until something is typed and rated. The
+ * hint keeps its room while empty, so the form around it does not move as the
+ * words arrive.
+ */
+export function StrengthMeter({ strength, label = 'Passphrase strength' }: { strength: Strength; label?: string }) {
+  const row = STRENGTH_LEVELS[strength.level];
+  const style = { '--level-colour': row.colour } as CSSProperties;
+  return (
+    <div className="strength" data-level={strength.level} style={style}>
+      <div className="meter" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={STRENGTH_MAX} aria-valuenow={row.value} aria-valuetext={row.spoken}>
+        <div className="bar" style={{ width: `${(row.value / STRENGTH_MAX) * 100}%` }} />
+      </div>
+      <p className="hint strength-hint">
+        Strength: <strong className="strength-word">{row.word}</strong>. {strength.hint}
+      </p>
+    </div>
+  );
+}
