@@ -38,7 +38,9 @@ async function fetched(set: (r: ChatRig) => void) {
 /** Stores a good list first, then breaks the API: a refresh must fail and leave the good list stored. */
 async function refreshFails(reply: (url: URL) => { status: number; body: string }) {
   rig = await chatRig();
-  const good = await listModels(rig.t.vault, { refresh: true, env: rig.env, maxRetries: 0 });
+  await listModels(rig.t.vault, { refresh: true, env: rig.env, maxRetries: 0 });
+  const good = await storedModels(rig.t.vault);
+  expect(good.models).toHaveLength(3);
   rig.fake.extra.modelsReply = reply;
   const err = await listModels(rig.t.vault, { refresh: true, env: rig.env, maxRetries: 0 }).then(
     () => undefined,
