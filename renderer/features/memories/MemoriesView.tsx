@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { focusWhenReady } from '../../lib/focus';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
 import { DiscardDialog, useMemoryNavigation, type MemoryTarget } from './navigation';
@@ -30,6 +31,10 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const [newPath, setNewPath] = useState('/memories/');
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<Hit[]>();
+  // Opening a hit shows it in the tree; the hits stay one button away.
+  const [hitsShown, setHitsShown] = useState(false);
+  // Bumped when a hit is opened: the tree then puts focus on it (the hit's button is gone).
+  const [focusKey, setFocusKey] = useState(0);
   const [error, setError] = useState<string>();
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
   const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
@@ -71,7 +76,8 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       setNewPath('/memories/');
       setError(undefined);
       refresh();
-      if (creating === 'file') open(path);
+      // A new file opens in the editor; a new folder is selected, so the tree opens the path to it and shows it.
+      open(path);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -82,6 +88,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
     if (!query.trim()) return setHits(undefined);
     try {
       setHits(await call('memorySearch', { query: query.trim(), project }));
+      setHitsShown(true);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -131,24 +138,52 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           <input type="search" aria-label="Search memories" placeholder="Search memories" value={query} onChange={(e) => setQuery(e.target.value)} />
         </form>
         <ErrorText message={error ?? listError} />
-        {hits ? (
+        {hits && hitsShown ? (
           <ul className="hits" aria-label="Search results">
             {hits.length === 0 && <li>No memory contains “{query}”.</li>}
             {hits.map((h) => (
               <li key={`${h.path}:${h.line}`}>
-                <button onClick={() => open(h.path)}>
+                <button
+                  onClick={() => {
+                    open(h.path);
+                    setHitsShown(false);
+                    setFocusKey((n) => n + 1);
+                  }}
+                >
                   {h.path}
                   {h.line ? `:${h.line}` : ''} <span className="snippet">{h.snippet}</span>
                 </button>
               </li>
             ))}
             <li>
-              <button onClick={() => setHits(undefined)}>Back to all memories</button>
+              <button onClick={() => (setHits(undefined), setHitsShown(false))}>Back to all memories</button>
             </li>
           </ul>
         ) : (
-          <Tree entries={entries} review={review.entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
+          hits && (
+            <button
+              className="link"
+              onClick={() => {
+                setHitsShown(true);
+                focusWhenReady('#memory-list .hits button');
+              }}
+            >
+              Back to the search results ({hits.length})
+            </button>
+          )
         )}
+        {/* Kept while the hits are shown, so the folders opened and the place scrolled to are still there after. */}
+        <Tree
+          key={project}
+          hidden={Boolean(hits && hitsShown)}
+          entries={entries}
+          review={review.entries}
+          selected={selected}
+          focusKey={focusKey}
+          onSelect={(e) => open(e.path)}
+          onRename={(e) => ask(e.path, 'rename')}
+          onDelete={(e) => ask(e.path, 'delete')}
+        />
       </div>
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
