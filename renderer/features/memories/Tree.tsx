@@ -213,11 +213,6 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
 
   return (
     <div className="tree-box" hidden={hidden}>
-      <div className="tree-bar">
-        <button className="small" aria-pressed={details} onClick={() => setDetails(!details)} title="Show each memory's size and last change in a column">
-          Size and date
-        </button>
-      </div>
       <div className="tree-scroll" ref={scroller}>
         <ul role="tree" aria-label="Memories" className={`tree${details ? ' with-details' : ''}`} style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
@@ -293,6 +288,12 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
             );
           })}
         </ul>
+      </div>
+      {/* Below the tree, so Tab goes from the search straight into the tree, and the order on screen is the order of focus. */}
+      <div className="tree-bar">
+        <button className="small" aria-pressed={details} onClick={() => setDetails(!details)} title="Show each memory's size and last change in a column">
+          Size and date
+        </button>
       </div>
     </div>
   );
