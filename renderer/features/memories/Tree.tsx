@@ -228,6 +228,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
             return (
               <li
                 key={v.key}
+                data-index={v.index}
                 ref={(el) => {
                   if (el) items.current.set(e.path, el);
                   else items.current.delete(e.path);
