@@ -33,8 +33,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const [hits, setHits] = useState<Hit[]>();
   // Opening a hit shows it in the tree; the hits stay one button away.
   const [hitsShown, setHitsShown] = useState(false);
-  // Bumped when a hit is opened: the tree then puts focus on it (the hit's button is gone).
-  const [focusKey, setFocusKey] = useState(0);
+  // Shown and focused in the tree: a hit opened (its button is gone), a folder created (the form is gone).
+  const [reveal, setReveal] = useState<{ path: string; n: number }>();
+  const showInTree = (path: string) => setReveal((r) => ({ path, n: (r?.n ?? 0) + 1 }));
   const [error, setError] = useState<string>();
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
   const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
@@ -76,8 +77,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       setNewPath('/memories/');
       setError(undefined);
       refresh();
-      // A new file opens in the editor; a new folder is selected, so the tree opens the path to it and shows it.
-      open(path);
+      // A new file opens in the editor; a new folder is shown in the tree (opened, focused), the editor left as it was.
+      if (creating === 'file') open(path);
+      else showInTree(path);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -145,9 +147,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
               <li key={`${h.path}:${h.line}`}>
                 <button
                   onClick={() => {
-                    open(h.path);
                     setHitsShown(false);
-                    setFocusKey((n) => n + 1);
+                    // Asked first when the open memory has unsaved changes: focus then stays with that question.
+                    if (open(h.path)) showInTree(h.path);
                   }}
                 >
                   {h.path}
@@ -179,7 +181,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           entries={entries}
           review={review.entries}
           selected={selected}
-          focusKey={focusKey}
+          reveal={reveal}
           onSelect={(e) => open(e.path)}
           onRename={(e) => ask(e.path, 'rename')}
           onDelete={(e) => ask(e.path, 'delete')}

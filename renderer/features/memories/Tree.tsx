@@ -26,8 +26,8 @@ interface Props extends TreeActions {
   entries: Entry[];
   selected: string | undefined;
   review?: ReviewEntry[] | undefined;
-  /** Changes when focus should go to the selected item once it is revealed (a search hit was opened). */
-  focusKey?: number | undefined;
+  /** A new `n` asks to show `path` and put focus on it: its folders opened, scrolled to, highlighted (a search hit opened, a folder created). */
+  reveal?: { path: string; n: number } | undefined;
   hidden?: boolean | undefined;
 }
 
@@ -43,7 +43,7 @@ interface Props extends TreeActions {
  * the focused row always stays in the page so focus and Tab never get lost.
  * Nothing is decrypted until a file is opened.
  */
-export function Tree({ entries, selected, onSelect, onRename, onDelete, review, focusKey, hidden }: Props) {
+export function Tree({ entries, selected, onSelect, onRename, onDelete, review, reveal, hidden }: Props) {
   const toReview = useMemo(() => new Map((review ?? []).map((r) => [r.path, r])), [review]);
   const index = useMemo(() => indexEntries(entries), [entries]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(selected ? ancestorsOf(selected) : []));
@@ -81,30 +81,26 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
     initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
   });
 
-  // A new selection (here or from elsewhere): open the path to it, make it the Tab stop, and scroll to it once laid out.
+  /** Opens the folders down to `path` (and it, a folder), makes it the Tab stop and scrolls to it once laid out. False until it is listed. */
+  const show = (path: string, focus: boolean): boolean => {
+    const entry = index.byPath.get(path);
+    if (!entry) return false;
+    setExpanded((x) => expandedFor(x, path, entry.kind === 'dir'));
+    setActive(path);
+    pendingScroll.current = { path, flash: !rowOf.has(path) };
+    if (focus) pendingFocus.current = path;
+    return true;
+  };
+  // A new selection (here or from elsewhere) is shown; one not listed yet (just created, the list on its way) when it arrives.
   useLayoutEffect(() => {
-    if (selected === undefined || revealed.current === selected) {
-      revealed.current = selected;
-      return;
-    }
-    const entry = index.byPath.get(selected);
-    // Not listed yet (just created, or the list is on its way): revealed when it arrives.
-    if (!entry) return;
-    revealed.current = selected;
-    setExpanded((x) => expandedFor(x, selected, entry.kind === 'dir'));
-    setActive(selected);
-    pendingScroll.current = { path: selected, flash: !rowOf.has(selected) };
-  }, [selected, index, rowOf]);
-
-  // Only a new ask moves focus to the selection; a selection changing on its own leaves focus where it is.
-  const focusSelected = useRef(selected);
-  focusSelected.current = selected;
-  const askedFocus = useRef(focusKey);
+    if (selected === undefined || revealed.current === selected) revealed.current = selected;
+    else if (show(selected, false)) revealed.current = selected;
+  });
+  // An ask to show something and focus it, once per `n`; a selection changing on its own leaves focus where it is.
+  const revealedAsk = useRef(reveal?.n);
   useLayoutEffect(() => {
-    if (focusKey === askedFocus.current) return;
-    askedFocus.current = focusKey;
-    if (focusSelected.current !== undefined) pendingFocus.current = focusSelected.current;
-  }, [focusKey]);
+    if (reveal && reveal.n !== revealedAsk.current && show(reveal.path, true)) revealedAsk.current = reveal.n;
+  });
 
   // After every render: rows may have been laid out that something was waiting for.
   useLayoutEffect(() => {
@@ -119,9 +115,13 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
       if (i !== undefined) {
         pendingScroll.current = undefined;
         const top = i * rowPx;
-        const inView = top >= box.scrollTop && top + rowPx <= box.scrollTop + box.clientHeight;
-        if (!inView) virtualizer.scrollToIndex(i, { align: 'center' });
-        if (want.flash || !inView) setFlash(want.path);
+        const bottom = top + rowPx;
+        const view = { top: box.scrollTop, bottom: box.scrollTop + box.clientHeight };
+        const inView = top >= view.top && bottom <= view.bottom;
+        const partly = !inView && bottom > view.top && top < view.bottom;
+        // A row half in view (clicked at the edge) just comes fully in; one far away or in a closed folder is centred and highlighted.
+        if (!inView) virtualizer.scrollToIndex(i, { align: partly && !want.flash ? 'auto' : 'center' });
+        if (want.flash || !(inView || partly)) setFlash(want.path);
       }
     }
     const f = pendingFocus.current;
@@ -131,7 +131,9 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
       el.focus();
     }
   });
-  useLayoutEffect(() => virtualizer.measure(), [rowPx, virtualizer]);
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [rowPx, virtualizer]);
 
   const moveTo = (i: number | undefined) => {
     const row = i === undefined ? undefined : rows[i];
@@ -140,9 +142,9 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
     setActive(p);
     virtualizer.scrollToIndex(i!, { align: 'auto' });
     const el = items.current.get(p);
-    if (el) el.focus();
     // Not in the page yet: focused once the scroll has drawn it.
-    else pendingFocus.current = p;
+    pendingFocus.current = el ? undefined : p;
+    el?.focus();
   };
   const setFolder = (p: string, open: boolean) =>
     setExpanded((x) => {

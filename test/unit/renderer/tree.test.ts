@@ -112,3 +112,16 @@ it('a selection made elsewhere opens its folders and becomes the Tab stop', asyn
   expect(item(DEEP)?.tabIndex).toBe(0);
   expect(item('/memories/area-07/topic-13')!.getAttribute('aria-expanded')).toBe('true');
 });
+
+it('an ask to show a folder opens it and its parents and focuses it, without selecting it', async () => {
+  await render(undefined);
+  const folder = '/memories/area-03/topic-02';
+  await act(async () => {
+    root.render(createElement(Tree, { entries: bigTree(), selected: undefined, reveal: { path: folder, n: 1 }, onSelect: vi.fn(), onRename: vi.fn(), onDelete: vi.fn() }));
+  });
+  expect(document.activeElement).toBe(item(folder));
+  expect(item(folder)!.getAttribute('aria-expanded')).toBe('true');
+  expect(item(folder)!.getAttribute('aria-selected')).toBe('false');
+  expect(item(`${folder}/note-00.md`)).not.toBeNull();
+  expect(item('/memories/area-03')!.getAttribute('aria-expanded')).toBe('true');
+});
