@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
 import { imeOwnsKey } from '../../lib/keys';
 import { writerBadge } from './provenance';
@@ -65,11 +65,14 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
 
   const tabbable = active !== undefined && rowOf.has(active) ? active : selected !== undefined && rowOf.has(selected) ? selected : rows[0]?.entry.path;
   const tabbableAt = tabbable === undefined ? undefined : rowOf.get(tabbable);
+  // Stable between renders: a new function here makes the virtualizer lay out every row again (O(n) per scroll frame).
+  const estimateSize = useCallback(() => rowPx, [rowPx]);
+  const getItemKey = useCallback((i: number) => rows[i]?.entry.path ?? i, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => rowPx,
-    getItemKey: (i) => rows[i]?.entry.path ?? i,
+    estimateSize,
+    getItemKey,
     overscan: OVERSCAN,
     // The Tab stop is always in the page, even scrolled far away: Tab into the tree and focus itself need it.
     rangeExtractor: (range) => {
