@@ -169,6 +169,9 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
     const open = e.kind === 'dir' && expanded.has(e.path);
     const now = performance.now();
     const typing = typed.current !== undefined && now - typed.current.at <= TYPE_AHEAD_RESET_MS;
+    // Any other key ends a word being typed: after an arrow, a letter starts a new search.
+    const word = typed.current;
+    typed.current = undefined;
     switch (k.key) {
       case 'ArrowDown':
         moveTo(i + 1);
@@ -200,14 +203,18 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
         onDelete(e);
         break;
       default: {
-        if (k.ctrlKey || k.metaKey || k.altKey || [...k.key].length !== 1) return;
+        if (k.ctrlKey || k.metaKey || k.altKey || [...k.key].length !== 1) {
+          // A modifier or Shift alone does not end the word ("Notes" is typed with Shift).
+          if (k.key === 'Shift') typed.current = word;
+          return;
+        }
         // Space opens, as Enter does, unless it is inside a name being typed.
         if (k.key === ' ' && !typing) {
           choose(e);
           break;
         }
         // Type-ahead: the next name starting with what was typed (the word resets after a pause).
-        typed.current = typeAheadAfter(typed.current, k.key, now);
+        typed.current = typeAheadAfter(word, k.key, now);
         moveTo(typeAheadMatch(rows, i, typed.current.text));
       }
     }
