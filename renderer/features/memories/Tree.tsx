@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
 import { imeOwnsKey } from '../../lib/keys';
@@ -7,6 +7,20 @@ import { reviewWords } from './ReviewCount';
 import { ROOT, ancestorsOf, detailsOf, expandedFor, indexEntries, parentOf, spokenDetailsOf, TYPE_AHEAD_RESET_MS, typeAheadAfter, typeAheadMatch, visibleRows, type Row, type TypeAhead } from './tree-rows';
 import { useTreeDetails } from './tree-details';
 import './Tree.css';
+
+/**
+ * The scroller's size, except while it is hidden (another tab shown, the hits
+ * list in its place): then the last size seen, else a window's height. With a
+ * zero size the virtualiser would draw nothing, and showing the tree again
+ * would paint it empty for a frame before the resize is noticed.
+ */
+function observeShownRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void): void | (() => void) {
+  let last: Rect = { width: 0, height: window.innerHeight };
+  return observeElementRect(instance, (rect) => {
+    if (rect.height > 0) last = rect;
+    cb(rect.height > 0 ? rect : last);
+  });
+}
 
 /** A row's height before one is measured (px): --row-height at the default font size. */
 const ROW_GUESS = 28.5;
@@ -80,8 +94,9 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
       if (tabbableAt === undefined || tabbableAt >= range.count || at.includes(tabbableAt)) return at;
       return [...at, tabbableAt].sort((a, b) => a - b);
     },
-    // Until the scroller is measured: about a window of rows, not none, so the first paint already shows the tree.
+    // Until the scroller is measured, and while it is hidden: about a window of rows, not none, so the first paint already shows the tree.
     initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
+    observeElementRect: observeShownRect,
   });
 
   /** Opens the folders down to `path` (and it, a folder), makes it the Tab stop and scrolls to it once laid out. False until it is listed. */
