@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-// `npm run bench:ui`: the UI benchmark alone, one worker, its figures printed by the list reporter.
+// `npm run bench:ui`: the UI benchmarks (the chat window, the memory tree) alone, one worker, its figures printed by the list reporter.
 export default defineConfig({
   testDir: '.',
-  testMatch: 'ui.bench.ts',
+  testMatch: ['ui.bench.ts', 'tree.bench.ts'],
   outputDir: '../../test-results/bench-ui',
   workers: 1,
   reporter: [['list']],

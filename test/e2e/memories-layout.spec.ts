@@ -13,6 +13,10 @@ test.beforeEach(async () => {
 test.afterEach(async () => app.cleanup());
 
 const width = async (l: Locator) => (await l.boundingBox())!.width;
+/** Opens the memory as a person would: its folders start closed (issue 20), so each is opened on the way. */
+async function openNote() {
+  for (const name of ['projects', '2026', 'quarterly-planning-notes.md']) await app.page.getByRole('treeitem', { name, exact: true }).click();
+}
 /** The path heading shows the whole path: not clipped, and named in full for assistive tech. */
 async function expectWholePath() {
   const title = app.page.getByRole('heading', { name: PATH });
@@ -24,7 +28,7 @@ async function expectWholePath() {
 test('at 900×650 with history open the editor keeps at least half the window and the whole path shows', async () => {
   const { page } = app;
   await page.setViewportSize({ width: 900, height: 650 });
-  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await openNote();
   await page.getByRole('button', { name: 'History' }).click();
   await expect(page.getByRole('complementary', { name: 'Version history' })).toBeVisible();
   expect(await width(page.getByRole('textbox', { name: 'Editor' }))).toBeGreaterThanOrEqual(450);
@@ -35,7 +39,7 @@ test('at 900×650 with history open the editor keeps at least half the window an
 test('at 200 % zoom (a 640×400 CSS-pixel window) the whole path shows and the editor keeps half the width', async () => {
   const { page } = app;
   await page.setViewportSize({ width: 640, height: 400 });
-  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await openNote();
   await page.getByRole('button', { name: 'History' }).click();
   await expectWholePath();
   expect(await width(page.getByRole('textbox', { name: 'Editor' }))).toBeGreaterThanOrEqual(320);
@@ -44,7 +48,7 @@ test('at 200 % zoom (a 640×400 CSS-pixel window) the whole path shows and the e
 
 test('the memory list collapses and its separator resizes it by keyboard, reporting its size', async () => {
   const { page } = app;
-  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await openNote();
   const editor = page.getByRole('textbox', { name: 'Editor' });
   const sep = page.getByRole('separator', { name: 'Resize memory list' });
   const before = Number(await sep.getAttribute('aria-valuenow'));
@@ -75,7 +79,7 @@ test('the memory list collapses and its separator resizes it by keyboard, report
 
 test('the history pane resizes by keyboard through its separator', async () => {
   const { page } = app;
-  await page.getByRole('treeitem', { name: 'quarterly-planning-notes.md' }).click();
+  await openNote();
   await page.getByRole('button', { name: 'History' }).click();
   const sep = page.getByRole('separator', { name: 'Resize history' });
   const before = Number(await sep.getAttribute('aria-valuenow'));

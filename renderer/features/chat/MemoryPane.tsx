@@ -64,7 +64,7 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
             <div className="memory-pane-tree">
               {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
               {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
-              {shown && <Tree entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
+              {shown && <Tree key={project} entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
             </div>
           )}
           {leaving && (

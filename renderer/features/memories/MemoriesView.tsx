@@ -4,6 +4,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { useLiveSearch } from '../../lib/use-live-search';
 import { MemoryHits } from './MemoryHits';
+import { focusWhenReady } from '../../lib/focus';
 import { EditorPane } from './EditorPane';
 import { FolderPane } from './FolderPane';
 import { DiscardDialog, useMemoryNavigation, type MemoryTarget } from './navigation';
@@ -27,6 +28,11 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const { entries, error: listError, refresh } = useMemoryTree(project);
   const [creating, setCreating] = useState<'file' | 'dir'>();
   const [newPath, setNewPath] = useState('/memories/');
+  // Opening a hit shows it in the tree; the hits stay one button away (a new query shows them again).
+  const [hitsShown, setHitsShown] = useState(true);
+  // Shown and focused in the tree: a hit opened (its button is gone), a folder created (the form is gone).
+  const [reveal, setReveal] = useState<{ path: string; n: number }>();
+  const showInTree = (path: string) => setReveal((r) => ({ path, n: (r?.n ?? 0) + 1 }));
   const [error, setError] = useState<string>();
   // Search as you type, in the project shown (a project change asks again); an empty box shows the tree.
   const searchBox = useRef<HTMLInputElement>(null);
@@ -71,7 +77,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       setNewPath('/memories/');
       setError(undefined);
       refresh();
+      // A new file opens in the editor; a new folder is shown in the tree (opened, focused), the editor left as it was.
       if (creating === 'file') open(path);
+      else showInTree(path);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -118,14 +126,49 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           </form>
         )}
         <form role="search" onSubmit={(e) => e.preventDefault()}>
-          <input ref={searchBox} type="search" aria-label="Search memories" placeholder="Search memories" value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
+          <input ref={searchBox} type="search" aria-label="Search memories" placeholder="Search memories" value={search.query} onChange={(e) => (search.setQuery(e.target.value), setHitsShown(true))} />
         </form>
         <ErrorText message={error ?? search.error ?? listError} />
-        {search.query.trim() ? (
-          <MemoryHits query={search.query.trim()} answer={search.answer} pending={search.pending} onOpen={open} onBack={() => (search.clear(), searchBox.current?.focus())} />
+        {search.query.trim() && hitsShown ? (
+          <MemoryHits
+            query={search.query.trim()}
+            answer={search.answer}
+            pending={search.pending}
+            onOpen={(path) => {
+              setHitsShown(false);
+              // Asked first when the open memory has unsaved changes: focus then stays with that question.
+              const went = open(path);
+              if (went) showInTree(path);
+              return went;
+            }}
+            onBack={() => (search.clear(), searchBox.current?.focus())}
+          />
         ) : (
-          <Tree entries={entries} review={review.entries} selected={selected} onSelect={(e) => open(e.path)} onRename={(e) => ask(e.path, 'rename')} onDelete={(e) => ask(e.path, 'delete')} />
+          search.query.trim() &&
+          search.answer && (
+            <button
+              className="link"
+              onClick={() => {
+                setHitsShown(true);
+                focusWhenReady('#memory-list .hits button');
+              }}
+            >
+              Back to the search results ({search.answer.items.length})
+            </button>
+          )
         )}
+        {/* Kept while the hits are shown, so the folders opened and the place scrolled to are still there after. */}
+        <Tree
+          key={project}
+          hidden={Boolean(search.query.trim() && hitsShown)}
+          entries={entries}
+          review={review.entries}
+          selected={selected}
+          reveal={reveal}
+          onSelect={(e) => open(e.path)}
+          onRename={(e) => ask(e.path, 'rename')}
+          onDelete={(e) => ask(e.path, 'delete')}
+        />
       </div>
       {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">

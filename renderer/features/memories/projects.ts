@@ -41,6 +41,8 @@ export function useMemoryTree(project: string): { entries: Entry[]; error: strin
     return call('memoryList', { project }).then(
       (e) => {
         if (ask !== latest.current) return;
+        // When the list landed, for the tree benchmark (test/bench/tree.bench.ts) and the browser's performance panel: a project id and a count, no path.
+        performance.mark('mnemo:memory-list', { detail: { project, entries: e.length } });
         setEntries(e);
         setError(undefined);
       },
