@@ -79,6 +79,13 @@ const Conversation = z.object({
   costUSD: z.number().optional(),
   /** The model this conversation was set to; absent: the one in Settings. */
   model: z.string().optional(),
+  /**
+   * Messages with more than one version (a reply regenerated, a message edited): `entry` is the index in the
+   * whole transcript of the user message where the versions part, `shown` the version shown (0-based) of
+   * `count`; `by` says where the switch goes (on the message for an edit, on the reply for a regeneration).
+   * Absent when there are none.
+   */
+  versions: z.array(z.object({ entry: z.number().int().min(0), shown: z.number().int().min(0), count: z.number().int().min(2), by: z.enum(['edit', 'regenerate']) })).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -204,9 +211,19 @@ export const CALLS = {
   chatSend: call(
     'chat:send',
     // Words, files or both: a message of attachments alone has no text.
-    one(z.object({ id, text: z.string().max(100_000), attachments: z.array(id).max(100).optional() }).refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0, 'A message needs words or an attachment.')),
+    // `replace`: the transcript index of an earlier user message this one is sent in place of (an edit); that
+    // message and all after it stay as the other version, and its attachments go again with the new one.
+    one(
+      z
+        .object({ id, text: z.string().max(100_000), attachments: z.array(id).max(100).optional(), replace: z.number().int().min(0).max(1_000_000).optional() })
+        .refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0 || m.replace !== undefined, 'A message needs words or an attachment.'),
+    ),
     z.object({ turnId: z.string() }),
   ),
+  /** A new reply to the user message at transcript index `entry`: that exchange and all after it stay as the other version. */
+  chatRegenerate: call('chat:regenerate', one(z.object({ id, entry: z.number().int().min(0).max(1_000_000) })), z.object({ turnId: z.string() })),
+  /** Shows version `version` (0-based) of the message at transcript index `entry`; the conversation comes back through chatGet. */
+  chatShowVersion: call('chat:show-version', one(z.object({ id, entry: z.number().int().min(0).max(1_000_000), version: z.number().int().min(0).max(1000) })), z.null()),
   /** Opens main's file dialog and holds the chosen files for the conversation's next message; refused ones come back as messages. */
   chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()) })),
   /**

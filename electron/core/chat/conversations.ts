@@ -6,11 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
+import type { AttachmentRef, ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
+import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
+import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 
 const INDEX = 'conversations-index';
@@ -39,6 +41,8 @@ export interface StoredConversation {
   pinned?: boolean;
   /** Out of the list, in the Archived view; absent means not archived. */
   archived?: boolean;
+  /** Where a reply was regenerated or a message edited: the other versions (branches.ts); absent when there are none. */
+  forks?: Fork[];
 }
 
 /** What `setFlags` changes: each given flag set or cleared, the others left as they are. */
@@ -87,7 +91,7 @@ const checked = new WeakSet<VaultApi>();
 const swept = new WeakSet<VaultApi>();
 
 /** Create, list, read, save, rename, delete and search conversations. */
-export class Conversations implements AttachmentBytes {
+export class Conversations implements AttachmentBytes, VersionedStore {
   constructor(private readonly vault: VaultApi) {}
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -195,10 +199,60 @@ export class Conversations implements AttachmentBytes {
   async rewindLast(id: string): Promise<string> {
     return this.serial(async () => {
       const c = await this.require(id);
+      refuseRewindOfVersions(c);
       const { text, rest } = withoutLastExchange(c);
       await this.write(rest, c);
       return text;
     });
+  }
+
+  /**
+   * Sets exchange `at` (0 = the first message) and everything after it aside
+   * as a version and cuts the conversation before it, for the turn that makes
+   * the new version; returns that exchange's message and the version shown
+   * before (for `dropUnsent` if the turn is not sent).
+   */
+  async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
+    return this.serial(async () => {
+      const c = await this.require(id);
+      const { next, message, before } = await branchAt(c, at, by, this.tails(id));
+      await this.write(next, c);
+      return { message, before };
+    });
+  }
+
+  /** Shows version `version` (0-based) of the message at exchange `at`; the one shown until now stays as a version. */
+  async showVersion(id: string, at: number, version: number): Promise<StoredConversation> {
+    return this.serial(async () => {
+      const c = await this.require(id);
+      const { next, release } = await showVersion(c, at, version, this.tails(id));
+      if (next === c) return c;
+      await this.write(next, c);
+      if (release) await this.tails(id).remove(release);
+      return next;
+    });
+  }
+
+  /** Undoes `branch` when its turn was not sent: version `before` is shown again and the empty new one goes. */
+  async dropUnsent(id: string, at: number, before: number): Promise<void> {
+    await this.serial(async () => {
+      const c = await this.get(id);
+      const done = c && (await dropUnsent(c, at, before, this.tails(id)));
+      if (!c || !done) return;
+      await this.write(done.next, c);
+      if (done.release) await this.tails(id).remove(done.release);
+    });
+  }
+
+  /** The stored tails of a conversation's other versions, beside its log (deleted with it). */
+  private tails(id: string): TailStore {
+    checkId(id);
+    const key = (k: string) => {
+      if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', 'A version of this conversation has a malformed name. Run “mnemo verify”.');
+      return `conversation-log/${id}/b${k}`;
+    };
+    const internal = this.vault.internal;
+    return { put: (k, tail) => internal.putJSON(key(k), tail), get: (k) => internal.getJSON<Tail>(key(k)), remove: (k) => internal.delete(key(k)) };
   }
 
   /**
@@ -314,6 +368,12 @@ function firstHit(transcript: TranscriptEntry[], q: string): Snippet | undefined
 export function withModel(c: StoredConversation, model: string | undefined): StoredConversation {
   const { model: _before, ...rest } = c;
   return model ? { ...rest, model } : rest;
+}
+
+/** Taking back an exchange that has other versions would leave them named by nothing: it is edited in place instead. */
+export function refuseRewindOfVersions(c: StoredConversation): void {
+  const last = c.transcript.filter((e) => e.role === 'user').length - 1;
+  if (c.forks?.some((f) => f.at >= last)) throw new VaultError('INVALID', 'This message has other versions, so it cannot be taken back. Use Edit on the message instead: the edit becomes one more version.');
 }
 
 /** The conversation without its last exchange, and what the user said in it; NOT_FOUND if there is none. */

@@ -8,7 +8,9 @@ import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { ConversationSummary } from '../../shared/chat';
 import { MemoryToolError } from '../memory/errors';
 import { VaultError } from '../vault/types';
-import { summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversations';
+import { refuseRewindOfVersions, summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversations';
+import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
+import type { AttachmentRef } from '../../shared/chat';
 import type { AttachmentBytes } from './attachments-send';
 
 /** What Claude is told when a temporary chat tries to change memory. */
@@ -29,9 +31,18 @@ export interface ConversationStore extends AttachmentBytes {
   update(id: string, change: (c: StoredConversation) => StoredConversation, base?: StoredConversation): Promise<StoredConversation | undefined>;
 }
 
+/** Versions of a conversation (branches.ts): what both stores offer for regenerating, editing and switching. */
+export interface VersionedStore {
+  branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }>;
+  showVersion(id: string, at: number, version: number): Promise<StoredConversation>;
+  dropUnsent(id: string, at: number, before: number): Promise<void>;
+}
+
 /** Temporary conversations held in this object only; `clear` (on lock or quit) forgets them all. */
-export class TemporaryConversations implements ConversationStore {
+export class TemporaryConversations implements ConversationStore, VersionedStore {
   private readonly byId = new Map<string, StoredConversation>();
+  /** Other versions' tails by conversation, in memory only like the chats themselves. */
+  private readonly tailsById = new Map<string, Map<string, Tail>>();
   /** Attachment bytes by conversation, in memory only like the chats themselves. */
   private readonly files = new Map<string, Map<string, Uint8Array>>();
 
@@ -67,9 +78,38 @@ export class TemporaryConversations implements ConversationStore {
 
   /** As Conversations.rewindLast: takes back the last exchange and returns the user's words. */
   async rewindLast(id: string): Promise<string> {
-    const { text, rest } = withoutLastExchange(await this.require(id));
+    const c = await this.require(id);
+    refuseRewindOfVersions(c);
+    const { text, rest } = withoutLastExchange(c);
     this.byId.set(id, rest);
     return text;
+  }
+
+  async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
+    const { next, message, before } = await branchAt(await this.require(id), at, by, this.tails(id));
+    this.byId.set(id, next);
+    return { message, before };
+  }
+
+  async showVersion(id: string, at: number, version: number): Promise<StoredConversation> {
+    const { next, release } = await showVersion(await this.require(id), at, version, this.tails(id));
+    this.byId.set(id, next);
+    if (release) await this.tails(id).remove(release);
+    return next;
+  }
+
+  async dropUnsent(id: string, at: number, before: number): Promise<void> {
+    const c = this.byId.get(id);
+    const done = c && (await dropUnsent(c, at, before, this.tails(id)));
+    if (!done) return;
+    this.byId.set(id, done.next);
+    if (done.release) await this.tails(id).remove(done.release);
+  }
+
+  private tails(id: string): TailStore {
+    const map = this.tailsById.get(id) ?? new Map<string, Tail>();
+    this.tailsById.set(id, map);
+    return { put: async (k, t) => void map.set(k, t), get: async (k) => map.get(k), remove: async (k) => void map.delete(k) };
   }
 
   async putAttachment(conversationId: string, attachmentId: string, bytes: Uint8Array): Promise<void> {
@@ -100,6 +140,7 @@ export class TemporaryConversations implements ConversationStore {
   /** Forgets one temporary chat (closed by the user). */
   delete(id: string): void {
     this.byId.delete(id);
+    this.tailsById.delete(id);
     this.forgetFiles(id);
   }
 
@@ -113,5 +154,6 @@ export class TemporaryConversations implements ConversationStore {
   clear(): void {
     for (const id of [...this.files.keys()]) this.forgetFiles(id);
     this.byId.clear();
+    this.tailsById.clear();
   }
 }

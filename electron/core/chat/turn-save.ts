@@ -8,7 +8,8 @@ import type { TranscriptEntry } from '../../shared/chat';
 import { titleFrom, UNTITLED, type StoredConversation } from './conversations';
 import type { ConversationStore } from './temporary';
 import { answerDangling, sendable, withUserMessage } from './history';
-import { attachmentsOf, referenceBlock } from './attachments-send';
+import { referenceBlock } from './attachments-send';
+import { keptAttachments } from './branches';
 import type { PendingAttachment } from './turn';
 
 /** Saves one exchange: the user's message (undefined: a Continue, which adds only the reply) and the reply; the conversation as saved (undefined: it was deleted meanwhile). */
@@ -38,7 +39,8 @@ export async function save(conversations: ConversationStore, base: StoredConvers
   }, base);
   // Bytes nothing names any more (a cut-short earlier save, a message taken back and not sent again, or all of them
   // if the conversation was deleted while Claude answered) go now.
-  await conversations.pruneAttachments(base.id, new Set(saved ? attachmentsOf(saved.transcript).keys() : []));
+  // Those of other versions (branches.ts) are named too, and stay.
+  await conversations.pruneAttachments(base.id, saved ? keptAttachments(saved) : new Set());
   return saved;
 }
 

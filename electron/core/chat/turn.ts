@@ -25,6 +25,7 @@ import { AttachmentError } from './attachments';
 import { attachmentsOf, checkRequest, expandAttachments, referenceBlock } from './attachments-send';
 import { keptThinking, replyByteLimit, replyMeter, responseByteLimit } from './reply-limits';
 import { save } from './turn-save';
+import { keptAttachments } from './branches';
 import { addUsage, contextManagement, knownStopReason, resultText, toolResultsOf, untilStopped } from './turn-parts';
 import { canContinue, CONTENT_IN_START, CUT_REPLY, INTERRUPTED_BY_LOCK, MAX_TOOL_CALLS_PER_REPLY, REPEATED_IDS, roundsReached, TOO_MANY_CALLS, TurnInterrupt, type TurnEnd } from './turn-ends';
 
@@ -313,7 +314,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       kept = stored !== undefined && stored.transcript.length > conv.transcript.length;
       if (!kept) {
         notSaved = err;
-        await conversations.pruneAttachments(conv.id, new Set(attachmentsOf((stored ?? conv).transcript).keys())).catch(() => undefined);
+        await conversations.pruneAttachments(conv.id, keptAttachments(stored ?? conv)).catch(() => undefined);
       }
     }
   }

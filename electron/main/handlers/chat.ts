@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { Conversations, summaryOf, withFlags, withModel } from '../../core/chat/conversations';
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
-import { runTurn } from '../../core/chat/turn';
+import { runTurn, type PendingAttachment } from '../../core/chat/turn';
+import { exchangeOfEntry, versionsOf } from '../../core/chat/branches';
+import type { VersionedStore } from '../../core/chat/temporary';
+import type { AttachmentBytes } from '../../core/chat/attachments-send';
+import type { ChatEvent } from '../../shared/chat';
 import { validateMemoryPath } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession, RunningTurn } from './session';
@@ -14,7 +18,7 @@ import { attachmentHandlers } from './attachments';
 export function chatHandlers(
   s: AppSession,
 ): HandlersFor<
-  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatSetModel' | 'chatSetFlags' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
+  'chatList' | 'chatCreate' | 'chatGet' | 'chatRename' | 'chatSetModel' | 'chatSetFlags' | 'chatDelete' | 'chatSearch' | 'chatSend' | 'chatRegenerate' | 'chatShowVersion' | 'chatContinue' | 'chatStop' | 'chatApprove' | 'chatRewind' | 'chatUndo' | 'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'
 > {
   const conversations = () => new Conversations(s.unlocked());
   /** Only conversations of live projects: a deleted project's stay stored but out of sight (and out of search) until it is restored. */
@@ -43,6 +47,7 @@ export function chatHandlers(
         ...(c.project ? { project: c.project } : {}),
         ...(c.temporary ? { temporary: true } : {}),
         ...(c.model ? { model: c.model } : {}),
+        ...(c.forks?.length ? { versions: versionsOf(c) } : {}),
       };
     },
     chatRename: async ({ id, title }) => {
@@ -72,16 +77,31 @@ export function chatHandlers(
       return null;
     },
     chatSearch: async ({ query }) => inLive(await conversations().search(query)),
-    chatSend: async ({ id, text, attachments: asked = [] }) => {
+    chatSend: async ({ id, text, attachments: asked = [], replace }) => {
       // A file named twice goes once (a window could otherwise send and store one image 100 times).
       const attachmentIds = [...new Set(asked)];
       const ready = await readyForTurn(s, id);
       // The turn gets its own copies: removing a chip while Claude answers must not change what is being stored.
       const attachments = s.attachments.get(id, attachmentIds).map((a) => ({ ...a, data: a.data.slice() }));
-      return startTurn(s, id, { ...ready, userText: text, ...(attachments.length ? { attachments } : {}) }, (saved) => {
+      const sent = (saved: boolean) => {
         // Sent and stored with the message: no longer pending. Not sent: they stay, as the message stays in the box.
         if (saved) s.attachments.drop(id, attachmentIds);
+      };
+      if (replace === undefined) return startTurn(s, id, { ...ready, userText: text, ...(attachments.length ? { attachments } : {}) }, sent);
+      // An edit: the message at `replace` and all after it become the other version; its attachments go again.
+      return startVersion(s, id, ready, replace, 'edit', async (message, again) => {
+        const all = [...again, ...attachments.filter((a) => !again.some((b) => b.id === a.id))];
+        if (!text.trim() && all.length === 0) throw new VaultError('INVALID', 'A message needs words or an attachment.');
+        return { userText: text, attachments: all, onSaved: sent };
       });
+    },
+    chatRegenerate: async ({ id, entry }) => startVersion(s, id, await readyForTurn(s, id), entry, 'regenerate', async (message, again) => ({ userText: message.text, attachments: again })),
+    chatShowVersion: async ({ id, entry, version }) => {
+      const store = await versionedStore(s, id);
+      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before showing another version.');
+      const c = s.temporary.get(id) ?? (await conversations().require(id));
+      await store.showVersion(id, exchangeOfEntry(c, entry), version);
+      return null;
     },
     chatContinue: async ({ id }) => startTurn(s, id, { ...(await readyForTurn(s, id)), userText: '', continueTurn: true }),
     chatStop: async ({ turnId }) => {
@@ -140,25 +160,98 @@ async function readyForTurn(s: AppSession, id: string): Promise<Pick<TurnOptions
   return { vault, ...(temporary ? { conversations: temporary } : {}) };
 }
 
+/** The store of conversation `id` (a temporary chat's, or the vault's), checked to be reachable. */
+async function versionedStore(s: AppSession, id: string): Promise<VersionedStore & AttachmentBytes> {
+  if (s.temporary.has(id)) return s.temporary;
+  await requireLiveConversation(s.unlocked(), id);
+  return new Conversations(s.unlocked());
+}
+
+/**
+ * Starts a new version from the user message at transcript index `entry`:
+ * sets that exchange and all after it aside (branches.ts), then runs the turn
+ * `prepare` describes, from the set-aside message and its attachments' bytes.
+ * A turn that is not sent (refused before the request) brings the earlier
+ * version back before the window hears `done`, so nothing is left cut.
+ */
+async function startVersion(
+  s: AppSession,
+  id: string,
+  ready: Pick<TurnOptions, 'vault' | 'conversations'>,
+  entry: number,
+  by: 'edit' | 'regenerate',
+  prepare: (message: { text: string }, again: PendingAttachment[]) => Promise<{ userText: string; attachments: PendingAttachment[]; onSaved?: (saved: boolean) => void }>,
+): Promise<{ turnId: string }> {
+  const store = await versionedStore(s, id);
+  const c = s.temporary.get(id) ?? (await new Conversations(s.unlocked()).require(id));
+  const at = exchangeOfEntry(c, entry);
+  // Held from here: a second send while this one sets its version aside is refused like one during a reply.
+  const slot = reserveTurn(s);
+  try {
+    const { message, before } = await store.branch(id, at, by);
+    try {
+      const again: PendingAttachment[] = [];
+      for (const a of message.attachments) {
+        const data = await store.getAttachment(id, a.id);
+        if (!data) throw new VaultError('DAMAGED', `The attachment “${a.name}” of this message is missing from the vault, so it cannot be sent again.`);
+        again.push({ ...a, data });
+      }
+      const { userText, attachments, onSaved } = await prepare(message, again);
+      return startTurn(s, id, { ...ready, userText, ...(attachments.length ? { attachments } : {}) }, onSaved, {
+        slot,
+        // Not sent: the version shown before comes back (and the empty new one goes) before the window reloads.
+        afterTurn: async (saved) => {
+          if (!saved) await store.dropUnsent(id, at, before).catch(() => undefined);
+        },
+      });
+    } catch (err) {
+      await store.dropUnsent(id, at, before).catch(() => undefined);
+      throw err;
+    }
+  } catch (err) {
+    s.turns.delete(slot.turnId);
+    throw err;
+  }
+}
+
+/** A turn's place in `s.turns`, taken before it starts (a send that first stores something holds it meanwhile). */
+function reserveTurn(s: AppSession): { turnId: string; turn: RunningTurn } {
+  const slot = { turnId: randomBytes(8).toString('hex'), turn: { controller: new AbortController(), approvals: new Map<string, (allow: boolean) => void>() } };
+  s.turns.set(slot.turnId, slot.turn);
+  return slot;
+}
+
 /** Runs a turn in the background; its events reach the window as `chatEvent`, and a lock waits for it to save. */
-function startTurn(s: AppSession, id: string, opts: Omit<TurnOptions, 'conversationId' | 'onEvent' | 'signal' | 'approve' | 'env'>, onSaved?: (saved: boolean) => void): { turnId: string } {
-  const turnId = randomBytes(8).toString('hex');
-  const controller = new AbortController();
-  const approvals = new Map<string, (allow: boolean) => void>();
-  const turn: RunningTurn = { controller, approvals };
-  s.turns.set(turnId, turn);
+function startTurn(
+  s: AppSession,
+  id: string,
+  opts: Omit<TurnOptions, 'conversationId' | 'onEvent' | 'signal' | 'approve' | 'env'>,
+  onSaved?: (saved: boolean) => void,
+  more: { slot?: { turnId: string; turn: RunningTurn }; afterTurn?: (saved: boolean) => Promise<void> } = {},
+): { turnId: string } {
+  const { turnId, turn } = more.slot ?? reserveTurn(s);
+  const { controller, approvals } = turn;
+  // With `afterTurn`, the window hears `done` only once it has run (it reloads the conversation on `done`).
+  let held: ChatEvent | undefined;
+  const send = (event: ChatEvent) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event });
   turn.finished = runTurn({
     ...opts,
     conversationId: id,
     env: s.ctx.env,
     signal: controller.signal,
-    onEvent: (event) => s.ctx.emit('chatEvent', { turnId, conversationId: id, event }),
+    onEvent: (event) => (more.afterTurn && event.type === 'done' ? (held = event) : send(event)),
     onTitled: (title) => s.ctx.emit('chatTitled', { conversationId: id, title }),
     // Keyed on the call id main minted for the card, never on an id the API server chose.
     approve: (req) => new Promise<boolean>((resolve) => approvals.set(req.id, resolve)),
   })
-    .then((saved) => onSaved?.(saved))
-    .catch(() => {
+    .then(async (saved) => {
+      onSaved?.(saved);
+      await more.afterTurn?.(saved);
+      if (held) send(held);
+    })
+    .catch(async () => {
+      // Taken back only if its message is not in the conversation (dropUnsent checks): a saved one stays.
+      await more.afterTurn?.(false).catch(() => undefined);
       s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
       // The window ends a turn on `done` only; without it, it would wait for this one forever.
       s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'done', stopReason: 'error', conversationId: id } });

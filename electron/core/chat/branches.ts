@@ -1,0 +1,196 @@
+/**
+ * Versions of a conversation: regenerating a reply or editing an earlier
+ * message starts a new version from that exchange on, and every earlier
+ * version stays reachable. A conversation is a tree; what the lists hold
+ * (API history, transcript, turn starts) is the path shown, so a turn, the
+ * context meter, export and search work on it as before, and a save still
+ * writes only its own exchange (conversation-log.ts).
+ *
+ * Each fork keeps, besides the version shown, the other versions' tails
+ * (everything from the fork's exchange on, forks further down included) as
+ * one immutable value each, stored beside the conversation's log. The head
+ * holds only the forks' small records, so a turn's save costs what it did.
+ * Showing another version stores the tail shown as a new value, puts the
+ * asked one in the lists, then lets go of its old value: a crash in between
+ * leaves a value nothing names, never a version lost.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { AttachmentRef, TranscriptEntry } from '../../shared/chat';
+import { VaultError } from '../vault/types';
+
+/** A place where the conversation has more than one version: from exchange `at` (0 = the first message) on. */
+export interface Fork {
+  at: number;
+  /** Which version the lists hold (0-based, oldest first). */
+  shown: number;
+  /** Per version, the key of its stored tail; null for the one shown (it is in the lists). */
+  versions: Array<string | null>;
+  /** How the versions were made: an edit shows the switch on the message, a regeneration on the reply. */
+  by: 'edit' | 'regenerate';
+  /** Attachment ids the stored versions name, so pruning the ones no message names keeps theirs. */
+  files?: string[];
+}
+
+/** One version's tail: the lists from its exchange on, and the forks further down it. */
+export interface Tail {
+  messages: BetaMessageParam[];
+  transcript: TranscriptEntry[];
+  turnStarts: number[];
+  forks: Fork[];
+}
+
+/** Where tails are kept: the vault for a stored conversation, memory for a temporary chat. */
+export interface TailStore {
+  put(key: string, tail: Tail): Promise<void>;
+  get(key: string): Promise<Tail | undefined>;
+  remove(key: string): Promise<void>;
+}
+
+/** What a conversation needs for versions (StoredConversation has it). */
+export interface Branchable {
+  messages: BetaMessageParam[];
+  transcript: TranscriptEntry[];
+  turnStarts?: number[];
+  forks?: Fork[];
+  updated: number;
+}
+
+/** The most versions one message keeps: past it, a new one is refused rather than growing the head without bound. */
+export const MAX_VERSIONS = 100;
+const MISSING = 'A version of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+
+/** Where exchange `at` begins: its user entry in the transcript and its user message in the API history. */
+export function exchangeAt(c: Branchable, at: number): { entry: number; message: number } {
+  const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
+  const starts = c.turnStarts ?? [];
+  // Conversations stored before turn starts were kept have them for their later exchanges only.
+  const offset = users.length - starts.length;
+  const entry = users[at];
+  const message = starts[at - offset];
+  if (!Number.isInteger(at) || entry === undefined || message === undefined) {
+    throw new VaultError('INVALID', at >= 0 && at < users.length ? 'This message was stored by an earlier version of Mnemo, so it cannot have versions; edit a later one.' : 'There is no such message in this conversation.');
+  }
+  return { entry, message };
+}
+
+/** The exchange whose user message is transcript entry `entry` (what the window names). */
+export function exchangeOfEntry(c: Branchable, entry: number): number {
+  if (c.transcript[entry]?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  return c.transcript.slice(0, entry).filter((e) => e.role === 'user').length;
+}
+
+/** `c` cut before exchange `at`, and what was cut (forks of that exchange and before stay with `c`). */
+function cutAt<C extends Branchable>(c: C, at: number): { kept: C; tail: Tail } {
+  const { entry, message } = exchangeAt(c, at);
+  const starts = c.turnStarts ?? [];
+  const startIndex = starts.indexOf(message);
+  const forks = c.forks ?? [];
+  return {
+    kept: { ...c, messages: c.messages.slice(0, message), transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
+    tail: { messages: c.messages.slice(message), transcript: c.transcript.slice(entry), turnStarts: starts.slice(startIndex), forks: forks.filter((f) => f.at > at) },
+  };
+}
+
+/** `kept` with `tail` put back after it. */
+function joined<C extends Branchable>(kept: C, tail: Tail): C {
+  return { ...kept, messages: [...kept.messages, ...tail.messages], transcript: [...kept.transcript, ...tail.transcript], turnStarts: [...(kept.turnStarts ?? []), ...tail.turnStarts], forks: [...(kept.forks ?? []), ...tail.forks].sort((a, b) => a.at - b.at) };
+}
+
+/** `c` without an empty forks list, so a conversation that never had versions is stored as before. */
+function tidy<C extends Branchable>(c: C): C {
+  if (c.forks?.length) return c;
+  const { forks: _none, ...rest } = c;
+  return rest as C;
+}
+
+function filesOf(tail: Tail): string[] {
+  const ids = new Set<string>();
+  for (const e of tail.transcript) if (e.role === 'user') for (const a of e.attachments ?? []) ids.add(a.id);
+  for (const f of tail.forks) for (const id of f.files ?? []) ids.add(id);
+  return [...ids];
+}
+
+/** Every attachment id `c` names, in the version shown or in any other: what pruning must keep. */
+export function keptAttachments(c: Branchable): Set<string> {
+  return new Set(filesOf({ messages: [], transcript: c.transcript, turnStarts: [], forks: c.forks ?? [] }));
+}
+
+export const newTailKey = (): string => randomBytes(8).toString('hex');
+
+/**
+ * Sets exchange `at` and all after it aside as a version, leaving `c` cut
+ * before it, ready for the turn that makes the new version. The user's
+ * message of that exchange comes back (a regeneration sends it again).
+ */
+export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork['by'], tails: TailStore): Promise<{ next: C; message: { text: string; attachments: AttachmentRef[] }; before: number }> {
+  const { kept, tail } = cutAt(c, at);
+  const user = tail.transcript[0];
+  if (user?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  const fork = kept.forks?.find((f) => f.at === at);
+  if (fork && fork.versions.length >= MAX_VERSIONS) throw new VaultError('INVALID', `This message already has ${MAX_VERSIONS} versions, the most one keeps. Edit a later message or start a new conversation.`);
+  const key = newTailKey();
+  // Stored first: the head that names it is written after, by the caller.
+  await tails.put(key, tail);
+  const files = [...new Set([...(fork?.files ?? []), ...filesOf(tail)])];
+  const made: Fork = fork
+    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}) }
+    : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}) };
+  const next = { ...kept, updated: Date.now(), forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
+  return { next, message: { text: user.text, attachments: user.attachments ?? [] }, before: fork?.shown ?? 0 };
+}
+
+/**
+ * `c` showing version `version` of the fork at exchange `at`. The version
+ * shown until now is stored as a tail, unless it is empty (a new version
+ * whose message was never sent, or a crash before its reply): that one goes.
+ * `release` is the stored value to remove once the result is written.
+ */
+export async function showVersion<C extends Branchable>(c: C, at: number, version: number, tails: TailStore): Promise<{ next: C; release?: string }> {
+  const fork = c.forks?.find((f) => f.at === at);
+  if (!fork) throw new VaultError('INVALID', 'This message has no other versions.');
+  if (!Number.isInteger(version) || version < 0 || version >= fork.versions.length) throw new VaultError('INVALID', `There is no version ${version + 1} of this message; it has ${fork.versions.length}.`);
+  if (version === fork.shown) return { next: c };
+  const asked = fork.versions[version]!;
+  const target = await tails.get(asked);
+  if (!target) throw new VaultError('DAMAGED', MISSING);
+  // The fork's exchange may be cut from the lists (a new version not sent yet): then the lists end where it begins.
+  const users = c.transcript.filter((e) => e.role === 'user').length;
+  const { kept, tail } = users > at ? cutAt(c, at) : { kept: { ...c, forks: (c.forks ?? []).filter((f) => f.at <= at) }, tail: { messages: [], transcript: [], turnStarts: [], forks: [] } };
+  const versions = [...fork.versions];
+  let shown = version;
+  if (tail.transcript.length === 0) {
+    versions.splice(fork.shown, 1);
+    if (fork.shown < version) shown--;
+  } else {
+    const key = newTailKey();
+    await tails.put(key, tail);
+    versions[fork.shown] = key;
+  }
+  versions[shown] = null;
+  const others = (kept.forks ?? []).filter((f) => f.at !== at);
+  const files = [...new Set([...(fork.files ?? []), ...filesOf(tail)])];
+  const forks = versions.length > 1 ? [...others, { ...fork, versions, shown, ...(files.length ? { files } : {}) }] : others;
+  return { next: tidy(joined({ ...kept, updated: Date.now(), forks }, target)), release: asked };
+}
+
+/**
+ * Takes back a new version that was never sent (the turn refused before
+ * sending): version `before`, shown until then, comes back and the empty one
+ * goes. Undefined when there is nothing to take back (it was sent after all).
+ */
+export async function dropUnsent<C extends Branchable>(c: C, at: number, before: number, tails: TailStore): Promise<{ next: C; release?: string } | undefined> {
+  const fork = c.forks?.find((f) => f.at === at);
+  const users = c.transcript.filter((e) => e.role === 'user').length;
+  if (!fork || users > at || before >= fork.versions.length || before === fork.shown) return undefined;
+  return showVersion(c, at, before, tails);
+}
+
+/** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */
+export function versionsOf(c: Branchable): Array<{ entry: number; shown: number; count: number; by: Fork['by'] }> {
+  const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
+  return (c.forks ?? []).flatMap((f) => {
+    const entry = users[f.at];
+    return entry === undefined ? [] : [{ entry, shown: f.shown, count: f.versions.length, by: f.by }];
+  });
+}
