@@ -4,47 +4,15 @@
  * had streamed (marked as interrupted) before the keys go; a draft the vault
  * cannot take at lock is handed back to the window, not dropped in silence.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { VaultError } from '../../../electron/core/vault/types';
 import type { EventName } from '../../../electron/shared/ipc';
-import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../../fake-anthropic/server';
+import { reply, text } from '../../fake-anthropic/server';
+import { closeApps, handlerApp, PASS } from './handler-app';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+afterEach(closeApps);
 
-async function app() {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-lockturn-'));
-  const fake: FakeAnthropic = await startFakeAnthropic();
-  const emitted: Array<{ event: EventName; payload: unknown }> = [];
-  const made = createHandlers({
-    userDataDir: dir,
-    stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
-    kdf: KDF,
-    pickDirectory: async () => undefined,
-    emit: (event, payload) => void emitted.push({ event, payload }),
-  });
-  cleanup.push(async () => {
-    await made.session.close();
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
-  const call = async <T>(name: Parameters<typeof dispatch>[1], ...args: unknown[]): Promise<T> => {
-    const r = (await dispatch(made.handlers, name, args)) as { ok: boolean; value?: T; error?: unknown };
-    if (!r.ok) throw new Error(JSON.stringify(r.error));
-    return r.value as T;
-  };
-  await call('vaultCreate', { passphrase: PASS });
-  return { ...made, fake, emitted, call };
-}
+const app = () => handlerApp('mnemo-lockturn-');
 
 const streamed = (emitted: Array<{ event: EventName; payload: unknown }>) =>
   emitted.flatMap((e) => (e.event === 'chatEvent' && (e.payload as { event: { type: string; delta?: string } }).event.type === 'text' ? [(e.payload as { event: { delta: string } }).event.delta] : [])).join('');

@@ -3,46 +3,18 @@
  * can show it again after the reply is done, after switching conversations and
  * after a lock; conversations stored before it was kept still open.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { keptThinking, THINKING_KEPT_CHARS } from '../../../electron/core/chat/reply-limits';
-import { memoryCall, reply, startFakeAnthropic, text, thinking } from '../../fake-anthropic/server';
+import { memoryCall, reply, text, thinking } from '../../fake-anthropic/server';
+import { closeApps, handlerApp, PASS } from './handler-app';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+afterEach(closeApps);
 
 type Entry = { role: string; text: string; thinking?: string };
 
 async function app() {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-thinking-'));
-  const fake = await startFakeAnthropic();
-  const made = createHandlers({
-    userDataDir: dir,
-    stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
-    kdf: KDF,
-    pickDirectory: async () => undefined,
-    emit: () => undefined,
-  });
-  cleanup.push(async () => {
-    await made.session.close();
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
-  const call = async <T>(name: Parameters<typeof dispatch>[1], ...args: unknown[]): Promise<T> => {
-    const r = (await dispatch(made.handlers, name, args)) as { ok: boolean; value?: T; error?: unknown };
-    if (!r.ok) throw new Error(JSON.stringify(r.error));
-    return r.value as T;
-  };
-  await call('vaultCreate', { passphrase: PASS });
+  const { call, ...made } = await handlerApp('mnemo-thinking-');
   /** Sends a message and waits until its exchange is in the conversation, as the window reads it. */
   const exchange = async (id: string, message: string, before: number): Promise<Entry[]> => {
     await call('chatSend', { id, text: message });
@@ -56,7 +28,7 @@ async function app() {
     );
     return transcript;
   };
-  return { ...made, fake, call, exchange };
+  return { ...made, call, exchange };
 }
 
 describe('thinking kept with the reply', () => {

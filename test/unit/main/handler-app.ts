@@ -1,0 +1,47 @@
+/**
+ * The app's main-process handlers on a fresh vault, with the fake Anthropic
+ * server as the API: what a window would call, through the same dispatch.
+ * Cleaned up by the caller's `afterEach(closeApps)`.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createHandlers, dispatch } from '../../../electron/main/handlers';
+import type { EventName } from '../../../electron/shared/ipc';
+import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
+
+export const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+export const PASS = 'correct horse battery staple';
+const cleanup: Array<() => Promise<void>> = [];
+
+/** Closes every app made since the last call (use in afterEach). */
+export async function closeApps(): Promise<void> {
+  for (const c of cleanup.splice(0).reverse()) await c();
+}
+
+/** A created, unlocked vault's handlers; `call` throws the error a window would get. Events main sends are in `emitted`. */
+export async function handlerApp(prefix = 'mnemo-app-') {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const fake: FakeAnthropic = await startFakeAnthropic();
+  const emitted: Array<{ event: EventName; payload: unknown }> = [];
+  const made = createHandlers({
+    userDataDir: dir,
+    stateDir: path.join(dir, 'state'),
+    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
+    kdf: KDF,
+    pickDirectory: async () => undefined,
+    emit: (event, payload) => void emitted.push({ event, payload }),
+  });
+  cleanup.push(async () => {
+    await made.session.close();
+    await fake.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  const call = async <T>(name: Parameters<typeof dispatch>[1], ...args: unknown[]): Promise<T> => {
+    const r = (await dispatch(made.handlers, name, args)) as { ok: boolean; value?: T; error?: unknown };
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    return r.value as T;
+  };
+  await call('vaultCreate', { passphrase: PASS });
+  return { ...made, dir, fake, emitted, call };
+}
