@@ -297,10 +297,18 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           </h1>
           {/* The conversation, and beside it (toggled) the memory of its project. */}
           <div className={`chat-area${paneOpen ? ' with-pane' : ''}`}>
-            <ChatView active={tab === 'chat'} restoredDraft={drafts?.chat} onOpenMemory={openInEditor} onOpenSettings={() => show('settings')} onProject={setChatProject} />
-            <button id="memory-toggle" className="pane-toggle memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title={`Memory beside the chat (${keysOf('memoryPane')})`}>
-              Memory
-            </button>
+            <ChatView
+              active={tab === 'chat'}
+              restoredDraft={drafts?.chat}
+              onOpenMemory={openInEditor}
+              onOpenSettings={() => show('settings')}
+              onProject={setChatProject}
+              headerEnd={
+                <button id="memory-toggle" className="memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title={`Memory of this project beside the chat (${keysOf('memoryPane')})`}>
+                  Memory
+                </button>
+              }
+            />
             {paneOpen && <Splitter label="Resize memory pane" controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
             <MemoryPane id={PANE} shown={paneOpen} project={chatProject} request={paneAt} width={paneWidth} onClose={togglePane} />
           </div>

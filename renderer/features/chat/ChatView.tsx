@@ -36,8 +36,11 @@ export function ChatView({
   onOpenMemory,
   onOpenSettings,
   onProject,
+  headerEnd,
 }: {
   active: boolean;
+  /** At the end of the conversation's header: the memory pane's toggle. */
+  headerEnd?: React.ReactNode;
   restoredDraft?: ChatDraft | undefined;
   onOpenMemory: (path: string, project?: string) => void;
   onOpenSettings: () => void;
@@ -351,7 +354,7 @@ export function ChatView({
       <ChipProject.Provider value={conv?.project}>
       <AttachmentConversation.Provider value={conv?.id}>
       <div className={conv?.temporary ? 'conversation temporary' : 'conversation'}>
-        <ConversationHeader conversation={conv} busy={live !== undefined} active={active} />
+        <ConversationHeader conversation={conv} busy={live !== undefined} active={active} end={headerEnd} />
         <Messages
           conversationId={conv?.id}
           entries={conv?.transcript ?? NO_ENTRIES}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ContextUse } from '../../../electron/shared/projects';
 import type { Conversation } from '../../../electron/shared/ipc';
 import { call, messageOf } from '../../lib/api';
@@ -14,7 +14,7 @@ const whole = new Intl.NumberFormat('en');
  * "Export…" to save it as Markdown through main's save dialog. A meter that
  * cannot be had is left out: it is a guide, never a blocker.
  */
-export function ConversationHeader({ conversation, busy, active }: { conversation: Conversation | undefined; busy: boolean; active: boolean }) {
+export function ConversationHeader({ conversation, busy, active, end }: { conversation: Conversation | undefined; busy: boolean; active: boolean; end?: ReactNode }) {
   const id = conversation?.id;
   // Changes when an entry is added or taken back, i.e. when a turn has ended or a rewind has happened.
   const size = conversation ? (conversation.earlier ?? 0) + conversation.transcript.length : 0;
@@ -35,7 +35,13 @@ export function ConversationHeader({ conversation, busy, active }: { conversatio
     );
   }, [id, size, busy, active, model]);
 
-  if (!conversation) return null;
+  // With no conversation open the header keeps only what `end` holds (the memory pane's toggle), in the same place.
+  if (!conversation)
+    return end ? (
+      <div className="conv-header" role="group" aria-label="This conversation">
+        <div className="conv-actions">{end}</div>
+      </div>
+    ) : null;
   const meter = use?.id === conversation.id ? use.value : undefined;
   const share = meter && meter.window > 0 ? meter.used / meter.window : 0;
   const full = share >= NEARLY_FULL;
@@ -88,6 +94,7 @@ export function ConversationHeader({ conversation, busy, active }: { conversatio
             {mine.error}
           </p>
         )}
+        {end}
       </div>
     </div>
   );
