@@ -62,6 +62,12 @@ const MISSING = 'A version of this conversation is missing from the vault. Run â
 
 /** Where exchange `at` begins: its user entry in the transcript and its user message in the API history. */
 export function exchangeAt(c: Branchable, at: number): { entry: number; message: number } {
+  const { entry, message } = located(c, at);
+  return { entry, message };
+}
+
+/** As exchangeAt, with the index of the exchange's turn start (turnStarts[start] = message). */
+function located(c: Branchable, at: number): { entry: number; message: number; start: number } {
   const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
   const starts = c.turnStarts ?? [];
   // Conversations stored before turn starts were kept have them for their later exchanges only.
@@ -71,7 +77,8 @@ export function exchangeAt(c: Branchable, at: number): { entry: number; message:
   if (!Number.isInteger(at) || entry === undefined || message === undefined) {
     throw new VaultError('INVALID', at >= 0 && at < users.length ? 'This message was stored by an earlier version of Mnemo, so it cannot have versions; edit a later one.' : 'There is no such message in this conversation.');
   }
-  return { entry, message };
+  // By position, never by value: a refused exchange's message is left out of the history, so it and the next share one.
+  return { entry, message, start: at - offset };
 }
 
 /** The exchange whose user message is transcript entry `entry` (what the window names). */
@@ -82,9 +89,8 @@ export function exchangeOfEntry(c: Branchable, entry: number): number {
 
 /** `c` cut before exchange `at`, and what was cut (forks of that exchange and before stay with `c`). */
 function cutAt<C extends Branchable>(c: C, at: number): { kept: C; tail: Tail } {
-  const { entry, message } = exchangeAt(c, at);
+  const { entry, message, start: startIndex } = located(c, at);
   const starts = c.turnStarts ?? [];
-  const startIndex = starts.indexOf(message);
   const forks = c.forks ?? [];
   return {
     kept: { ...c, messages: c.messages.slice(0, message), transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
