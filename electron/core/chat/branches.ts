@@ -192,6 +192,20 @@ export async function dropUnsent<C extends Branchable>(c: C, at: number, before:
   return showVersion(c, at, before, tails);
 }
 
+/**
+ * A fork whose new version was never sent and never taken back (the app quit
+ * or crashed, or the vault locked, between setting the version shown aside
+ * and the turn's save): the lists end where its exchange begins, so the window
+ * could not show its versions. `before` is the newest other version, to show again.
+ */
+export function unsentFork(c: Branchable): { at: number; before: number } | undefined {
+  const users = c.transcript.filter((e) => e.role === 'user').length;
+  const fork = c.forks?.find((f) => f.at >= users && f.versions.length > 1);
+  if (!fork) return undefined;
+  const last = fork.versions.length - 1;
+  return { at: fork.at, before: fork.shown === last ? last - 1 : last };
+}
+
 /** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */
 export function versionsOf(c: Branchable): Array<{ entry: number; shown: number; count: number; by: Fork['by'] }> {
   const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
