@@ -30,6 +30,11 @@ export interface Fork {
   by: 'edit' | 'regenerate';
   /** Attachment ids the stored versions name, so pruning the ones no message names keeps theirs. */
   files?: string[];
+  /**
+   * Set when a new version is made, until it is shown or left: the version shown before and how the fork
+   * was made until then, which come back if the new version is never sent.
+   */
+  unsent?: { before: number; by: Fork['by'] };
 }
 
 /** One version's tail: the lists from its exchange on, and the forks further down it. */
@@ -140,9 +145,10 @@ export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork[
   await tails.put(key, tail);
   const files = [...new Set([...(fork?.files ?? []), ...filesOf(tail)])];
   const made: Fork = fork
-    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}) }
-    : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}) };
-  const next = { ...kept, updated: Date.now(), forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
+    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}), unsent: { before: fork.shown, by: fork.by } }
+    : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}), unsent: { before: 0, by } };
+  // `updated` stays: the conversation moves up the list when the new version's turn is saved, not if it is never sent.
+  const next = { ...kept, forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
   return { next, message: { text: user.text, attachments: user.attachments ?? [] }, before: fork?.shown ?? 0 };
 }
 
@@ -163,8 +169,11 @@ export async function showVersion<C extends Branchable>(c: C, at: number, versio
   // The fork's exchange may be cut from the lists (a new version not sent yet): then the lists end where it begins.
   const users = c.transcript.filter((e) => e.role === 'user').length;
   const { kept, tail } = users > at ? cutAt(c, at) : { kept: { ...c, forks: (c.forks ?? []).filter((f) => f.at <= at) }, tail: { messages: [], transcript: [], turnStarts: [], forks: [] } };
+  const { unsent, ...made } = fork;
   const versions = [...fork.versions];
   let shown = version;
+  // An empty version goes, and with it what making it changed: an edit never sent leaves a regenerated reply's fork as it was.
+  if (tail.transcript.length === 0 && unsent && fork.shown === versions.length - 1) made.by = unsent.by;
   if (tail.transcript.length === 0) {
     versions.splice(fork.shown, 1);
     if (fork.shown < version) shown--;
@@ -176,8 +185,9 @@ export async function showVersion<C extends Branchable>(c: C, at: number, versio
   versions[shown] = null;
   const others = (kept.forks ?? []).filter((f) => f.at !== at);
   const files = [...new Set([...(fork.files ?? []), ...filesOf(tail)])];
-  const forks = versions.length > 1 ? [...others, { ...fork, versions, shown, ...(files.length ? { files } : {}) }] : others;
-  return { next: tidy(joined({ ...kept, updated: Date.now(), forks }, target)), release: asked };
+  const forks = versions.length > 1 ? [...others, { ...made, versions, shown, ...(files.length ? { files } : {}) }] : others;
+  // `updated` stays, as for a pin: showing another version is no new message, so the list keeps its order.
+  return { next: tidy(joined({ ...kept, forks }, target)), release: asked };
 }
 
 /**
@@ -196,14 +206,14 @@ export async function dropUnsent<C extends Branchable>(c: C, at: number, before:
  * A fork whose new version was never sent and never taken back (the app quit
  * or crashed, or the vault locked, between setting the version shown aside
  * and the turn's save): the lists end where its exchange begins, so the window
- * could not show its versions. `before` is the newest other version, to show again.
+ * could not show its versions. `before` is the version shown before it was made, to show again.
  */
 export function unsentFork(c: Branchable): { at: number; before: number } | undefined {
   const users = c.transcript.filter((e) => e.role === 'user').length;
   const fork = c.forks?.find((f) => f.at >= users && f.versions.length > 1);
   if (!fork) return undefined;
   const last = fork.versions.length - 1;
-  return { at: fork.at, before: fork.shown === last ? last - 1 : last };
+  return { at: fork.at, before: fork.unsent?.before ?? (fork.shown === last ? last - 1 : last) };
 }
 
 /** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */
