@@ -234,6 +234,26 @@ describe('versions racing each other over IPC', () => {
     expect(((await r.call('chatList')) as Array<{ id: string; pinned?: boolean }>).find((x) => x.id === id)?.pinned).toBe(true);
   });
 
+  it('a lock while a regeneration sets its version aside: after unlocking, every version is there and can be shown', async () => {
+    const r = await rig();
+    const id = await withVersions(r);
+    r.fake.script(reply(text('third')));
+    const regen = r.call('chatRegenerate', { id, entry: 2 }).then((v) => (v as { turnId: string }).turnId, (e: { code: string }) => e.code);
+    await r.call('vaultLock');
+    const outcome = await regen;
+    if (outcome.length === 16) await turnDone(r, outcome);
+    await r.call('vaultUnlock', { passphrase: PASS });
+    const c = await get(r, id);
+    const fork = c.versions?.find((v) => v.entry === 2);
+    expect(fork?.count).toBeGreaterThanOrEqual(2);
+    const seen: string[] = [];
+    for (let v = 0; v < fork!.count; v++) {
+      await r.call('chatShowVersion', { id, entry: 2, version: v });
+      seen.push(words(await get(r, id)).slice(3).join(' '));
+    }
+    expect(seen.slice(0, 2)).toEqual(['a1', 'a1 again']);
+  });
+
   it('a switch and a regeneration asked at once: one wins, and the conversation is whole', async () => {
     const r = await rig();
     const id = await withVersions(r);
