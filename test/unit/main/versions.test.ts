@@ -11,6 +11,7 @@ import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
 import type { AppSession } from '../../../electron/main/handlers/session';
 import { Conversations } from '../../../electron/core/chat/conversations';
+import { VaultError } from '../../../electron/core/vault/types';
 import type { Conversation } from '../../../electron/shared/ipc';
 import { reply, startFakeAnthropic, text, type FakeAnthropic, type RecordedRequest } from '../../fake-anthropic/server';
 
@@ -56,7 +57,7 @@ async function rig(): Promise<Rig> {
   return { handlers, session, env, events, fake, call, refused };
 }
 
-type TurnEvent = { turnId: string; event: { type: string; code?: string } };
+type TurnEvent = { turnId: string; event: { type: string; code?: string; message?: string } };
 const turnEvents = (r: Rig, turnId: string) => r.events.flatMap((e) => (e.event === 'chatEvent' && (e.payload as TurnEvent).turnId === turnId ? [(e.payload as TurnEvent).event] : []));
 
 /** Resolves once the turn's `done` has reached the window. */
@@ -187,6 +188,32 @@ describe('versions over IPC', () => {
     await r.call('chatShowVersion', { id, entry: 2, version: 1 });
     expect(words(await get(r, id))).toEqual(['q0', 'a0', 'q1', 'a1 again']);
   });
+
+  for (const back of ['before the turn ends', 'only after it']) {
+    it(`a regenerated reply the vault cannot take (a full disk, space back ${back}) leaves every version, none cut`, async () => {
+      const r = await rig();
+      const id = await withVersions(r);
+      await r.call('chatShowVersion', { id, entry: 2, version: 0 });
+      const before = await snapshot(r, id);
+      const internal = r.session.unlocked().internal as { putJSON: (k: string, v: unknown) => Promise<void> };
+      const put = internal.putJSON;
+      let full = false;
+      internal.putJSON = async (k, v) => {
+        if (full && k.startsWith('conversation')) throw new VaultError('DISK_FULL', 'The disk is full, so nothing was saved. Free some space and try again.');
+        return put(k, v);
+      };
+      r.fake.script(reply(text('never stored')));
+      const { turnId } = (await r.call('chatRegenerate', { id, entry: 2 })) as { turnId: string };
+      // Full from the turn's save on: its version was set aside before it.
+      full = true;
+      const seen = r.events.length;
+      if (back === 'before the turn ends') await new Promise<void>((resolve) => void (function check() { if (r.events.slice(seen).some((e) => e.event === 'chatEvent' && (e.payload as TurnEvent).event.type === 'error')) { full = false; resolve(); } else setImmediate(check); })());
+      await turnDone(r, turnId);
+      expect(turnEvents(r, turnId).find((e) => e.type === 'error')?.message).toMatch(/disk is full/);
+      full = false;
+      expect(await snapshot(r, id)).toBe(before);
+    });
+  }
 
   it('a new version a crash left unsent is taken back when the conversation is opened, so no version is hidden', async () => {
     const r = await rig();
