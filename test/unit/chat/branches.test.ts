@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
 import { TemporaryConversations } from '../../../electron/core/chat/temporary';
-import { versionsOf } from '../../../electron/core/chat/branches';
+import { MAX_VERSIONS, versionsOf } from '../../../electron/core/chat/branches';
 import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { attachmentBlocks, reply, text, type RecordedRequest } from '../../fake-anthropic/server';
@@ -170,6 +170,48 @@ describe('versions of a stored conversation', () => {
     expect(shape(back)).toEqual(original);
     expect(back.forks).toBeUndefined();
     expect(r.t.vault.internal.keys(`conversation-log/${id}/`).filter((k) => k.includes('/b'))).toEqual([]);
+  });
+});
+
+describe('versions at their limits', () => {
+  const exchange = (c: StoredConversation, q: string): StoredConversation => ({
+    ...c,
+    messages: [...c.messages, { role: 'user', content: q }, { role: 'assistant', content: [{ type: 'text', text: `answer to ${q}` }] }],
+    turnStarts: [...(c.turnStarts ?? []), c.messages.length],
+    transcript: [...c.transcript, { role: 'user', text: q, at: 1 }, { role: 'assistant', text: `answer to ${q}`, at: 1, tools: [] }],
+  });
+
+  it(`a message keeps at most ${MAX_VERSIONS} versions: one more is refused and nothing changes`, async () => {
+    rig = await chatRig();
+    const store = rig.conversations;
+    const id = (await store.create()).id;
+    await store.update(id, (c) => exchange(c, 'v0'));
+    for (let v = 1; v < MAX_VERSIONS; v++) {
+      await store.branch(id, 0, v % 2 ? 'regenerate' : 'edit');
+      await store.update(id, (c) => exchange(c, `v${v}`));
+    }
+    const before = JSON.stringify(await store.require(id));
+    const stored = rig.t.vault.internal.keys(`conversation-log/${id}/b`).length;
+    await expect(store.branch(id, 0, 'regenerate')).rejects.toThrow(new RegExp(`already has ${MAX_VERSIONS} versions`));
+    expect(JSON.stringify(await store.require(id))).toBe(before);
+    expect(rig.t.vault.internal.keys(`conversation-log/${id}/b`).length).toBe(stored);
+    await store.showVersion(id, 0, 37);
+    expect((await store.require(id)).transcript[0]?.text).toBe('v37');
+  });
+
+  it('a stored version gone from the vault is reported as damage when asked for, and changes nothing', async () => {
+    rig = await chatRig();
+    const store = rig.conversations;
+    const id = await withExchanges(rig, 2);
+    await store.branch(id, 1, 'edit');
+    expect(await turn(rig, id, 'q1 edited', 'a1 edited')).toBe(true);
+    const [gone] = rig.t.vault.internal.keys(`conversation-log/${id}/b`);
+    await rig.t.vault.internal.delete(gone!);
+    const before = JSON.stringify(await store.require(id));
+    await expect(store.showVersion(id, 1, 0)).rejects.toMatchObject({ code: 'DAMAGED', message: expect.stringMatching(/missing from the vault/) });
+    expect(JSON.stringify(await store.require(id))).toBe(before);
+    // The version shown still takes turns.
+    expect(await turn(rig, id, 'q2', 'a2')).toBe(true);
   });
 });
 
