@@ -285,6 +285,18 @@ describe('versions racing each other over IPC', () => {
     });
   }
 
+  it('deleting the conversation while a regenerated reply streams leaves nothing of it, no stored version either', async () => {
+    const r = await rig();
+    const id = await withVersions(r);
+    r.fake.script({ ...reply(text('a reply nobody will keep')), delayMs: 20 });
+    const { turnId } = (await r.call('chatRegenerate', { id, entry: 0 })) as { turnId: string };
+    await r.call('chatDelete', { id });
+    await turnDone(r, turnId);
+    expect(await r.refused('chatGet', { id })).toBe('NOT_FOUND');
+    expect(r.session.unlocked().internal.keys(`conversation-log/${id}/`)).toEqual([]);
+    expect(r.session.unlocked().internal.keys(`conversations/${id}`)).toEqual([]);
+  });
+
   it('a switch and a regeneration asked at once: one wins, and the conversation is whole', async () => {
     const r = await rig();
     const id = await withVersions(r);
