@@ -98,14 +98,29 @@ function cutAt<C extends Branchable>(c: C, at: number): { kept: C; tail: Tail } 
   const starts = c.turnStarts ?? [];
   const forks = c.forks ?? [];
   return {
-    kept: { ...c, messages: c.messages.slice(0, message), transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
+    kept: { ...c, messages: [...c.messages.slice(0, message), ...resultsBefore(c.messages[message])], transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
     tail: { messages: c.messages.slice(message), transcript: c.transcript.slice(entry), turnStarts: starts.slice(startIndex), forks: forks.filter((f) => f.at > at) },
   };
 }
 
-/** `kept` with `tail` put back after it. */
+/**
+ * The tool results a message begins with, as a message of their own. After a
+ * reply stopped by the round limit (or by Stop), the user's next words join the
+ * message holding the results of its last calls: those belong to the exchange
+ * before, so they stay with it (otherwise the new version would tell Claude its
+ * calls were stopped). The next turn's words join this message again.
+ */
+function resultsBefore(m: BetaMessageParam | undefined): BetaMessageParam[] {
+  if (m?.role !== 'user' || typeof m.content === 'string') return [];
+  const end = m.content.findIndex((b) => b.type !== 'tool_result');
+  const results = end < 0 ? m.content : m.content.slice(0, end);
+  return results.length ? [{ role: 'user', content: results }] : [];
+}
+
+/** `kept` with `tail` put back after it (the tail's messages begin at its first turn start: kept's results-only message, if any, is in it). */
 function joined<C extends Branchable>(kept: C, tail: Tail): C {
-  return { ...kept, messages: [...kept.messages, ...tail.messages], transcript: [...kept.transcript, ...tail.transcript], turnStarts: [...(kept.turnStarts ?? []), ...tail.turnStarts], forks: [...(kept.forks ?? []), ...tail.forks].sort((a, b) => a.at - b.at) };
+  const from = tail.turnStarts[0] ?? kept.messages.length;
+  return { ...kept, messages: [...kept.messages.slice(0, from), ...tail.messages], transcript: [...kept.transcript, ...tail.transcript], turnStarts: [...(kept.turnStarts ?? []), ...tail.turnStarts], forks: [...(kept.forks ?? []), ...tail.forks].sort((a, b) => a.at - b.at) };
 }
 
 /** `c` without an empty forks list, so a conversation that never had versions is stored as before. */

@@ -91,3 +91,44 @@ describe('where a version begins', () => {
     }
   });
 });
+
+describe('a message sent after the round limit stopped a reply', () => {
+  it("keeps the previous exchange's tool results when it is edited or regenerated (they share its message)", async () => {
+    rig = await chatRig();
+    const r = rig;
+    const id = (await r.conversations.create()).id;
+    // Exchange 0 stopped at the round limit: its last tool call ran and its result is in the history. The next
+    // message was typed instead of Continue, so its words joined that result's message (withUserMessage).
+    const result = { type: 'tool_result' as const, tool_use_id: 'toolu_lim', content: 'Directory: /memories\n- notes.md' };
+    await r.conversations.update(id, (c) => ({
+      ...c,
+      messages: [
+        { role: 'user', content: 'look around' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lim', name: 'memory', input: { command: 'view', path: '/memories' } }] },
+        { role: 'user', content: [result, { type: 'text', text: 'and now?' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
+      ],
+      turnStarts: [0, 2],
+      transcript: [
+        { role: 'user', text: 'look around', at: 0 },
+        { role: 'assistant', text: '', at: 0, tools: [], error: { code: 'max_rounds', message: 'round limit' } },
+        { role: 'user', text: 'and now?', at: 1 },
+        { role: 'assistant', text: 'first answer', at: 1, tools: [] },
+      ],
+    }));
+    const whole = await r.conversations.require(id);
+    const { message } = await r.conversations.branch(id, 1, 'regenerate');
+    expect(await turn(r, id, message.text, reply(text('second answer')))).toBe(true);
+    const sent = r.fake.requests.at(-1)!.body.messages;
+    expect(historyProblem(r.fake.requests.at(-1)!.body)).toBeUndefined();
+    // Claude is told what the view returned, not that the user stopped it.
+    expect(sent[2]).toEqual({ role: 'user', content: [result, { type: 'text', text: 'and now?' }] });
+    await r.conversations.showVersion(id, 1, 0);
+    expect(shape(await r.conversations.require(id))).toEqual(shape(whole));
+    await r.conversations.showVersion(id, 1, 1);
+    const second = await r.conversations.require(id);
+    expect(second.messages.slice(0, 2)).toEqual(whole.messages.slice(0, 2));
+    expect(second.messages[2]).toMatchObject({ role: 'user', content: [result, { type: 'text', text: 'and now?' }] });
+    expect(second.transcript.map((e) => e.text)).toEqual(['look around', '', 'and now?', 'second answer']);
+  });
+});
