@@ -30,6 +30,11 @@ export interface Fork {
   by: 'edit' | 'regenerate';
   /** Attachment ids the stored versions name, so pruning the ones no message names keeps theirs. */
   files?: string[];
+  /**
+   * Set when a new version is made, until it is shown or left: the version shown before and how the fork
+   * was made until then, which come back if the new version is never sent.
+   */
+  unsent?: { before: number; by: Fork['by'] };
 }
 
 /** One version's tail: the lists from its exchange on, and the forks further down it. */
@@ -62,6 +67,12 @@ const MISSING = 'A version of this conversation is missing from the vault. Run â
 
 /** Where exchange `at` begins: its user entry in the transcript and its user message in the API history. */
 export function exchangeAt(c: Branchable, at: number): { entry: number; message: number } {
+  const { entry, message } = located(c, at);
+  return { entry, message };
+}
+
+/** As exchangeAt, with the index of the exchange's turn start (turnStarts[start] = message). */
+function located(c: Branchable, at: number): { entry: number; message: number; start: number } {
   const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
   const starts = c.turnStarts ?? [];
   // Conversations stored before turn starts were kept have them for their later exchanges only.
@@ -71,7 +82,8 @@ export function exchangeAt(c: Branchable, at: number): { entry: number; message:
   if (!Number.isInteger(at) || entry === undefined || message === undefined) {
     throw new VaultError('INVALID', at >= 0 && at < users.length ? 'This message was stored by an earlier version of Mnemo, so it cannot have versions; edit a later one.' : 'There is no such message in this conversation.');
   }
-  return { entry, message };
+  // By position, never by value: a refused exchange's message is left out of the history, so it and the next share one.
+  return { entry, message, start: at - offset };
 }
 
 /** The exchange whose user message is transcript entry `entry` (what the window names). */
@@ -82,19 +94,33 @@ export function exchangeOfEntry(c: Branchable, entry: number): number {
 
 /** `c` cut before exchange `at`, and what was cut (forks of that exchange and before stay with `c`). */
 function cutAt<C extends Branchable>(c: C, at: number): { kept: C; tail: Tail } {
-  const { entry, message } = exchangeAt(c, at);
+  const { entry, message, start: startIndex } = located(c, at);
   const starts = c.turnStarts ?? [];
-  const startIndex = starts.indexOf(message);
   const forks = c.forks ?? [];
   return {
-    kept: { ...c, messages: c.messages.slice(0, message), transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
+    kept: { ...c, messages: [...c.messages.slice(0, message), ...resultsBefore(c.messages[message])], transcript: c.transcript.slice(0, entry), turnStarts: starts.slice(0, startIndex), forks: forks.filter((f) => f.at <= at) },
     tail: { messages: c.messages.slice(message), transcript: c.transcript.slice(entry), turnStarts: starts.slice(startIndex), forks: forks.filter((f) => f.at > at) },
   };
 }
 
-/** `kept` with `tail` put back after it. */
+/**
+ * The tool results a message begins with, as a message of their own. After a
+ * reply stopped by the round limit (or by Stop), the user's next words join the
+ * message holding the results of its last calls: those belong to the exchange
+ * before, so they stay with it (otherwise the new version would tell Claude its
+ * calls were stopped). The next turn's words join this message again.
+ */
+function resultsBefore(m: BetaMessageParam | undefined): BetaMessageParam[] {
+  if (m?.role !== 'user' || typeof m.content === 'string') return [];
+  const end = m.content.findIndex((b) => b.type !== 'tool_result');
+  const results = end < 0 ? m.content : m.content.slice(0, end);
+  return results.length ? [{ role: 'user', content: results }] : [];
+}
+
+/** `kept` with `tail` put back after it (the tail's messages begin at its first turn start: kept's results-only message, if any, is in it). */
 function joined<C extends Branchable>(kept: C, tail: Tail): C {
-  return { ...kept, messages: [...kept.messages, ...tail.messages], transcript: [...kept.transcript, ...tail.transcript], turnStarts: [...(kept.turnStarts ?? []), ...tail.turnStarts], forks: [...(kept.forks ?? []), ...tail.forks].sort((a, b) => a.at - b.at) };
+  const from = tail.turnStarts[0] ?? kept.messages.length;
+  return { ...kept, messages: [...kept.messages.slice(0, from), ...tail.messages], transcript: [...kept.transcript, ...tail.transcript], turnStarts: [...(kept.turnStarts ?? []), ...tail.turnStarts], forks: [...(kept.forks ?? []), ...tail.forks].sort((a, b) => a.at - b.at) };
 }
 
 /** `c` without an empty forks list, so a conversation that never had versions is stored as before. */
@@ -134,9 +160,10 @@ export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork[
   await tails.put(key, tail);
   const files = [...new Set([...(fork?.files ?? []), ...filesOf(tail)])];
   const made: Fork = fork
-    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}) }
-    : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}) };
-  const next = { ...kept, updated: Date.now(), forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
+    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}), unsent: { before: fork.shown, by: fork.by } }
+    : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}), unsent: { before: 0, by } };
+  // `updated` stays: the conversation moves up the list when the new version's turn is saved, not if it is never sent.
+  const next = { ...kept, forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
   return { next, message: { text: user.text, attachments: user.attachments ?? [] }, before: fork?.shown ?? 0 };
 }
 
@@ -157,8 +184,11 @@ export async function showVersion<C extends Branchable>(c: C, at: number, versio
   // The fork's exchange may be cut from the lists (a new version not sent yet): then the lists end where it begins.
   const users = c.transcript.filter((e) => e.role === 'user').length;
   const { kept, tail } = users > at ? cutAt(c, at) : { kept: { ...c, forks: (c.forks ?? []).filter((f) => f.at <= at) }, tail: { messages: [], transcript: [], turnStarts: [], forks: [] } };
+  const { unsent, ...made } = fork;
   const versions = [...fork.versions];
   let shown = version;
+  // An empty version goes, and with it what making it changed: an edit never sent leaves a regenerated reply's fork as it was.
+  if (tail.transcript.length === 0 && unsent && fork.shown === versions.length - 1) made.by = unsent.by;
   if (tail.transcript.length === 0) {
     versions.splice(fork.shown, 1);
     if (fork.shown < version) shown--;
@@ -170,8 +200,9 @@ export async function showVersion<C extends Branchable>(c: C, at: number, versio
   versions[shown] = null;
   const others = (kept.forks ?? []).filter((f) => f.at !== at);
   const files = [...new Set([...(fork.files ?? []), ...filesOf(tail)])];
-  const forks = versions.length > 1 ? [...others, { ...fork, versions, shown, ...(files.length ? { files } : {}) }] : others;
-  return { next: tidy(joined({ ...kept, updated: Date.now(), forks }, target)), release: asked };
+  const forks = versions.length > 1 ? [...others, { ...made, versions, shown, ...(files.length ? { files } : {}) }] : others;
+  // `updated` stays, as for a pin: showing another version is no new message, so the list keeps its order.
+  return { next: tidy(joined({ ...kept, forks }, target)), release: asked };
 }
 
 /**
@@ -184,6 +215,20 @@ export async function dropUnsent<C extends Branchable>(c: C, at: number, before:
   const users = c.transcript.filter((e) => e.role === 'user').length;
   if (!fork || users > at || before >= fork.versions.length || before === fork.shown) return undefined;
   return showVersion(c, at, before, tails);
+}
+
+/**
+ * A fork whose new version was never sent and never taken back (the app quit
+ * or crashed, or the vault locked, between setting the version shown aside
+ * and the turn's save): the lists end where its exchange begins, so the window
+ * could not show its versions. `before` is the version shown before it was made, to show again.
+ */
+export function unsentFork(c: Branchable): { at: number; before: number } | undefined {
+  const users = c.transcript.filter((e) => e.role === 'user').length;
+  const fork = c.forks?.find((f) => f.at >= users && f.versions.length > 1);
+  if (!fork) return undefined;
+  const last = fork.versions.length - 1;
+  return { at: fork.at, before: fork.unsent?.before ?? (fork.shown === last ? last - 1 : last) };
 }
 
 /** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */

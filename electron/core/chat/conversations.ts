@@ -11,7 +11,7 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, showVersion, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 
@@ -235,12 +235,28 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   /** Undoes `branch` when its turn was not sent: version `before` is shown again and the empty new one goes. */
   async dropUnsent(id: string, at: number, before: number): Promise<void> {
-    await this.serial(async () => {
+    await this.takeBack(id, () => ({ at, before }));
+  }
+
+  /**
+   * Shows again the version a new one was made from when that new one was
+   * never sent (unsentFork: a crash or a lock cut the send short); true if
+   * there was one. Call only while no turn runs in the conversation: a turn
+   * that is sending its new version looks the same until it saves.
+   */
+  async restoreUnsent(id: string): Promise<boolean> {
+    return this.takeBack(id, unsentFork);
+  }
+
+  private async takeBack(id: string, which: (c: StoredConversation) => { at: number; before: number } | undefined): Promise<boolean> {
+    return this.serial(async () => {
       const c = await this.get(id);
-      const done = c && (await dropUnsent(c, at, before, this.tails(id)));
-      if (!c || !done) return;
+      const unsent = c && which(c);
+      const done = unsent && (await dropUnsent(c, unsent.at, unsent.before, this.tails(id)));
+      if (!c || !done) return false;
       await this.write(done.next, c);
       if (done.release) await this.tails(id).remove(done.release);
+      return true;
     });
   }
 

@@ -4,7 +4,7 @@ import { Conversations, summaryOf, withFlags, withModel } from '../../core/chat/
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn, type PendingAttachment } from '../../core/chat/turn';
-import { exchangeOfEntry, versionsOf } from '../../core/chat/branches';
+import { exchangeOfEntry, unsentFork, versionsOf } from '../../core/chat/branches';
 import type { VersionedStore } from '../../core/chat/temporary';
 import type { AttachmentBytes } from '../../core/chat/attachments-send';
 import type { ChatEvent } from '../../shared/chat';
@@ -32,7 +32,10 @@ export function chatHandlers(
       return summaryOf(await conversations().create({ project, ...(opts?.model ? { model: opts.model } : {}) }));
     },
     chatGet: async ({ id, tail, from }) => {
-      const c = s.temporary.get(id) ?? (await requireLiveConversation(s.unlocked(), id));
+      let c = s.temporary.get(id) ?? (await requireLiveConversation(s.unlocked(), id));
+      // A new version a crash or a lock left unsent would hide its fork's versions: the one it came from comes back.
+      // Only while no turn runs: a turn sending its new version looks the same until it saves.
+      if (!c.temporary && unsentFork(c) && s.turns.size === 0 && !s.isLocking && (await conversations().restoreUnsent(id))) c = await requireLiveConversation(s.unlocked(), id);
       // The API history stays in main; the window gets the transcript, or its last `tail` entries.
       const earlier = Math.min(c.transcript.length, from ?? (tail === undefined ? 0 : Math.max(0, c.transcript.length - tail)));
       const costUSD = c.transcript.reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
@@ -98,9 +101,17 @@ export function chatHandlers(
     chatRegenerate: async ({ id, entry }) => startVersion(s, id, await readyForTurn(s, id), entry, 'regenerate', async (message, again) => ({ userText: message.text, attachments: again })),
     chatShowVersion: async ({ id, entry, version }) => {
       const store = await versionedStore(s, id);
-      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before showing another version.');
       const c = s.temporary.get(id) ?? (await conversations().require(id));
-      await store.showVersion(id, exchangeOfEntry(c, entry), version);
+      const at = exchangeOfEntry(c, entry);
+      // Held while it switches, as a turn is: a send meanwhile is refused, and a lock waits for the switch to be written.
+      const slot = reserveTurn(s, 'Claude is still answering; stop it or wait before showing another version.');
+      const switched = store.showVersion(id, at, version);
+      slot.turn.finished = switched.catch(() => undefined);
+      try {
+        await switched;
+      } finally {
+        s.turns.delete(slot.turnId);
+      }
       return null;
     },
     chatContinue: async ({ id }) => startTurn(s, id, { ...(await readyForTurn(s, id)), userText: '', continueTurn: true }),
@@ -186,7 +197,11 @@ async function startVersion(
   const c = s.temporary.get(id) ?? (await new Conversations(s.unlocked()).require(id));
   const at = exchangeOfEntry(c, entry);
   // Held from here: a second send while this one sets its version aside is refused like one during a reply.
+  // Checked again here, after the reads above: two regenerations asked at once both passed readyForTurn.
   const slot = reserveTurn(s);
+  let prepared!: () => void;
+  // A lock waits for this preparation (and, once it has started, for the turn) before the keys go.
+  slot.turn.finished = new Promise<void>((resolve) => (prepared = resolve));
   try {
     const { message, before } = await store.branch(id, at, by);
     try {
@@ -197,6 +212,8 @@ async function startVersion(
         again.push({ ...a, data });
       }
       const { userText, attachments, onSaved } = await prepare(message, again);
+      // A lock that came meanwhile stopped this turn before it began: nothing is sent, and the version shown before comes back.
+      if (slot.turn.controller.signal.aborted || s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
       return startTurn(s, id, { ...ready, userText, ...(attachments.length ? { attachments } : {}) }, onSaved, {
         slot,
         // Not sent: the version shown before comes back (and the empty new one goes) before the window reloads.
@@ -211,11 +228,16 @@ async function startVersion(
   } catch (err) {
     s.turns.delete(slot.turnId);
     throw err;
+  } finally {
+    prepared();
   }
 }
 
 /** A turn's place in `s.turns`, taken before it starts (a send that first stores something holds it meanwhile). */
-function reserveTurn(s: AppSession): { turnId: string; turn: RunningTurn } {
+function reserveTurn(s: AppSession, busy = 'Claude is still answering; stop it or wait before sending another message.'): { turnId: string; turn: RunningTurn } {
+  // Checked with nothing awaited before the slot is taken, so of two calls at once exactly one gets it.
+  if (s.turns.size > 0) throw new VaultError('INVALID', busy);
+  if (s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
   const slot = { turnId: randomBytes(8).toString('hex'), turn: { controller: new AbortController(), approvals: new Map<string, (allow: boolean) => void>() } };
   s.turns.set(slot.turnId, slot.turn);
   return slot;
