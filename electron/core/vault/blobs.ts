@@ -34,6 +34,8 @@ export const segmentFile = (id: string): string => `segments/${id}`;
 /** Seals and reads blobs; the Store builds the journal and manifests on top. */
 export class BlobStore {
   private readonly readers = new Map<string, Promise<VaultFile>>();
+  /** Set when the session ends (a lock): its keys are wiped and files closed, so a read in flight fails for that, not for damage. */
+  private ended = false;
 
   constructor(
     readonly dir: string,
@@ -54,7 +56,10 @@ export class BlobStore {
 
   /** Reads, hash-checks and decrypts a blob. DAMAGED if any of it fails. */
   async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
-    const damaged = () => new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
+    const damaged = () =>
+      this.ended
+        ? new VaultError('LOCKED', 'The vault was locked, or its keys were changed, while this was being read; unlock it if needed and try again.')
+        : new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
     const bytes = await this.readRaw(ref);
     if (!bytes) throw damaged();
     const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));
@@ -93,6 +98,11 @@ export class BlobStore {
     const fh = this.readers.get(seg);
     this.readers.delete(seg);
     await fh?.then((h) => h.close()).catch(() => undefined);
+  }
+
+  /** The session is ending: called before its keys are wiped, so reads still under way say "locked". */
+  markEnded(): void {
+    this.ended = true;
   }
 
   protected async closeReaders(): Promise<void> {

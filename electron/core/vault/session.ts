@@ -66,6 +66,7 @@ export abstract class SessionQueue {
 
   /** Wipes a session's keys and closes its files. */
   protected async end(s: Pick<Session, 'vmk' | 'keys' | 'store'>): Promise<void> {
+    s.store.markEnded();
     wipe(s.vmk);
     wipeKeys(s.keys);
     await s.store.close();

@@ -75,5 +75,18 @@ describe('locking while the vault is busy', () => {
       const v = await t.reopen();
       expect((await v.verify()).problems).toEqual([]);
     });
+
+    it(`reads in flight when the vault locks ${ticks} turns in answer or are refused as locked, never called damaged`, async () => {
+      t = await tempVault();
+      for (let i = 0; i < 30; i++) await upsert(t.vault, `/memories/r${i}.md`, `read ${i} `.repeat(2000));
+      const codes = new Set<string>();
+      const reads = Promise.all(Array.from({ length: 30 }, (_, i) => t!.vault.memory.readFile(`/memories/r${i}.md`).catch((e: { code?: string }) => void codes.add(e.code ?? 'none'))));
+      await turns(ticks);
+      t.vault.lock();
+      await reads;
+      expect([...codes].filter((c) => c !== 'LOCKED')).toEqual([]);
+      await t.vault.unlock(PASS);
+      expect((await t.vault.verify()).problems).toEqual([]);
+    });
   }
 });
