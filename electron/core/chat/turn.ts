@@ -130,7 +130,9 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   });
   const fresh = opts.continueTurn ? [] : (opts.attachments ?? []).map(({ data: _data, ...ref }) => ref);
   // A Continue sends the history as the round limit left it: ending in the last round's tool results.
-  const history = opts.continueTurn ? sendable(conv.messages) : withUserMessage(answerDangling(sendable(conv.messages)), opts.userText, fresh.map(referenceBlock));
+  // What came before this message: after a round-limit stop it ends in that round's tool results, which the words join.
+  const prior = answerDangling(sendable(conv.messages));
+  const history = opts.continueTurn ? sendable(conv.messages) : withUserMessage(prior, opts.userText, fresh.map(referenceBlock));
   // Every attachment of the conversation goes again with each request: the API keeps nothing between them.
   const refs = attachmentsOf(conv.transcript);
   for (const a of fresh) refs.set(a.id, a);
@@ -290,7 +292,8 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const keepAnyway = ended !== undefined || outer?.reason instanceof TurnInterrupt;
   const gotReply = messages.length > history.length || keepAnyway;
   // After a refusal the API wants the exchange that caused it gone from what it sees next; the transcript keeps it.
-  if (stopReason === 'refusal') messages = messages.slice(0, opts.continueTurn ? history.length : history.length - 1);
+  // Without its words, not without the message they joined: the last round's tool results stay answered as they were.
+  if (stopReason === 'refusal') messages = opts.continueTurn ? messages.slice(0, history.length) : prior;
   let kept = gotReply;
   let notSaved: VaultError | undefined;
   let saved: StoredConversation | undefined;

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { memoryCall, reply, text, toolResults, resultText, type FakeMessage } from '../../fake-anthropic/server';
+import { STOPPED_RESULT } from '../../../electron/core/chat/history';
 import { chatRig, errorOf, saveSettings, toolEnds, type ChatRig } from './helpers';
 
 let rig: ChatRig | undefined;
@@ -110,6 +111,27 @@ describe('rounds of one turn', () => {
     stored = await rig.conversations.require(c.id);
     expect(stored.transcript.map((e) => e.role)).toEqual(['user', 'assistant', 'assistant']);
     expect(stored.transcript[2]).toMatchObject({ text: 'Finally done.' });
+  });
+
+  it('a message refused right after the round limit stopped a reply keeps that reply’s tool results in what Claude is sent next', async () => {
+    rig = await chatRig();
+    await saveSettings(rig.t.vault, { maxToolRounds: 2 });
+    const c = await rig.conversations.create();
+    rig.fake.otherwise(() => reply(memoryCall({ command: 'view', path: '/memories' })));
+    await rig.turn(c.id, 'Loop.');
+    rig.fake.otherwise(undefined);
+    // Not Continue: a new message, whose words join the last round's tool results in one user message, is refused.
+    rig.fake.script({ ...reply(text('I cannot help with that.')), stop_reason: 'refusal' });
+    await rig.turn(c.id, 'Something refused.');
+    rig.fake.script(reply(text('Fine.')));
+    await rig.turn(c.id, 'Something else.');
+    const last = rig.fake.requests.at(-1)!;
+    // The second round's call keeps its real result (with the new words after it), not a stand-in, and the refused words are gone.
+    const results = toolResults(last);
+    expect(results).toHaveLength(1);
+    expect(resultText(results[0]!.content)).not.toBe(STOPPED_RESULT);
+    expect(resultText(results[0]!.content)).toMatch(/directories up to 2 levels deep in \/memories/);
+    expect(JSON.stringify(last.body.messages)).not.toContain('Something refused.');
   });
 
   it('Continue is refused when the last turn was not cut short by the round limit', async () => {
