@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AttachmentRef, ChatEvent, ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation, EventPayload } from '../../../electron/shared/ipc';
 import type { ChatDraft } from '../../../electron/shared/drafts';
@@ -12,14 +12,13 @@ import { Greeting } from './Greeting';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { LiveReply } from './LiveReply';
 import { Messages } from './Messages';
-import { requestChat, useChatRequests } from './requests';
+import { useChatRequests } from './requests';
 import { Sidebar, type NewConversation } from './Sidebar';
 import { ChipProject } from './ToolChip';
 import { money, usageLine } from './Transcript';
-import { imeOwnsKey } from '../../lib/keys';
-import { useVersions } from './use-versions';
-import { decorate, EntryActionsContext, keptWhileStreaming } from './versions';
-import { matches, modalOpen } from '../../lib/shortcuts';
+import { useChatKeys, useStaleKeyNotice } from './chat-keys';
+import { useDecor, useVersions } from './use-versions';
+import { EntryActionsContext } from './versions';
 
 type Failure = { code: string; message: string };
 /** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
@@ -220,34 +219,8 @@ export function ChatView({
     [handle],
   );
 
-  // A "no API key" error goes stale once a key is set (in Settings or first run): say so, and offer Retry.
-  useEffect(() => {
-    if (!active || (failure?.code !== 'no_key' && failure?.code !== 'auth')) return;
-    let live = true;
-    call('settingsGet').then(
-      (s) => {
-        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: 'An API key is set now. Send your message again with Retry.' });
-      },
-      () => undefined,
-    );
-    return () => void (live = false);
-  }, [active, failure]);
-
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (modalOpen()) return;
-      if (matches(e, 'newConversation')) {
-        e.preventDefault();
-        requestChat({ kind: 'new', temporary: false });
-      } else if (matches(e, 'stop') && liveRef.current && !imeOwnsKey(e)) {
-        e.preventDefault();
-        stop();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [active, stop]);
+  useStaleKeyNotice(active, failure, setFailure);
+  useChatKeys(active, liveRef, stop);
   // "Go to" a conversation, or to a project: its latest stored conversation, or a new one in it if it has none (the sidebar picks it).
   useChatRequests((r) => {
     if (r.kind === 'new') return;
@@ -363,15 +336,10 @@ export function ChatView({
   // The last message the user sent (it may be files without words), and its index in the whole transcript.
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user');
   const lastUserIndex = conv && lastUser ? (conv.earlier ?? 0) + conv.transcript.lastIndexOf(lastUser) : undefined;
-  const editingHere = versions.editing?.conversationId === conv?.id ? versions.editing : undefined;
+  const editingHere = versions.editing;
   // While a new version streams, what it replaces is out of view (an edit: its message on; a regeneration: its replies).
   const turnHere = live && live.conversationId === conv?.id ? live.version : undefined;
-  const transcript = conv?.transcript ?? NO_ENTRIES;
-  const shownEntries = useMemo(() => (turnHere ? transcript.slice(0, keptWhileStreaming(transcript.length, conv?.earlier ?? 0, turnHere)) : transcript), [transcript, turnHere, conv?.earlier]);
-  const decor = useMemo(
-    () => decorate(shownEntries, { earlier: conv?.earlier ?? 0, versions: conv?.versions, busy: live !== undefined, editing: editingHere }),
-    [shownEntries, conv?.earlier, conv?.versions, live !== undefined, editingHere],
-  );
+  const { shownEntries, decor } = useDecor(conv, turnHere, live !== undefined, editingHere);
   const total = conv?.costUSD ?? (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
   /** Sets the open conversation's model (null: back to the one in Settings), or the first one's when none is open yet. */
   const pickModel = async (model: string | null) => {
@@ -452,8 +420,6 @@ export function ChatView({
     </div>
   );
 }
-
-const NO_ENTRIES: Conversation['transcript'] = [];
 
 /** The last reply was stopped by the round limit, so Continue can carry it on. */
 function stoppedByRoundLimit(conv: Conversation | undefined): boolean {

@@ -17,13 +17,14 @@ const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientH
  */
 export function Messages({ conversationId, entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Props) {
   const [announcement, setAnnouncement] = useState('');
-  const seen = useRef({ conversationId, last: entries.at(-1) });
+  const seen = useRef({ conversationId, newest: entries.at(-1)?.at ?? 0 });
   useEffect(() => {
     const before = seen.current;
     const last = entries.at(-1);
-    seen.current = { conversationId, last };
-    // A new last entry is a new reply; earlier messages loaded in front of the same last one are not.
-    if (before.conversationId !== conversationId || !last || last === before.last || last.at === before.last?.at) return;
+    seen.current = { conversationId, newest: Math.max(last?.at ?? 0, before.conversationId === conversationId ? before.newest : 0) };
+    // A last entry newer than any seen is a new reply; earlier messages loaded in front of it are not, nor the
+    // replies a version switch or a new version's start brings back into view (they are older).
+    if (before.conversationId !== conversationId || !last || last.at <= before.newest) return;
     if (last.role === 'assistant') setAnnouncement(replySummary(last));
   }, [conversationId, entries]);
   return (

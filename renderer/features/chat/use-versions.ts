@@ -12,11 +12,10 @@ import { announce } from '../../components/Announcer';
 import { call, messageOf } from '../../lib/api';
 import type { Live } from './live';
 import { focusSwitch } from './VersionSwitch';
-import { versionCount, type EntryActions } from './versions';
+import { decorate, keptWhileStreaming, versionCount, type EntryActions } from './versions';
 
-/** The message being edited: its conversation, its whole-transcript index, the text so far. */
+/** The message being edited in a conversation: its whole-transcript index, and the text so far. */
 export interface Editing {
-  conversationId: string;
   entry: number;
   text: string;
 }
@@ -52,9 +51,19 @@ const EDITOR = 'textarea[aria-label="Edited message"]';
 const editButton = (entry: number) => `[data-entry="${entry}"] button[aria-label="Edit message"]`;
 
 export function useVersions(deps: VersionsDeps) {
-  const [editing, setEditing] = useState<Editing | undefined>();
-  const editingRef = useRef(editing);
-  editingRef.current = editing;
+  // One open editor per conversation: opening another conversation's never replaces what was typed in this one's.
+  const [edits, setEdits] = useState<Readonly<Record<string, Editing>>>({});
+  const openId = deps.convRef.current?.id;
+  const editing = openId === undefined ? undefined : edits[openId];
+  const editsRef = useRef(edits);
+  editsRef.current = edits;
+  /** Sets (or with undefined closes) conversation `id`'s editor; `now` gets what is there, to decide from. */
+  const setEdit = (id: string, next: (now: Editing | undefined) => Editing | undefined) =>
+    setEdits((all) => {
+      const { [id]: now, ...rest } = all;
+      const value = next(now);
+      return value ? { ...rest, [id]: value } : rest;
+    });
   const latest = useRef(deps);
   latest.current = deps;
   /** The version turn whose reply failed: Retry makes that version again rather than taking the exchange back. */
@@ -84,16 +93,17 @@ export function useVersions(deps: VersionsDeps) {
       void startTurn(() => call('chatRegenerate', { id: at.c.id, entry }), { conversationId: at.c.id, userText: '', version: { entry, by: 'regenerate', countBefore: versionCount(at.c.versions, entry) } });
     };
     const sendEdit = () => {
-      const e = editingRef.current;
+      const id = latest.current.convRef.current?.id;
+      const e = id === undefined ? undefined : editsRef.current[id];
       const at = e && messageAt(e.entry);
-      if (!e || !at || at.c.id !== e.conversationId || busy()) return;
+      if (!e || !at || busy()) return;
       const { startTurn, input, setSentFiles } = latest.current;
       failed.current = undefined;
       setSentFiles(at.e.attachments ?? []);
       void startTurn(() => call('chatSend', { id: at.c.id, text: e.text, replace: e.entry }), { conversationId: at.c.id, userText: e.text, version: { entry: e.entry, by: 'edit', countBefore: versionCount(at.c.versions, e.entry) } }).then((started) => {
         if (!started) return;
         // Sent: the editor's text is the new version now. If main refuses the turn before sending, `settle` gives it back.
-        setEditing((now) => (now === e ? undefined : now));
+        setEdit(at.c.id, (now) => (now === e ? undefined : now));
         input.current?.focus();
       });
     };
@@ -103,19 +113,20 @@ export function useVersions(deps: VersionsDeps) {
       startEdit(entry) {
         const at = messageAt(entry);
         if (!at || latest.current.liveRef.current) return;
-        const open = editingRef.current;
-        // One message is edited at a time; what is typed in it is never replaced by another message's text.
-        if (open && open.conversationId === at.c.id) return focusLater(EDITOR);
-        setEditing({ conversationId: at.c.id, entry, text: at.e.text });
+        // One message of a conversation is edited at a time; what is typed in it is never replaced by another message's text.
+        setEdit(at.c.id, (now) => now ?? { entry, text: at.e.text });
         focusLater(EDITOR);
       },
       editText(text) {
-        setEditing((e) => (e ? { ...e, text } : e));
+        const id = latest.current.convRef.current?.id;
+        if (id !== undefined) setEdit(id, (e) => (e ? { ...e, text } : e));
       },
       cancelEdit() {
-        const e = editingRef.current;
-        setEditing(undefined);
-        if (e) focusLater(editButton(e.entry));
+        const id = latest.current.convRef.current?.id;
+        const e = id === undefined ? undefined : editsRef.current[id];
+        if (id === undefined || !e) return;
+        setEdit(id, () => undefined);
+        focusLater(editButton(e.entry));
       },
       showVersion(entry, version, pressed) {
         const c = latest.current.convRef.current;
@@ -133,11 +144,11 @@ export function useVersions(deps: VersionsDeps) {
       },
       retry(lastUser) {
         const f = failed.current;
-        const open = editingRef.current;
+        const c = latest.current.convRef.current;
+        const open = c && editsRef.current[c.id];
         if (f?.by === 'edit' && open?.entry === f.entry) return sendEdit(), true;
         if (f) return regenerate(f.entry), true;
         // The last message has versions, so it cannot be taken back: ask for a new reply to it instead.
-        const c = latest.current.convRef.current;
         if (lastUser !== undefined && c?.versions?.some((v) => v.entry >= lastUser)) return regenerate(lastUser), true;
         return false;
       },
@@ -152,9 +163,24 @@ export function useVersions(deps: VersionsDeps) {
     const sent = versionCount(c.versions, v.entry) > v.countBefore;
     if (sent || v.by !== 'edit') return;
     // Not sent (no key, too large…): main showed the earlier version again; the new text waits in the editor.
-    setEditing((now) => now ?? { conversationId: live.conversationId, entry: v.entry, text: live.userText });
+    setEdit(live.conversationId, (now) => now ?? { entry: v.entry, text: live.userText });
     focusLater(EDITOR);
   };
 
   return { editing, actions, settle };
+}
+
+const NO_ENTRIES: Conversation['transcript'] = [];
+
+/**
+ * What the transcript shows of `conv` and what each message offers: while a
+ * new version of it streams (`turn`), what that version replaces is out of
+ * view (an edit: its message on; a regeneration: the replies after it).
+ */
+export function useDecor(conv: Conversation | undefined, turn: Live['version'], busy: boolean, editing: Editing | undefined) {
+  const transcript = conv?.transcript ?? NO_ENTRIES;
+  const earlier = conv?.earlier ?? 0;
+  const shownEntries = useMemo(() => (turn ? transcript.slice(0, keptWhileStreaming(transcript.length, earlier, turn)) : transcript), [transcript, turn, earlier]);
+  const decor = useMemo(() => decorate(shownEntries, { earlier, versions: conv?.versions, busy, editing }), [shownEntries, earlier, conv?.versions, busy, editing]);
+  return { shownEntries, decor };
 }
