@@ -140,7 +140,7 @@ test('a pasted screenshot and dropped files become chips; a chip can be removed 
 
   // Editing the message shows its files with its words, and sends them again with the new words.
   await page.getByRole('button', { name: 'Edit last message' }).click();
-  const edited = page.getByRole('textbox', { name: 'Edited message' });
+  const edited = page.getByRole('textbox', { name: 'Your edit' });
   await expect(edited).toHaveValue('Two files');
   await expect(lastYou(page).getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toHaveCount(2);
   await expect(lastYou(page)).toContainText('keep.txt');

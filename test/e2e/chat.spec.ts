@@ -163,7 +163,7 @@ test('edit last message opens the message in place; sending the edit replaces th
   await send(page, 'Capital of Frence?');
   await expect(lastReply(page)).toContainText('Paris.');
   await page.getByRole('button', { name: 'Edit last message' }).click();
-  const edited = page.getByRole('textbox', { name: 'Edited message' });
+  const edited = page.getByRole('textbox', { name: 'Your edit' });
   await expect(edited).toHaveValue('Capital of Frence?');
   await expect(edited).toBeFocused();
   await edited.fill('Capital of Italy?');

@@ -25,8 +25,9 @@ export function EditMessage({ text, attachments }: { text: string; attachments: 
       }}
     >
       {attachments?.length ? <SentAttachments items={attachments} /> : null}
+      {/* Not named "… message": the message box keeps the only such name, which people and tests look for. */}
       <textarea
-        aria-label="Edited message"
+        aria-label="Your edit"
         value={text}
         rows={Math.min(12, Math.max(2, text.split('\n').length))}
         onChange={(e) => actions.editText(e.target.value)}

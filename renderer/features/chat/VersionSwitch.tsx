@@ -12,7 +12,7 @@ export function VersionSwitch({ entry, shown, count, busy }: { entry: number; sh
   const actions = useContext(EntryActionsContext);
   const label = `Version ${shown + 1} of ${count}`;
   return (
-    <div className="version-switch" role="group" aria-label="Versions of this message" data-version-entry={entry}>
+    <div className="version-switch" role="group" aria-label="Versions of this message" data-version-entry={entry} data-version-shown={shown}>
       <button type="button" className="version-step" aria-label="Previous version" title="Previous version" disabled={busy || shown === 0} onClick={() => actions.showVersion(entry, shown - 1, 'previous')}>
         <span aria-hidden="true">‹</span>
       </button>
@@ -30,12 +30,13 @@ export function VersionSwitch({ entry, shown, count, busy }: { entry: number; sh
 }
 
 /**
- * Focuses the switch button pressed once the message is drawn again; at an
+ * Focuses the switch button pressed once the message is drawn again showing
+ * version `shown` (the switch drawn before it goes with its message); at an
  * end that button is disabled, so its neighbour takes focus instead of the
  * page. Gives up after about two seconds (the message scrolled out of view).
  */
-export function focusSwitch(entry: number, pressed: 'previous' | 'next', frames = 120): void {
-  const group = document.querySelector(`[data-version-entry="${entry}"]`);
+export function focusSwitch(entry: number, shown: number, pressed: 'previous' | 'next', frames = 120): void {
+  const group = document.querySelector(`[data-version-entry="${entry}"][data-version-shown="${shown}"]`);
   const first = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Next' : 'Previous'} version"]`);
   const other = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Previous' : 'Next'} version"]`);
   const target = first && !first.disabled ? first : other && !other.disabled ? other : undefined;
@@ -43,5 +44,5 @@ export function focusSwitch(entry: number, pressed: 'previous' | 'next', frames 
     target.focus();
     return;
   }
-  if (frames > 0) requestAnimationFrame(() => focusSwitch(entry, pressed, frames - 1));
+  if (frames > 0) requestAnimationFrame(() => focusSwitch(entry, shown, pressed, frames - 1));
 }

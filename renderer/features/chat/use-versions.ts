@@ -47,7 +47,7 @@ function focusLater(selector: string, frames = 120): void {
   if (frames > 0) requestAnimationFrame(() => focusLater(selector, frames - 1));
 }
 
-const EDITOR = 'textarea[aria-label="Edited message"]';
+const EDITOR = 'textarea[aria-label="Your edit"]';
 const editButton = (entry: number) => `[data-entry="${entry}"] button[aria-label="Edit message"]`;
 
 export function useVersions(deps: VersionsDeps) {
@@ -137,7 +137,7 @@ export function useVersions(deps: VersionsDeps) {
           .then(
             () => {
               announce(`Version ${version + 1} of ${count}.`);
-              focusSwitch(entry, pressed);
+              focusSwitch(entry, version, pressed);
             },
             (err: unknown) => latest.current.fail('version', messageOf(err)),
           );
