@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, unlock, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -122,6 +122,7 @@ test('editing the first of two messages: the later exchange goes, the new reply 
   await expect(lastReply(page)).toContainText('Reply two.');
   await expect(switchOf(yours(page).first())).toContainText('1 / 2');
   await expect(switchOf(yours(page).first()).getByRole('button', { name: 'Next version' })).toBeFocused();
+  await shot(page, '25-chat-versions-switch');
 });
 
 test('versions are kept in the vault: after lock and unlock the version shown and the other one are both still there', async () => {
@@ -156,6 +157,7 @@ test('by keyboard alone: Edit opens the editor focused, Shift+Enter breaks the l
   // While a message is edited, the switches wait: a switch would change the messages under the editor.
   await expect(switchOf(lastReply(page)).getByRole('button', { name: 'Previous version' })).toBeDisabled();
   await expectAccessible(page, 'a conversation with versions and a message being edited');
+  await shot(page, '26-chat-versions-editing');
 
   await page.getByRole('tab', { name: 'Memories' }).click();
   await page.getByRole('tab', { name: /^Chat/ }).click();
