@@ -8,6 +8,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
+import { seedConversation } from './seed';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -209,4 +210,35 @@ test('an edit refused before sending (no API key) keeps its text in the editor a
   await expect(yours(page)).toContainText('Name a colour.');
   await expect(lastReply(page)).toContainText('Second answer.');
   await expect(switchOf(yours(page))).toContainText('2 / 3');
+});
+
+test('a message stored before versions existed cannot get one: Edit and Regenerate say so, and the typed edit stays, through Retry too', async () => {
+  const { page } = app;
+  // Stored as an older Mnemo did: no record of where each exchange began in the API history.
+  await seedConversation(app.session.unlocked(), 'Old conversation', 2);
+  // A new conversation reads the list again, so the stored one shows in it.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Old conversation', exact: true }).click();
+  await expect(lastReply(page)).toContainText('That was reply 1.');
+  const sentBefore = fake.requests.length;
+
+  await lastReply(page).getByRole('button', { name: 'Regenerate' }).click();
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(lastReply(page)).toContainText('That was reply 1.');
+
+  await yours(page).first().getByRole('button', { name: 'Edit message' }).click();
+  await editor(page).fill('Show me version zero.');
+  await editor(page).press('Enter');
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(editor(page)).toHaveValue('Show me version zero.');
+  // Retry tries the edit again; it takes nothing back.
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(editor(page)).toHaveValue('Show me version zero.');
+  await expect(yours(page)).toHaveCount(2);
+  await expect(replies(page)).toHaveCount(2);
+  await expect(messageBox(page)).toHaveValue('');
+  expect(fake.requests.length).toBe(sentBefore);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(yours(page).first().getByRole('button', { name: 'Edit message' })).toBeFocused();
 });

@@ -90,7 +90,9 @@ export function useVersions(deps: VersionsDeps) {
       setSentFiles([]);
       // The button goes with the reply it was on: focus waits in the message box (Esc stops), not on the page.
       input.current?.focus();
-      void startTurn(() => call('chatRegenerate', { id: at.c.id, entry }), { conversationId: at.c.id, userText: '', version: { entry, by: 'regenerate', countBefore: versionCount(at.c.versions, entry) } });
+      const version = { entry, by: 'regenerate' as const, countBefore: versionCount(at.c.versions, entry) };
+      // Refused at once (a message stored before versions existed…): Retry asks again rather than taking anything back.
+      void startTurn(() => call('chatRegenerate', { id: at.c.id, entry }), { conversationId: at.c.id, userText: '', version }).then((started) => void (started || (failed.current = version)));
     };
     const sendEdit = () => {
       const id = latest.current.convRef.current?.id;
@@ -100,8 +102,10 @@ export function useVersions(deps: VersionsDeps) {
       const { startTurn, input, setSentFiles } = latest.current;
       failed.current = undefined;
       setSentFiles(at.e.attachments ?? []);
-      void startTurn(() => call('chatSend', { id: at.c.id, text: e.text, replace: e.entry }), { conversationId: at.c.id, userText: e.text, version: { entry: e.entry, by: 'edit', countBefore: versionCount(at.c.versions, e.entry) } }).then((started) => {
-        if (!started) return;
+      const version = { entry: e.entry, by: 'edit' as const, countBefore: versionCount(at.c.versions, e.entry) };
+      void startTurn(() => call('chatSend', { id: at.c.id, text: e.text, replace: e.entry }), { conversationId: at.c.id, userText: e.text, version }).then((started) => {
+        // Refused at once: the text stays in the editor, and Retry sends it again.
+        if (!started) return void (failed.current = version);
         // Sent: the editor's text is the new version now. If main refuses the turn before sending, `settle` gives it back.
         setEdit(at.c.id, (now) => (now === e ? undefined : now));
         input.current?.focus();
