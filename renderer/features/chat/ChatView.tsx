@@ -395,7 +395,8 @@ export function ChatView({
                 <div role="alert" className="error inline-error">
                   <p>{failure.message}</p>
                   {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-                  {!live && (lastUser || draft.trim() || attachments.pending.length > 0) && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
+                  {/* A version that could not be shown is no message to send again. */}
+                  {!live && (lastUser || draft.trim() || attachments.pending.length > 0) && failure.code !== 'cancelled' && failure.code !== 'version' && <button onClick={() => void retry()}>Retry</button>}
                 </div>
               )}
             </>
