@@ -50,6 +50,9 @@ export const SHORTCUTS = [
   listed('send', 'Chat', 'Send the message', ['Enter']),
   listed('newline', 'Chat', 'New line in the message', ['Shift+Enter']),
   bound('stop', 'Chat', 'Stop the reply Claude is writing', [combo('Escape')]),
+  // The editor of a sent message (Edit on it, or "Edit last message") handles its own keys, as the message box does.
+  listed('editSend', 'Chat', 'In a message being edited: send it as a new version', ['Enter']),
+  listed('editCancel', 'Chat', 'In a message being edited: cancel, back to its Edit button', ['Esc']),
   listed('treeMove', 'Memories', 'Move in the list of memories', ['Up', 'Down', 'Home', 'End']),
   listed('treeFolder', 'Memories', 'Open or close a folder, go to its parent', ['Right', 'Left']),
   listed('treeOpen', 'Memories', 'Open the memory or folder', ['Enter', 'Space']),

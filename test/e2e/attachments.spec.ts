@@ -138,11 +138,18 @@ test('a pasted screenshot and dropped files become chips; a chip can be removed 
   const sent = attachmentBlocks(fake.requests[0]!);
   expect(sent.map((b) => b.title ?? b.source.media_type)).toEqual(['image/png', 'keep.txt']);
 
-  // Taking the message back to edit it brings its files back as chips with its words.
+  // Editing the message shows its files with its words, and sends them again with the new words.
   await page.getByRole('button', { name: 'Edit last message' }).click();
-  await expect(message(page)).toHaveValue('Two files');
-  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
-  await expect(chips(page)).toContainText('keep.txt');
+  const edited = page.getByRole('textbox', { name: 'Your edit' });
+  await expect(edited).toHaveValue('Two files');
+  await expect(lastYou(page).getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toHaveCount(2);
+  await expect(lastYou(page)).toContainText('keep.txt');
+  fake.script(reply(text('Got them again.')));
+  await edited.fill('The two files again');
+  await edited.press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Got them again.');
+  expect(attachmentBlocks(fake.requests.at(-1)!).map((b) => b.title ?? b.source.media_type)).toEqual(['image/png', 'keep.txt']);
+  await expect(lastYou(page).getByRole('list', { name: 'Attachments' }).getByRole('listitem')).toHaveCount(2);
 });
 
 test('files that cannot go are refused with a clear, announced error and nothing is sent', async () => {

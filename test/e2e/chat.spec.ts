@@ -157,17 +157,19 @@ test('the open conversation, not just the newest, is still open after lock and u
   await expect(lastReply(page)).toContainText('First answer.');
 });
 
-test('edit last message takes the exchange back into the box; sending it again replaces the old one', async () => {
+test('edit last message opens the message in place; sending the edit replaces the exchange, the old one kept as a version', async () => {
   const { page } = app;
   fake.script(reply(text('Paris.')), reply(text('Rome.')));
   await send(page, 'Capital of Frence?');
   await expect(lastReply(page)).toContainText('Paris.');
   await page.getByRole('button', { name: 'Edit last message' }).click();
-  await expect(message(page)).toHaveValue('Capital of Frence?');
-  await expect(page.getByRole('article', { name: 'Claude' })).toHaveCount(0);
-  await message(page).fill('Capital of Italy?');
-  await message(page).press('Enter');
+  const edited = page.getByRole('textbox', { name: 'Your edit' });
+  await expect(edited).toHaveValue('Capital of Frence?');
+  await expect(edited).toBeFocused();
+  await edited.fill('Capital of Italy?');
+  await edited.press('Enter');
   await expect(lastReply(page)).toContainText('Rome.');
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: 'You' }).getByRole('group', { name: 'Versions of this message' })).toContainText('2 / 2');
   expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Capital of Italy?' }]);
 });

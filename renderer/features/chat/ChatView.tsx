@@ -12,12 +12,13 @@ import { Greeting } from './Greeting';
 import { applyEvent, frameBatcher, type Live } from './live';
 import { LiveReply } from './LiveReply';
 import { Messages } from './Messages';
-import { requestChat, useChatRequests } from './requests';
+import { useChatRequests } from './requests';
 import { Sidebar, type NewConversation } from './Sidebar';
 import { ChipProject } from './ToolChip';
 import { money, usageLine } from './Transcript';
-import { imeOwnsKey } from '../../lib/keys';
-import { matches, modalOpen } from '../../lib/shortcuts';
+import { useChatKeys, useStaleKeyNotice } from './chat-keys';
+import { useDecor, useVersions } from './use-versions';
+import { EntryActionsContext } from './versions';
 
 type Failure = { code: string; message: string };
 /** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
@@ -65,6 +66,10 @@ export function ChatView({
   const [batch] = useState(() => frameBatcher<ChatEvent>((events) => setLive((l) => (l ? events.reduce(applyEvent, l) : l))));
   /** The turn whose conversation was made for its message: if nothing of it is saved, the empty conversation goes again. */
   const madeFor = useRef<{ turnId: string; id: string } | undefined>(undefined);
+  /** The turn in progress reported an error (its reply failed, or it was refused before sending). */
+  const turnFailed = useRef(false);
+  /** Settles a finished turn's version (use-versions.ts); the latest one, so `handle` keeps its identity. */
+  const settleRef = useRef<(turn: Live, c: Conversation, failed: boolean) => void>(() => undefined);
 
   useEffect(() => onProject?.(conv?.project ?? 'default'), [conv?.project, onProject]);
   // The unsent message a lock kept comes back to the box (unless something was typed since).
@@ -156,7 +161,9 @@ export function ChatView({
       if (liveRef.current?.turnId !== turnId) return;
       if (event.type === 'done') {
         batch.flush();
-        const sent = liveRef.current.userText;
+        const turn = liveRef.current;
+        const failedTurn = turnFailed.current;
+        const sent = turn.userText;
         const made = madeFor.current?.turnId === turnId;
         madeFor.current = undefined;
         const shown = convRef.current?.id === conversationId ? convRef.current : undefined;
@@ -176,14 +183,15 @@ export function ChatView({
           setConv((before) => {
             // The user may have opened another conversation meanwhile: leave it open.
             if (before && before.id !== c.id) return before;
-            // Nothing was saved: the message never went out, so give it back to the composer.
-            if (before && sizeOf(c) === sizeOf(before)) {
+            // Nothing was saved: the message never went out, so give it back to the composer (an edit: to its editor, below).
+            if (before && !turn.version && sizeOf(c) === sizeOf(before)) {
               setDraft((d) => d || sent);
               const files = sentFilesRef.current;
               attachments.setPending((p) => (p.length ? p : files));
             }
             return c;
           });
+          settleRef.current(turn, c, failedTurn);
           liveRef.current = undefined;
           setLive(undefined);
           void refreshList();
@@ -192,7 +200,10 @@ export function ChatView({
       }
       if (event.type === 'error') {
         // A stop the user asked for is shown in the transcript ("Stopped."), not as an error; so is the round limit, with Continue.
-        if (event.code !== 'cancelled' && event.code !== 'max_rounds') setFailure({ code: event.code, message: event.message });
+        if (event.code !== 'cancelled' && event.code !== 'max_rounds') {
+          turnFailed.current = true;
+          setFailure({ code: event.code, message: event.message });
+        }
         return;
       }
       batch.push(event);
@@ -211,34 +222,8 @@ export function ChatView({
     [handle],
   );
 
-  // A "no API key" error goes stale once a key is set (in Settings or first run): say so, and offer Retry.
-  useEffect(() => {
-    if (!active || (failure?.code !== 'no_key' && failure?.code !== 'auth')) return;
-    let live = true;
-    call('settingsGet').then(
-      (s) => {
-        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: 'An API key is set now. Send your message again with Retry.' });
-      },
-      () => undefined,
-    );
-    return () => void (live = false);
-  }, [active, failure]);
-
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (modalOpen()) return;
-      if (matches(e, 'newConversation')) {
-        e.preventDefault();
-        requestChat({ kind: 'new', temporary: false });
-      } else if (matches(e, 'stop') && liveRef.current && !imeOwnsKey(e)) {
-        e.preventDefault();
-        stop();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [active, stop]);
+  useStaleKeyNotice(active, failure, setFailure);
+  useChatKeys(active, liveRef, stop);
   // "Go to" a conversation, or to a project: its latest stored conversation, or a new one in it if it has none (the sidebar picks it).
   useChatRequests((r) => {
     if (r.kind === 'new') return;
@@ -276,8 +261,9 @@ export function ChatView({
     }
   };
   /** Shows the turn just started and hands it the events that came before its id was known. */
-  const follow = (turn: Pick<Live, 'turnId' | 'conversationId' | 'userText' | 'continued'>) => {
+  const follow = (turn: Pick<Live, 'turnId' | 'conversationId' | 'userText' | 'continued' | 'version'>) => {
     batch.clear();
+    turnFailed.current = false;
     const started: Live = { ...turn, text: '', parts: [], thinking: '', tools: [], approvals: [] };
     liveRef.current = started;
     setLive(started);
@@ -302,7 +288,33 @@ export function ChatView({
     }
   };
 
-  /** Takes back the last exchange; its text comes back for editing, its attachments as chips. */
+  /** Starts a turn with `begin` and follows it; false (the error shown) when main refused it. */
+  const startTurn = async (begin: () => Promise<{ turnId: string }>, turn: Pick<Live, 'conversationId' | 'userText' | 'version'>): Promise<boolean> => {
+    setFailure(undefined);
+    try {
+      early.current = [];
+      const { turnId } = await begin();
+      follow({ turnId, ...turn });
+      return true;
+    } catch (err) {
+      early.current = undefined;
+      setFailure({ code: 'send', message: messageOf(err) });
+      return false;
+    }
+  };
+  /** Loads conversation `id` again, from the same first entry, and shows it if it is still the open one. */
+  const reload = async (id: string): Promise<Conversation> => {
+    const c = await call('chatGet', { id, ...reloadRange(convRef.current?.id === id ? convRef.current : undefined) });
+    if (convRef.current?.id === id) {
+      convRef.current = c;
+      setConv(c);
+    }
+    return c;
+  };
+  const versions = useVersions({ convRef, liveRef, input, startTurn, reload, fail: (code, message) => setFailure({ code, message }), setSentFiles });
+  settleRef.current = versions.settle;
+
+  /** Takes back the last exchange of a failed reply (for Retry); its attachments wait again as chips. */
   const rewind = async (): Promise<{ text: string; files: AttachmentRef[] } | undefined> => {
     if (!conv) return undefined;
     try {
@@ -318,12 +330,19 @@ export function ChatView({
   /** A message that never went out is in the box: send it. One that got a broken reply: take that exchange back and send again. */
   const retry = async () => {
     if (draft.trim() || attachments.pending.length) return send(draft);
+    // A version's turn failed, or the last message has versions (it cannot be taken back): make that version again.
+    if (versions.actions.retry(lastUserIndex)) return;
     const back = await rewind();
     if (back) await send(back.text, back.files);
   };
 
-  // The last message the user sent (it may be files without words).
+  // The last message the user sent (it may be files without words), and its index in the whole transcript.
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user');
+  const lastUserIndex = conv && lastUser ? (conv.earlier ?? 0) + conv.transcript.lastIndexOf(lastUser) : undefined;
+  const editingHere = versions.editing;
+  // While a new version streams, what it replaces is out of view (an edit: its message on; a regeneration: its replies).
+  const turnHere = live && live.conversationId === conv?.id ? live.version : undefined;
+  const { shownEntries, decor } = useDecor(conv, turnHere, live !== undefined, editingHere);
   const total = conv?.costUSD ?? (conv?.transcript ?? []).reduce((sum, e) => sum + (e.role === 'assistant' && e.usage?.costUSD ? e.usage.costUSD : 0), 0);
   /** Sets the open conversation's model (null: back to the one in Settings), or the first one's when none is open yet. */
   const pickModel = async (model: string | null) => {
@@ -355,9 +374,11 @@ export function ChatView({
       <AttachmentConversation.Provider value={conv?.id}>
       <div className={conv?.temporary ? 'conversation temporary' : 'conversation'}>
         <ConversationHeader conversation={conv} busy={live !== undefined} active={active} end={headerEnd} />
+        <EntryActionsContext.Provider value={versions.actions}>
         <Messages
           conversationId={conv?.id}
-          entries={conv?.transcript ?? NO_ENTRIES}
+          entries={shownEntries}
+          decor={decor}
           earlier={conv?.earlier ?? 0}
           onEarlier={() => conv && showEarlier(conv.id)}
           followKey={live?.turnId}
@@ -377,12 +398,14 @@ export function ChatView({
                 <div role="alert" className="error inline-error">
                   <p>{failure.message}</p>
                   {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
-                  {!live && (lastUser || draft.trim() || attachments.pending.length > 0) && failure.code !== 'cancelled' && <button onClick={() => void retry()}>Retry</button>}
+                  {/* A version that could not be shown is no message to send again. */}
+                  {!live && (lastUser || draft.trim() || attachments.pending.length > 0) && failure.code !== 'cancelled' && failure.code !== 'version' && <button onClick={() => void retry()}>Retry</button>}
                 </div>
               )}
             </>
           }
         />
+        </EntryActionsContext.Provider>
         <Composer
           draft={draft}
           setDraft={setDraft}
@@ -390,7 +413,7 @@ export function ChatView({
           busy={Boolean(live)}
           onSend={() => void send(draft)}
           onStop={stop}
-          onRewind={!live && lastUser && conv ? () => void rewind().then((back) => back && setDraft(back.text)) : undefined}
+          onEditLast={!live && lastUserIndex !== undefined && !editingHere ? () => versions.actions.startEdit(lastUserIndex) : undefined}
           total={conv ? `Conversation total: ${money(total)}` : ''}
           attachments={attachments}
           model={<ConversationModel model={conv ? conv.model : firstModel} active={active} onChange={(m) => void pickModel(m)} />}
@@ -401,8 +424,6 @@ export function ChatView({
     </div>
   );
 }
-
-const NO_ENTRIES: Conversation['transcript'] = [];
 
 /** The last reply was stopped by the round limit, so Continue can carry it on. */
 function stoppedByRoundLimit(conv: Conversation | undefined): boolean {

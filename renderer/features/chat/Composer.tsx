@@ -10,8 +10,8 @@ interface Props {
   busy: boolean;
   onSend: () => void;
   onStop: () => void;
-  /** Shown when there is a last exchange to take back. */
-  onRewind?: (() => void) | undefined;
+  /** Shown when there is a last message to edit: opens its editor in place. */
+  onEditLast?: (() => void) | undefined;
   total: string;
   attachments: AttachmentsState;
   /** The conversation's model picker. */
@@ -23,7 +23,7 @@ interface Props {
  * "Attach files…" (main's dialog), by dropping them on the box, or by pasting
  * an image; they wait as removable chips above the box until sent.
  */
-export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewind, total, attachments: a, model }: Props) {
+export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditLast, total, attachments: a, model }: Props) {
   const [over, setOver] = useState(false);
   const hasFiles = (types: readonly string[]) => types.includes('Files');
   return (
@@ -96,8 +96,8 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onRewin
           </svg>
           Attach files…
         </button>
-        {onRewind && (
-          <button type="button" onClick={onRewind} title="Take back your last message and Claude's reply, to edit and send it again">
+        {onEditLast && (
+          <button type="button" onClick={onEditLast} title="Edit your last message in place and send it again; the reply it had stays as the earlier version">
             Edit last message
           </button>
         )}

@@ -18,6 +18,8 @@ export function ConversationHeader({ conversation, busy, active, end }: { conver
   const id = conversation?.id;
   // Changes when an entry is added or taken back, i.e. when a turn has ended or a rewind has happened.
   const size = conversation ? (conversation.earlier ?? 0) + conversation.transcript.length : 0;
+  // Changes too when another version is shown, which may hold as many entries as the one before.
+  const updated = conversation?.updated;
   // The window is the conversation's model's: picking another one beside the message box counts again.
   const model = conversation?.model;
   const [use, setUse] = useState<{ id: string; value: ContextUse }>();
@@ -33,7 +35,7 @@ export function ConversationHeader({ conversation, busy, active, end }: { conver
       // A meter that could not be had is shown as nothing rather than as an error.
       () => mine === asked.current && setUse(undefined),
     );
-  }, [id, size, busy, active, model]);
+  }, [id, size, updated, busy, active, model]);
 
   // With no conversation open the header keeps only what `end` holds (the memory pane's toggle), in the same place.
   if (!conversation)

@@ -6,11 +6,11 @@ import type { Live } from './live';
 import { Thinking } from './Thinking';
 import { ReplyBody } from './Transcript';
 
-/** The exchange in progress: the message just sent (unless this is a Continue) and Claude's reply as it streams, with its approvals. */
+/** The exchange in progress: the message just sent (unless this is a Continue or a new reply to a message shown above) and Claude's reply as it streams, with its approvals. */
 export function LiveReply({ live, sentFiles, onOpen, setLive }: { live: Live; sentFiles: AttachmentRef[]; onOpen: (path: string) => void; setLive: React.Dispatch<React.SetStateAction<Live | undefined>> }) {
   return (
     <>
-      {!live.continued && (
+      {!live.continued && live.version?.by !== 'regenerate' && (
         <article className="msg user" aria-label="You">
           <p className="who">You</p>
           <PendingChips items={sentFiles} />

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { TranscriptEntry } from '../../../electron/shared/chat';
 import { Entry, replySummary } from './Transcript';
+import type { EntryDecor } from './versions';
 
 /** How close to the end (px) still counts as "at the bottom", so a reply being followed keeps being followed. */
 const BOTTOM_SLACK = 48;
@@ -14,21 +15,22 @@ const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientH
  * up it stays where they put it. Screen readers get one polite announcement
  * per finished reply, not every streamed word.
  */
-export function Messages({ conversationId, entries, earlier, onEarlier, followKey, onOpen, tail }: Props) {
+export function Messages({ conversationId, entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Props) {
   const [announcement, setAnnouncement] = useState('');
-  const seen = useRef({ conversationId, last: entries.at(-1) });
+  const seen = useRef({ conversationId, newest: entries.at(-1)?.at ?? 0 });
   useEffect(() => {
     const before = seen.current;
     const last = entries.at(-1);
-    seen.current = { conversationId, last };
-    // A new last entry is a new reply; earlier messages loaded in front of the same last one are not.
-    if (before.conversationId !== conversationId || !last || last === before.last || last.at === before.last?.at) return;
+    seen.current = { conversationId, newest: Math.max(last?.at ?? 0, before.conversationId === conversationId ? before.newest : 0) };
+    // A last entry newer than any seen is a new reply; earlier messages loaded in front of it are not, nor the
+    // replies a version switch or a new version's start brings back into view (they are older).
+    if (before.conversationId !== conversationId || !last || last.at <= before.newest) return;
     if (last.role === 'assistant') setAnnouncement(replySummary(last));
   }, [conversationId, entries]);
   return (
     <>
       {/* A list of its own per conversation: it opens at its end, with no sizes or scroll position carried over. */}
-      <List key={conversationId ?? ''} entries={entries} earlier={earlier} onEarlier={onEarlier} followKey={followKey} onOpen={onOpen} tail={tail} />
+      <List key={conversationId ?? ''} entries={entries} decor={decor} earlier={earlier} onEarlier={onEarlier} followKey={followKey} onOpen={onOpen} tail={tail} />
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
@@ -39,6 +41,8 @@ export function Messages({ conversationId, entries, earlier, onEarlier, followKe
 interface Props {
   conversationId: string | undefined;
   entries: TranscriptEntry[];
+  /** Per entry, what it offers besides its text (Edit, Regenerate, its versions); see versions.ts. */
+  decor?: EntryDecor[] | undefined;
   /** How many older entries were not loaded; a button at the top loads them. */
   earlier: number;
   onEarlier: () => void;
@@ -57,7 +61,7 @@ function estimate(e: TranscriptEntry | undefined): number {
   return (e.role === 'user' ? 50 : 70) + 21 * lines;
 }
 
-function List({ entries, earlier, onEarlier, followKey, onOpen, tail }: Omit<Props, 'conversationId'>) {
+function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Omit<Props, 'conversationId'>) {
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -155,7 +159,7 @@ function List({ entries, earlier, onEarlier, followKey, onOpen, tail }: Omit<Pro
       <div ref={inner} className="messages-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((row) => (
           <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="tx-row" style={{ transform: `translateY(${row.start - margin}px)` }}>
-            <Entry entry={entries[row.index]!} onOpen={onOpen} />
+            <Entry entry={entries[row.index]!} decor={decor?.[row.index]} onOpen={onOpen} />
           </div>
         ))}
       </div>

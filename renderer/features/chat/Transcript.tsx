@@ -1,10 +1,13 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useContext, type ReactNode } from 'react';
 import type { ReplyPart, TranscriptEntry } from '../../../electron/shared/chat';
 import { Markdown, StreamingMarkdown } from '../../components/Markdown';
 import { ToolChip, toolLabel, type ToolView } from './ToolChip';
 import { SentAttachments } from './Attachments';
 import { CopyButton } from './CopyButton';
 import { Thinking } from './Thinking';
+import { EditMessage } from './EditMessage';
+import { VersionSwitch } from './VersionSwitch';
+import { EntryActionsContext, sameDecor, type EntryDecor } from './versions';
 
 import { money, usageLine } from '../../lib/usage';
 
@@ -55,26 +58,50 @@ function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
   return a.stopped === b.stopped && a.thinking === b.thinking && a.error?.message === b.error?.message && a.usage?.outputTokens === b.usage?.outputTokens && a.tools.length === b.tools.length && a.parts?.length === b.parts?.length;
 }
 
-/** One saved message; drawn once, then only again if the message itself changes. */
+/** One saved message; drawn once, then only again if the message itself or what it offers (Edit, versions…) changes. */
 export const Entry = memo(
-  function Entry({ entry: e, onOpen }: { entry: TranscriptEntry; onOpen: (path: string) => void }) {
-    return e.role === 'user' ? (
-      <article className="msg user" aria-label="You">
-        <p className="who">You</p>
-        {e.text && (
-          <div className="msg-actions">
-            <CopyButton text={e.text} label="Copy message" />
-          </div>
-        )}
-        {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
-        <div className="body">{e.text}</div>
-      </article>
-    ) : (
+  function Entry({ entry: e, onOpen, decor }: { entry: TranscriptEntry; onOpen: (path: string) => void; decor?: EntryDecor | undefined }) {
+    const actions = useContext(EntryActionsContext);
+    const versions = decor?.version && <VersionSwitch entry={decor.version.entry} shown={decor.version.shown} count={decor.version.count} busy={decor.busy === true} />;
+    if (e.role === 'user') {
+      const editing = decor?.editing;
+      return (
+        <article className="msg user" aria-label="You" data-entry={decor?.index}>
+          <p className="who">You</p>
+          {editing !== undefined ? (
+            <EditMessage text={editing} attachments={e.attachments} />
+          ) : (
+            <>
+              {(e.text || decor?.canEdit) && (
+                <div className="msg-actions">
+                  {e.text && <CopyButton text={e.text} label="Copy message" />}
+                  {decor?.canEdit && (
+                    <button type="button" className="copy-button" aria-label="Edit message" title="Edit this message and send it again; what followed stays as the earlier version" onClick={() => actions.startEdit(decor.index)}>
+                      Edit
+                    </button>
+                  )}
+                </div>
+              )}
+              {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
+              <div className="body">{e.text}</div>
+            </>
+          )}
+          {versions && <div className="msg-footer">{versions}</div>}
+        </article>
+      );
+    }
+    const regenerate = decor?.regenerate;
+    return (
       <article className="msg assistant" aria-label="Claude">
         <p className="who">Claude</p>
-        {e.text && (
+        {(e.text || regenerate !== undefined) && (
           <div className="msg-actions">
-            <CopyButton text={markdownOf(e)} label="Copy reply" />
+            {e.text && <CopyButton text={markdownOf(e)} label="Copy reply" />}
+            {regenerate !== undefined && (
+              <button type="button" className="copy-button" title="Ask Claude for a new reply to this message; this one stays as the earlier version" onClick={() => actions.regenerate(regenerate)}>
+                Regenerate
+              </button>
+            )}
           </div>
         )}
         {e.thinking && <Thinking text={e.thinking} />}
@@ -82,10 +109,11 @@ export const Entry = memo(
         {e.stopped && <p className="note">Stopped.</p>}
         {e.error && <p className="note error">{e.error.message}</p>}
         {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
+        {versions && <div className="msg-footer">{versions}</div>}
       </article>
     );
   },
-  (a, b) => a.onOpen === b.onOpen && sameEntry(a.entry, b.entry),
+  (a, b) => a.onOpen === b.onOpen && sameEntry(a.entry, b.entry) && sameDecor(a.decor, b.decor),
 );
 
 /** What a screen reader hears when a reply has finished: its opening words and the memory changes it made. */

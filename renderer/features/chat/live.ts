@@ -13,6 +13,11 @@ export interface Live {
   userText: string;
   /** A Continue of a turn the round limit stopped: no message of the user's goes with it. */
   continued?: boolean;
+  /**
+   * A new version of the message at whole-transcript index `entry` (an edit of it, or a new reply to it), and how
+   * many versions it had before: if it has no more after the turn, the turn was refused before sending.
+   */
+  version?: { entry: number; by: 'edit' | 'regenerate'; countBefore: number };
   text: string;
   /** Text blocks and memory calls in the order Claude produced them. */
   parts: ReplyPart[];

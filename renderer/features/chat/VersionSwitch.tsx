@@ -1,0 +1,48 @@
+import { useContext } from 'react';
+import { EntryActionsContext } from './versions';
+import './VersionSwitch.css';
+
+/**
+ * ‹ 2 / 3 ›: which version of a message (or of its reply) is shown, and the
+ * buttons to the one before and after. The buttons are disabled at the ends
+ * and while Claude answers. The message is drawn again after a switch, so the
+ * chat puts focus back on the button pressed (see `focusSwitch`).
+ */
+export function VersionSwitch({ entry, shown, count, busy }: { entry: number; shown: number; count: number; busy: boolean }) {
+  const actions = useContext(EntryActionsContext);
+  const label = `Version ${shown + 1} of ${count}`;
+  return (
+    <div className="version-switch" role="group" aria-label="Versions of this message" data-version-entry={entry} data-version-shown={shown}>
+      <button type="button" className="version-step" aria-label="Previous version" title="Previous version" disabled={busy || shown === 0} onClick={() => actions.showVersion(entry, shown - 1, 'previous')}>
+        <span aria-hidden="true">‹</span>
+      </button>
+      <span className="version-count">
+        <span className="sr-only">{label}</span>
+        <span aria-hidden="true">
+          {shown + 1} / {count}
+        </span>
+      </span>
+      <button type="button" className="version-step" aria-label="Next version" title="Next version" disabled={busy || shown === count - 1} onClick={() => actions.showVersion(entry, shown + 1, 'next')}>
+        <span aria-hidden="true">›</span>
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Focuses the switch button pressed once the message is drawn again showing
+ * version `shown` (the switch drawn before it goes with its message); at an
+ * end that button is disabled, so its neighbour takes focus instead of the
+ * page. Gives up after about two seconds (the message scrolled out of view).
+ */
+export function focusSwitch(entry: number, shown: number, pressed: 'previous' | 'next', frames = 120): void {
+  const group = document.querySelector(`[data-version-entry="${entry}"][data-version-shown="${shown}"]`);
+  const first = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Next' : 'Previous'} version"]`);
+  const other = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Previous' : 'Next'} version"]`);
+  const target = first && !first.disabled ? first : other && !other.disabled ? other : undefined;
+  if (target) {
+    target.focus();
+    return;
+  }
+  if (frames > 0) requestAnimationFrame(() => focusSwitch(entry, shown, pressed, frames - 1));
+}

@@ -1,0 +1,244 @@
+/**
+ * Versions of a conversation in the window (issue 20, "The chat"):
+ * Regenerate a reply, edit any sent message in place, and ‹ 2 / 3 › to go
+ * between the versions. One app and vault for the whole spec: the tests run
+ * in order and build on the conversations the ones before made.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { setApiKey } from '../../electron/core/chat/settings-store';
+import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
+import { seedConversation } from './seed';
+
+test.describe.configure({ mode: 'serial' });
+
+let app: FreshApp;
+let fake: FakeAnthropic;
+
+test.beforeAll(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  await createVault(app.page);
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+});
+test.afterAll(async () => {
+  await app?.cleanup();
+  await fake?.close();
+});
+
+const yours = (page: Page) => page.getByRole('article', { name: 'You' });
+const replies = (page: Page) => page.getByRole('article', { name: 'Claude' });
+const switchOf = (where: Locator | Page) => where.getByRole('group', { name: 'Versions of this message' });
+/** The messages on screen holding `words` (the screen reader's "Claude replied" status may still say older words). */
+const shown = (page: Page, words: string) => page.getByRole('article').filter({ hasText: words });
+const editor = (page: Page) => page.getByRole('textbox', { name: 'Your edit' });
+/** A reply slow enough (about 6 s) that what the window shows while it streams can be checked, on a busy machine too. */
+const slow = (words: string) => ({ ...reply(text(`${words} `.repeat(12).trim())), delayMs: 120, chunk: 4 });
+/** Waits until no turn runs (Send is back in place of Stop). */
+const idle = (page: Page) => expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+/** What the fake received last: the API history, as JSON. */
+const lastSent = () => JSON.stringify(fake.requests.at(-1)!.body.messages);
+
+test('Regenerate streams a new reply in place of the old one; ‹ 2 / 2 › on the reply goes back and forth, focus staying on the switch', async () => {
+  const { page } = app;
+  fake.script(reply(text('First answer.')));
+  await send(page, 'Name a colour.');
+  await expect(lastReply(page)).toContainText('First answer.');
+  await idle(page);
+  // Nothing has versions yet.
+  await expect(switchOf(page)).toHaveCount(0);
+
+  fake.script(slow('Second answer.'));
+  await lastReply(page).hover();
+  await lastReply(page).getByRole('button', { name: 'Regenerate' }).click();
+  // While it streams, the old reply is out of view, the message stays, and nothing offers another version.
+  await expect(page.locator('article.streaming')).toContainText('Second answer.');
+  await expect(shown(page, 'First answer.')).toHaveCount(0);
+  await expect(yours(page)).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toHaveCount(0);
+  await expect(messageBox(page)).toBeFocused();
+  await idle(page);
+
+  await expect(replies(page)).toHaveCount(1);
+  await expect(lastReply(page)).toContainText('Second answer.');
+  const versions = switchOf(lastReply(page));
+  await expect(versions).toContainText('2 / 2');
+  await expect(versions).toContainText('Version 2 of 2');
+  await expect(versions.getByRole('button', { name: 'Next version' })).toBeDisabled();
+  // The same message went again, alone.
+  expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Name a colour.' }]);
+
+  await versions.getByRole('button', { name: 'Previous version' }).click();
+  await expect(lastReply(page)).toContainText('First answer.');
+  await expect(switchOf(lastReply(page))).toContainText('1 / 2');
+  // Previous is disabled at the first version: focus is on its neighbour, not lost to the page.
+  await expect(switchOf(lastReply(page)).getByRole('button', { name: 'Next version' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lastReply(page)).toContainText('Second answer.');
+  await expect(switchOf(lastReply(page))).toContainText('2 / 2');
+  await expect(switchOf(lastReply(page)).getByRole('button', { name: 'Previous version' })).toBeFocused();
+  await expect(replies(page)).toHaveCount(1);
+});
+
+test('editing the first of two messages: the later exchange goes, the new reply shows, ‹ 2 / 2 › on the message brings both back', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  fake.script(reply(text('Reply one.')), reply(text('Reply two.')));
+  await send(page, 'First question');
+  await expect(lastReply(page)).toContainText('Reply one.');
+  await send(page, 'Second question');
+  await expect(lastReply(page)).toContainText('Reply two.');
+  await idle(page);
+
+  fake.script(slow('Edited reply.'));
+  await yours(page).first().hover();
+  await yours(page).first().getByRole('button', { name: 'Edit message' }).click();
+  await expect(editor(page)).toBeFocused();
+  await expect(editor(page)).toHaveValue('First question');
+  await editor(page).fill('First question, edited');
+  await editor(page).press('Enter');
+  // The edited message and its reply stream where the first exchange was; the second exchange is out of view.
+  await expect(page.locator('article.streaming')).toContainText('Edited reply.');
+  await expect(shown(page, 'Second question')).toHaveCount(0);
+  await expect(shown(page, 'Reply one.')).toHaveCount(0);
+  await idle(page);
+
+  await expect(yours(page)).toHaveCount(1);
+  await expect(yours(page)).toContainText('First question, edited');
+  await expect(replies(page)).toHaveCount(1);
+  await expect(lastReply(page)).toContainText('Edited reply.');
+  await expect(switchOf(yours(page).first())).toContainText('2 / 2');
+  await expect(switchOf(lastReply(page))).toHaveCount(0);
+  // Claude was sent the edited message alone: nothing of the exchange after it.
+  expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'First question, edited' }]);
+  expect(lastSent()).not.toContain('Second question');
+  expect(lastSent()).not.toContain('Reply one.');
+
+  await switchOf(yours(page).first()).getByRole('button', { name: 'Previous version' }).click();
+  await expect(yours(page)).toHaveCount(2);
+  await expect(yours(page).first()).toContainText('First question');
+  await expect(yours(page).first()).not.toContainText('edited');
+  await expect(yours(page).last()).toContainText('Second question');
+  await expect(replies(page).first()).toContainText('Reply one.');
+  await expect(lastReply(page)).toContainText('Reply two.');
+  await expect(switchOf(yours(page).first())).toContainText('1 / 2');
+  await expect(switchOf(yours(page).first()).getByRole('button', { name: 'Next version' })).toBeFocused();
+  await shot(page, '25-chat-versions-switch');
+});
+
+test('versions are kept in the vault: after lock and unlock the version shown and the other one are both still there', async () => {
+  const { page } = app;
+  await lock(page);
+  await unlock(page);
+  await expect(yours(page)).toHaveCount(2);
+  const versions = switchOf(yours(page).first());
+  await expect(versions).toContainText('1 / 2');
+  await versions.getByRole('button', { name: 'Next version' }).click();
+  await expect(yours(page)).toHaveCount(1);
+  await expect(yours(page)).toContainText('First question, edited');
+  await expect(lastReply(page)).toContainText('Edited reply.');
+  // And the regenerated conversation still has both replies.
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Name a colour.', exact: true }).click();
+  await expect(switchOf(lastReply(page))).toContainText('2 / 2');
+});
+
+test('by keyboard alone: Edit opens the editor focused, Shift+Enter breaks the line, the text survives a tab switch, Escape cancels back to Edit', async () => {
+  const { page } = app;
+  const sentBefore = fake.requests.length;
+  const edit = yours(page).first().getByRole('button', { name: 'Edit message' });
+  await edit.focus();
+  await page.keyboard.press('Enter');
+  await expect(editor(page)).toBeFocused();
+  await expect(editor(page)).toHaveValue('Name a colour.');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' Not red.');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('Or blue.');
+  await expect(editor(page)).toHaveValue('Name a colour. Not red.\nOr blue.');
+  // While a message is edited, the switches wait: a switch would change the messages under the editor.
+  await expect(switchOf(lastReply(page)).getByRole('button', { name: 'Previous version' })).toBeDisabled();
+  await expectAccessible(page, 'a conversation with versions and a message being edited');
+  await shot(page, '26-chat-versions-editing');
+
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await page.getByRole('tab', { name: /^Chat/ }).click();
+  await expect(editor(page)).toHaveValue('Name a colour. Not red.\nOr blue.');
+
+  await editor(page).focus();
+  await page.keyboard.press('Escape');
+  await expect(editor(page)).toHaveCount(0);
+  await expect(edit).toBeFocused();
+  await expect(yours(page).first()).toContainText('Name a colour.');
+  await expect(yours(page).first()).not.toContainText('Not red.');
+  expect(fake.requests.length).toBe(sentBefore);
+  await expectAccessible(page, 'a conversation with versions');
+});
+
+test('an edit refused before sending (no API key) keeps its text in the editor and the conversation as it was; Retry sends it', async () => {
+  const { page } = app;
+  await setApiKey(app.session.unlocked(), null);
+  const sentBefore = fake.requests.length;
+  // "Edit last message" beside the box opens the same editor, on the last message.
+  await page.getByRole('button', { name: 'Edit last message' }).click();
+  await expect(editor(page)).toBeFocused();
+  await editor(page).fill('Name a colour, in French.');
+  await editor(page).press('Enter');
+  await expect(page.getByRole('alert')).toContainText('No Anthropic API key is set.');
+  await expect(editor(page)).toHaveValue('Name a colour, in French.');
+  await expect(editor(page)).toBeFocused();
+  // Nothing went out and nothing changed: the reply shown and its two versions are as they were.
+  expect(fake.requests.length).toBe(sentBefore);
+  await expect(yours(page)).toHaveCount(1);
+  await expect(lastReply(page)).toContainText('Second answer.');
+  await expect(switchOf(page)).toHaveCount(1);
+  await expect(switchOf(page)).toContainText('2 / 2');
+  // The composer is not where an edit's text goes back to.
+  await expect(messageBox(page)).toHaveValue('');
+
+  await setApiKey(app.session.unlocked(), fake.apiKey);
+  fake.script(reply(text('Bleu.')));
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(lastReply(page)).toContainText('Bleu.');
+  await idle(page);
+  await expect(editor(page)).toHaveCount(0);
+  await expect(yours(page)).toHaveCount(1);
+  await expect(yours(page)).toContainText('Name a colour, in French.');
+  // One more version of the same exchange: its two replies and this edit, now on the message.
+  await expect(switchOf(yours(page))).toContainText('3 / 3');
+  expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Name a colour, in French.' }]);
+  await switchOf(yours(page)).getByRole('button', { name: 'Previous version' }).click();
+  await expect(yours(page)).toContainText('Name a colour.');
+  await expect(lastReply(page)).toContainText('Second answer.');
+  await expect(switchOf(yours(page))).toContainText('2 / 3');
+});
+
+test('a message stored before versions existed cannot get one: Edit and Regenerate say so, and the typed edit stays, through Retry too', async () => {
+  const { page } = app;
+  // Stored as an older Mnemo did: no record of where each exchange began in the API history.
+  await seedConversation(app.session.unlocked(), 'Old conversation', 2);
+  // A new conversation reads the list again, so the stored one shows in it.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Old conversation', exact: true }).click();
+  await expect(lastReply(page)).toContainText('That was reply 1.');
+  const sentBefore = fake.requests.length;
+
+  await lastReply(page).getByRole('button', { name: 'Regenerate' }).click();
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(lastReply(page)).toContainText('That was reply 1.');
+
+  await yours(page).first().getByRole('button', { name: 'Edit message' }).click();
+  await editor(page).fill('Show me version zero.');
+  await editor(page).press('Enter');
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(editor(page)).toHaveValue('Show me version zero.');
+  // Retry tries the edit again; it takes nothing back.
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('alert')).toContainText('stored by an earlier version of Mnemo');
+  await expect(editor(page)).toHaveValue('Show me version zero.');
+  await expect(yours(page)).toHaveCount(2);
+  await expect(replies(page)).toHaveCount(2);
+  await expect(messageBox(page)).toHaveValue('');
+  expect(fake.requests.length).toBe(sentBefore);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(yours(page).first().getByRole('button', { name: 'Edit message' })).toBeFocused();
+});
