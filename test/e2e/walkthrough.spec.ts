@@ -1,0 +1,280 @@
+/**
+ * Issue 20, "a window people choose over Claude Desktop": the whole first-use
+ * path walked as a newcomer would, by role and label only, photographed at
+ * each screen (both themes, both sizes where the screen's layout matters) into
+ * test-results/screens/walk-NN-<name>-<scheme>-<size>.png for a designer's
+ * review, with layout checks for what the review found (labels not clipped,
+ * things that belong together lined up). Serial: one app, one vault, one
+ * fake Claude for the whole walk.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { Conversations } from '../../electron/core/chat/conversations';
+import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
+import { freshApp, PASSPHRASE, shot, type FreshApp } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+let app: FreshApp;
+let fake: FakeAnthropic;
+test.beforeAll(async () => {
+  fake = await startFakeAnthropic();
+  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+});
+test.afterAll(async () => {
+  await app?.cleanup();
+  await fake?.close();
+});
+
+const WIDE = { width: 1280, height: 800 } as const;
+const SMALL = { width: 900, height: 650 } as const;
+
+/** Photographs the screen in light and dark, at both sizes unless `sizes` says otherwise; leaves light at 1280×800. */
+async function screens(page: Page, name: string, sizes: readonly { width: number; height: number }[] = [WIDE, SMALL]): Promise<void> {
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(page, `walk-${name}-${scheme}-${size.width}x${size.height}`);
+    }
+  }
+  await page.setViewportSize(WIDE);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Text a person can read whole: the element's content is not cut by its own box. */
+async function expectNotClipped(l: Locator, what: string): Promise<void> {
+  const box = await l.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight }));
+  expect.soft(box.sw, `${what} fits its width`).toBeLessThanOrEqual(box.cw);
+  expect.soft(box.sh, `${what} fits its height`).toBeLessThanOrEqual(box.ch);
+}
+
+/** A button's label stays on one line (no wrapped "Test / connection"): its text's line boxes share one top. */
+async function expectOneLine(l: Locator, what: string): Promise<void> {
+  const tops = await l.evaluate((el) => {
+    const seen = new Set<number>();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      // Text only a screen reader gets (.sr-only, one pixel wide) is not a visible line.
+      if (!n.textContent?.trim() || n.parentElement!.getBoundingClientRect().width <= 1) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 1) seen.add(Math.round(r.top));
+    }
+    return seen.size;
+  });
+  expect.soft(tops, `${what} is on one line`).toBeLessThanOrEqual(1);
+}
+
+const lockButton = (page: Page) => page.getByRole('button', { name: 'Lock', exact: true });
+const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+
+test('first run: a weak passphrase is refused, a good one makes the vault, the recovery key is kept, Claude is connected', async () => {
+  const { page } = app;
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screens(page, '01-create-vault');
+
+  // A weak passphrase is named as weak and refused; nothing is made.
+  await page.getByLabel('Passphrase', { exact: true }).fill('password123456');
+  await page.getByLabel('Confirm passphrase').fill('password123456');
+  await expect(page.getByRole('meter', { name: 'Passphrase strength' })).toHaveAttribute('aria-valuetext', 'too weak');
+  await page.getByRole('button', { name: 'Create vault' }).click();
+  await expect(page.getByRole('alert')).toContainText(/too weak/);
+  expect(await app.session.exists()).toBe(false);
+  await screens(page, '02-weak-passphrase', [WIDE]);
+
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+  await expect(page.getByRole('meter', { name: 'Passphrase strength' })).toHaveAttribute('aria-valuetext', 'strong');
+  await screens(page, '03-strong-passphrase', [WIDE]);
+  await page.getByRole('button', { name: 'Create vault' }).click();
+
+  const keyBox = page.getByLabel('Recovery key');
+  await expect(page.getByRole('heading', { name: 'Keep this key safe' })).toBeFocused();
+  const key = (await keyBox.textContent())!.trim();
+  await expectNotClipped(keyBox, 'the recovery key');
+  await screens(page, '04-recovery-key');
+  await page.getByLabel(/last group/).fill(key.split('-').at(-1)!);
+  await page.getByRole('button', { name: /saved my recovery key/i }).click();
+
+  await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
+  await expect(page.getByLabel('Anthropic API key')).toBeFocused();
+  await screens(page, '05-connect');
+  await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+  await page.getByRole('button', { name: 'Save key' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'API key saved' })).toBeVisible();
+  fake.script(reply(text('.')));
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+  await screens(page, '06-connected', [WIDE]);
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(lockButton(page)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Start a conversation' })).toBeVisible();
+  await expect(messageBox(page)).toBeFocused();
+  await screens(page, '07-chat-empty');
+});
+
+test('first chat: the reply writes a memory, its chip is shown, and the memory opens beside the chat', async () => {
+  const { page } = app;
+  fake.script(
+    reply(text('Let me remember that.'), memoryCall({ command: 'create', path: '/memories/preferences.md', file_text: '# Preferences\n- Drinks tea, no sugar.\n- Lives in Lisbon.\n' })),
+    reply(text('Noted: you drink **tea** without sugar, and you live in Lisbon.')),
+  );
+  await messageBox(page).fill('Please remember: I drink tea without sugar and I live in Lisbon.');
+  await messageBox(page).press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  const chip = page.getByRole('button', { name: 'created /memories/preferences.md' });
+  await expect(chip).toBeVisible();
+  // The new conversation is in the list, named after what was asked.
+  await expect(nav(page).getByRole('button', { name: /remember/i }).first()).toBeVisible();
+  await screens(page, '08-first-reply');
+
+  const memory = page.getByRole('button', { name: 'Memory', exact: true });
+  await memory.click();
+  await expect(memory).toHaveAttribute('aria-expanded', 'true');
+  const pane = page.getByRole('complementary', { name: /^Memory of / });
+  await expect(pane).toBeVisible();
+  await pane.getByRole('treeitem', { name: /preferences\.md/ }).click();
+  await expect(pane.getByRole('textbox', { name: 'Editor' })).toContainText('Drinks tea');
+  await screens(page, '09-memory-beside-chat');
+  await memory.click();
+  await expect(pane).toHaveCount(0);
+});
+
+test('Memories: the tab, a hand edit, search as you type, history and the review inbox', async () => {
+  const { page } = app;
+  const tab = page.getByRole('tab', { name: /^Memories/ });
+  // What Claude wrote is waiting for review, and the tab says so.
+  await expect(tab).toHaveAccessibleName(/to review/);
+  await tab.click();
+  await expect(page.getByRole('heading', { name: 'Memories', level: 1 })).toBeVisible();
+  await screens(page, '10-memories');
+
+  const review = page.getByRole('button', { name: /^To review/ });
+  await review.click();
+  const inbox = page.getByRole('region', { name: 'To review' });
+  await expect(inbox.getByRole('list', { name: 'Changes to review' })).toContainText('preferences.md');
+  await screens(page, '11-review-inbox');
+  await inbox.getByRole('button', { name: 'Mark reviewed' }).first().click();
+  await expect(tab).toHaveAccessibleName('Memories');
+
+  await page.getByRole('treeitem', { name: 'preferences.md' }).click();
+  const editor = page.getByRole('textbox', { name: 'Editor' });
+  await expect(editor).toContainText('Lives in Lisbon');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\n- Works from home on Fridays.');
+  await expect(page.getByLabel('Unsaved changes')).toBeVisible();
+  await screens(page, '12-memory-edited', [WIDE]);
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await app.session.unlocked().memory.readFile('/memories/preferences.md')).toContain('Works from home on Fridays.');
+
+  const search = page.getByRole('searchbox', { name: 'Search memories' });
+  await search.pressSequentially('frid');
+  const hits = page.getByRole('list', { name: 'Search results' });
+  await expect(hits).toContainText('preferences.md');
+  await screens(page, '13-memory-search');
+  await search.fill('');
+
+  await page.getByRole('treeitem', { name: 'preferences.md' }).click();
+  await page.getByRole('button', { name: 'History' }).click();
+  await expect(page.getByText(/version 2/i).first()).toBeVisible();
+  await screens(page, '14-memory-history');
+  await page.getByRole('button', { name: 'History' }).click();
+});
+
+test('Settings: every section is there and readable at both sizes', async () => {
+  const { page } = app;
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  const sections = await page.getByRole('heading', { level: 2 }).allTextContents();
+  expect(sections).toEqual(expect.arrayContaining(['Connection', 'Claude and memory', 'Security']));
+  for (const button of await page.getByRole('main').getByRole('button').all()) {
+    if (await button.isVisible()) await expectOneLine(button, `button "${await button.textContent()}"`);
+  }
+  await screens(page, '15-settings');
+  // Every section, scrolled into view one by one, as a person reading down the page.
+  for (const [i, name] of sections.entries()) {
+    await page.getByRole('heading', { name, level: 2 }).scrollIntoViewIfNeeded();
+    await shot(page, `walk-16-settings-${String(i + 1).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z]+/g, '-')}-light-1280x800`);
+  }
+});
+
+test('lock and unlock, the shortcut sheet, the palette and a temporary chat', async () => {
+  const { page } = app;
+  await page.getByRole('tab', { name: /^Chat/ }).click();
+  await lockButton(page).click();
+  await expect(page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
+  await expect(page.getByLabel('Passphrase', { exact: true })).toBeFocused();
+  await screens(page, '17-unlock');
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Passphrase', { exact: true }).press('Enter');
+  await expect(lockButton(page)).toBeVisible();
+
+  await page.keyboard.press('ControlOrMeta+/');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(sheet).toBeVisible();
+  await screens(page, '18-shortcuts');
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+
+  await page.keyboard.press('ControlOrMeta+K');
+  const palette = page.getByRole('dialog', { name: 'Go to' });
+  await expect(palette.getByRole('combobox')).toBeFocused();
+  await page.keyboard.type('pref');
+  await expect(palette.getByRole('option').first()).toContainText('preferences.md');
+  await screens(page, '19-palette');
+  await page.keyboard.press('Escape');
+  await expect(palette).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'New temporary chat' }).click();
+  fake.script(reply(text('This chat will be forgotten when you lock.')));
+  await messageBox(page).fill('Just between us: what is 2 + 2?');
+  await messageBox(page).press('Enter');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('forgotten');
+  await expect(nav(page).getByRole('button', { name: /\(temporary\)$/ })).toBeVisible();
+  await screens(page, '20-temporary-chat');
+});
+
+test('the conversation list with a few conversations: pin and archive', async () => {
+  const { page } = app;
+  const store = new Conversations(app.session.unlocked());
+  const day = 86_400_000;
+  for (const [title, ago] of [
+    ['Trip to Porto in May', 0],
+    ['Garden beds for next spring, and which tomatoes grow best in pots on a balcony', 1],
+    ['Birthday present ideas', 3],
+    ['Tax return questions', 12],
+  ] as const) {
+    const c = await store.create();
+    await store.save({ ...c, title, updated: Date.now() - ago * day, transcript: [{ role: 'user', text: title, at: Date.now() - ago * day }] });
+  }
+  // The list is read again on unlock, as after a restart.
+  await lockButton(page).click();
+  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+  await page.getByLabel('Passphrase', { exact: true }).press('Enter');
+  await expect(lockButton(page)).toBeVisible();
+  await expect(nav(page).getByRole('button', { name: 'Birthday present ideas', exact: true })).toBeVisible();
+
+  const rowOf = (title: string) => nav(page).getByRole('button', { name: title, exact: true });
+  await rowOf('Birthday present ideas').hover();
+  await nav(page).getByRole('button', { name: 'More actions for Birthday present ideas' }).click();
+  await page.getByRole('menuitem', { name: 'Pin to top' }).click();
+  await expect(nav(page).getByRole('list', { name: 'Pinned', exact: true }).getByRole('button', { name: 'Birthday present ideas', exact: true })).toBeVisible();
+
+  await nav(page).getByRole('button', { name: 'More actions for Tax return questions' }).click();
+  await page.getByRole('menuitem', { name: 'Archive' }).click();
+  await expect(rowOf('Tax return questions')).toHaveCount(0);
+  await expect(nav(page).getByRole('button', { name: /^Archived \(1\)/ })).toBeVisible();
+  await screens(page, '21-conversation-list');
+
+  // Rows are one line each and share the list's left edge.
+  const lefts = await nav(page).getByRole('list').getByRole('button', { name: /^(Trip|Garden|Birthday|Please)/ }).evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+  expect(new Set(lefts).size, 'conversation rows line up').toBe(1);
+  await nav(page).getByRole('button', { name: /^Archived \(1\)/ }).click();
+  await expect(page.getByRole('list', { name: 'Archived conversations' })).toContainText('Tax return questions');
+  await screens(page, '22-archived', [WIDE]);
+});
