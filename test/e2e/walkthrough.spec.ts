@@ -32,6 +32,7 @@ const SMALL = { width: 900, height: 650 } as const;
 async function screens(page: Page, name: string, sizes: readonly { width: number; height: number }[] = [WIDE, SMALL]): Promise<void> {
   for (const size of sizes) {
     await page.setViewportSize(size);
+    if (await lockButton(page).isVisible()) await expectWindowFixed(page, `${name} at ${size.width}×${size.height}`);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await shot(page, `walk-${name}-${scheme}-${size.width}x${size.height}`);
@@ -39,6 +40,33 @@ async function screens(page: Page, name: string, sizes: readonly { width: number
   }
   await page.setViewportSize(WIDE);
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const lockButton = (page: Page) => page.getByRole('button', { name: 'Lock', exact: true });
+
+/** The app's window never scrolls as a whole (its panes scroll inside it): the top bar stays where it is. */
+async function expectWindowFixed(page: Page, where: string): Promise<void> {
+  const [scroll, height] = await page.evaluate(() => [document.scrollingElement!.scrollHeight, innerHeight]);
+  expect.soft(scroll, `the window does not scroll on ${where}`).toBeLessThanOrEqual(height);
+}
+
+/** Two controls sit on one row: their vertical centres are within half a height of each other. */
+async function expectSameRow(a: Locator, b: Locator, what: string): Promise<void> {
+  const [x, y] = [(await a.boundingBox())!, (await b.boundingBox())!];
+  expect.soft(Math.abs(x.y + x.height / 2 - (y.y + y.height / 2)), what).toBeLessThan(Math.min(x.height, y.height) / 2);
+}
+
+/** The screen's main action is filled with the accent, unlike the plain buttons (issue 20: a design people trust on sight). */
+async function expectPrimary(button: Locator): Promise<void> {
+  const [fill, accent] = await button.evaluate((el) => {
+    const probe = document.createElement('span');
+    probe.style.background = 'var(--accent)';
+    el.parentElement!.append(probe);
+    const colour = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return [getComputedStyle(el).backgroundColor, colour];
+  });
+  expect.soft(fill, `"${await button.textContent()}" is filled with the accent`).toBe(accent);
 }
 
 /** Text a person can read whole: the element's content is not cut by its own box. */
@@ -65,13 +93,13 @@ async function expectOneLine(l: Locator, what: string): Promise<void> {
   expect.soft(tops, `${what} is on one line`).toBeLessThanOrEqual(1);
 }
 
-const lockButton = (page: Page) => page.getByRole('button', { name: 'Lock', exact: true });
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 
 test('first run: a weak passphrase is refused, a good one makes the vault, the recovery key is kept, Claude is connected', async () => {
   const { page } = app;
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectPrimary(page.getByRole('button', { name: 'Create vault' }));
   await screens(page, '01-create-vault');
 
   // A weak passphrase is named as weak and refused; nothing is made.
@@ -93,7 +121,23 @@ test('first run: a weak passphrase is refused, a good one makes the vault, the r
   await expect(page.getByRole('heading', { name: 'Keep this key safe' })).toBeFocused();
   const key = (await keyBox.textContent())!.trim();
   await expectNotClipped(keyBox, 'the recovery key');
+  await expectPrimary(page.getByRole('button', { name: /saved my recovery key/i }));
   await screens(page, '04-recovery-key');
+  // Copied by hand from the screen, no group is cut across two lines, in the narrow window too.
+  await page.setViewportSize(SMALL);
+  const cutGroups = await keyBox.evaluate((el) => {
+    const text = el.firstChild ? el.textContent! : '';
+    const cut: string[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      if (n.textContent!.replace(/-/g, '').length > 0 && new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) cut.push(n.textContent!);
+    }
+    return { cut, text };
+  });
+  expect.soft(cutGroups.cut, 'recovery key groups cut across lines').toEqual([]);
+  await page.setViewportSize(WIDE);
   await page.getByLabel(/last group/).fill(key.split('-').at(-1)!);
   await page.getByRole('button', { name: /saved my recovery key/i }).click();
 
@@ -107,6 +151,9 @@ test('first run: a weak passphrase is refused, a good one makes the vault, the r
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
   await screens(page, '06-connected', [WIDE]);
+  await expectOneLine(page.getByRole('button', { name: 'Test connection' }), 'Test connection');
+  await expectOneLine(page.getByRole('button', { name: 'Remove key' }), 'Remove key');
+  await expectPrimary(page.getByRole('button', { name: 'Continue' }));
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await expect(lockButton(page)).toBeVisible();
@@ -139,6 +186,13 @@ test('first chat: the reply writes a memory, its chip is shown, and the memory o
   await pane.getByRole('treeitem', { name: /preferences\.md/ }).click();
   await expect(pane.getByRole('textbox', { name: 'Editor' })).toContainText('Drinks tea');
   await screens(page, '09-memory-beside-chat');
+  // The conversation's header stays one row when the pane takes room, and the pane's file actions share one row.
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    await expectSameRow(page.getByRole('meter', { name: 'Context window used' }), page.getByRole('button', { name: 'Export…' }), `context meter and Export… on one row at ${size.width}×${size.height}`);
+    await expectSameRow(pane.getByRole('button', { name: 'Rename' }), pane.getByRole('button', { name: 'Delete' }), `the pane's Rename and Delete on one row at ${size.width}×${size.height}`);
+  }
+  await page.setViewportSize(WIDE);
   await memory.click();
   await expect(pane).toHaveCount(0);
 });
@@ -156,6 +210,9 @@ test('Memories: the tab, a hand edit, search as you type, history and the review
   await review.click();
   const inbox = page.getByRole('region', { name: 'To review' });
   await expect(inbox.getByRole('list', { name: 'Changes to review' })).toContainText('preferences.md');
+  // "To review" is a pane's name, set like the other headings, not like a file path.
+  const font = (l: Locator) => l.evaluate((el) => getComputedStyle(el).fontFamily);
+  expect.soft(await font(inbox.getByRole('heading', { name: 'To review' }))).toBe(await font(page.getByRole('button', { name: 'New memory' })));
   await screens(page, '11-review-inbox');
   await inbox.getByRole('button', { name: 'Mark reviewed' }).first().click();
   await expect(tab).toHaveAccessibleName('Memories');
@@ -209,6 +266,7 @@ test('lock and unlock, the shortcut sheet, the palette and a temporary chat', as
   await lockButton(page).click();
   await expect(page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
   await expect(page.getByLabel('Passphrase', { exact: true })).toBeFocused();
+  await expectPrimary(page.getByRole('button', { name: 'Unlock', exact: true }));
   await screens(page, '17-unlock');
   await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
   await page.getByLabel('Passphrase', { exact: true }).press('Enter');
@@ -237,6 +295,9 @@ test('lock and unlock, the shortcut sheet, the palette and a temporary chat', as
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('forgotten');
   await expect(nav(page).getByRole('button', { name: /\(temporary\)$/ })).toBeVisible();
   await screens(page, '20-temporary-chat');
+  await page.setViewportSize(SMALL);
+  await expectSameRow(page.getByText('Temporary chat: not kept'), page.getByRole('button', { name: 'Export…' }), 'the temporary label and Export… on one row at 900×650');
+  await page.setViewportSize(WIDE);
 });
 
 test('the conversation list with a few conversations: pin and archive', async () => {
@@ -270,6 +331,10 @@ test('the conversation list with a few conversations: pin and archive', async ()
   await expect(rowOf('Tax return questions')).toHaveCount(0);
   await expect(nav(page).getByRole('button', { name: /^Archived \(1\)/ })).toBeVisible();
   await screens(page, '21-conversation-list');
+  // The open conversation is a tinted row, not an accent outline that reads as keyboard focus.
+  const open = nav(page).locator('button[aria-current="true"]');
+  await expect(open).toHaveCount(1);
+  expect.soft(await open.evaluate((el) => getComputedStyle(el).borderTopColor), 'the open row has no outline').toBe('rgba(0, 0, 0, 0)');
 
   // Rows are one line each and share the list's left edge.
   const lefts = await nav(page).getByRole('list').getByRole('button', { name: /^(Trip|Garden|Birthday|Please)/ }).evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
