@@ -252,6 +252,11 @@ test('Settings: every section is there and readable at both sizes', async () => 
   for (const button of await page.getByRole('main').getByRole('button').all()) {
     if (await button.isVisible()) await expectOneLine(button, `button "${await button.textContent()}"`);
   }
+  // A button beside a field lines up with the field; the model box is as tall as the text fields.
+  const [key, save] = [await page.getByLabel('Anthropic API key').boundingBox(), await page.getByRole('button', { name: 'Save key' }).boundingBox()];
+  expect.soft(Math.abs(key!.y + key!.height - (save!.y + save!.height)), 'Save key lines up with the key field').toBeLessThanOrEqual(1);
+  const [model, tokens] = [await page.getByRole('combobox', { name: 'Model' }).boundingBox(), await page.getByLabel('Max tokens per reply').boundingBox()];
+  expect.soft(Math.abs(model!.height - tokens!.height), 'the model box is as tall as the fields').toBeLessThanOrEqual(1);
   await screens(page, '15-settings');
   // Every section, scrolled into view one by one, as a person reading down the page.
   for (const [i, name] of sections.entries()) {
