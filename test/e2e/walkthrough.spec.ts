@@ -143,6 +143,12 @@ test('first run: a weak passphrase is refused, a good one makes the vault, the r
 
   await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
   await expect(page.getByLabel('Anthropic API key')).toBeFocused();
+  // The card's text keeps the spacing scale: no gap between its paragraphs is wider than a --space-5 step (24 px).
+  const gaps = await page.getByRole('group', { name: 'Connect to Claude' }).evaluate((card) => {
+    const kids = [...card.children].filter((k) => k.getBoundingClientRect().height > 0);
+    return kids.slice(1).map((k, i) => Math.round(k.getBoundingClientRect().top - kids[i]!.getBoundingClientRect().bottom));
+  });
+  expect.soft(Math.max(...gaps), `gaps in the connect card: ${gaps.join(', ')}`).toBeLessThanOrEqual(24);
   await screens(page, '05-connect');
   await page.getByLabel('Anthropic API key').fill(fake.apiKey);
   await page.getByRole('button', { name: 'Save key' }).click();
