@@ -246,6 +246,9 @@ test('Memories: the tab, a hand edit, search as you type, history and the review
   await page.getByRole('button', { name: 'History' }).click();
   await expect(page.getByText(/version 2/i).first()).toBeVisible();
   await screens(page, '14-memory-history');
+  // The History pane's title is no bigger than the file's own path heading above it.
+  const size = (l: Locator) => l.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  expect.soft(await size(page.getByRole('heading', { name: 'History' })), 'History title size').toBeLessThanOrEqual(await size(page.getByRole('heading', { name: '/memories/preferences.md' })));
   await page.getByRole('button', { name: 'History' }).click();
 });
 
