@@ -72,7 +72,7 @@ export function ConversationHeader({ conversation, busy, active, end }: { conver
       {meter && (
         <div className={`context-meter${full ? ' full' : ''}`}>
           <span className="context-label">Context</span>
-          <meter min={0} max={meter.window} value={Math.min(meter.used, meter.window)} high={meter.window * NEARLY_FULL} optimum={0} aria-label="Context window used" aria-valuetext={`${Math.round(share * 100)}%: ${words}`} />
+          <meter title={words} min={0} max={meter.window} value={Math.min(meter.used, meter.window)} high={meter.window * NEARLY_FULL} optimum={0} aria-label="Context window used" aria-valuetext={`${Math.round(share * 100)}%: ${words}`} />
           <span className="context-text">{words}</span>
         </div>
       )}

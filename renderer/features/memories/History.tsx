@@ -5,6 +5,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
 import { Splitter, usePaneSize } from './Splitter';
+import './PaneTitle.css';
 
 /**
  * Every version of one memory, newest (the current one) first, each saying who
@@ -46,7 +47,7 @@ export function History({ path, project, current, onRestored }: { path: string; 
     <>
       <Splitter label="Resize history" controls={paneId} value={size} min={220} max={720} onChange={setSize} edge="start" />
       <aside className="history" id={paneId} aria-label="Version history" style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
-        <h2>History</h2>
+        <h2 className="file-title pane-title">History</h2>
         {versions.length === 0 && <p className="empty">No versions yet.</p>}
         <ul>
           {versions.map((v) => (

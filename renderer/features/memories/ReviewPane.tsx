@@ -5,6 +5,7 @@ import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
 import { reviewMarked, reviewWords } from './ReviewCount';
 import { ReviewDiff } from './ReviewDiff';
+import './PaneTitle.css';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -112,7 +113,7 @@ export function ReviewPane({
   return (
     <section className="trash-pane review-pane" aria-labelledby="review-title">
       <div className="toolbar">
-        <h2 className="file-title" id="review-title" ref={heading} tabIndex={-1}>
+        <h2 className="file-title pane-title" id="review-title" ref={heading} tabIndex={-1}>
           To review
         </h2>
         <button disabled={entries.length === 0} onClick={() => void mark(entries, null)}>

@@ -4,6 +4,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { describeWriter, useConversationTitles } from './provenance';
 import { useReturnFocus } from './useReturnFocus';
+import './PaneTitle.css';
 
 const when = (ms: number) => new Date(ms).toLocaleString();
 
@@ -70,7 +71,7 @@ export function TrashPane({ project, onRestored }: { project: string; onRestored
   return (
     <section className="trash-pane" aria-label="Trash">
       <div className="toolbar">
-        <h2 className="file-title">Trash</h2>
+        <h2 className="file-title pane-title">Trash</h2>
         <button
           className="danger"
           disabled={count === 0}

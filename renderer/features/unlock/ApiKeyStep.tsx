@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../../lib/api';
 import { ApiKeyFields, type KeyStatus } from '../settings/ConnectionSettings';
+import '../../components/PrimaryButton.css';
 
 /**
  * First run, after the recovery key: connect to Claude. The key is stored
@@ -12,14 +13,16 @@ export function ApiKeyStep({ onDone }: { onDone: () => void }) {
   useEffect(() => {
     call('settingsGet').then(setKeyStatus, () => setKeyStatus({ hasApiKey: false, apiKeySource: 'none' }));
   }, []);
+  const connected = keyStatus !== undefined && keyStatus.apiKeySource !== 'none';
   return (
     <main className="centered">
       <div className="card" role="group" aria-labelledby="key-title">
         <h1 id="key-title">Connect to Claude</h1>
         <p>Mnemo talks to Claude with your Anthropic API key. It is stored encrypted in your vault and sent only to Anthropic.</p>
         {keyStatus && <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />}
-        <button type="button" onClick={onDone} autoFocus={keyStatus !== undefined && keyStatus.apiKeySource !== 'none'}>
-          {keyStatus && keyStatus.apiKeySource !== 'none' ? 'Continue' : 'Skip for now (set it later in Settings)'}
+        {/* Continue is the way forward once a key is there; until then skipping is a quiet way out, not the main action. */}
+        <button type="button" className={connected ? 'primary' : undefined} onClick={onDone} autoFocus={connected}>
+          {connected ? 'Continue' : 'Skip for now (set it later in Settings)'}
         </button>
       </div>
     </main>

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
+import '../../components/PrimaryButton.css';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
 export function CreateVault({ onDone }: { onDone: () => void }) {
@@ -28,7 +29,7 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
         <p>Everything Claude remembers is stored encrypted on this computer. Choose a passphrase only you know: without it (or the recovery key) nobody can open the vault — not even us.</p>
         <NewPassphraseFields state={fields} />
         <ErrorText message={error} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Creating the vault…' : 'Create vault'}
         </button>
       </form>
@@ -65,7 +66,17 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
         </h1>
         <p>Your recovery key opens the vault if you forget the passphrase. It is shown only now. Save it somewhere safe, away from this computer.</p>
         <output className="recovery-key" aria-label="Recovery key">
-          {recoveryKey}
+          {/* A line may end only after a hyphen, so no group is cut in two when someone copies it by hand. */}
+          {recoveryKey.split('-').map((group, i) => (
+            <Fragment key={i}>
+              {i > 0 && (
+                <>
+                  -<wbr />
+                </>
+              )}
+              {group}
+            </Fragment>
+          ))}
         </output>
         <div className="row">
           <button type="button" onClick={() => void call('clipboardWriteRecoveryKey').then((r) => setCopied(r.copied), () => setCopied(false))}>
@@ -80,7 +91,9 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
           <input value={check} onChange={(e) => setCheck(e.target.value)} autoComplete="off" />
         </label>
         <ErrorText message={error} />
-        <button type="submit">I have saved my recovery key</button>
+        <button type="submit" className="primary">
+          I have saved my recovery key
+        </button>
       </form>
     </main>
   );

@@ -2,6 +2,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
+import '../../components/PrimaryButton.css';
 
 /**
  * Right after an unlock with the recovery key: the passphrase was most likely
@@ -28,7 +29,7 @@ export function SetPassphrase({ onDone }: { onDone: () => void }) {
         <p>You unlocked with the recovery key. Choose a new passphrase for everyday unlocking; your recovery key keeps working. Backups made before now still open with the old passphrase.</p>
         <NewPassphraseFields state={fields} label="New passphrase" />
         <ErrorText message={error} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Setting the passphrase… (deriving the key)' : 'Set passphrase'}
         </button>
       </form>

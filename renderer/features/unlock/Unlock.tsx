@@ -3,6 +3,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
+import '../../components/PrimaryButton.css';
 
 export interface UnlockNotice {
   rolledBack: boolean;
@@ -70,7 +71,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
           </label>
         )}
         <ErrorText message={error} id="unlock-error" />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Unlocking… (deriving the key)' : 'Unlock'}
         </button>
         {busy && <progress aria-label="Deriving the key" />}
