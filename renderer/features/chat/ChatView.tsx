@@ -414,7 +414,8 @@ export function ChatView({
           onSend={() => void send(draft)}
           onStop={stop}
           onEditLast={!live && lastUserIndex !== undefined && !editingHere ? () => versions.actions.startEdit(lastUserIndex) : undefined}
-          total={conv ? `Conversation total: ${money(total)}` : ''}
+          // Nothing to total before a reply has cost something: "$0.0000" would only be noise.
+          total={conv && total > 0 ? `Conversation total: ${money(total)}` : ''}
           attachments={attachments}
           model={<ConversationModel model={conv ? conv.model : firstModel} active={active} onChange={(m) => void pickModel(m)} />}
         />
