@@ -14,6 +14,7 @@ import { VaultError, type VaultApi } from '../../../electron/core/vault/types';
 import { apiError, reply, text } from '../../fake-anthropic/server';
 import { jpegHeader, pdf, png, utf8 } from '../../fixtures/attachments/make';
 import { chatRig, errorOf, type ChatRig } from './helpers';
+import { cutAt, PowerCut } from './power-cut';
 
 let rig: ChatRig | undefined;
 afterEach(async () => {
@@ -73,26 +74,6 @@ describe('pending attachments cannot fill main’s memory', () => {
   });
 });
 
-class PowerCut extends Error {}
-
-/** `vault` whose internal store fails its `at`-th put or delete (0-based) and every one after (each put is atomic on its own: the vault's crash tests). */
-function cutAt(vault: VaultApi, at: number): VaultApi {
-  let n = 0;
-  const gate = () => {
-    if (n++ >= at) throw new PowerCut('power cut');
-  };
-  const inner = vault.internal;
-  const internal: VaultApi['internal'] = {
-    get: (k) => inner.get(k),
-    getJSON: (k) => inner.getJSON(k),
-    keys: (p) => inner.keys(p),
-    put: async (k, v) => (gate(), inner.put(k, v)),
-    putJSON: async (k, v) => (gate(), inner.putJSON(k, v)),
-    delete: async (k) => (gate(), inner.delete(k)),
-  };
-  return new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
-}
-
 /** Problems with the conversation as a restarted app opens it: every attachment an entry names must be stored, and nothing else of it. */
 async function audit(vault: VaultApi, id: string): Promise<string[]> {
   const fresh = new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
@@ -122,7 +103,7 @@ describe('a power cut at any write of a send with attachments', () => {
       const files = [attach('b.png', png(5, 5)), attach('c.txt', utf8('words'))];
       let finished = false;
       try {
-        await runTurn({ vault: cutAt(vault, at), conversationId: c.id, userText: `cut at ${at}`, env: rig.env, onEvent: () => undefined, attachments: files });
+        await runTurn({ vault: cutAt(vault, at).vault, conversationId: c.id, userText: `cut at ${at}`, env: rig.env, onEvent: () => undefined, attachments: files });
         finished = true;
       } catch (err) {
         if (!(err instanceof PowerCut)) throw err;
@@ -152,7 +133,7 @@ describe('a power cut at any write of a send with attachments', () => {
     for (let at = 0; ; at++) {
       let finished = false;
       try {
-        await new Conversations(cutAt(vault, at)).delete(c.id);
+        await new Conversations(cutAt(vault, at).vault).delete(c.id);
         finished = true;
       } catch (err) {
         if (!(err instanceof PowerCut)) throw err;

@@ -18,26 +18,7 @@ import { FLOOR, PASS, tempVault, wrapWrites, type TempVault } from '../vault/hel
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
-class PowerCut extends Error {}
-
-/** `vault` whose internal store fails its `at`-th put or delete (0-based) and every one after. */
-function cutAt(vault: VaultApi, at: number): VaultApi {
-  let n = 0;
-  const gate = () => {
-    if (n++ >= at) throw new PowerCut('power cut');
-  };
-  const inner = vault.internal;
-  const internal: VaultApi['internal'] = {
-    get: (k) => inner.get(k),
-    getJSON: (k) => inner.getJSON(k),
-    keys: (p) => inner.keys(p),
-    put: async (k, v) => (gate(), inner.put(k, v)),
-    putJSON: async (k, v) => (gate(), inner.putJSON(k, v)),
-    delete: async (k) => (gate(), inner.delete(k)),
-  };
-  return new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) });
-}
+import { cutAt, PowerCut } from './power-cut';
 
 /** The same vault as a new process has it: a handle no store has seen. */
 const restarted = (vault: VaultApi): VaultApi => new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
@@ -107,7 +88,7 @@ describe('a power cut at any write of a version change', () => {
         const before = await reachable((await new Conversations(t.vault).require(id)), readOnlyTails(t.vault, id));
         expect(before.size).toBe(3);
         try {
-          await op(new Conversations(cutAt(t.vault, at)), id);
+          await op(new Conversations(cutAt(t.vault, at).vault), id);
           finished = true;
         } catch (e) {
           if (!(e instanceof PowerCut)) throw e;

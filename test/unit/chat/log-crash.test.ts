@@ -10,32 +10,13 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
 import type { VaultApi } from '../../../electron/core/vault/types';
 import { tempVault, type TempVault } from '../vault/helpers';
+import { cutAt, PowerCut } from './power-cut';
 
 let t: TempVault | undefined;
 afterEach(async () => {
   await t?.cleanup();
   t = undefined;
 });
-
-class PowerCut extends Error {}
-
-/** `vault` whose internal store fails its `at`-th put or delete (0-based) and every one after; `writes` counts them. */
-function cutAt(vault: VaultApi, at: number): { vault: VaultApi; writes: { n: number } } {
-  const writes = { n: 0 };
-  const gate = () => {
-    if (writes.n++ >= at) throw new PowerCut('power cut');
-  };
-  const inner = vault.internal;
-  const internal: VaultApi['internal'] = {
-    get: (k) => inner.get(k),
-    getJSON: (k) => inner.getJSON(k),
-    keys: (p) => inner.keys(p),
-    put: async (k, v) => (gate(), inner.put(k, v)),
-    putJSON: async (k, v) => (gate(), inner.putJSON(k, v)),
-    delete: async (k) => (gate(), inner.delete(k)),
-  };
-  return { vault: new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) }), writes };
-}
 
 /** The same vault as a new process would have it: a handle no store has seen. */
 const restarted = (vault: VaultApi): VaultApi => new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
