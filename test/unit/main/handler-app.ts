@@ -24,12 +24,15 @@ export async function handlerApp(prefix = 'mnemo-app-') {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
   const fake: FakeAnthropic = await startFakeAnthropic();
   const emitted: Array<{ event: EventName; payload: unknown }> = [];
+  // The environment main reads: a test may change it (remove the key) and main sees the change.
+  const env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
   const made = createHandlers({
     userDataDir: dir,
     stateDir: path.join(dir, 'state'),
-    env: { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL },
+    env,
     kdf: KDF,
     pickDirectory: async () => undefined,
+    pickSaveFile: async () => undefined,
     emit: (event, payload) => void emitted.push({ event, payload }),
   });
   cleanup.push(async () => {
@@ -37,11 +40,17 @@ export async function handlerApp(prefix = 'mnemo-app-') {
     await fake.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
+  /** A call's value; its refusal thrown as an Error with the code main gave. */
   const call = async <T>(name: Parameters<typeof dispatch>[1], ...args: unknown[]): Promise<T> => {
-    const r = (await dispatch(made.handlers, name, args)) as { ok: boolean; value?: T; error?: unknown };
-    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const r = await dispatch(made.handlers, name, args);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
     return r.value as T;
   };
+  /** The code a call is refused with, or 'OK'. */
+  const refused = async (name: Parameters<typeof dispatch>[1], ...args: unknown[]): Promise<string> => {
+    const r = await dispatch(made.handlers, name, args);
+    return r.ok ? 'OK' : r.error.code;
+  };
   await call('vaultCreate', { passphrase: PASS });
-  return { ...made, dir, fake, emitted, call };
+  return { ...made, dir, env, fake, emitted, call, refused };
 }

@@ -3,58 +3,21 @@
  * hostile page) calls them: regenerate, edit (chatSend with `replace`) and
  * switch (chatShowVersion), with races, refusals and a lock in between.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import type { Handlers } from '../../../electron/main/handlers/types';
-import type { AppSession } from '../../../electron/main/handlers/session';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { VaultError } from '../../../electron/core/vault/types';
 import type { Conversation } from '../../../electron/shared/ipc';
-import { reply, startFakeAnthropic, text, type FakeAnthropic, type RecordedRequest } from '../../fake-anthropic/server';
+import { reply, text, type RecordedRequest } from '../../fake-anthropic/server';
+import { closeApps, handlerApp, PASS } from './handler-app';
 
-const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
-const PASS = 'correct horse battery staple';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+afterEach(closeApps);
 
-interface Rig {
-  handlers: Handlers;
-  session: AppSession;
-  env: NodeJS.ProcessEnv;
-  events: Array<{ event: string; payload: unknown }>;
-  fake: FakeAnthropic;
-  call(name: keyof Handlers, ...args: unknown[]): Promise<unknown>;
-  /** The error code a call fails with ('OK' if it succeeds). */
-  refused(name: keyof Handlers, ...args: unknown[]): Promise<string>;
-}
+type Rig = Awaited<ReturnType<typeof handlerApp>> & { events: Array<{ event: string; payload: unknown }> };
 
 async function rig(): Promise<Rig> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-versions-'));
-  const fake = await startFakeAnthropic();
-  const events: Rig['events'] = [];
-  const env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL };
-  const { handlers, session } = createHandlers({ userDataDir: dir, stateDir: path.join(dir, 'state'), env, kdf: KDF, pickDirectory: async () => undefined, pickSaveFile: async () => undefined, emit: (event, payload) => events.push({ event, payload }) });
-  cleanups.push(async () => {
-    await session.close();
-    await fake.close();
-    await fs.rm(dir, { recursive: true, force: true });
-  });
-  const call = async (name: keyof Handlers, ...args: unknown[]) => {
-    const r = await dispatch(handlers, name, args);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-    return r.value;
-  };
-  const refused = async (name: keyof Handlers, ...args: unknown[]) => {
-    const r = await dispatch(handlers, name, args);
-    return r.ok ? 'OK' : r.error.code;
-  };
-  await call('vaultCreate', { passphrase: PASS });
-  return { handlers, session, env, events, fake, call, refused };
+  const app = await handlerApp('mnemo-versions-');
+  return { ...app, events: app.emitted };
 }
 
 type TurnEvent = { turnId: string; event: { type: string; code?: string; message?: string } };
