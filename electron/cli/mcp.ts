@@ -87,6 +87,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
         if (r.code === 'MCP_OFF') accessOff = r.message;
         log(`the Mnemo app refused the connection: ${r.message}`);
       },
+      onSlow: () => log('the Mnemo app did not answer on its channel in time; this call opens the vault directly'),
     });
   };
   const offError = () => new VaultUnavailable(accessOff!, false);

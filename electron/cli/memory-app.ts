@@ -30,6 +30,7 @@ export async function memoryThroughApp(dir: string, project: string | undefined,
     ...(project !== undefined ? { project } : {}),
     readOnly: false,
     onRefused: (r) => io.stderr.write(`mnemo: the Mnemo app did not take this command: ${r.message}\n`),
+    onSlow: () => io.stderr.write('mnemo: the Mnemo app did not answer on its channel in time; opening the vault directly instead.\n'),
   });
   if (!backend) return undefined;
   let gone = false;

@@ -27,22 +27,33 @@ export interface ConnectOptions {
   /** Told why the app refused the connection (MCP access off, no such project, locked…), to say so to the user. */
   onRefused?(refusal: { code: RefusalCode; message: string }): void;
   platform?: NodeJS.Platform;
-  /** How long connecting and the hello may take before the app counts as absent. */
+  /** How long connecting and the hello may take before the app counts as absent (default CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /** Told when a token was there but no app answered in time (a hung or very busy app), to say so to the user. */
+  onSlow?(): void;
   /** How long one request may wait for its answer: longer than a change may wait for the user's approval. */
   requestTimeoutMs?: number;
 }
+
+/**
+ * How long connecting and the hello may take. A local socket answers in
+ * milliseconds; this only runs out when something accepts and then hangs, and
+ * it is long so that an app busy on a loaded machine is not taken for absent
+ * (a stale socket left by a killed app refuses at once instead).
+ */
+export const CONNECT_TIMEOUT_MS = 15_000;
 
 /** How long a request waits for its answer by default: longer than a change waits for the user, so the app's own timeout answers first. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = APPROVAL_TIMEOUT_MS + 30_000;
 
 /** Why no backend came out of connecting. */
-export type ChannelOutcome = { backend: MemoryBackend } | { refused: { code: RefusalCode; message: string } } | { absent: 'no-token' | 'no-answer' | 'locked' };
+export type ChannelOutcome = { backend: MemoryBackend } | { refused: { code: RefusalCode; message: string } } | { absent: 'no-token' | 'no-answer' | 'slow' | 'locked' };
 
 /** The running app as a MemoryBackend, or undefined (see the module comment). */
 export async function connectApp(opts: ConnectOptions): Promise<MemoryBackend | undefined> {
   const outcome = await openChannel(opts);
   if ('refused' in outcome) opts.onRefused?.(outcome.refused);
+  if ('absent' in outcome && outcome.absent === 'slow') opts.onSlow?.();
   return 'backend' in outcome ? outcome.backend : undefined;
 }
 
@@ -58,7 +69,7 @@ export async function openChannel(opts: ConnectOptions): Promise<ChannelOutcome>
   const backend = new AppBackend(socket, opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const outcome = await backend.greet(
     { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), readOnly: opts.readOnly },
-    opts.connectTimeoutMs ?? 5000,
+    opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   );
   if (!('backend' in outcome)) socket.destroy();
   return outcome;
@@ -102,7 +113,8 @@ class AppBackend implements MemoryBackend {
 
   async greet(hello: Record<string, unknown>, timeoutMs: number): Promise<ChannelOutcome> {
     const first = new Promise<ServerMessage | undefined>((resolve) => (this.first = resolve));
-    const timer = setTimeout(() => this.socket.destroy(), timeoutMs);
+    let slow = false;
+    const timer = setTimeout(() => ((slow = true), this.socket.destroy()), timeoutMs);
     this.socket.ref();
     try {
       await new Promise<void>((resolve, reject) => {
@@ -113,9 +125,9 @@ class AppBackend implements MemoryBackend {
       const answer = await first;
       if (answer?.type === 'welcome') return { backend: this };
       if (answer?.type === 'refused') return { refused: { code: answer.code, message: answer.message } };
-      return { absent: answer?.type === 'locked' ? 'locked' : 'no-answer' };
+      return { absent: answer?.type === 'locked' ? 'locked' : slow ? 'slow' : 'no-answer' };
     } catch {
-      return { absent: 'no-answer' };
+      return { absent: slow ? 'slow' : 'no-answer' };
     } finally {
       clearTimeout(timer);
       this.first = undefined;

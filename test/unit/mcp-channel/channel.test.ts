@@ -15,7 +15,7 @@ import { ChannelServer } from '../../../electron/core/mcp/channel-server';
 import { AppChannelService, LOCKED_MESSAGE } from '../../../electron/core/mcp/channel-service';
 import { APPROVAL_TIMEOUT_MS, ApprovalBoard } from '../../../electron/core/mcp/channel-approvals';
 import { CallLog } from '../../../electron/core/mcp/calls-log';
-import { connectApp, DEFAULT_REQUEST_TIMEOUT_MS } from '../../../electron/core/mcp/channel-client';
+import { CONNECT_TIMEOUT_MS, connectApp, DEFAULT_REQUEST_TIMEOUT_MS, openChannel } from '../../../electron/core/mcp/channel-client';
 import { channelFiles, MAX_FRAME_BYTES } from '../../../electron/core/mcp/protocol';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { channelApp, KDF, later, PASS, raw, tempDir } from './rig';
@@ -222,6 +222,27 @@ describe('a hostile or broken client cannot wedge the app', () => {
     const backend = await app.connect();
     // The app's timeout answers first, with its own words: the client never cut it short.
     expect(await backend!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toMatchObject({ content: expect.stringMatching(/not approved in time/) });
+  });
+
+  it('tells an app that accepts and never answers (slow) from one that is gone (no answer), and waits long enough for a busy one', async () => {
+    // A local hello answers in milliseconds; a loaded CI machine once took the app for absent at 5 s.
+    expect(CONNECT_TIMEOUT_MS).toBeGreaterThanOrEqual(15_000);
+    const stateDir = path.join(await tempDir(), 'state');
+    await fs.mkdir(stateDir, { mode: 0o700 });
+    const vaultId = 'ab'.repeat(16);
+    const files = channelFiles(stateDir, vaultId);
+    await writeToken(files.token);
+    const opts = { stateDir, vaultId, via: 'cli' as const, client: 'c', readOnly: false, connectTimeoutMs: 300 };
+    // Nothing listens on the socket (a killed app's token left behind): refused at once.
+    expect(await openChannel(opts)).toEqual({ absent: 'no-answer' });
+    const accepted: net.Socket[] = [];
+    const hung = net.createServer((s) => void accepted.push(s));
+    await new Promise<void>((resolve) => hung.listen(files.socket, resolve));
+    later(async () => (accepted.forEach((s) => s.destroy()), hung.close()));
+    let told = 0;
+    expect(await connectApp({ ...opts, onSlow: () => told++ })).toBeUndefined();
+    expect(told).toBe(1);
+    expect(await openChannel(opts)).toEqual({ absent: 'slow' });
   });
 
   it('closes a connection that never says hello', async () => {
