@@ -8,9 +8,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/output',
-  // Each spec runs Argon2id (64 MiB) in this process; two at a time is what 2 cores bear. Measured on
-  // 2 cores (load average 13, 28 tests): 2 workers 218 s against 1 worker 269 s, slowest test 33 s.
-  workers: 2,
+  // Each spec runs Argon2id (64 MiB) in this process, and much of a test is waiting on the page. Measured
+  // on 2 cores, quiet, 53 tests of 7 specs: 2 workers 204 s, 3 workers 176 s, 4 workers 194 s.
+  workers: 3,
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },

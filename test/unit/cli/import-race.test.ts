@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEEP } from '../../deep';
 import { initVault, mnemo } from './helpers';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';
@@ -60,13 +61,11 @@ describe('mnemo import while its files are swapped for symlinks', () => {
     for (let i = 0; i < 40; i++) names.push(`sub/s${i}.md`);
     for (const n of names) await fs.writeFile(path.join(src, n), `inside ${n}\n`);
 
-    let imported = 0;
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < (DEEP ? 12 : 6); round++) {
       const swap = swapper(src, names.filter((n) => !n.startsWith('sub/')), outsideFile, outsideDir);
       const res = await mnemo(['import', src, '--overwrite', '--vault', t.vault], { env: t.env });
       expect(await swap.stop()).toBeGreaterThan(0);
       expect([0, 1], res.stderr).toContain(res.code);
-      if (res.code === 0) imported++;
       const out = path.join(t.root, `export-${round}`);
       const exp = await mnemo(['export', out, '--plaintext', '--vault', t.vault], { env: t.env });
       expect(exp.code, exp.stderr).toBe(0);
@@ -78,6 +77,7 @@ describe('mnemo import while its files are swapped for symlinks', () => {
     // The folder, left alone, imports whole.
     const calm = await mnemo(['import', src, '--overwrite', '--vault', t.vault], { env: t.env });
     expect(calm.code, calm.stderr).toBe(0);
-    expect(imported + 1).toBeGreaterThan(0);
+    const listed = await mnemo(['ls', '--vault', t.vault], { env: t.env });
+    for (const n of names) expect(listed.stdout, n).toContain(`/memories/${n}\n`);
   }, 300_000);
 });

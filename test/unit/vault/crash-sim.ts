@@ -141,7 +141,7 @@ export async function drive(opts: {
   const failures: string[] = [];
   let points = 0;
   const start = sim.calls;
-  const stride = (FULL && !opts.alwaysSample) || !opts.total ? 1 : Math.max(1, Math.ceil(opts.total / (opts.sample ?? 12)));
+  const stride = (FULL && !opts.alwaysSample) || !opts.total ? 1 : Math.max(1, Math.ceil(opts.total / (opts.sample ?? 8)));
   sim.after = async (n, what) => {
     const k = n - start;
     if (k % stride !== 0 && k !== opts.total) return;

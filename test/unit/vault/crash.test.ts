@@ -15,7 +15,7 @@ import { PASS, tempVault, type TempVault } from './helpers';
  * `npm run test:deep`, 40 in `npm test` (MNEMO_CRASH_KILLS overrides both).
  * Two lanes: one driven by a fixed seed, one by a random seed that is printed.
  */
-const KILLS = Number(process.env.MNEMO_CRASH_KILLS ?? (DEEP ? 200 : 40));
+const KILLS = Number(process.env.MNEMO_CRASH_KILLS ?? (DEEP ? 200 : 24));
 const SEEDS = [FIXED_SEED, randomSeed('crash: SIGKILL lane 1')];
 let bundle: string;
 const lanes: TempVault[] = [];

@@ -36,7 +36,7 @@ describe('processes sharing a vault per call', () => {
     await setup.setHistoryDepth(1);
     await setup.close();
     const expected = new Expected();
-    const n = DEEP ? 300 : 40;
+    const n = DEEP ? 300 : 24;
     const acks: string[] = [];
     const writers = ['a', 'b', 'c'].map((who) => ({
       who,
@@ -59,7 +59,7 @@ describe('processes sharing a vault per call', () => {
     await checkVault(dir, state, expected);
   }, 300_000);
 
-  it(`a writer killed with SIGKILL at ${DEEP ? 200 : 20} random moments while another keeps writing loses nothing acknowledged`, async () => {
+  it(`a writer killed with SIGKILL at ${DEEP ? 200 : 12} random moments while another keeps writing loses nothing acknowledged`, async () => {
     const { dir, state } = await madeVault('mnemo-percall-proc-', cleanup);
     const expected = new Expected();
     const steady = new Proc(dir, state, { ...WAIT, journalLimit: 8 }, (l) => expected.see(l));
@@ -68,7 +68,7 @@ describe('processes sharing a vault per call', () => {
     steady.send({ op: 'writer', who: 'steady', run: 0, n: -1, seed: FIXED_SEED, shared: SHARED });
     const seed = randomSeed('percall: SIGKILL');
     const random = prng(seed);
-    const kills = DEEP ? 200 : 20;
+    const kills = DEEP ? 200 : 12;
     let reachedWriting = 0;
     for (let run = 1; run <= kills; run++) {
       let acked = false;

@@ -18,7 +18,7 @@ import { cleanup, Expected, ok, Proc, SHARED, WAIT, type Line } from './percall-
 
 const NEW_PASS = 'the passphrase after the change, mid-race';
 
-it(`the app locking and unlocking, two per-call writers, a passphrase change and a key rotation, all at once: nothing acknowledged is lost (${DEEP ? 40 : 8} app rounds)`, async () => {
+it(`the app locking and unlocking, two per-call writers, a passphrase change and a key rotation, all at once: nothing acknowledged is lost (${DEEP ? 40 : 5} app rounds)`, async () => {
   const { dir, state } = await madeVault('mnemo-race-', cleanup);
   const expected = new Expected();
   const seed = randomSeed('percall race');
@@ -32,7 +32,7 @@ it(`the app locking and unlocking, two per-call writers, a passphrase change and
   const me = await Vault.open(dir, { stateDir: state, ...WAIT });
   cleanup(() => me.close());
   await me.unlock(PASS);
-  const rounds = DEEP ? 40 : 8;
+  const rounds = DEEP ? 40 : 5;
   const appFiles = new Map<string, string>();
   let pass = PASS;
   for (let r = 0; r < rounds; r++) {
@@ -74,7 +74,7 @@ it(`the app locking and unlocking, two per-call writers, a passphrase change and
   }
 }, DEEP ? 900_000 : 300_000);
 
-it(`the app and per-call writers killed with SIGKILL at ${DEEP ? 100 : 12} random moments while a per-call writer keeps writing lose nothing acknowledged`, async () => {
+it(`the app and per-call writers killed with SIGKILL at ${DEEP ? 100 : 8} random moments while a per-call writer keeps writing lose nothing acknowledged`, async () => {
   const { dir, state } = await madeVault('mnemo-race-', cleanup);
   const expected = new Expected();
   const steady = new Proc(dir, state, { ...WAIT, journalLimit: 4 }, (l) => expected.see(l));
@@ -83,7 +83,7 @@ it(`the app and per-call writers killed with SIGKILL at ${DEEP ? 100 : 12} rando
   steady.send({ op: 'writer', who: 'steady', run: 0, n: -1, seed: FIXED_SEED, shared: SHARED });
   const seed = randomSeed('percall race: SIGKILL');
   const random = prng(seed);
-  const kills = DEEP ? 100 : 12;
+  const kills = DEEP ? 100 : 8;
   for (let run = 1; run <= kills; run++) {
     // Every other victim is the app: it holds the vault from its unlock until it is killed.
     const opts: OpenOptions = run % 2 ? { ...WAIT, journalLimit: 3 } : { releaseWhenLocked: true, lockWaitMs: 120_000, journalLimit: 3 };
