@@ -1,12 +1,12 @@
 /**
  * Issue 13 item 9 and "accessibility by proof": every screen passes axe in light
- * and dark, and each is photographed at 1280×800 and 900×650 in both schemes
- * into test-results/screens/ for review.
+ * and dark, and (under test:deep or MNEMO_SCREENS=1) each is photographed at
+ * 1280×800 and 900×650 in both schemes into test-results/screens/ for review.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, lock, openMemories, PASSPHRASE, shot, eachWithFakeApi, type FreshApp } from './helpers';
+import { createVault, expectAccessible, lock, openMemories, PASSPHRASE, PHOTOS, shot, eachWithFakeApi, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -17,9 +17,10 @@ const SIZES = [
   { width: 900, height: 650 },
 ] as const;
 
-/** axe in both schemes, then a picture at both sizes in both schemes. */
+/** axe in both schemes, then (when PHOTOS) a picture at both sizes in both schemes. */
 async function screen(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
+  if (!PHOTOS) return;
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -31,9 +32,9 @@ async function screen(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-// Two tests, so each stays far from the suite's time limit: the screens before and around the vault, and the
-// screens of an unlocked vault in use.
-test('the first-run and unlock screens have no serious or critical axe violation, in light and dark', async () => {
+// Four tests, so each stays far from the suite's time limit on 3 workers (each screen is analysed twice and
+// photographed four times): first run, unlock, the chat and the memory editor, history and settings.
+test('the first-run screens have no serious or critical axe violation, in light and dark', async () => {
   const { page } = app;
   await screen(page, '01-create-vault');
   await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
@@ -48,15 +49,19 @@ test('the first-run and unlock screens have no serious or critical axe violation
   await page.getByRole('button', { name: /Skip for now/ }).click();
   await expect(page.getByRole('heading', { name: 'Start a conversation' })).toBeVisible();
   await screen(page, '04-chat-empty');
+});
 
+test('the unlock screens, with the passphrase and with the recovery key, have no serious or critical axe violation, in light and dark', async () => {
+  const { page } = app;
+  await createVault(page);
   await lock(page);
   await screen(page, '10-unlock');
   await page.getByRole('button', { name: /use the recovery key/i }).click();
   await screen(page, '11-unlock-recovery');
 });
 
-test('the chat, memory and settings screens have no serious or critical axe violation, in light and dark', async () => {
-  const { page } = app;
+/** A vault in use: one exchange in which Claude wrote /memories/prefs.md, its memory chip opened. */
+async function chatWithMemory(page: Page): Promise<void> {
   await createVault(page);
   await setApiKey(app.session.unlocked(), fake.apiKey);
   fake.script(
@@ -67,16 +72,31 @@ test('the chat, memory and settings screens have no serious or critical axe viol
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted');
   await page.getByRole('button', { name: 'created /memories/prefs.md' }).click();
-  await screen(page, '05-chat-reply');
+}
 
-  await openMemories(page);
-  await screen(page, '06-memories-empty-selection');
+/** The Memories tab with prefs.md open in the editor. */
+async function openPrefs(page: Page): Promise<void> {
   await page.getByRole('treeitem', { name: 'prefs.md' }).click();
   await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('Preferences');
+}
+
+test('the chat and the memory screens have no serious or critical axe violation, in light and dark', async () => {
+  const { page } = app;
+  await chatWithMemory(page);
+  await screen(page, '05-chat-reply');
+  await openMemories(page);
+  await screen(page, '06-memories-empty-selection');
+  await openPrefs(page);
   await screen(page, '07-memories-editor');
+});
+
+test('a memory\'s history and the settings have no serious or critical axe violation, in light and dark', async () => {
+  const { page } = app;
+  await chatWithMemory(page);
+  await openMemories(page);
+  await openPrefs(page);
   await page.getByRole('button', { name: 'History' }).click();
   await screen(page, '08-memories-history');
-
   await page.getByRole('tab', { name: 'Settings' }).click();
   await screen(page, '09-settings');
 });

@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { DEEP } from '../deep';
 import { launchApp, type App, type LaunchOptions } from './harness';
 
 export const PASSPHRASE = 'amber-kettle-orbit-sonnet-42';
@@ -70,8 +71,16 @@ export function eachWithMemoriesOpen(set: (app: FreshApp) => void): void {
   });
 }
 
-/** Saves a screenshot for review under test-results/screens/. */
+/**
+ * Photos for a person's review are taken under `npm run test:deep` or with
+ * MNEMO_SCREENS=1; `npm test` asserts the same screens without spending its
+ * time on pictures nobody looks at in CI.
+ */
+export const PHOTOS = DEEP || process.env.MNEMO_SCREENS === '1';
+
+/** Saves a screenshot for review under test-results/screens/ (when PHOTOS). */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (!PHOTOS) return;
   await fs.mkdir(SCREENS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
 }
