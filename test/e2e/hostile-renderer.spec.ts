@@ -24,8 +24,14 @@ const MEMORY = 'Memory text the attacker wants 4411';
  * `npm run test:deep`.
  */
 const HUGE_TO = sample(CALL_NAMES, 16, randomSeed('hostile-renderer: methods sent 3 MB arguments'));
+/** Locking or deleting would only end the test early; the page may do both, and neither leaks: they go last. */
+const LAST = new Set(['vaultLock', 'memoryDelete', 'chatDelete', 'settingsSetApiKey']);
+const ORDER = [...CALL_NAMES.filter((n) => !LAST.has(n)), ...CALL_NAMES.filter((n) => LAST.has(n))];
+/** The methods in two halves, one app each, so each test stays far from the time limit. */
+const PARTS = [ORDER.slice(0, Math.ceil(ORDER.length / 2)), ORDER.slice(Math.ceil(ORDER.length / 2))];
 
-test('a hostile page sends nothing anywhere but the API, and mints no credential without the passphrase', async () => {
+for (const [part, methods] of PARTS.entries())
+test(`a hostile page sends nothing anywhere but the API, and mints no credential without the passphrase (methods, part ${part + 1} of 2)`, async () => {
   const attackerHits: string[] = [];
   const attacker = http.createServer((req, res) => {
     attackerHits.push(`${req.method} ${req.url}`);
@@ -83,10 +89,7 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
           [{ apiKey: 5 }],
         ];
         const minted: unknown[] = [];
-        // Locking or deleting would only end the test early; the page may do both, and neither leaks.
-        const last = new Set(['vaultLock', 'memoryDelete', 'chatDelete', 'settingsSetApiKey']);
-        const order = [...names.filter((n) => !last.has(n)), ...names.filter((n) => last.has(n))];
-        for (const name of order) {
+        for (const name of names) {
           for (const args of hostile) {
             if (!hugeTo.includes(name) && args.some((a) => a === huge || (!!a && typeof a === 'object' && Object.values(a).includes(huge)))) continue;
             if (name === 'settingsSetApiKey' && args[0] && typeof args[0] === 'object' && !('apiKey' in args[0])) continue;
@@ -97,7 +100,7 @@ test('a hostile page sends nothing anywhere but the API, and mints no credential
         await new Promise((r) => setTimeout(r, 0));
         return { minted, heardCount: heard.length, polluted: ({} as Record<string, unknown>).polluted ?? null };
       },
-      { names: CALL_NAMES as string[], events: EVENT_NAMES as string[], evil, hugeTo: HUGE_TO as string[] },
+      { names: methods as string[], events: EVENT_NAMES as string[], evil, hugeTo: HUGE_TO as string[] },
     );
 
     // Let any turn the page started finish on the fake before looking.

@@ -52,15 +52,14 @@ interface Run {
 }
 
 /** Runs the writer once, kills it at a random moment, and returns what it reported. */
-function runOnce(t: TempVault, seed: number, random: () => number): Promise<Run> {
+function runOnce(t: TempVault, seed: number, random: () => number, early: boolean): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, t.dir, t.stateDir, PASS, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buf = '';
     let stderr = '';
     const run: Run = { dump: undefined, acked: [], inflight: undefined };
     const kill = () => child.kill('SIGKILL');
-    // Mostly while writing, sometimes during start-up and unlock.
-    const early = random() < 0.15;
+    // Mostly while writing, sometimes (`early`) during start-up and unlock.
     let timer = early ? setTimeout(kill, random() * 250) : undefined;
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
@@ -95,7 +94,8 @@ async function lane(t: TempVault, index: number, kills: number): Promise<number>
   let pending: Op | undefined;
   let checked = 0;
   for (let k = 0; k < kills; k++) {
-    const run = await runOnce(t, ((seed % 20_000) * 100_000 + k + 1) % 2 ** 31, random);
+    // Every seventh run is killed at any moment (chosen by count, not drawn, so the share that reaches writing is certain).
+    const run = await runOnce(t, ((seed % 20_000) * 100_000 + k + 1) % 2 ** 31, random, k % 7 === 6);
     if (run.dump) {
       // What the vault holds now must be every acknowledged change, plus at most the one that was in flight.
       const candidates = [model, ...(pending ? [apply(model, pending)] : [])];

@@ -87,7 +87,8 @@ describe('processes sharing a vault per call', () => {
           timer ??= setTimeout(() => victim.proc.kill('SIGKILL'), random() * 150);
         }
       });
-      if (random() < 0.2) timer = setTimeout(() => victim.proc.kill('SIGKILL'), random() * 400);
+      // Every fifth run at any moment (not drawn at random: with a sample of 12, a draw of 6 early kills failed the check below in CI).
+      if (run % 5 === 0) timer = setTimeout(() => victim.proc.kill('SIGKILL'), random() * 400);
       victim.send({ op: 'unlock', pass: PASS });
       victim.send({ op: 'writer', who: 'victim', run, n: -1, seed: seed + run, shared: SHARED });
       const end = await victim.exited;
