@@ -8,7 +8,7 @@ import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type { ConversationSummary } from '../../shared/chat';
 import { MemoryToolError } from '../memory/errors';
 import { VaultError } from '../vault/types';
-import { refuseRewindOfVersions, summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversations';
+import { refuseRewindOfVersions, summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversation-values';
 import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
 import type { AttachmentRef } from '../../shared/chat';
 import type { AttachmentBytes } from './attachments-send';

@@ -5,7 +5,7 @@
  */
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { TranscriptEntry } from '../../shared/chat';
-import { titleFrom, UNTITLED, type StoredConversation } from './conversations';
+import { titleFrom, UNTITLED, type StoredConversation } from './conversation-values';
 import type { ConversationStore } from './temporary';
 import { answerDangling, sendable, withUserMessage } from './history';
 import { referenceBlock } from './attachments-send';

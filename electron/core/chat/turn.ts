@@ -11,7 +11,8 @@ import type { BetaContentBlockParam, BetaMessageParam, BetaToolUseBlock } from '
 import type { AttachmentRef, ChatEvent, ReplyPart, Usage } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { createClient } from './client';
-import { Conversations, projectOf, UNTITLED, type StoredConversation } from './conversations';
+import { Conversations, projectOf, type StoredConversation } from './conversations';
+import { UNTITLED } from './conversation-values';
 import { nameConversation } from './auto-title';
 import { Projects } from '../projects/store';
 import { readOnlyMemory, type ConversationStore } from './temporary';

@@ -1,6 +1,7 @@
 /** Handlers for conversations and turns. A turn runs in the background; its events reach the window as `chatEvent`. */
 import { randomBytes } from 'node:crypto';
-import { Conversations, summaryOf, withFlags, withModel } from '../../core/chat/conversations';
+import { Conversations } from '../../core/chat/conversations';
+import { summaryOf, withFlags, withModel } from '../../core/chat/conversation-values';
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn, type PendingAttachment } from '../../core/chat/turn';

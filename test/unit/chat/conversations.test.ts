@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
-import { Conversations, titleFrom } from '../../../electron/core/chat/conversations';
+import { Conversations } from '../../../electron/core/chat/conversations';
+import { titleFrom } from '../../../electron/core/chat/conversation-values';
 import { memoryCall, reply, text } from '../../fake-anthropic/server';
 import { chatRig, type ChatRig } from './helpers';
 
