@@ -18,17 +18,11 @@ import { ChipProject } from './ToolChip';
 import { money, usageLine } from './Transcript';
 import { useChatKeys, useStaleKeyNotice } from './chat-keys';
 import { useDecor, useVersions } from './use-versions';
+import { lastOpened, reloadRange, sizeOf, useOpenConversation } from './use-open-conversation';
 import { EntryActionsContext } from './versions';
 
 type Failure = { code: string; message: string };
-/** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */
-const OPEN_TAIL = 200;
-/** How many entries a conversation holds, loaded or not. */
-const sizeOf = (c: Conversation) => (c.earlier ?? 0) + c.transcript.length;
-/** How to reload a conversation so that what is shown stays shown, from the same first entry, and anything new comes too. */
-const reloadRange = (c: Conversation | undefined) => (!c ? { tail: OPEN_TAIL } : c.earlier ? { from: c.earlier } : {});
 type ChatEventPayload = EventPayload<'chatEvent'>;
-const LAST_OPEN = 'mnemo.lastConversation';
 
 /** Conversations with Claude: streaming replies, every memory operation as a chip, approvals, stop, retry. */
 export function ChatView({
@@ -49,7 +43,8 @@ export function ChatView({
   onProject?: (project: string) => void;
 }) {
   const [list, setList] = useState<ConversationSummary[]>([]);
-  const [conv, setConv] = useState<Conversation>();
+  const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
+  const { conv, convRef, update, showIfOpen, forget, open, create, target, reload, showEarlier } = useOpenConversation(refreshList);
   const [live, setLive] = useState<Live>();
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<Failure>();
@@ -81,32 +76,19 @@ export function ChatView({
     saveDraft('chat', draft.trim() ? { text: draft, ...(convRef.current ? { conversationId: convRef.current.id } : {}) } : null);
   }, [draft]);
 
-  const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
   // A small model named a conversation after its first exchange: the list and the open header show it.
   useEffect(
     () =>
       on('chatTitled', ({ conversationId, title }) => {
         void refreshList();
-        if (convRef.current?.id === conversationId) convRef.current = { ...convRef.current, title };
-        setConv((c) => (c?.id === conversationId ? { ...c, title } : c));
+        update(conversationId, (c) => ({ ...c, title }));
       }),
-    [refreshList],
+    [refreshList, update],
   );
-  /** The conversation being switched to, if a switch is under way: a message sent meanwhile goes there, not to the old one. */
-  const switching = useRef<Promise<Conversation> | undefined>(undefined);
-  const convRef = useRef(conv);
-  convRef.current = conv;
+  /** Where a message or a file goes: the open conversation, or one made for it on the model picked before it. */
+  const messageTarget = () => target(createOpts());
   /** The open conversation's id, made first if there is none (attachments are held for a conversation). */
-  const ensureConversation = async (): Promise<string> => {
-    const current = switching.current ? await switching.current : convRef.current;
-    if (current) return current.id;
-    const c = await call('chatGet', { id: (await call('chatCreate', createOpts())).id });
-    convRef.current = c;
-    setConv(c);
-    localStorage.setItem(LAST_OPEN, c.id);
-    void refreshList();
-    return c.id;
-  };
+  const ensureConversation = async (): Promise<string> => (await messageTarget()).id;
   const attachments = useAttachments(ensureConversation);
   const { keepOnly } = attachments;
   useEffect(() => keepOnly(conv?.id), [keepOnly, conv?.id]);
@@ -114,41 +96,31 @@ export function ChatView({
   const [sentFiles, setSentFiles] = useState<AttachmentRef[]>([]);
   const sentFilesRef = useRef(sentFiles);
   sentFilesRef.current = sentFiles;
-  const openConversation = useCallback(async (id: string) => {
-    const next = call('chatGet', { id, tail: OPEN_TAIL });
-    switching.current = next;
-    try {
-      const c = await next;
-      convRef.current = c;
-      setConv(c);
+  const openConversation = useCallback(
+    async (id: string) => {
+      await open(id);
       setFailure(undefined);
-      // Only the random id is kept in the page's storage, so the same conversation reopens after a lock or restart.
-      localStorage.setItem(LAST_OPEN, id);
-    } finally {
-      if (switching.current === next) switching.current = undefined;
-    }
-  }, []);
+    },
+    [open],
+  );
 
   useEffect(() => {
     void call('chatList').then((l) => {
       setList(l);
-      const last = localStorage.getItem(LAST_OPEN);
+      const last = lastOpened();
       const pick = l.find((c) => c.id === last) ?? l.find((c) => !c.archived);
       if (pick) void openConversation(pick.id);
     });
   }, [openConversation]);
 
-  const newConversation = useCallback(async (opts?: NewConversation) => {
-    const created = call('chatCreate', opts).then((c): Conversation => ({ ...c, transcript: [] }));
-    switching.current = created;
-    const c = await created;
-    convRef.current = c;
-    setConv(c);
-    if (switching.current === created) switching.current = undefined;
-    localStorage.setItem(LAST_OPEN, c.id);
-    input.current?.focus();
-    await refreshList();
-  }, [refreshList]);
+  const newConversation = useCallback(
+    async (opts?: NewConversation) => {
+      await create(opts);
+      input.current?.focus();
+      await refreshList();
+    },
+    [create, refreshList],
+  );
 
   const stop = useCallback(() => {
     const l = liveRef.current;
@@ -171,26 +143,21 @@ export function ChatView({
           if (made && c.transcript.length === 0) {
             // The first message of a new conversation failed before anything was saved: leave no empty conversation behind.
             await call('chatDelete', { id: c.id }).catch(() => undefined);
-            if (localStorage.getItem(LAST_OPEN) === c.id) localStorage.removeItem(LAST_OPEN);
-            setConv((before) => (before && before.id !== c.id ? before : undefined));
-            convRef.current = convRef.current?.id === c.id ? undefined : convRef.current;
+            forget(c.id);
             setDraft((d) => d || sent);
             liveRef.current = undefined;
             setLive(undefined);
             void refreshList();
             return;
           }
-          setConv((before) => {
-            // The user may have opened another conversation meanwhile: leave it open.
-            if (before && before.id !== c.id) return before;
-            // Nothing was saved: the message never went out, so give it back to the composer (an edit: to its editor, below).
-            if (before && !turn.version && sizeOf(c) === sizeOf(before)) {
-              setDraft((d) => d || sent);
-              const files = sentFilesRef.current;
-              attachments.setPending((p) => (p.length ? p : files));
-            }
-            return c;
-          });
+          // Shown unless the user opened another conversation meanwhile (that one stays open).
+          const before = convRef.current;
+          // Nothing was saved: the message never went out, so give it back to the composer (an edit: to its editor, below).
+          if (showIfOpen(c) && before && !turn.version && sizeOf(c) === sizeOf(before)) {
+            setDraft((d) => d || sent);
+            const files = sentFilesRef.current;
+            attachments.setPending((p) => (p.length ? p : files));
+          }
           settleRef.current(turn, c, failedTurn);
           liveRef.current = undefined;
           setLive(undefined);
@@ -208,7 +175,7 @@ export function ChatView({
       }
       batch.push(event);
     },
-    [refreshList, batch],
+    [refreshList, batch, convRef, forget, showIfOpen],
   );
 
   // Events can arrive before chatSend has answered with the turn's id: hold them until it has.
@@ -242,14 +209,12 @@ export function ChatView({
     }
     setFailure(undefined);
     try {
-      const current = switching.current ? await switching.current : convRef.current;
-      const target = current ?? (await call('chatGet', { id: (await call('chatCreate', createOpts())).id }));
-      if (!current) setConv(target);
+      const target = await messageTarget();
       early.current = [];
       const files = withFiles ?? attachments.pending;
       const { turnId } = await call('chatSend', { id: target.id, text, ...(files.length ? { attachments: files.map((f) => f.id) } : {}) });
       // A conversation made for attachments stays if the message fails: main still holds them for it.
-      if ((!current || current.transcript.length === 0) && !files.length) madeFor.current = { turnId, id: target.id };
+      if (target.transcript.length === 0 && !files.length) madeFor.current = { turnId, id: target.id };
       setSentFiles(files);
       attachments.setPending([]);
       attachments.setErrors([]);
@@ -302,26 +267,17 @@ export function ChatView({
       return false;
     }
   };
-  /** Loads conversation `id` again, from the same first entry, and shows it if it is still the open one. */
-  const reload = async (id: string): Promise<Conversation> => {
-    const c = await call('chatGet', { id, ...reloadRange(convRef.current?.id === id ? convRef.current : undefined) });
-    if (convRef.current?.id === id) {
-      convRef.current = c;
-      setConv(c);
-    }
-    return c;
-  };
   const versions = useVersions({ convRef, liveRef, input, startTurn, reload, fail: (code, message) => setFailure({ code, message }), setSentFiles });
   settleRef.current = versions.settle;
 
   /** Takes back the last exchange of a failed reply (for Retry); its attachments wait again as chips. */
-  const rewind = async (): Promise<{ text: string; files: AttachmentRef[] } | undefined> => {
+  const rewind = async (): Promise<{ id: string; text: string; files: AttachmentRef[] } | undefined> => {
     if (!conv) return undefined;
     try {
       const { text, attachments: files = [] } = await call('chatRewind', { id: conv.id });
       await openConversation(conv.id);
       attachments.restore(conv.id, files);
-      return { text, files };
+      return { id: conv.id, text, files };
     } catch (err) {
       setFailure({ code: 'rewind', message: messageOf(err) });
       return undefined;
@@ -333,7 +289,10 @@ export function ChatView({
     // A version's turn failed, or the last message has versions (it cannot be taken back): make that version again.
     if (versions.actions.retry(lastUserIndex)) return;
     const back = await rewind();
-    if (back) await send(back.text, back.files);
+    if (!back) return;
+    // The user opened another conversation meanwhile: the words wait in the box (the files with their own conversation), never sent elsewhere.
+    if (convRef.current?.id !== back.id) return setDraft((d) => d || back.text);
+    await send(back.text, back.files);
   };
 
   // The last message the user sent (it may be files without words), and its index in the whole transcript.
@@ -350,25 +309,18 @@ export function ChatView({
     if (!c) return setFirstModel(model ?? undefined);
     try {
       await call('chatSetModel', { id: c.id, model });
-      const withModel = (now: Conversation): Conversation => {
+      update(c.id, (now) => {
         const { model: _before, ...rest } = now;
         return model ? { ...rest, model } : rest;
-      };
-      if (convRef.current?.id === c.id) convRef.current = withModel(convRef.current);
-      setConv((now) => (now?.id === c.id ? withModel(now) : now));
+      });
     } catch (err) {
       setFailure({ code: 'model', message: messageOf(err) });
     }
   };
-  /** Loads the whole conversation, for "Show earlier messages". */
-  const showEarlier = useCallback(async (id: string) => {
-    const c = await call('chatGet', { id });
-    setConv((before) => (before && before.id === c.id ? c : before));
-  }, []);
 
   return (
     <div className="chat">
-      <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => setConv(undefined)))} />
+      <Sidebar list={list} selected={conv?.id} onSelect={(id) => void openConversation(id)} onNew={(opts) => void newConversation(opts)} onChanged={() => void refreshList().then(() => conv && openConversation(conv.id).catch(() => forget(conv.id)))} />
       {/* The chips name paths in the open conversation's project. */}
       <ChipProject.Provider value={conv?.project}>
       <AttachmentConversation.Provider value={conv?.id}>
