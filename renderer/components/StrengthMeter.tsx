@@ -4,10 +4,13 @@ import './StrengthMeter.css';
 
 /**
  * Main's strength estimate as a bar and a line of words, both painted from the
- * same row of STRENGTH_LEVELS. Empty until something is typed and rated. The
+ * same row of STRENGTH_LEVELS. Empty (a line of guidance) until something is typed and rated. The
  * hint keeps its room while empty, so the form around it does not move as the
  * words arrive.
  */
+/** The hint while nothing is typed (or main has not answered yet). */
+export const NOT_RATED = 'Four or more unrelated words make a strong passphrase; its strength shows here as you type.';
+
 export function StrengthMeter({ strength, label = 'Passphrase strength' }: { strength: Strength; label?: string }) {
   const row = STRENGTH_LEVELS[strength.level];
   const style = { '--level-colour': row.colour } as CSSProperties;
@@ -16,8 +19,15 @@ export function StrengthMeter({ strength, label = 'Passphrase strength' }: { str
       <div className="meter" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={STRENGTH_MAX} aria-valuenow={row.value} aria-valuetext={row.spoken}>
         <div className="bar" style={{ width: `${(row.value / STRENGTH_MAX) * 100}%` }} />
       </div>
+      {/* Before anything is rated, a line of guidance instead of a placeholder word ("Strength: —."). */}
       <p className="hint strength-hint">
-        Strength: <strong className="strength-word">{row.word}</strong>. {strength.hint}
+        {strength.level === 'none' ? (
+          NOT_RATED
+        ) : (
+          <>
+            Strength: <strong className="strength-word">{row.word}</strong>. {strength.hint}
+          </>
+        )}
       </p>
     </div>
   );

@@ -96,7 +96,9 @@ test('the meter is empty until a passphrase is rated; bar and word share the lev
   await expect(meter(page)).toHaveAttribute('aria-valuetext', 'not rated yet');
   // The field was just cleared by the test before: the bar shrinks to nothing through its short width transition.
   await expect.poll(async () => (await box(meter(page).locator('.bar'))).width).toBe(0);
-  await expect(page.getByText(/^Strength: —\.\s*$/)).toBeVisible();
+  // Not a placeholder word ("Strength: —."): guidance until there is something to rate.
+  await expect(page.getByText(/^Four or more unrelated words make a strong passphrase; its strength shows here as you type\.$/)).toBeVisible();
+  await expect(page.getByText(/^Strength:/)).toHaveCount(0);
   const before = await box(card(page));
 
   await field.fill('Football2024!!');

@@ -1,6 +1,7 @@
 import { useState, type ReactNode, type RefObject } from 'react';
 import { PendingChips, type AttachmentsState } from './Attachments';
 import { imeOwnsKey } from '../../lib/keys';
+import '../../components/PrimaryButton.css';
 
 interface Props {
   draft: string;
@@ -80,16 +81,8 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
           }
         }}
       />
-      <div className="row">
-        {busy ? (
-          <button type="button" onClick={onStop} title="Stop (Esc)">
-            Stop
-          </button>
-        ) : (
-          <button type="submit" disabled={!draft.trim() && a.pending.length === 0}>
-            Send
-          </button>
-        )}
+      {/* As in other chat apps: the tools at the left, Send (or Stop) at the right, where the eye ends the line. */}
+      <div className="row composer-bar">
         <button type="button" className="attach-button" onClick={() => void a.pick().then(() => input.current?.focus())} title="Attach images, PDFs or text files (or drop them on the box, or paste an image)">
           <svg className="paperclip" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
             <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
@@ -97,12 +90,21 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
           Attach files…
         </button>
         {onEditLast && (
-          <button type="button" onClick={onEditLast} title="Edit your last message in place and send it again; the reply it had stays as the earlier version">
+          <button type="button" className="small" onClick={onEditLast} title="Edit your last message in place and send it again; the reply it had stays as the earlier version">
             Edit last message
           </button>
         )}
         {model}
         <span className="usage">{total}</span>
+        {busy ? (
+          <button type="button" className="send" onClick={onStop} title="Stop (Esc)">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="primary send" disabled={!draft.trim() && a.pending.length === 0}>
+            Send
+          </button>
+        )}
       </div>
     </form>
   );

@@ -172,17 +172,19 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
               </section>
             ))}
             {shown.more && <MoreRows onMore={() => setRowLimit((n) => n + ROWS_PER_PAGE)} />}
-            <div className="archived">
-              <button className="small archived-toggle" aria-expanded={showArchived} aria-controls="archived-list" onClick={() => setShowArchived(!showArchived)}>
-                Archived ({archived.length})
-              </button>
-              {showArchived && (
-                <ul id="archived-list" aria-label="Archived conversations">
-                  {archived.length === 0 && <li className="empty">Nothing is archived. Archive a conversation from its ⋯ menu to keep it out of the list.</li>}
-                  {archived.map(row)}
-                </ul>
-              )}
-            </div>
+            {/* Only there when something is archived: no "Archived (0)" leading to an empty list. */}
+            {archived.length > 0 && (
+              <div className="archived">
+                <button className="small archived-toggle" aria-expanded={showArchived} aria-controls="archived-list" onClick={() => setShowArchived(!showArchived)}>
+                  Archived ({archived.length})
+                </button>
+                {showArchived && (
+                  <ul id="archived-list" aria-label="Archived conversations">
+                    {archived.map(row)}
+                  </ul>
+                )}
+              </div>
+            )}
           </>
         )}
       </div>

@@ -58,18 +58,19 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
     <div className="model-picker" ref={box}>
       <div className="field">
         <span aria-hidden="true">Model</span>
-        <ModelListbox label="Model" value={value} models={models} listLoaded={haveList} onChange={(m) => m !== null && onChange(m)} describedBy={missing || error ? noteId : undefined} />
+        {/* Refresh sits beside the box it refreshes, not on a line of its own. */}
+        <div className="model-row">
+          <ModelListbox label="Model" value={value} models={models} listLoaded={haveList} onChange={(m) => m !== null && onChange(m)} describedBy={missing || error ? noteId : undefined} />
+          <button type="button" onClick={() => void load(true)} disabled={busy}>
+            Refresh list
+          </button>
+        </div>
       </div>
-      <div className="row save-row">
-        <button type="button" onClick={() => void load(true)} disabled={busy}>
-          Refresh list
-        </button>
-        {status && (
-          <span role="status" className="saved">
-            {status}
-          </span>
-        )}
-      </div>
+      {status && (
+        <p role="status" className="saved model-status">
+          {status}
+        </p>
+      )}
       <div id={noteId}>
         {missing && (
           <p className="note">
