@@ -242,3 +242,29 @@ test('a message stored before versions existed cannot get one: Edit and Regenera
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(yours(page).first().getByRole('button', { name: 'Edit message' })).toBeFocused();
 });
+
+test('text selected in the editor the moment it opens stays selected, so typing replaces it (under load it was once typed after it)', async () => {
+  const { page } = app;
+  // As a fast user (or Playwright's fill) does: focus the editor and select its text as soon as it is in the page.
+  await page.evaluate(() => {
+    const seen = new MutationObserver(() => {
+      const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Your edit"]');
+      if (!box) return;
+      seen.disconnect();
+      box.focus();
+      box.select();
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+  });
+  await yours(page).first().getByRole('button', { name: 'Edit message' }).click();
+  await expect(editor(page)).toBeFocused();
+  // Past the frames in which opening the editor places its own focus.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  const [start, end, length] = await editor(page).evaluate((b: HTMLTextAreaElement) => [b.selectionStart, b.selectionEnd, b.value.length]);
+  expect(length).toBeGreaterThan(0);
+  expect([start, end]).toEqual([0, length]);
+  await page.keyboard.type('Replaced.');
+  await expect(editor(page)).toHaveValue('Replaced.');
+  await page.keyboard.press('Escape');
+  await expect(editor(page)).toHaveCount(0);
+});

@@ -36,10 +36,15 @@ export interface VersionsDeps {
   setSentFiles: (files: AttachmentRef[]) => void;
 }
 
-/** Focuses `selector` once it is in the page, with the caret at the end of its text when it is a text box. */
+/**
+ * Focuses `selector` once it is in the page, with the caret at the end of its
+ * text when it is a text box. If it already has focus (the user got there
+ * first and may have selected text to type over), it is left as it is.
+ */
 function focusLater(selector: string, frames = 120): void {
   const el = document.querySelector<HTMLElement>(selector);
   if (el && el.offsetParent !== null) {
+    if (document.activeElement === el) return;
     el.focus();
     if (el instanceof HTMLTextAreaElement) el.setSelectionRange(el.value.length, el.value.length);
     return;
