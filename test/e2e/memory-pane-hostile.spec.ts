@@ -230,7 +230,23 @@ test('discarding an edit to follow the conversation to its project leaves focus 
   await typeInEditor(page, 'unsaved 9001');
   await page.getByRole('button', { name: 'New project', exact: true }).click();
   await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+  // The list of projects read after the create is held back a moment (a busy main). The form must not close before
+  // it lands: it closed at once, with the picker fallen back to the first project, and a "New conversation" clicked
+  // then went there (failed CI on fac24fe).
+  await page.evaluate(() => {
+    const w = window as unknown as { __mnemoInvoke(c: string, a: unknown[]): Promise<unknown>; __releaseList?: () => void };
+    const real = w.__mnemoInvoke.bind(w);
+    w.__mnemoInvoke = (c, a) => {
+      if (c !== 'projects:list' || w.__releaseList) return real(c, a);
+      return new Promise((resolve) => (w.__releaseList = () => void real(c, a).then(resolve)));
+    };
+  });
   await page.getByRole('button', { name: 'Create project' }).click();
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { __releaseList?: unknown }).__releaseList)).toBe('function');
+  const released = new Promise((r) => setTimeout(r, 500)).then(() => page.evaluate(() => (window as unknown as { __releaseList(): void }).__releaseList()));
+  await expect(page.getByRole('form', { name: 'New project' })).toHaveCount(0);
+  expect(await page.getByRole('combobox', { name: 'Project' }).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toBe('Garden');
+  await released;
   await page.getByRole('button', { name: 'New conversation' }).click();
   const show = pane(page).getByRole('button', { name: 'Show Garden' });
   await show.focus();

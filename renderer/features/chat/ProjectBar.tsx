@@ -17,12 +17,14 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
   const [restoring, setRestoring] = useState(false);
   const [error, setError] = useState<string>();
   const picked = projects.find((p) => p.id === current) ?? projects[0];
-  const act = async (p: Promise<unknown>, after: () => void) => {
+  // The list is read again before `after` picks a project: picked before it is listed, the picker (and "New
+  // conversation") would fall back to the first project meanwhile.
+  const act = async <T,>(p: Promise<T>, after: (result: T) => void) => {
     try {
-      await p;
+      const result = await p;
       setError(undefined);
-      after();
       await onChanged();
+      after(result);
     } catch (e) {
       setError(messageOf(e));
     }
@@ -64,7 +66,7 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
                 <span>
                   {p.name} <span className="meta">deleted {new Date(p.deleted).toLocaleString()}</span>
                 </span>
-                <button aria-label={`Restore ${p.name}`} onClick={() => void act(call('projectsRestore', { id: p.id }).then((r) => onPick(r.id)), () => setRestoring(deleted.length > 1))}>
+                <button aria-label={`Restore ${p.name}`} onClick={() => void act(call('projectsRestore', { id: p.id }), (r) => (onPick(r.id), setRestoring(deleted.length > 1)))}>
                   Restore
                 </button>
               </li>
@@ -82,10 +84,7 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
           onSubmit={(e) => {
             e.preventDefault();
             if (form.kind === 'create') {
-              void act(
-                call('projectsCreate', { name: form.name }).then((p) => onPick(p.id)),
-                () => setForm(undefined),
-              );
+              void act(call('projectsCreate', { name: form.name }), (p) => (onPick(p.id), setForm(undefined)));
             } else if (picked) {
               void act(call('projectsRename', { id: picked.id, name: form.name }), () => setForm(undefined));
             }
