@@ -11,15 +11,14 @@ import { png } from '../fixtures/attachments/make';
 import { Conversations } from '../../electron/core/chat/conversations';
 import { newAttachmentId, referenceBlock } from '../../electron/core/chat/attachments-send';
 import type { AttachmentRef, TranscriptEntry } from '../../electron/shared/chat';
-import { createVault, expectAccessible, freshApp, type FreshApp } from './helpers';
+import { expectAccessible, type FreshApp, readyApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
 
 test.beforeEach(async () => {
   fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
+  app = await readyApp({ anthropicBaseURL: fake.baseURL });
   await setApiKey(app.session.unlocked(), fake.apiKey);
 });
 test.afterEach(async () => {

@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { attachmentBlocks, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { pdf, png } from '../fixtures/attachments/make';
-import { createVault, expectAccessible, freshApp, shot, type FreshApp } from './helpers';
+import { expectAccessible, shot, type FreshApp, readyApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -22,8 +22,7 @@ test.beforeEach(async () => {
   fake = await startFakeAnthropic();
   files = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attach-files-'));
   picked = [];
-  app = await freshApp({ anthropicBaseURL: fake.baseURL, pickFiles: async () => picked });
-  await createVault(app.page);
+  app = await readyApp({ anthropicBaseURL: fake.baseURL, pickFiles: async () => picked });
   await setApiKey(app.session.unlocked(), fake.apiKey);
 });
 test.afterEach(async () => {

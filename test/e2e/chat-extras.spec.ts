@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { Projects } from '../../electron/core/projects/store';
 import { reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
+import { expectAccessible, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -20,9 +20,8 @@ const THOUGHT = 'The user wants a list. <b>Keep it short.</b>';
 
 test.beforeAll(async () => {
   fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  app = await readyApp({ anthropicBaseURL: fake.baseURL });
   await app.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await createVault(app.page);
   await setApiKey(app.session.unlocked(), fake.apiKey);
   await saveSettings(app.session.unlocked(), { thinking: true });
 });

@@ -5,14 +5,13 @@
  */
 import { expect, test } from '@playwright/test';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, type FreshApp } from './helpers';
+import { type FreshApp, readyApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
 test.beforeEach(async () => {
   fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey });
-  await createVault(app.page);
+  app = await readyApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey });
 });
 test.afterEach(async () => {
   await app.cleanup();

@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, freshApp, lastReply, lock, messageBox, send, shot, unlock, type FreshApp } from './helpers';
+import { expectAccessible, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp } from './helpers';
 import { seedConversation } from './seed';
 
 test.describe.configure({ mode: 'serial' });
@@ -17,8 +17,7 @@ let fake: FakeAnthropic;
 
 test.beforeAll(async () => {
   fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
+  app = await readyApp({ anthropicBaseURL: fake.baseURL });
   await setApiKey(app.session.unlocked(), fake.apiKey);
 });
 test.afterAll(async () => {

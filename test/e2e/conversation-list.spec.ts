@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Conversations } from '../../electron/core/chat/conversations';
 import type { TranscriptEntry } from '../../electron/shared/chat';
-import { createVault, expectAccessible, freshApp, lock, unlock, type FreshApp } from './helpers';
+import { expectAccessible, lock, unlock, type FreshApp, readyApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -36,8 +36,7 @@ const row = (page: Page, title: string) => nav(page).getByRole('button', { name:
 const search = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' });
 
 test.beforeAll(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
   await seed('Seed today', Math.min(Date.now(), dayStart(0, 0) + 60_000), ['Vamos comprar AÇÕES amanhã?', '| Item | **Ações** |\n| --- | --- |\n| [Banco](https://bank.test) | 10 |']);
   await seed('Seed yesterday', dayStart(1), ['長期記憶の保存について']);
   await seed('Seed three days ago', dayStart(3));

@@ -1,12 +1,12 @@
 /** Issue 13 item 1: nothing typed is lost — tab switches, manual and idle locks. */
 import { expect, test } from '@playwright/test';
-import { createVault, expectAccessible, freshApp, lock, openMemories, typeInEditor, unlock } from './helpers';
+import type { freshApp} from './helpers';
+import { expectAccessible, lock, openMemories, typeInEditor, unlock, readyApp } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
 test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
 });
 test.afterEach(async () => app.cleanup());
 

@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { createVault, freshApp, openMemories } from './helpers';
+import { openMemories, readyApp } from './helpers';
 
 test('a folder can be created, renamed with its contents, and deleted after confirmation', async () => {
-  const app = await freshApp();
+  const app = await readyApp();
   try {
     const { page } = app;
-    await createVault(page);
     await openMemories(page);
     await page.getByRole('button', { name: 'New folder' }).click();
     await page.getByLabel('Path of the new folder').fill('/memories/projects');

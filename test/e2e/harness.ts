@@ -71,6 +71,12 @@ export interface LaunchOptions {
   approvalTimeoutMs?: number;
   /** Where main keeps this device's state (default `<userDataDir>/state`): `<XDG_STATE_HOME>/mnemo` when a spec runs the CLI beside the app. */
   stateDir?: string;
+  /**
+   * A vault made with this passphrase through main's own create handler before the page loads, so the
+   * page opens on the unlocked app (as after a reload). For specs not about first run: the first-run
+   * screens cost seconds per test and have their own specs.
+   */
+  createdWith?: string;
 }
 
 export interface App {
@@ -87,6 +93,8 @@ export interface App {
   consents: ConsentQuestion[];
   /** Where main keeps this device's state: the local channel's socket and token file live here. */
   stateDir: string;
+  /** The recovery key of the vault made with `createdWith`. */
+  recoveryKey?: string;
   close(): Promise<void>;
 }
 
@@ -151,8 +159,17 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     },
   });
 
-  const context = await (await sharedBrowser()).newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  // The browser side starts while main makes the vault: Chromium's new page and the key derivation overlap.
+  const opening = sharedBrowser()
+    .then((b) => b.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } }))
+    .then(async (context) => ({ context, page: await context.newPage() }));
+  const making = opts.createdWith === undefined ? undefined : dispatch(handlers, 'vaultCreate', [{ passphrase: opts.createdWith }]);
+  const [{ context, page }, made] = await Promise.all([opening, making]);
+  if (made && !made.ok) {
+    await context.close();
+    throw new Error(`Making the vault failed: ${made.error.message}`);
+  }
+  const recoveryKey = made?.ok ? (made.value as { recoveryKey: string }).recoveryKey : undefined;
   ref.page = page;
   const byChannel = new Map<string, CallName>(CALL_NAMES.map((n) => [CALLS[n].channel, n]));
 
@@ -198,6 +215,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     links,
     consents,
     stateDir,
+    ...(recoveryKey !== undefined ? { recoveryKey } : {}),
     close: async () => {
       await context.close().catch(() => undefined);
       await session.close();

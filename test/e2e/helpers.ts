@@ -30,6 +30,17 @@ export async function freshApp(opts: Partial<LaunchOptions> = {}): Promise<App &
 export type FreshApp = Awaited<ReturnType<typeof freshApp>>;
 
 /**
+ * A fresh app on a vault made through main's create handler before the page loaded (PASSPHRASE, or
+ * `createdWith`), arrived unlocked in the chat. For specs not about first run: the first-run screens
+ * are walked, and checked with axe, by their own specs.
+ */
+export async function readyApp(opts: Partial<LaunchOptions> = {}): Promise<FreshApp> {
+  const app = await freshApp({ createdWith: PASSPHRASE, ...opts });
+  await expect(app.page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+  return app;
+}
+
+/**
  * Gives each test of the calling spec a fresh app talking to a fresh
  * test/fake-anthropic (handed to `set`), both closed after the test. With
  * `ready`, the vault is made and the fake's key stored, so the chat is usable.
@@ -38,13 +49,10 @@ export function eachWithFakeApi(set: (app: FreshApp, fake: FakeAnthropic) => voi
   let current: { app: FreshApp; fake: FakeAnthropic } | undefined;
   test.beforeEach(async () => {
     const fake = await startFakeAnthropic();
-    const app = await freshApp({ anthropicBaseURL: fake.baseURL });
+    const app = opts.ready ? await readyApp({ anthropicBaseURL: fake.baseURL }) : await freshApp({ anthropicBaseURL: fake.baseURL });
     current = { app, fake };
     set(app, fake);
-    if (opts.ready) {
-      await createVault(app.page);
-      await setApiKey(app.session.unlocked(), fake.apiKey);
-    }
+    if (opts.ready) await setApiKey(app.session.unlocked(), fake.apiKey);
   });
   test.afterEach(async () => {
     await current?.app.cleanup();
@@ -60,9 +68,8 @@ export function eachWithFakeApi(set: (app: FreshApp, fake: FakeAnthropic) => voi
 export function eachWithMemoriesOpen(set: (app: FreshApp) => void): void {
   let current: FreshApp | undefined;
   test.beforeEach(async () => {
-    current = await freshApp();
+    current = await readyApp();
     set(current);
-    await createVault(current.page);
     await openMemories(current.page);
   });
   test.afterEach(async () => {

@@ -10,9 +10,9 @@ import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { XSS_PAYLOADS } from '../fixtures/xss-payloads';
 import { DEEP, randomSeed, sample } from '../deep';
-import { createVault, freshApp, openMemories, typeInEditor } from './helpers';
+import { openMemories, readyApp, typeInEditor, type FreshApp } from './helpers';
 
-type Fresh = Awaited<ReturnType<typeof freshApp>>;
+type Fresh = FreshApp;
 let app: Fresh;
 let fake: FakeAnthropic;
 let requests: string[];
@@ -30,7 +30,7 @@ const violations = (page: Page) => page.evaluate(() => (window as unknown as { _
 
 test.beforeEach(async () => {
   fake = await startFakeAnthropic();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  app = await readyApp({ anthropicBaseURL: fake.baseURL });
   requests = [];
   dialogs = [];
   app.page.on('request', (r: Request) => requests.push(r.url()));
@@ -39,7 +39,6 @@ test.beforeEach(async () => {
     void d.dismiss();
   });
   await watchViolations(app.page);
-  await createVault(app.page);
   await setApiKey(app.session.unlocked(), fake.apiKey);
 });
 test.afterEach(async () => {

@@ -12,7 +12,7 @@ import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store
 import { CALL_NAMES, EVENT_NAMES } from '../../electron/shared/ipc';
 import { memoryCall, reply, startFakeAnthropic, text } from '../fake-anthropic/server';
 import { randomSeed, sample } from '../deep';
-import { createVault, freshApp, PASSPHRASE, shot } from './helpers';
+import { createVault, freshApp, PASSPHRASE, readyApp, shot } from './helpers';
 
 const API_KEY = 'sk-ant-api03-HostileTestKey-NeverLeaves-7781';
 const MEMORY = 'Memory text the attacker wants 4411';
@@ -130,10 +130,9 @@ test(`a hostile page sends nothing anywhere but the API, and mints no credential
 
 test('a memory change Claude was talked into shows what it does before it happens: a delete shows the text it removes, an edit its diff', async () => {
   const fake = await startFakeAnthropic();
-  const app = await freshApp({ anthropicBaseURL: fake.baseURL });
+  const app = await readyApp({ anthropicBaseURL: fake.baseURL });
   try {
     const { page, session } = app;
-    await createVault(page);
     const vault = session.unlocked();
     await setApiKey(vault, fake.apiKey);
     await saveSettings(vault, { approvalMode: true });

@@ -1,32 +1,38 @@
 /** Issue 13 items 2 and 3: keyboard and focus — tabs, focus after every screen change, the editor's Tab, approvals. */
 import { expect, test } from '@playwright/test';
-import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
+import { saveSettings } from '../../electron/core/chat/settings-store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, lock, openMemories, PASSPHRASE, eachWithFakeApi, type FreshApp } from './helpers';
+import { freshApp, passApiKeyStep, lock, openMemories, PASSPHRASE, eachWithFakeApi, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
-eachWithFakeApi((a, f) => ((app = a), (fake = f)));
+eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 const message = () => app.page.getByRole('textbox', { name: 'Message' });
 const editor = () => app.page.getByRole('textbox', { name: 'Editor' });
 const lastClaude = () => app.page.getByRole('article', { name: 'Claude' }).last();
 
 test('the recovery-key screen starts at its heading, and entering the app puts focus in the message box', async () => {
-  const { page } = app;
-  await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
-  await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
-  await page.getByRole('button', { name: 'Create vault' }).click();
-  await expect(page.getByRole('heading', { name: 'Keep this key safe' })).toBeFocused();
-  await app.cleanup();
-  app = await freshApp({ anthropicBaseURL: fake.baseURL });
-  await createVault(app.page);
-  await expect(message()).toBeFocused();
+  // First run, so not the ready app the other tests get.
+  const first = await freshApp({ anthropicBaseURL: fake.baseURL });
+  try {
+    const { page } = first;
+    await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Create vault' }).click();
+    await expect(page.getByRole('heading', { name: 'Keep this key safe' })).toBeFocused();
+    const recoveryKey = (await page.getByLabel('Recovery key').textContent())!.trim();
+    await page.getByLabel(/last group/).fill(recoveryKey.split('-').at(-1)!);
+    await page.getByRole('button', { name: /saved my recovery key/i }).click();
+    await passApiKeyStep(page);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  } finally {
+    await first.cleanup();
+  }
 });
 
 test('arrow keys, Home and End move between the Chat, Memories and Settings tabs', async () => {
   const { page } = app;
-  await createVault(page);
   await page.getByRole('tab', { name: 'Chat' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Memories' })).toBeFocused();
@@ -43,7 +49,6 @@ test('arrow keys, Home and End move between the Chat, Memories and Settings tabs
 
 test('Ctrl+1/2/3 put focus inside the section they show, never on the page body', async () => {
   const { page } = app;
-  await createVault(page);
   await page.keyboard.press('ControlOrMeta+3');
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeFocused();
   await page.keyboard.press('ControlOrMeta+2');
@@ -54,7 +59,6 @@ test('Ctrl+1/2/3 put focus inside the section they show, never on the page body'
 
 test('from the top of the window one Tab and Enter reach the message box', async () => {
   const { page } = app;
-  await createVault(page);
   // A click on the top bar's empty corner: the next Tab starts from the top of the window.
   await page.mouse.click(2, 2);
   await page.keyboard.press('Tab');
@@ -65,7 +69,6 @@ test('from the top of the window one Tab and Enter reach the message box', async
 
 test('a wrong passphrase puts focus back in the field, and the error is tied to it', async () => {
   const { page } = app;
-  await createVault(page);
   await lock(page);
   const field = page.getByLabel('Passphrase', { exact: true });
   await field.fill('not the passphrase');
@@ -78,7 +81,6 @@ test('a wrong passphrase puts focus back in the field, and the error is tied to 
 
 test('Tab leaves the memory editor without changing the text; Ctrl+] indents, as the hint says', async () => {
   const { page } = app;
-  await createVault(page);
   await app.session.unlocked().memory.writeFile('/memories/profile.md', '# Profile', { mode: 'create', source: 'user' });
   await openMemories(page);
   await page.getByRole('treeitem', { name: 'profile.md' }).click();
@@ -95,8 +97,6 @@ test('Tab leaves the memory editor without changing the text; Ctrl+] indents, as
 
 test('"Open in editor" puts focus in the editor of that memory', async () => {
   const { page } = app;
-  await createVault(page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
   fake.script(reply(memoryCall({ command: 'create', path: '/memories/prefs.md', file_text: '# Preferences\n' })), reply(text('Noted.')));
   await message().fill('Remember this.');
   await message().press('Enter');
@@ -107,8 +107,6 @@ test('"Open in editor" puts focus in the editor of that memory', async () => {
 
 test('an approval card takes focus, so it is decided by keyboard', async () => {
   const { page } = app;
-  await createVault(page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
   await saveSettings(app.session.unlocked(), { approvalMode: true });
   fake.script(reply(memoryCall({ command: 'create', path: '/memories/plan.md', file_text: 'plan' })), reply(text('Saved.')));
   await message().fill('Remember my plan.');
@@ -123,7 +121,6 @@ test('an approval card takes focus, so it is decided by keyboard', async () => {
 
 test('the delete-conversation confirmation takes focus, Escape closes it, and focus goes back to the menu button that opened it', async () => {
   const { page } = app;
-  await createVault(page);
   await page.keyboard.press('ControlOrMeta+N');
   // Delete is in the conversation's "⋯" menu (issue 20).
   const more = page.getByRole('button', { name: /^More actions for / });
@@ -139,8 +136,6 @@ test('the delete-conversation confirmation takes focus, Escape closes it, and fo
 
 test('an Enter or Escape that an input method still owns neither sends the message nor stops the reply', async () => {
   const { page } = app;
-  await createVault(page);
-  await setApiKey(app.session.unlocked(), fake.apiKey);
   await message().fill('日本語の入力');
   const press = (key: string, init: { isComposing?: boolean; keyCode?: number }) =>
     message().evaluate((el: HTMLElement, arg: { key: string; init: { isComposing?: boolean; keyCode?: number } }) => {

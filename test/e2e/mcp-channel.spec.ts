@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { saveSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
-import { createVault, expectAccessible, freshApp, openMemories, shot, type FreshApp } from './helpers';
+import { expectAccessible, openMemories, shot, type FreshApp, readyApp } from './helpers';
 
 let app: FreshApp;
 const backends: MemoryBackend[] = [];
@@ -19,8 +19,7 @@ test.afterEach(async () => {
 
 /** The app with a vault whose memory other apps may change; `approvalTimeoutMs` as main would be told. */
 async function start(opts: { approvalMode?: boolean; approvalTimeoutMs?: number } = {}) {
-  app = await freshApp(opts.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: opts.approvalTimeoutMs } : {});
-  await createVault(app.page);
+  app = await readyApp(opts.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: opts.approvalTimeoutMs } : {});
   await saveSettings(app.session.unlocked(), { mcpAccess: 'read-write', approvalMode: opts.approvalMode ?? false });
 }
 

@@ -20,7 +20,7 @@ import { runMemoryCommand } from '../../electron/core/memory/run';
 import { FIRST_PROJECT_ID, Projects } from '../../electron/core/projects/store';
 import { DEEP } from '../deep';
 import { Ledger, startMcpWriter, startMemoryWriter, viewText, writeRounds, type WriterProcess } from '../mcp-writers';
-import { createVault, freshApp, lock, openMemories, PASSPHRASE, type FreshApp } from './helpers';
+import { lock, openMemories, PASSPHRASE, type FreshApp, readyApp } from './helpers';
 import { allTreeItemNames } from './tree-helpers';
 
 const SHARED = '/memories/shared.md';
@@ -34,8 +34,7 @@ const running: WriterProcess[] = [];
 test.beforeEach(async () => {
   // The CLI finds the app's channel and the device's state under XDG_STATE_HOME/mnemo: the app keeps its state there.
   xdg = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-xdg-'));
-  app = await freshApp({ stateDir: path.join(xdg, 'mnemo') });
-  await createVault(app.page);
+  app = await readyApp({ stateDir: path.join(xdg, 'mnemo') });
   await saveSettings(app.session.unlocked(), { mcpAccess: 'read-write' });
   // The channel starts as the vault unlocks: wait until it answers, as a client would find it.
   const vaultId = app.session.unlocked().vaultId;

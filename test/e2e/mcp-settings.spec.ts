@@ -9,7 +9,7 @@ import { loadSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
 import { Projects } from '../../electron/core/projects/store';
-import { createVault, expectAccessible, freshApp, PASSPHRASE, shot, type FreshApp } from './helpers';
+import { expectAccessible, PASSPHRASE, readyApp, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 const backends: MemoryBackend[] = [];
@@ -21,9 +21,8 @@ test.afterEach(async () => {
 const section = () => app.page.getByRole('region', { name: 'Use this memory in other apps' });
 
 test('the configurations for each project are shown and copied, with the passphrase never in them', async () => {
-  app = await freshApp();
+  app = await readyApp();
   const { page } = app;
-  await createVault(page);
   await new Projects(app.session.unlocked()).create('Garden');
   await page.getByRole('tab', { name: 'Settings' }).click();
   const desktop = section().getByLabel('Claude Desktop configuration', { exact: true });
@@ -51,9 +50,8 @@ test('the configurations for each project are shown and copied, with the passphr
 });
 
 test('access is off until the user allows it with the passphrase; then the log lists each call without its contents', async () => {
-  app = await freshApp();
+  app = await readyApp();
   const { page } = app;
-  await createVault(page);
   await page.getByRole('tab', { name: 'Settings' }).click();
   const vaultId = app.session.unlocked().vaultId;
   const refusals: string[] = [];

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { createVault, freshApp, openMemories } from './helpers';
+import type { freshApp} from './helpers';
+import { openMemories, readyApp } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
 test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
   const v = app.session.unlocked();
   for (const p of ['/memories/a.md', '/memories/notes/b.md', '/memories/notes/c.md', '/memories/z.md']) await v.memory.writeFile(p, `text of ${p}`, { mode: 'create', source: 'user' });
   await openMemories(app.page);

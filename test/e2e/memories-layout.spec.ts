@@ -1,12 +1,12 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { createVault, freshApp, openMemories, shot } from './helpers';
+import type { freshApp} from './helpers';
+import { openMemories, shot, readyApp } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
 const PATH = '/memories/projects/2026/quarterly-planning-notes.md';
 test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
   await app.session.unlocked().memory.writeFile(PATH, '# Q2\nShip the thing.', { mode: 'create', source: 'user' });
   await openMemories(app.page);
 });

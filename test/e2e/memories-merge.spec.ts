@@ -6,14 +6,13 @@
  * stays in history. One app for the spec; each test uses its own file.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createVault, expectAccessible, freshApp, lock, openMemories, typeInEditor, unlock, type FreshApp } from './helpers';
+import { expectAccessible, lock, openMemories, typeInEditor, unlock, type FreshApp, readyApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
 let app: FreshApp;
 test.beforeAll(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
   await openMemories(app.page);
 });
 test.afterAll(async () => app?.cleanup());

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { loadSettings } from '../../electron/core/chat/settings-store';
 import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { createVault, expectAccessible, freshApp, shot, type FreshApp } from './helpers';
+import { expectAccessible, readyApp, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -22,8 +22,7 @@ test.beforeEach(async () => {
   saveTo = undefined;
   asked.length = 0;
   // The key comes as ANTHROPIC_API_KEY would give it, so Settings shows it as set from the start.
-  app = await freshApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey, pickSaveFile: async (name) => (asked.push(name), saveTo) });
-  await createVault(app.page);
+  app = await readyApp({ anthropicBaseURL: fake.baseURL, anthropicApiKey: fake.apiKey, pickSaveFile: async (name) => (asked.push(name), saveTo) });
 });
 test.afterEach(async () => {
   await app.cleanup();
@@ -224,10 +223,9 @@ test('a context meter that cannot be had shows nothing broken, and export still 
 });
 
 test('without an API key the picker says there is no list yet, without an alert, and lists the models once a key is saved', async () => {
-  const bare = await freshApp({ anthropicBaseURL: fake.baseURL });
+  const bare = await readyApp({ anthropicBaseURL: fake.baseURL });
   try {
     const { page } = bare;
-    await createVault(page);
     await openSettings(page);
     await expect(page.getByText('No list of models yet. No Anthropic API key is set.')).toBeVisible();
     await expect(page.getByRole('alert')).toHaveCount(0);

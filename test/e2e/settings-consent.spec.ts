@@ -7,7 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { getApiKey, loadSettings, saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { startFakeAnthropic } from '../fake-anthropic/server';
-import { createVault, freshApp, PASSPHRASE, type FreshApp } from './helpers';
+import { PASSPHRASE, type FreshApp, readyApp } from './helpers';
 
 const OWNER_KEY = 'sk-ant-api03-OwnersKey-1234';
 const NEW_KEY = 'sk-ant-api03-ReplacementKey-5678';
@@ -17,8 +17,7 @@ let app: FreshApp;
 test.afterEach(async () => app.cleanup());
 
 async function start(opts: { confirmChanges?: boolean; anthropicBaseURL?: string } = {}) {
-  app = await freshApp(opts);
-  await createVault(app.page);
+  app = await readyApp(opts);
   await setApiKey(app.session.unlocked(), OWNER_KEY);
   await app.page.getByRole('tab', { name: 'Settings' }).click();
 }

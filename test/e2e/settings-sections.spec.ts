@@ -1,13 +1,13 @@
 /** "Settings in sections": each section is saved on its own, with its status beside its button. */
 import { expect, test, type Locator } from '@playwright/test';
 import { loadSettings } from '../../electron/core/chat/settings-store';
-import { createVault, expectAccessible, freshApp, PASSPHRASE } from './helpers';
+import type { freshApp} from './helpers';
+import { expectAccessible, PASSPHRASE, readyApp } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
 test.beforeEach(async () => {
-  app = await freshApp();
-  await createVault(app.page);
+  app = await readyApp();
   await app.page.getByRole('tab', { name: 'Settings' }).click();
 });
 test.afterEach(async () => app.cleanup());

@@ -2,15 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadSettings } from '../../electron/core/chat/settings-store';
-import { createVault, freshApp, lock, PASSPHRASE, shot, unlock } from './helpers';
+import type { freshApp} from './helpers';
+import { lock, PASSPHRASE, shot, unlock, readyApp } from './helpers';
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 let app: Fresh;
 let picked: string;
 test.beforeEach(async () => {
-  app = await freshApp({ pickDirectory: async () => picked });
+  app = await readyApp({ pickDirectory: async () => picked });
   picked = path.join(app.userDataDir, 'picked');
-  await createVault(app.page);
   await app.page.getByRole('tab', { name: 'Settings' }).click();
 });
 test.afterEach(async () => app.cleanup());
