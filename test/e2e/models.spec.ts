@@ -266,8 +266,13 @@ test('beside the message box each conversation picks its model by keyboard: the 
   await box.press('e');
   await box.press(' ');
   await box.press('h');
-  const active = page.locator(`[id="${await box.getAttribute('aria-activedescendant')}"]`);
-  await expect(active).toHaveText(/Claude Haiku 4\.5.*200K context · Lower price/);
+  // aria-activedescendant read again on each poll: read once, it could name the option before the last key's.
+  await expect
+    .poll(async () => {
+      const id = await box.getAttribute('aria-activedescendant');
+      return id ? ((await page.locator(`[id="${id}"]`).textContent()) ?? '') : '';
+    })
+    .toMatch(/Claude Haiku 4\.5.*200K context · Lower price/);
   await expectAccessible(page, 'the model list beside the message box');
   await box.press('Enter');
   await expect(list).toBeHidden();
