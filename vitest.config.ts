@@ -9,6 +9,8 @@ export default defineConfig({
     environment: 'node',
     // The CLI tests run the bundled dist/cli.js: built here once if missing or stale.
     globalSetup: ['test/unit/cli/global-setup.ts'],
+    // Argon2id replaced by a fast stand-in except where a child process or the KDF's own tests need it (see the file).
+    setupFiles: ['test/unit/fast-kdf.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Argon2id takes 64 MiB or more per derivation: keep the parallelism modest on 2 cores.

@@ -1,0 +1,88 @@
+/**
+ * Argon2id at the floor (2 passes, 64 MiB) takes about 0.4 s a derivation
+ * here, and most unit tests make a vault, open it again or lock and unlock it:
+ * the key derivation was well over half of the unit phase's time. So, in this
+ * test process only, kdf.ts's `deriveKey` is replaced by a stand-in with the
+ * same contract — parameters outside the floor and ceiling refused as
+ * BAD_HEADER, the password buffer zeroed, the same 32-byte key for the same
+ * password, salt and cost, answered asynchronously — computed with BLAKE2b.
+ *
+ * Real Argon2id still runs wherever it matters: the files in REAL_KDF below
+ * (the KDF's own tests, and every test whose vault is opened by a child
+ * process — the CLI, `mnemo mcp`, crash and lock children run the real
+ * bundle, so a vault made here with the stand-in would not open there: a
+ * file missing from the list fails loudly, never passes by mistake), for the
+ * vaults committed under test/fixtures (made by real builds), every e2e spec
+ * and the packaged-layout test. Nothing outside test/ changes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, vi } from 'vitest';
+import type * as Kdf from '../../electron/core/vault/kdf';
+import type { KdfParams } from '../../electron/core/vault/types';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Test files that derive keys with the real Argon2id worker. */
+const REAL_KDF = new Set(
+  [
+    // The KDF itself: known answers, the worker against the main thread, calibration, bounds.
+    'test/unit/vault/crypto.test.ts',
+    // Locks taken while an unlock derives: the derivation must take as long as it really does.
+    'test/unit/vault/lock-in-flight.test.ts',
+    // Their vaults are opened by child processes running the real bundle.
+    'test/conformance/mcp.test.ts',
+    'test/unit/chat/cli-interactive.test.ts',
+    'test/unit/chat/secrets.test.ts',
+    'test/unit/main/headless-vault.test.ts',
+    'test/unit/mcp-channel/channel.test.ts',
+    'test/unit/mcp-channel/configs.test.ts',
+    'test/unit/mcp-channel/other-user.test.ts',
+    'test/unit/projects/pre-projects.test.ts',
+    'test/unit/vault/crash.test.ts',
+    'test/unit/vault/lock-disk-full.test.ts',
+    'test/unit/vault/lock-file-lost.test.ts',
+    'test/unit/vault/lock-identity.test.ts',
+    'test/unit/vault/lock-record.test.ts',
+    'test/unit/vault/lock.test.ts',
+    'test/unit/vault/percall-attack.test.ts',
+    'test/unit/vault/percall-processes.test.ts',
+    'test/unit/vault/percall-race.test.ts',
+    'test/unit/vault/percall-scale.test.ts',
+    'test/unit/vault/percall.test.ts',
+    'test/unit/vault/special-files.test.ts',
+  ].map((f) => path.join(ROOT, f)),
+);
+/** Whole folders whose tests run the CLI or `mnemo mcp` as child processes. */
+const REAL_KDF_DIRS = ['test/unit/cli/', 'test/unit/mcp/'].map((d) => path.join(ROOT, d));
+
+const realFor = (file: string | undefined) => !file || REAL_KDF.has(file) || REAL_KDF_DIRS.some((d) => file.startsWith(d));
+
+/** The salts of the vaults committed under test/fixtures (written by real builds): opening them needs the real derivation. */
+const FIXTURE_SALTS = new Set(
+  fs
+    .readdirSync(path.join(ROOT, 'test/fixtures'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json')))
+    .flatMap((d) => (JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json'), 'utf8')) as { slots: Array<{ kdf?: { salt: string } }> }).slots)
+    .flatMap((s) => (s.kdf ? [s.kdf.salt] : [])),
+);
+
+vi.mock('../../electron/core/vault/kdf', async (importOriginal) => {
+  const real = await importOriginal<typeof Kdf>();
+  const { default: sodium } = await import('libsodium-wrappers-sumo');
+  await sodium.ready;
+  return {
+    ...real,
+    async deriveKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
+      if (realFor(expect.getState().testPath) || FIXTURE_SALTS.has(Buffer.from(salt).toString('base64')) || !real.kdfInBounds(params)) return real.deriveKey(password, salt, params);
+      const cost = new Uint8Array(new Uint32Array([params.opslimit, params.memlimit]).buffer);
+      const input = new Uint8Array([...password, 0, ...salt, ...cost]);
+      password.fill(0);
+      // As the worker answers: never in the same turn of the event loop.
+      await new Promise((r) => setImmediate(r));
+      const key = sodium.crypto_generichash(32, input, sodium.from_string('mnemo unit-test stand-in for Argon2id'));
+      input.fill(0);
+      return key;
+    },
+  };
+});
