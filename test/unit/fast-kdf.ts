@@ -74,6 +74,9 @@ vi.mock('../../electron/core/vault/kdf', async (importOriginal) => {
   return {
     ...real,
     async deriveKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
+      // Counted, real or not: a test that must see no derivation (a check that has to come first) reads it.
+      const g = globalThis as { mnemoDerivations?: number };
+      g.mnemoDerivations = (g.mnemoDerivations ?? 0) + 1;
       if (realFor(expect.getState().testPath) || FIXTURE_SALTS.has(Buffer.from(salt).toString('base64')) || !real.kdfInBounds(params)) return real.deriveKey(password, salt, params);
       const cost = new Uint8Array(new Uint32Array([params.opslimit, params.memlimit]).buffer);
       const input = new Uint8Array([...password, 0, ...salt, ...cost]);

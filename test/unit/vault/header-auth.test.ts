@@ -49,16 +49,23 @@ describe('the header is authenticated', () => {
   });
 
   it('a KDF cost raised behind this device’s back is refused as modified before any slow derivation', async () => {
+    // Counted by test/unit/fast-kdf.ts: the stand-in for Argon2id is quick, so the time a derivation takes cannot show it ran.
+    const derived = () => (globalThis as { mnemoDerivations?: number }).mnemoDerivations ?? 0;
     t = await tempVault();
+    const first = derived();
+    await t.reopen();
+    expect(derived()).toBeGreaterThan(first);
     await t.vault.close();
     await editHeader(t.dir, (h) => ({
       ...h,
       slots: h.slots.map((s) => (s.type === 'passphrase' ? { ...s, kdf: { ...s.kdf, opslimit: 10, memlimit: 1024 * 1024 * 1024 } } : s)),
     }));
     t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+    const before = derived();
     const err = await failure(t.vault.unlock(PASS));
     expect(err?.code).toBe('DAMAGED');
     expect(err?.message).toMatch(/header was modified/);
+    expect(derived()).toBe(before);
   });
 
   it('any other edit of a key slot (its salt) is refused as modified, not as a wrong passphrase', async () => {
