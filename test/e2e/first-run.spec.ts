@@ -27,6 +27,18 @@ async function toRecoveryKeyDone(a: Fresh): Promise<void> {
 test('after the recovery key, first run asks for the API key, links to the console and tests the connection', async () => {
   app = await freshApp({ anthropicBaseURL: fake.baseURL });
   const { page } = app;
+  // The whole first run, watched as the hostile-content specs watch the chat (they now start on a ready vault):
+  // no request leaves the app's origin, no dialog opens, no CSP or Trusted Types violation is reported.
+  const origin = new URL(page.url()).origin;
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss()));
+  await page.evaluate(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
   await toRecoveryKeyDone(app);
   await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
   await expect(page.getByLabel('Anthropic API key')).toBeFocused();
@@ -41,6 +53,9 @@ test('after the recovery key, first run asks for the API key, links to the conso
   await expect(page.getByRole('status')).toContainText('Connected');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+  expect(dialogs).toEqual([]);
+  expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:'))).toEqual([]);
 });
 
 test('a key from ANTHROPIC_API_KEY is shown as such in Settings, and Test connection works', async () => {

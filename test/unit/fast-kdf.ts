@@ -21,15 +21,17 @@ import { expect, vi } from 'vitest';
 import type * as Kdf from '../../electron/core/vault/kdf';
 import type { KdfParams } from '../../electron/core/vault/types';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Paths with forward slashes, as vitest gives the test file's path on every platform. */
+const posix = (p: string) => p.split(path.sep).join('/');
+const ROOT = posix(path.resolve(import.meta.dirname, '../..'));
 
 /** Test files that derive keys with the real Argon2id worker. */
 const REAL_KDF = new Set(
   [
     // The KDF itself: known answers, the worker against the main thread, calibration, bounds.
     'test/unit/vault/crypto.test.ts',
-    // Locks taken while an unlock derives: the derivation must take as long as it really does.
-    'test/unit/vault/lock-in-flight.test.ts',
+    // Strengthening from Settings: the slot at the new, higher cost is made and opened by the real worker.
+    'test/unit/main/recovery-rollback.test.ts',
     // Their vaults are opened by child processes running the real bundle.
     'test/conformance/mcp.test.ts',
     'test/unit/chat/cli-interactive.test.ts',
@@ -51,12 +53,12 @@ const REAL_KDF = new Set(
     'test/unit/vault/percall-scale.test.ts',
     'test/unit/vault/percall.test.ts',
     'test/unit/vault/special-files.test.ts',
-  ].map((f) => path.join(ROOT, f)),
+  ].map((f) => `${ROOT}/${f}`),
 );
 /** Whole folders whose tests run the CLI or `mnemo mcp` as child processes. */
-const REAL_KDF_DIRS = ['test/unit/cli/', 'test/unit/mcp/'].map((d) => path.join(ROOT, d));
+const REAL_KDF_DIRS = ['test/unit/cli/', 'test/unit/mcp/'].map((d) => `${ROOT}/${d}`);
 
-const realFor = (file: string | undefined) => !file || REAL_KDF.has(file) || REAL_KDF_DIRS.some((d) => file.startsWith(d));
+const realFor = (file: string | undefined) => !file || REAL_KDF.has(posix(file)) || REAL_KDF_DIRS.some((d) => posix(file).startsWith(d));
 
 /** The salts of the vaults committed under test/fixtures (written by real builds): opening them needs the real derivation. */
 const FIXTURE_SALTS = new Set(
