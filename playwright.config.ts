@@ -14,6 +14,7 @@ export default defineConfig({
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
+  // The JSON report feeds the failure summary at the end of `npm test` (test/failure-summary.ts).
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   forbidOnly: !!process.env.CI,
 });

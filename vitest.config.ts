@@ -15,5 +15,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Argon2id takes 64 MiB or more per derivation: keep the parallelism modest on 2 cores.
     maxWorkers: 2,
+    // The JSON report feeds the failure summary at the end of `npm test` (test/failure-summary.ts).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/unit.json' },
   },
 });

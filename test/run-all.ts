@@ -6,6 +6,8 @@
  * loops at full size).
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { failureSummary, REPORTS } from './failure-summary';
 
 const PHASES: [name: string, script: string][] = [
   ['typecheck', 'typecheck'],
@@ -28,6 +30,9 @@ function run(script: string): Promise<number> {
   });
 }
 
+// Reports of an earlier run must not be taken for this one's.
+for (const file of Object.values(REPORTS)) fs.rmSync(file, { force: true });
+
 const times: string[] = [];
 const started = Date.now();
 let failed: { name: string; code: number } | undefined;
@@ -41,5 +46,6 @@ for (const [name, script] of PHASES) {
   }
 }
 const line = `phases: ${times.join(' · ')} · total ${Math.round((Date.now() - started) / 1000)}s${process.env.MNEMO_DEEP === '1' ? ' (deep)' : ''}`;
-console.log(failed ? `\n${line}\nFAILED in ${failed.name} (exit ${failed.code})` : `\n${line}`);
+const summary = failed ? failureSummary(failed.name) : [];
+console.log(failed ? `\n${[...summary, line].join('\n')}\nFAILED in ${failed.name} (exit ${failed.code})` : `\n${line}`);
 process.exitCode = failed?.code ?? 0;
