@@ -27,6 +27,34 @@ async function openSeeded(page: Page, title: string): Promise<void> {
 }
 const scrollState = (page: Page) =>
   page.getByRole('region', { name: 'Conversation' }).evaluate((el) => ({ top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight }));
+/** What the reader sees at the top of the transcript: the saved message there and how far it sits from the top edge. */
+const inView = (page: Page) =>
+  page.getByRole('region', { name: 'Conversation' }).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const row = document.elementFromPoint(box.left + box.width / 2, box.top + 40)?.closest('.tx-row');
+    return row ? { row: row.getAttribute('data-index'), offset: Math.round(row.getBoundingClientRect().top - box.top) } : undefined;
+  });
+/**
+ * Waits until a scroll has been laid out: the rows that came into view are measured, and a row whose size
+ * differed from its estimate shifts the scroll position (keeping what is in view in place) only then. On a
+ * busy machine that can land after the scroll itself, so the position is read once it holds still.
+ */
+async function settledView(page: Page): Promise<{ top: number; fromBottom: number; view: { row: string | null; offset: number } }> {
+  let last: string | undefined;
+  let state: Awaited<ReturnType<typeof settledView>> | undefined;
+  await expect
+    .poll(async () => {
+      const view = await inView(page);
+      const s = { ...(await scrollState(page)), view: view! };
+      const key = view ? `${s.top}:${view.row}:${view.offset}` : undefined;
+      const same = key !== undefined && key === last;
+      last = key;
+      state = s;
+      return same;
+    })
+    .toBe(true);
+  return state!;
+}
 
 test('a 1,000-reply conversation opens at its last reply with only a window of messages in the page', async () => {
   const { page } = app;
@@ -88,16 +116,18 @@ test('the transcript follows a streaming reply at the bottom, and stays where th
   await expect(streaming).toContainText('word60');
   await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
 
-  // The user scrolls up; more text arrives; the view stays where they put it.
+  // The user scrolls up; more text arrives; the view stays where they put it: the same message at the same place.
   await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollBy(0, -3000));
-  const before = await scrollState(page);
+  const before = await settledView(page);
   expect(before.fromBottom).toBeGreaterThan(1000);
   await expect(streaming).toContainText('word200');
   const after = await scrollState(page);
+  expect(await inView(page)).toEqual(before.view);
   expect(Math.abs(after.top - before.top)).toBeLessThanOrEqual(2);
   expect(after.fromBottom).toBeGreaterThan(before.fromBottom);
   // The finished reply is announced once, without moving the view to it.
   await expect(page.getByRole('status').filter({ hasText: 'Claude replied.' })).toHaveText(/Streaming now\./);
+  expect(await inView(page)).toEqual(before.view);
   expect(Math.abs((await scrollState(page)).top - before.top)).toBeLessThanOrEqual(2);
   await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await expect(lastReply(page)).toContainText('End of stream.');
