@@ -231,6 +231,34 @@ export function unsentFork(c: Branchable): { at: number; before: number } | unde
   return { at: fork.at, before: fork.unsent?.before ?? (fork.shown === last ? last - 1 : last) };
 }
 
+/**
+ * The stored tails that nothing names, of the keys `stored` beside a
+ * conversation whose head holds `forks`. A crash between storing a tail and
+ * writing the head that names it, or between writing a head and removing the
+ * tail it let go of, leaves one; each is a copy of what the lists or another
+ * version hold, so removing it loses nothing. Forks inside stored versions
+ * name tails too: those are read only while some stored key is not named yet.
+ */
+export async function unnamedTails(forks: readonly Fork[], stored: readonly string[], tails: Pick<TailStore, 'get'>): Promise<string[]> {
+  const named = new Set<string>();
+  const open = (fs: readonly Fork[]): string[] => {
+    const inner: string[] = [];
+    for (const k of fs.flatMap((f) => f.versions)) {
+      if (!k || named.has(k)) continue;
+      named.add(k);
+      inner.push(k);
+    }
+    return inner;
+  };
+  const unnamed = () => stored.filter((k) => !named.has(k));
+  for (let next = open(forks); next.length && unnamed().length; ) {
+    const key = next.shift()!;
+    const tail = stored.includes(key) ? await tails.get(key) : undefined;
+    if (tail) next.push(...open(tail.forks));
+  }
+  return unnamed();
+}
+
 /** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */
 export function versionsOf(c: Branchable): Array<{ entry: number; shown: number; count: number; by: Fork['by'] }> {
   const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
