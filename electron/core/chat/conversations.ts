@@ -173,8 +173,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
     return this.serial(async () => {
       const c = await this.require(id);
-      const { next, message, before } = await branchAt(c, at, by, this.tails(id));
+      const { next, message, before, release } = await branchAt(c, at, by, this.tails(id));
       await this.write(next, c);
+      if (release) await this.tails(id).remove(release);
       return { message, before };
     });
   }

@@ -39,15 +39,16 @@ function readOnlyTails(vault: VaultApi, id: string): TailStore {
 const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
 
 /**
- * The stored versions a conversation's forks name: each fork's other
- * versions, and inside each of them the forks further down it, all the way down.
+ * The stored versions a conversation's forks name: each fork's other versions
+ * and the kept copy of the one shown, and inside each other version the
+ * forks further down it, all the way down.
  */
 async function named(vault: VaultApi, id: string, forks: readonly Fork[] = [], into = new Set<string>()): Promise<string[]> {
   for (const f of forks) {
-    for (const k of f.versions) {
+    for (const k of [...f.versions, f.kept?.key]) {
       if (!k || into.has(k)) continue;
       into.add(k);
-      const tail = await vault.internal.getJSON<Tail>(`conversation-log/${id}/b${k}`);
+      const tail = f.versions.includes(k) ? await vault.internal.getJSON<Tail>(`conversation-log/${id}/b${k}`) : undefined;
       if (tail) await named(vault, id, tail.forks, into);
     }
   }
