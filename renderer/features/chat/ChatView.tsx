@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation } from '../../../electron/shared/ipc';
-import type { ChatDraft } from '../../../electron/shared/drafts';
+import type { ChatDraft, EditDraft } from '../../../electron/shared/drafts';
 import { call, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
 import { ConversationHeader } from './ConversationHeader';
@@ -16,7 +16,7 @@ import { Sidebar, type NewConversation } from './Sidebar';
 import { ChipProject } from './ToolChip';
 import { money, usageLine } from './Transcript';
 import { useChatKeys, useStaleKeyNotice } from './chat-keys';
-import { useDecor, useVersions, versionEnded } from './use-versions';
+import { editShown, useDecor, useKeptEdits, useVersions, versionEnded } from './use-versions';
 import { lastOpened, useOpenConversation } from './use-open-conversation';
 import { retryOffered, type Failure } from './turn-state';
 import { useTurn, useTurnStore } from './use-turn';
@@ -26,6 +26,7 @@ import { EntryActionsContext } from './versions';
 export function ChatView({
   active,
   restoredDraft,
+  restoredEdits,
   onOpenMemory,
   onOpenSettings,
   onProject,
@@ -35,6 +36,8 @@ export function ChatView({
   /** At the end of the conversation's header: the memory pane's toggle. */
   headerEnd?: React.ReactNode;
   restoredDraft?: ChatDraft | undefined;
+  /** Messages being edited when the vault locked: back in their editors. */
+  restoredEdits?: EditDraft[] | undefined;
   onOpenMemory: (path: string, project?: string) => void;
   onOpenSettings: () => void;
   /** Told the open conversation's project (absent: the first), for the memory pane beside the chat. */
@@ -58,6 +61,7 @@ export function ChatView({
   useEffect(() => {
     saveDraft('chat', draft.trim() ? { text: draft, ...(convRef.current ? { conversationId: convRef.current.id } : {}) } : null);
   }, [draft]);
+  useKeptEdits(store, turn.edits, restoredEdits);
 
   // A small model named a conversation after its first exchange: the list and the open header show it.
   useEffect(
@@ -119,7 +123,7 @@ export function ChatView({
   // The last message the user sent (it may be files without words), and its index in the whole transcript.
   const lastUser = [...(conv?.transcript ?? [])].reverse().find((e) => e.role === 'user');
   const lastUserIndex = conv && lastUser ? (conv.earlier ?? 0) + conv.transcript.lastIndexOf(lastUser) : undefined;
-  const editingHere = conv ? turn.edits[conv.id] : undefined;
+  const editingHere = editShown(conv, turn.edits);
   // While a new version streams, what it replaces is out of view (an edit: its message on; a regeneration: its replies).
   const turnHere = live && live.conversationId === conv?.id ? live.version : undefined;
   const { shownEntries, decor } = useDecor(conv, turnHere, live !== undefined, editingHere);

@@ -5,13 +5,15 @@
  * opening another conversation loses nothing; these actions change it and
  * start version turns through use-turn.ts.
  */
-import { useMemo, useRef, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { AttachmentRef } from '../../../electron/shared/chat';
 import type { Conversation } from '../../../electron/shared/ipc';
+import type { EditDraft } from '../../../electron/shared/drafts';
 import { announce } from '../../components/Announcer';
 import { call, messageOf } from '../../lib/api';
+import { saveDraft } from '../../lib/drafts';
 import type { Live } from './live';
-import type { Editing, TurnStore } from './turn-state';
+import type { Editing, TurnState, TurnStore } from './turn-state';
 import { BUSY, type VersionTurn } from './use-turn';
 import { focusSwitch } from './VersionSwitch';
 import { decorate, keptWhileStreaming, versionCount, type EntryActions } from './versions';
@@ -100,6 +102,9 @@ export function useVersions(deps: VersionsDeps): EntryActions {
       startEdit(entry) {
         const at = messageAt(entry);
         if (!at || store.get().live) return;
+        // An editor kept across a lock whose message is not on screen (not loaded, or gone) gives way to this one.
+        const open = store.get().edits[at.c.id];
+        if (open && !messageAt(open.entry)) store.dispatch({ type: 'editClosed', id: at.c.id });
         // One message of a conversation is edited at a time; what is typed in it is never replaced by another message's text.
         store.dispatch({ type: 'editOpened', id: at.c.id, edit: { entry, text: at.e.text } });
         focusLater(EDITOR);
@@ -131,6 +136,30 @@ export function useVersions(deps: VersionsDeps): EntryActions {
       },
     };
   }, []);
+}
+
+/** The open edit of `conv`, if its message is on screen (an edit kept across a lock may name one that is not loaded). */
+export function editShown(conv: Conversation | undefined, edits: TurnState['edits']): Editing | undefined {
+  const e = conv && edits[conv.id];
+  return e && conv.transcript[e.entry - (conv.earlier ?? 0)]?.role === 'user' ? e : undefined;
+}
+
+// The limits main checks (MAX_EDIT_DRAFTS, MAX_CHAT_DRAFT_CHARS in electron/shared/drafts.ts, which the window may only import types from).
+const MAX_EDIT_DRAFTS = 10;
+const MAX_EDIT_CHARS = 100_000;
+
+/**
+ * The open edits go to main as they change, so a lock keeps them (see
+ * renderer/lib/drafts.ts); those a lock kept come back into their editors.
+ */
+export function useKeptEdits(store: TurnStore, edits: TurnState['edits'], restored: readonly EditDraft[] | undefined): void {
+  useEffect(() => {
+    if (restored?.length) store.dispatch({ type: 'editsRestored', edits: Object.fromEntries(restored.map((e) => [e.conversationId, { entry: e.entry, text: e.text }])) });
+  }, [restored, store]);
+  useEffect(() => {
+    const open = Object.entries(edits).flatMap(([conversationId, e]) => (e.text.length <= MAX_EDIT_CHARS ? [{ conversationId, entry: e.entry, text: e.text }] : []));
+    saveDraft('edit', open.length ? open.slice(-MAX_EDIT_DRAFTS) : null);
+  }, [edits]);
 }
 
 const NO_ENTRIES: Conversation['transcript'] = [];
