@@ -300,6 +300,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
             <ChatView
               active={tab === 'chat'}
               restoredDraft={drafts?.chat}
+              restoredEdits={drafts?.edit}
               onOpenMemory={openInEditor}
               onOpenSettings={() => show('settings')}
               onProject={setChatProject}

@@ -5,11 +5,11 @@
  * /memories, so Claude never sees them), and after the next unlock they are
  * offered back until the user restores or discards them.
  */
-import { ChatDraft, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
+import { ChatDraft, EditDrafts, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
 import { VaultError, type VaultApi } from './vault/types';
 
-const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat' };
-const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft } as const;
+const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit' };
+const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts } as const;
 const KINDS = Object.keys(KEYS) as DraftKind[];
 
 /** The drafts of one app session: held in memory while unlocked, persisted at lock. */
@@ -71,12 +71,11 @@ export class DraftKeeper {
     return failed === undefined ? { drafts: lost } : { drafts: lost, failed: `${failed} Your unsaved work could not be kept in the vault, so it stays only in this window until you unlock again.` };
   }
 
-  /** Drops a held chat draft typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */
+  /** Drops held chat drafts and open edits typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */
   dropChatIn(gone: (conversationId: string) => boolean): void {
-    const id = this.held.chat?.conversationId;
-    if (id === undefined || !gone(id)) return;
-    const { chat: _dropped, ...rest } = this.held;
-    this.held = rest;
+    const { chat, edit, ...rest } = this.held;
+    const edits = edit?.filter((e) => !gone(e.conversationId)) ?? [];
+    this.held = { ...rest, ...(chat && !(chat.conversationId !== undefined && gone(chat.conversationId)) ? { chat } : {}), ...(edits.length ? { edit: edits } : {}) };
   }
 
   /** Drops the held drafts without writing them (the vault is already locked). */

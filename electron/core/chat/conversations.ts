@@ -10,7 +10,7 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, showVersion, unsentFork, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
@@ -173,8 +173,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
     return this.serial(async () => {
       const c = await this.require(id);
-      const { next, message, before } = await branchAt(c, at, by, this.tails(id));
+      const { next, message, before, release } = await branchAt(c, at, by, this.tails(id));
       await this.write(next, c);
+      if (release) await this.tails(id).remove(release);
       return { message, before };
     });
   }
@@ -237,8 +238,31 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private async sweep(): Promise<void> {
     await this.serial(async () => {
       for (const key of this.orphans()) await this.vault.internal.delete(key);
+      await this.sweepTails();
     });
     swept.add(this.vault);
+  }
+
+  /**
+   * Removes the stored versions nothing names (see unnamedTails: what a crash
+   * between a version's writes leaves). A conversation whose versions cannot
+   * be read is left as it is: opening it says what is damaged.
+   */
+  private async sweepTails(): Promise<void> {
+    const byId = new Map<string, string[]>();
+    for (const key of this.vault.internal.keys('conversation-log/')) {
+      const m = /^conversation-log\/([0-9a-f]{16,32})\/b([0-9a-f]{16})$/.exec(key);
+      if (m) byId.set(m[1]!, [...(byId.get(m[1]!) ?? []), m[2]!]);
+    }
+    for (const [id, stored] of byId) {
+      try {
+        const head = await readSummary(this.vault, id);
+        const forks = (head?.meta.forks ?? []) as Fork[];
+        for (const k of await unnamedTails(forks, stored, this.tails(id))) await this.tails(id).remove(k);
+      } catch (err) {
+        if (!(err instanceof VaultError)) throw err;
+      }
+    }
   }
 
   /** Log records and attachments of conversations whose head is gone. */

@@ -86,8 +86,9 @@ export class TemporaryConversations implements ConversationStore, VersionedStore
   }
 
   async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
-    const { next, message, before } = await branchAt(await this.require(id), at, by, this.tails(id));
+    const { next, message, before, release } = await branchAt(await this.require(id), at, by, this.tails(id));
     this.byId.set(id, next);
+    if (release) await this.tails(id).remove(release);
     return { message, before };
   }
 

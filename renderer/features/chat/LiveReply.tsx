@@ -1,5 +1,4 @@
 import type { AttachmentRef } from '../../../electron/shared/chat';
-import { call } from '../../lib/api';
 import { ApprovalCard } from './ApprovalCard';
 import { PendingChips } from './Attachments';
 import type { Live } from './live';
@@ -7,7 +6,7 @@ import { Thinking } from './Thinking';
 import { ReplyBody } from './Transcript';
 
 /** The exchange in progress: the message just sent (unless this is a Continue or a new reply to a message shown above) and Claude's reply as it streams, with its approvals. */
-export function LiveReply({ live, sentFiles, onOpen, setLive }: { live: Live; sentFiles: AttachmentRef[]; onOpen: (path: string) => void; setLive: React.Dispatch<React.SetStateAction<Live | undefined>> }) {
+export function LiveReply({ live, sentFiles, onOpen, onDecide }: { live: Live; sentFiles: AttachmentRef[]; onOpen: (path: string) => void; onDecide: (turnId: string, callId: string, allow: boolean) => void }) {
   return (
     <>
       {!live.continued && live.version?.by !== 'regenerate' && (
@@ -22,7 +21,7 @@ export function LiveReply({ live, sentFiles, onOpen, setLive }: { live: Live; se
         {live.thinking && <Thinking text={live.thinking} />}
         <ReplyBody parts={live.parts} tools={live.tools} streaming onOpen={onOpen}>
           {live.approvals.map((a) => (
-            <ApprovalCard key={a.id} approval={a} onDecide={(allow) => void decide(live.turnId, a.id, allow, setLive)} />
+            <ApprovalCard key={a.id} approval={a} onDecide={(allow) => onDecide(live.turnId, a.id, allow)} />
           ))}
         </ReplyBody>
         {live.retrying && (
@@ -33,9 +32,4 @@ export function LiveReply({ live, sentFiles, onOpen, setLive }: { live: Live; se
       </article>
     </>
   );
-}
-
-async function decide(turnId: string, callId: string, allow: boolean, setLive: React.Dispatch<React.SetStateAction<Live | undefined>>) {
-  await call('chatApprove', { turnId, callId, allow }).catch(() => undefined);
-  setLive((l) => (l ? { ...l, approvals: l.approvals.filter((a) => a.id !== callId) } : l));
 }

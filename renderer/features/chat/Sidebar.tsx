@@ -116,16 +116,6 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
 
   return (
     <nav ref={nav} className="sidebar conversations" aria-label="Conversations" onKeyDown={moveBetweenRows}>
-      <ProjectBar
-        projects={projects}
-        deleted={deleted}
-        current={picked}
-        onPick={pick}
-        onChanged={async () => {
-          await loadProjects();
-          onChanged();
-        }}
-      />
       <div className="rail-head">
         <div className="rail-buttons">
           <button className="new-conversation" onClick={() => onNew({ project: picked })} title={`New conversation (${keysOf('newConversation')})`}>
@@ -152,6 +142,17 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
           <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
         </form>
       </div>
+      {/* As in other chat apps, New conversation comes first; the project it goes to is picked below it, above the list. */}
+      <ProjectBar
+        projects={projects}
+        deleted={deleted}
+        current={picked}
+        onPick={pick}
+        onChanged={async () => {
+          await loadProjects();
+          onChanged();
+        }}
+      />
       <ErrorText message={error ?? search.error} />
       {/* A search shows its results even with the list collapsed: what was typed is never answered by nothing. */}
       <div id="conversation-list" className="conv-list" hidden={collapsed && !search.query.trim()}>

@@ -38,8 +38,19 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const searchBox = useRef<HTMLInputElement>(null);
   const search = useLiveSearch<Hit>((query) => call('memorySearch', { query, project }), project);
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
-  const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
+  const [listSize, setListSize] = usePaneSize('list', 304, 180, 560);
   const [listShown, setListShown] = useState(true);
+  const listToggleRef = useRef<HTMLButtonElement>(null);
+  /** Set when the user toggled the list: its toggle moves (into the list, or out of it) and keeps the focus. */
+  const listToggled = useRef(false);
+  const toggleList = () => {
+    listToggled.current = true;
+    setListShown(!listShown);
+  };
+  useEffect(() => {
+    if (listToggled.current) listToggleRef.current?.focus();
+    listToggled.current = false;
+  }, [listShown]);
   const [trashOpen, setTrashOpen] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
   const review = useReviewList(project);
@@ -85,24 +96,32 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
     }
   };
 
+  const listToggle = (
+    <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? 'Hide memory list' : 'Show memory list'}>
+      <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
+      <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
+    </button>
+  );
+
   return (
     <div className="memories">
-      <button className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={() => setListShown(!listShown)} title={listShown ? 'Hide memory list' : 'Show memory list'}>
-        <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
-        <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
-      </button>
+      {/* Hidden, the list leaves only its toggle; shown, the toggle ends the project picker's row instead of taking a column of its own. */}
+      {!listShown && listToggle}
       <div className="sidebar memory-list" id="memory-list" hidden={!listShown} style={{ '--pane-w': `${listSize}px` } as React.CSSProperties}>
-        <label className="project-picker">
-          Memories of project
-          <select value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
-            {projects?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-            {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? 'A deleted project' : 'Loading…'}</option>}
-          </select>
-        </label>
+        <div className="project-picker">
+          <label htmlFor="memory-project">Memories of project</label>
+          <div className="list-head">
+            <select id="memory-project" value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
+              {projects?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+              {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? 'A deleted project' : 'Loading…'}</option>}
+            </select>
+            {listShown && listToggle}
+          </div>
+        </div>
         <div className="row">
           <button onClick={() => setCreating('file')}>New memory</button>
           <button onClick={() => setCreating('dir')}>New folder</button>

@@ -142,11 +142,15 @@ export function ReviewPane({
         </ul>
         {entry && (
           <div className="review-detail">
-            <h3 className="path">{entry.path}</h3>
-            <p>
-              {capital(reviewWords(entry).replace(/, not reviewed$/, ''))}
-              {entry.from ? ` (from ${entry.from})` : ''} · version {entry.version} · {describeWriter(entry.by, titles)}
-            </p>
+            {/* The list above names the file (its button is pressed); the heading says what happened to it, and names the file to screen readers only. */}
+            <h3 className="review-what">
+              <span className="sr-only">{entry.path}: </span>
+              <span>
+                {capital(reviewWords(entry).replace(/, not reviewed$/, ''))}
+                {entry.from ? ` (from ${entry.from})` : ''} · version {entry.version}
+              </span>
+            </h3>
+            <p>{describeWriter(entry.by, titles)}</p>
             {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
             <div className="row">
               <button disabled={!seen} onClick={() => seen && markOne(seen)}>

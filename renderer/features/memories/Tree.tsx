@@ -320,7 +320,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
       {/* Below the tree, so Tab goes from the search straight into the tree, and the order on screen is the order of focus. */}
       <div className="tree-bar">
         <button className="small" aria-pressed={details} onClick={() => setDetails(!details)} title="Show each memory's size and last change in a column">
-          Size and date
+          Show size and date
         </button>
       </div>
     </div>

@@ -7,10 +7,10 @@ import { PassphraseConfirm } from './PassphraseConfirm';
 export type KeyStatus = { hasApiKey: boolean; apiKeySource: ApiKeySource };
 export const CONSOLE_KEYS_URL = 'https://console.anthropic.com/settings/keys';
 
-/** Says where the key a chat would use comes from; never the key. */
-export function keySourceText(k: KeyStatus): string {
-  if (k.apiKeySource === 'environment') return 'from the ANTHROPIC_API_KEY environment variable' + (k.hasApiKey ? ' (used instead of the key stored in the vault)' : '');
-  return k.apiKeySource === 'vault' ? 'set (stored encrypted in the vault; never shown again)' : 'not set';
+/** Where the key a chat would use comes from (`state`, said in bold) and what that means (`note`); never the key. */
+export function keySourceText(k: KeyStatus): { state: string; note?: string } {
+  if (k.apiKeySource === 'environment') return { state: 'from the ANTHROPIC_API_KEY environment variable', ...(k.hasApiKey ? { note: 'used instead of the key saved in the vault' } : {}) };
+  return k.apiKeySource === 'vault' ? { state: 'saved', note: 'encrypted in the vault, and never shown again' } : { state: 'not set' };
 }
 
 /** A save refused because of the key itself (shown at the key field); `unchecked`: the API could not be asked, so the user may save it anyway. */
@@ -89,10 +89,12 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         setChecking(false);
       }
     });
+  const source = keySourceText(keyStatus);
   return (
     <>
-      <p>
-        API key: <strong>{keySourceText(keyStatus)}</strong>.{' '}
+      <p className="key-status">
+        API key: <strong>{source.state}</strong>
+        {source.note ? `, ${source.note}` : ''}.{' '}
         <button type="button" className="link" onClick={() => void call('openLink', { href: CONSOLE_KEYS_URL }).catch(() => undefined)}>
           Get an API key
         </button>

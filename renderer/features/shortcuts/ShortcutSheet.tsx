@@ -30,15 +30,19 @@ export function ShortcutSheet({ onDismiss }: { onDismiss: () => void }) {
                 .filter((s) => s.group === group)
                 .map((s) => (
                   <tr key={s.id}>
-                    <td>
+                    <td className="keys">
                       {s.keys.map((k, i) => (
                         <span key={k}>
                           {i > 0 && <span className="or"> or </span>}
-                          <Keys text={k} />
+                          <kbd>{keysOf(k).keys}</kbd>
                         </span>
                       ))}
                     </td>
-                    <td>{s.does}</td>
+                    <td>
+                      {s.does}
+                      {/* When a key works only somewhere ("? (outside a text box)"), that is said here: the keys stay on one line. */}
+                      {s.keys.map((k) => keysOf(k)).filter((k) => k.when).map((k) => <span key={k.keys} className="or">{` (${k.keys} ${k.when!.slice(1, -1)})`}</span>)}
+                    </td>
                   </tr>
                 ))}
             </tbody>
@@ -49,13 +53,8 @@ export function ShortcutSheet({ onDismiss }: { onDismiss: () => void }) {
   );
 }
 
-/** One way to press it: the keys as keys, a condition after them ("(outside a text box)") as words. */
-function Keys({ text }: { text: string }) {
+/** One way to press it: the keys, and a condition written after them ("(outside a text box)"). */
+function keysOf(text: string): { keys: string; when?: string } {
   const [, keys = text, when] = /^(.*?)(?: (\(.*\)))?$/.exec(text) ?? [];
-  return (
-    <>
-      <kbd>{keys}</kbd>
-      {when && ` ${when}`}
-    </>
-  );
+  return when ? { keys, when } : { keys };
 }
