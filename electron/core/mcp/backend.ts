@@ -11,11 +11,19 @@ export interface MemoryCommandAnswer {
   is_error: boolean;
 }
 
+/** What a caller tells a backend about one call beyond its input. */
+export interface CallOptions {
+  /** Aborted when the MCP client cancels the call or gives up on it: a change still waiting for the user is withdrawn. */
+  signal?: AbortSignal;
+  /** When (ms since epoch) the client stops waiting: a change waiting for the user is answered "not approved in time" by then. */
+  deadline?: number;
+}
+
 export interface MemoryBackend {
   /** Which way calls go: shown in logs and tests, never to the MCP client. */
   readonly kind: 'app' | 'vault';
   /** One memory-tool call (unvalidated input), answered as the memory tool answers; never throws for a bad call. */
-  call(input: unknown): Promise<MemoryCommandAnswer>;
+  call(input: unknown, opts?: CallOptions): Promise<MemoryCommandAnswer>;
   /** The project's memory files, paths as the project sees them (`/memories/…`). */
   list(): Promise<FileInfo[]>;
   /** One memory's text; throws a VaultError (NOT_FOUND, DAMAGED, …) or MemoryPathError. */

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { MemoryPathError } from '../memory/paths';
 import { VaultError, type VaultErrorCode } from '../vault/types';
-import type { MemoryBackend, MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryBackend, MemoryCommandAnswer } from './backend';
 import { APPROVAL_TIMEOUT_MS } from './channel-approvals';
 import { readToken } from './channel-files';
 import { FrameReader, writeFrame, writeLine } from './channel-frames';
@@ -168,8 +168,12 @@ class AppBackend implements MemoryBackend {
     for (const l of this.goneListeners) l();
   }
 
-  /** Sends a request and waits for its answer: undefined if the connection ended or the time ran out. */
-  private request(body: Record<string, unknown>): Promise<ServerMessage | 'late' | 'too-long' | undefined> {
+  /**
+   * Sends a request and waits for its answer: undefined if the connection ended, `late` if the time ran out.
+   * When `signal` aborts, the app is told (`cancel`), and the request waits on for the app's answer, which
+   * comes at once for a call still queued or held for the user.
+   */
+  private request(body: Record<string, unknown>, signal?: AbortSignal): Promise<ServerMessage | 'late' | 'too-long' | undefined> {
     if (this.gone) return Promise.resolve(undefined);
     const id = this.nextId++;
     let frame: string;
@@ -184,8 +188,10 @@ class AppBackend implements MemoryBackend {
         this.waiting.delete(id);
         settle('late');
       }, this.timeoutMs);
+      const cancel = () => void writeFrame(this.socket, { type: 'cancel', id }, MAX_FRAME_BYTES, MAX_UNSENT);
       const settle = (m: ServerMessage | 'late' | undefined) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
         if (this.waiting.size === 0 && !this.gone) this.socket.unref();
         resolve(m);
       };
@@ -193,13 +199,17 @@ class AppBackend implements MemoryBackend {
       this.socket.ref();
       if (writeLine(this.socket, frame, MAX_FRAME_BYTES, MAX_UNSENT) !== 'sent') {
         this.waiting.delete(id);
-        settle(undefined);
+        return settle(undefined);
       }
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
     });
   }
 
-  async call(input: unknown): Promise<MemoryCommandAnswer> {
-    const answer = await this.request({ type: 'call', input });
+  async call(input: unknown, opts: CallOptions = {}): Promise<MemoryCommandAnswer> {
+    // Sent as the time left, counted by the app from when the frame arrives.
+    const within = opts.deadline === undefined ? undefined : Math.max(0, Math.round(opts.deadline - Date.now()));
+    const answer = await this.request({ type: 'call', input, ...(within !== undefined ? { within } : {}) }, opts.signal);
     if (answer === 'too-long') return { content: `Error: The input is too large to send to Mnemo (over ${MAX_FRAME_BYTES / 1024 / 1024} MB); a memory file holds at most 1 MB.`, is_error: true };
     if (answer === 'late') return LATE_ANSWER;
     if (answer?.type === 'result') return { content: answer.result.content, is_error: answer.result.is_error };

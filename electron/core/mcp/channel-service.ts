@@ -19,7 +19,7 @@ import type { MemoryScope } from '../projects/scope';
 import { Projects } from '../projects/store';
 import { VaultError, type Provenance, type VaultApi } from '../vault/types';
 import type { Settings } from '../../shared/settings';
-import type { MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
 import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
@@ -30,6 +30,8 @@ type Hello = Extract<ClientMessage, { type: 'hello' }>;
 /** The chat's own words when the user says no (electron/core/chat/tools.ts), so Claude reads a denial the same way. */
 export const DECLINED_MESSAGE = 'The user declined this change to memory. Nothing was changed.';
 export const NOT_IN_TIME_MESSAGE = 'The change was not approved in time; nothing was changed.';
+/** Logged (the client that cancelled no longer reads an answer) when a change is withdrawn before the user decided. */
+export const CANCELLED_MESSAGE = 'The call was cancelled before the user approved the change; nothing was changed.';
 export const MCP_OFF_MESSAGE = 'MCP access is off in Mnemo’s Settings (Use this memory in other apps); turn it on there to use this memory from other apps.';
 export const LOCKED_MESSAGE = 'Mnemo is locked; unlock it, or give mnemo the passphrase (MNEMO_PASSPHRASE or --passphrase-file).';
 const readOnlyMessage = (client: string) => `Mnemo lets ${client} view this memory but not change it (MCP access is read-only). Nothing was written; tell the user if something should be remembered.`;
@@ -100,12 +102,12 @@ export class AppChannelService implements ChannelService {
       this.opts.log.add({ at: Date.now(), client: peer.client, via: peer.via, project: peer.project.name, command, ok, ...(path ? { path } : {}), ...(newPath ? { newPath } : {}) });
     return {
       project: peer.project.name,
-      call: async (input) => {
+      call: async (input, opts) => {
         const o = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
         const command = typeof o.command === 'string' && COMMANDS.has(o.command) ? o.command : 'invalid';
         let answer: MemoryCommandAnswer;
         try {
-          answer = await this.call(peer, input);
+          answer = await this.call(peer, input, opts);
         } catch {
           answer = { content: 'Error: The call failed because of an unexpected problem in Mnemo. Nothing more is known; try again.', is_error: true };
         }
@@ -177,7 +179,7 @@ export class AppChannelService implements ChannelService {
   }
 
   /** One memory-tool call, answered as the memory tool answers (never throws for a bad call). */
-  private async call(peer: Peer, input: unknown): Promise<MemoryCommandAnswer> {
+  private async call(peer: Peer, input: unknown, opts: CallOptions = {}): Promise<MemoryCommandAnswer> {
     let memory: VaultApi;
     let settings: Settings;
     try {
@@ -190,12 +192,12 @@ export class AppChannelService implements ChannelService {
     const by: Provenance = peer.via === 'mcp' ? { kind: 'mcp', client: peer.client } : { kind: 'cli' };
     const base = createMemoryHandlers(memory, { guardMode: () => settings.guardMode, source: 'cli', by, ...(this.opts.limits ? { limits: this.opts.limits } : {}) });
     const readOnly = peer.readOnly || settings.mcpAccess === 'read-only';
-    const handlers = readOnly ? refuseWrites(base, readOnlyMessage(peer.client)) : settings.approvalMode ? this.gated(base, memory, peer) : base;
+    const handlers = readOnly ? refuseWrites(base, readOnlyMessage(peer.client)) : settings.approvalMode ? this.gated(base, memory, peer, opts) : base;
     return runMemoryCommand(handlers, input);
   }
 
-  /** The handlers with every write held until the user decides in the window. */
-  private gated(base: MemoryToolHandlers, memory: VaultApi, peer: Peer): MemoryToolHandlers {
+  /** The handlers with every write held until the user decides in the window, or the client stops waiting (`opts`). */
+  private gated(base: MemoryToolHandlers, memory: VaultApi, peer: Peer, opts: CallOptions): MemoryToolHandlers {
     const gate = async (command: string, cmd: Record<string, unknown>) => {
       const path = canonical(command === 'rename' ? cmd.old_path : cmd.path);
       // A path the tool refuses changes nothing: it gets the tool's own error, without asking anyone.
@@ -203,19 +205,23 @@ export class AppChannelService implements ChannelService {
       const newPath = command === 'rename' ? canonical(cmd.new_path) : undefined;
       const preview = [cmd.file_text, cmd.new_str, cmd.insert_text].find((t): t is string => typeof t === 'string');
       const change = await describeChange(memory.memory, command, cmd);
-      const decision = await this.opts.approvals.ask({
-        client: peer.client,
-        via: peer.via,
-        project: peer.project.id,
-        projectName: peer.project.name,
-        command,
-        path,
-        ...(newPath !== undefined ? { newPath } : {}),
-        ...(preview !== undefined ? { preview } : {}),
-        ...(change.diff || change.removes ? { change } : {}),
-      });
+      const decision = await this.opts.approvals.ask(
+        {
+          client: peer.client,
+          via: peer.via,
+          project: peer.project.id,
+          projectName: peer.project.name,
+          command,
+          path,
+          ...(newPath !== undefined ? { newPath } : {}),
+          ...(preview !== undefined ? { preview } : {}),
+          ...(change.diff || change.removes ? { change } : {}),
+        },
+        opts,
+      );
       if (decision === 'deny') throw new MemoryToolError(DECLINED_MESSAGE);
       if (decision === 'timeout') throw new MemoryToolError(NOT_IN_TIME_MESSAGE);
+      if (decision === 'cancelled') throw new MemoryToolError(CANCELLED_MESSAGE);
       // Access may have been narrowed while the change waited: what the user set last wins over an Allow on an older card.
       const access = (await loadSettings(this.opts.vault())).mcpAccess;
       if (access === 'off') throw new MemoryToolError(`${MCP_OFF_MESSAGE} Nothing was changed.`);

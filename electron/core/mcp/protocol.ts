@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
-export const CHANNEL_VERSION = 1;
+/** 2: a call may say how long its client waits (`within`), and a client may `cancel` a request. */
+export const CHANNEL_VERSION = 2;
 /** A memory is at most 1 MiB; a frame carries one, JSON-escaped, with room to spare. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 /** The longest MCP client name kept (as provenance and in the call log). */
@@ -61,8 +62,16 @@ export const ClientMessage = z.discriminatedUnion('type', [
     project: z.string().max(1024).optional(),
     readOnly: z.boolean(),
   }),
-  /** One memory-tool call; answered with `result`. */
-  z.object({ type: z.literal('call'), id: Id, input: z.unknown() }),
+  /**
+   * One memory-tool call; answered with `result`. `within`: how many ms its client still waits for the answer
+   * (a change held for the user's approval is answered "not approved in time" by then, before the client gives up).
+   */
+  z.object({ type: z.literal('call'), id: Id, input: z.unknown(), within: z.number().int().min(0).max(24 * 60 * 60_000).optional() }),
+  /**
+   * The client no longer waits for request `id` (its MCP client cancelled it, or gave up): one still queued is
+   * answered without running, a change waiting for the user is withdrawn. Not answered itself.
+   */
+  z.object({ type: z.literal('cancel'), id: Id }),
   /** The project's memory files (for MCP resources); answered with `files`. */
   z.object({ type: z.literal('list'), id: Id }),
   /** One memory's text (for MCP resources); answered with `text` or `error`. */

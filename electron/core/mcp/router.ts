@@ -7,7 +7,7 @@
  * goes to the vault.
  */
 import type { FileInfo } from './protocol';
-import type { MemoryBackend, MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryBackend, MemoryCommandAnswer } from './backend';
 
 /** How often, at most, a call asks for the app again while the vault serves. */
 export const APP_RETRY_MS = 2000;
@@ -140,7 +140,7 @@ export function createRouter(opts: RouterOptions): Router {
       void vault?.then((b: Watchable) => b.watch?.(on)).catch(() => undefined);
     },
     // A call is never retried on the vault: the app may have applied it before it went.
-    call: (input: unknown): Promise<MemoryCommandAnswer> => serve((b) => b.call(input), false),
+    call: (input: unknown, callOpts?: CallOptions): Promise<MemoryCommandAnswer> => serve((b) => b.call(input, callOpts), false),
     list: (): Promise<FileInfo[]> => serve((b) => b.list(), true),
     read: (path: string): Promise<string> => serve((b) => b.read(path), true),
     onChange(listener) {
