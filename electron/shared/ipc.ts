@@ -292,7 +292,7 @@ export const EVENTS = {
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
   draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
-  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, denied at lock). */
+  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, withdrawn by the app that asked, ended by a lock). */
   channelApprovals: { channel: 'event:channel-approvals', payload: z.object({ pending: z.array(OutsideApproval) }) },
   /** The call log changed (newest first). */
   channelCalls: { channel: 'event:channel-calls', payload: z.object({ calls: z.array(ChannelCall) }) },

@@ -2,8 +2,8 @@
  * Memory changes other apps ask for while approval mode is on: each waits
  * here, under an id main mints, until the user decides in the window, the
  * time runs out, the app that asked stops waiting (it cancelled, or its
- * connection closed: the card is withdrawn), or the vault locks (then all
- * are denied). The window is told
+ * connection closed: the card is withdrawn), or the vault locks (then each is
+ * answered that the lock came first). The window is told
  * the whole list each time it changes, so a card survives a tab switch or a
  * reload of the page, and goes once decided elsewhere or timed out.
  */
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { OutsideApproval } from '../../shared/channel';
 
 export type { OutsideApproval } from '../../shared/channel';
-export type Decision = 'allow' | 'deny' | 'timeout' | 'cancelled';
+export type Decision = 'allow' | 'deny' | 'timeout' | 'cancelled' | 'locked';
 
 /** How long a change waits for the user before the other app is told it was not approved. */
 export const APPROVAL_TIMEOUT_MS = 2 * 60_000;
@@ -65,7 +65,7 @@ export class ApprovalBoard {
     });
   }
 
-  /** The user's answer to the change `id`; false if it no longer waits (decided, timed out, or denied at lock). */
+  /** The user's answer to the change `id`; false if it no longer waits (decided, timed out, withdrawn, or ended by a lock). */
   decide(id: string, allow: boolean): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
@@ -73,9 +73,9 @@ export class ApprovalBoard {
     return true;
   }
 
-  /** Denies every waiting change (the vault is locking). */
-  denyAll(): void {
-    for (const w of [...this.waiting.values()]) w.settle('deny');
+  /** Ends every waiting change unmade: the vault is locking, so none can be approved any more. */
+  lockAll(): void {
+    for (const w of [...this.waiting.values()]) w.settle('locked');
   }
 
   /** Every waiting change, oldest first. */

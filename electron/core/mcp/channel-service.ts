@@ -30,6 +30,8 @@ type Hello = Extract<ClientMessage, { type: 'hello' }>;
 /** The chat's own words when the user says no (electron/core/chat/tools.ts), so Claude reads a denial the same way. */
 export const DECLINED_MESSAGE = 'The user declined this change to memory. Nothing was changed.';
 export const NOT_IN_TIME_MESSAGE = 'The change was not approved in time; nothing was changed.';
+/** When the vault locks while a change waits: nobody declined it, and it can no longer be approved. */
+export const LOCKED_WHILE_WAITING_MESSAGE = 'Mnemo was locked before this change was approved; nothing was changed.';
 /** Logged (the client that cancelled no longer reads an answer) when a change is withdrawn before the user decided. */
 export const CANCELLED_MESSAGE = 'The call was cancelled before the user approved the change; nothing was changed.';
 export const MCP_OFF_MESSAGE = 'MCP access is off in Mnemo’s Settings (Use this memory in other apps); turn it on there to use this memory from other apps.';
@@ -222,6 +224,7 @@ export class AppChannelService implements ChannelService {
       if (decision === 'deny') throw new MemoryToolError(DECLINED_MESSAGE);
       if (decision === 'timeout') throw new MemoryToolError(NOT_IN_TIME_MESSAGE);
       if (decision === 'cancelled') throw new MemoryToolError(CANCELLED_MESSAGE);
+      if (decision === 'locked') throw new MemoryToolError(LOCKED_WHILE_WAITING_MESSAGE);
       // Access may have been narrowed while the change waited: what the user set last wins over an Allow on an older card.
       const access = (await loadSettings(this.opts.vault())).mcpAccess;
       if (access === 'off') throw new MemoryToolError(`${MCP_OFF_MESSAGE} Nothing was changed.`);

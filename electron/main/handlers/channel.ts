@@ -24,7 +24,7 @@ export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'
     channelLog: async () => host.calls(),
     channelPending: async () => host.approvals.list(),
     channelDecide: async ({ id, allow }) => {
-      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval (it was decided, timed out, or the vault locked).');
+      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval (it was decided, timed out, withdrawn by the app that asked, or the vault locked).');
       return null;
     },
   };

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readCallLog } from '../../../electron/core/mcp/calls-log';
-import { DECLINED_MESSAGE, NOT_IN_TIME_MESSAGE } from '../../../electron/core/mcp/channel-service';
+import { DECLINED_MESSAGE, LOCKED_WHILE_WAITING_MESSAGE, NOT_IN_TIME_MESSAGE } from '../../../electron/core/mcp/channel-service';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { Projects } from '../../../electron/core/projects/store';
 import { MemoryPathError } from '../../../electron/core/memory/paths';
@@ -179,14 +179,15 @@ describe('what the user allows', () => {
     expect(app.events.filter((e) => e.event === 'channelApprovals')).toHaveLength(4);
   });
 
-  it('denies every waiting change when the vault locks', async () => {
+  it('answers every waiting change, when the vault locks, that the lock came first (not that the user declined), and makes none', async () => {
     const app = await channelApp();
     await saveSettings(app.vault(), { approvalMode: true });
     const backend = (await app.connect())!;
     const answer = backend.call(create('/memories/a.md'));
     await vi.waitFor(() => expect(pendingOf(app)).toHaveLength(1));
     await app.call('vaultLock');
-    expect(await answer).toEqual({ content: `Error: ${DECLINED_MESSAGE}`, is_error: true });
+    expect(await answer).toEqual({ content: `Error: ${LOCKED_WHILE_WAITING_MESSAGE}`, is_error: true });
+    expect(LOCKED_WHILE_WAITING_MESSAGE).toBe('Mnemo was locked before this change was approved; nothing was changed.');
     expect(pendingOf(app)).toEqual([]);
     expect((await app.call('vaultUnlock', { passphrase: PASS })).ok).toBe(true);
     expect(app.session.unlocked().memory.stat('/memories/a.md')).toBeUndefined();
