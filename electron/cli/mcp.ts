@@ -106,6 +106,9 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
     version: packageJson.version,
     guidance: () => vaultBackend.guidance(),
     beforeEach: () => transport.drained(),
+    // The app is looked for as soon as the client has said its name: what the app lets it do shows in the tool's
+    // annotations before the first call, and the app lists it in Settings.
+    onInitialized: () => void router.prime().catch(() => undefined),
     log,
   });
 

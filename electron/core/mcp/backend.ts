@@ -30,6 +30,11 @@ export interface MemoryBackend {
   read(path: string): Promise<string>;
   /** Called with the project's paths that changed (by anyone) once this side learns of it; returns an unsubscribe. */
   onChange(listener: (paths: string[]) => void): () => void;
+  /**
+   * The app only: called with whether this connection may only view, when the app says it (at connection, and
+   * with each answer once it changes). Absent: the backend has no say beyond `--read-only`.
+   */
+  onAccess?(listener: (readOnly: boolean) => void): () => void;
   /** Called once if this backend can serve no more (the app locked or quit): the caller picks another. */
   onGone(listener: () => void): () => void;
   close(): Promise<void>;

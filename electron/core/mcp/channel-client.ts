@@ -94,6 +94,9 @@ class AppBackend implements MemoryBackend {
   private readonly waiting = new Map<number, Waiting>();
   private readonly changeListeners = new Set<(paths: string[]) => void>();
   private readonly goneListeners = new Set<() => void>();
+  private readonly accessListeners = new Set<(readOnly: boolean) => void>();
+  /** Whether the app lets this connection only view, as it last said. */
+  private readOnly = false;
   private nextId = 1;
   private gone = false;
   private closing = false;
@@ -123,7 +126,10 @@ class AppBackend implements MemoryBackend {
       });
       writeFrame(this.socket, hello, MAX_FRAME_BYTES, MAX_UNSENT);
       const answer = await first;
-      if (answer?.type === 'welcome') return { backend: this };
+      if (answer?.type === 'welcome') {
+        this.readOnly = answer.readOnly === true;
+        return { backend: this };
+      }
       if (answer?.type === 'refused') return { refused: { code: answer.code, message: answer.message } };
       return { absent: answer?.type === 'locked' ? 'locked' : slow ? 'slow' : 'no-answer' };
     } catch {
@@ -151,6 +157,10 @@ class AppBackend implements MemoryBackend {
     } else if (message.type === 'locked') {
       this.socket.destroy();
     } else if ('id' in message) {
+      if (message.type === 'result' && message.readOnly !== undefined && message.readOnly !== this.readOnly) {
+        this.readOnly = message.readOnly;
+        for (const l of this.accessListeners) l(message.readOnly);
+      }
       const w = this.waiting.get(message.id);
       this.waiting.delete(message.id);
       w?.settle(message);
@@ -237,6 +247,13 @@ class AppBackend implements MemoryBackend {
   onGone(listener: () => void): () => void {
     this.goneListeners.add(listener);
     return () => this.goneListeners.delete(listener);
+  }
+
+  /** Told at once what the app last said, then each time it changes. */
+  onAccess(listener: (readOnly: boolean) => void): () => void {
+    this.accessListeners.add(listener);
+    listener(this.readOnly);
+    return () => this.accessListeners.delete(listener);
   }
 
   async close(): Promise<void> {

@@ -34,8 +34,10 @@ export class ChannelRequestError extends Error {
 export interface ChannelSession {
   /** The project's name, as the welcome says it. */
   readonly project: string;
+  /** Whether the connection may only view, as things stood when it opened (the welcome says it). */
+  readonly readOnly?: boolean;
   /** `signal` aborts when the client cancels or its connection closes; `deadline` is when its client stops waiting. */
-  call(input: unknown, opts?: CallOptions): Promise<MemoryCommandAnswer>;
+  call(input: unknown, opts?: CallOptions): Promise<MemoryCommandAnswer & { readOnly?: boolean }>;
   list(): Promise<FileInfo[]>;
   /** Throws a ChannelRequestError (NOT_FOUND, BAD_PATH, LOCKED, …) for the client. */
   read(path: string): Promise<string>;
@@ -193,7 +195,7 @@ class Connection {
     if ('refused' in opened) return this.finish({ type: 'refused', code: opened.refused, message: opened.message });
     if (this.server.stopping) return this.finish({ type: 'locked' });
     this.session = opened;
-    this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project });
+    this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project, ...(opened.readOnly !== undefined ? { readOnly: opened.readOnly } : {}) });
     this.stopWatching = opened.onChange((paths) => void this.send({ type: 'changed', paths }));
     this.awaitingHello = false;
     this.readOn();
@@ -259,8 +261,9 @@ class Connection {
 
   private async answer(session: ChannelSession, request: Request, opts: CallOptions): Promise<void> {
     if (request.type === 'call') {
-      const result = await session.call(request.input, opts);
-      if (this.send({ type: 'result', id: request.id, result }) === 'too-long') this.send({ type: 'result', id: request.id, result: TOO_LONG_ANSWER });
+      const { readOnly, ...result } = await session.call(request.input, opts);
+      const access = readOnly !== undefined ? { readOnly } : {};
+      if (this.send({ type: 'result', id: request.id, result, ...access }) === 'too-long') this.send({ type: 'result', id: request.id, result: TOO_LONG_ANSWER, ...access });
     } else {
       try {
         const sent =

@@ -83,10 +83,12 @@ const FileInfo = z.object({ path: z.string(), size: z.number(), modified: z.numb
 export type FileInfo = z.infer<typeof FileInfo>;
 
 export const ServerMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('welcome'), version: z.literal(CHANNEL_VERSION), project: z.string() }),
+  /** `readOnly`: the connection may only view (the access level, `--read-only`, or the user's rule for this app). */
+  z.object({ type: z.literal('welcome'), version: z.literal(CHANNEL_VERSION), project: z.string(), readOnly: z.boolean().optional() }),
   /** The hello was refused; the app closes the connection after this frame. */
   z.object({ type: z.literal('refused'), code: z.enum(['BAD_TOKEN', 'LOCKED', 'MCP_OFF', 'NO_PROJECT', 'VERSION', 'BUSY']), message: z.string() }),
-  z.object({ type: z.literal('result'), id: Id, result: MemoryCommandResult }),
+  /** A call's answer, and whether the connection may only view as of this call (the user may change it meanwhile). */
+  z.object({ type: z.literal('result'), id: Id, result: MemoryCommandResult, readOnly: z.boolean().optional() }),
   z.object({ type: z.literal('files'), id: Id, files: z.array(FileInfo) }),
   z.object({ type: z.literal('text'), id: Id, text: z.string() }),
   z.object({ type: z.literal('error'), id: Id, code: z.string(), message: z.string() }),

@@ -29,6 +29,8 @@ export interface MemoryServerOptions {
   queueLimit?: number;
   /** Awaited before each call starts (the transport's backpressure). */
   beforeEach?: () => Promise<void>;
+  /** Called once the client has said who it is (`initialize` done): the name is known from then on. */
+  onInitialized?: () => void;
   log?: (line: string) => void;
 }
 
@@ -66,9 +68,12 @@ export function createMemoryServer(opts: MemoryServerOptions): MemoryServer {
   );
   const queue = new CallQueue({ ...(opts.queueLimit ? { limit: opts.queueLimit } : {}), ...(opts.beforeEach ? { beforeEach: opts.beforeEach } : {}) });
   const clientName = () => cleanClientName(mcp.server.getClientVersion()?.name);
-  mcp.server.oninitialized = () => log(`${clientName()} connected${opts.readOnly ? ' (read-only)' : ''}`);
+  mcp.server.oninitialized = () => {
+    log(`${clientName()} connected${opts.readOnly ? ' (read-only)' : ''}`);
+    opts.onInitialized?.();
+  };
 
-  mcp.registerTool(
+  const tool = mcp.registerTool(
     'memory',
     { title: 'Memory', description: memoryToolDescription(opts.readOnly), inputSchema: MEMORY_TOOL_INPUT, annotations: memoryToolAnnotations(opts.readOnly) },
     async (args, extra): Promise<CallToolResult> => {
@@ -90,6 +95,16 @@ export function createMemoryServer(opts: MemoryServerOptions): MemoryServer {
     },
   );
 
+  // The tool says it only views whenever the app says this client may only view (the access level, or the user's
+  // rule for it): the client hears tools/list_changed and reads the new annotations.
+  let shownReadOnly = opts.readOnly;
+  const offAccess = opts.backend.onAccess?.((appReadOnly) => {
+    const readOnly = opts.readOnly || appReadOnly;
+    if (readOnly === shownReadOnly) return;
+    shownReadOnly = readOnly;
+    tool.update({ description: memoryToolDescription(readOnly), annotations: memoryToolAnnotations(readOnly) });
+  });
+
   const resources = registerResources(mcp.server, { backend: opts.backend, queue, log });
 
   return {
@@ -102,6 +117,7 @@ export function createMemoryServer(opts: MemoryServerOptions): MemoryServer {
       } while (queue.size > 0);
     },
     async close() {
+      offAccess?.();
       resources.stop();
       await mcp.close();
     },

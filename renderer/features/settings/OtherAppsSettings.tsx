@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import type { ChannelCall, ChannelStatus, ConfigTarget, ProjectConfigs } from '../../../electron/shared/channel';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
+import { KnownApps } from './KnownApps';
 
 const TARGETS: Array<{ target: ConfigTarget; title: string; where: string }> = [
   { target: 'claude-desktop', title: 'Claude Desktop', where: 'Add this to claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config), next to any servers already under mcpServers, then restart Claude Desktop.' },
@@ -27,6 +28,8 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
   const [calls, setCalls] = useState<ChannelCall[]>([]);
   const [copied, setCopied] = useState<{ target: ConfigTarget; message: string }>();
   const [error, setError] = useState<string>();
+  /** Counts the times the section came into view: the apps list is asked for again each time. */
+  const [seen, setSeen] = useState(0);
   const box = useRef<HTMLElement>(null);
   const ids = useId();
 
@@ -45,6 +48,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       refresh();
+      setSeen((n) => n + 1);
       call('channelConfigs', { readOnly }).then(setConfigs, () => undefined);
     });
     const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
@@ -79,6 +83,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
         status && <p className="hint">{status.serving ? 'Mnemo is ready for other apps while it stays unlocked.' : 'Mnemo is starting its channel for other apps.'}</p>
       )}
       {children}
+      <KnownApps seen={seen} />
       <h3>Configuration</h3>
       <p className="hint">
         These run the <code>mnemo</code> command, which must be on your PATH (install it from the Mnemo source with <code>npm link</code>, or with <code>npm install -g</code>).
@@ -98,7 +103,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
         )}
         <label className="check">
           <input type="checkbox" checked={readOnly} onChange={(e) => (setReadOnly(e.target.checked), setCopied(undefined))} />
-          Read-only configuration (the app may view memories, not change them)
+          Read-only configuration (adds --read-only; the app’s own configuration can drop it, so set the app to view only above too)
         </label>
       </div>
       {shown &&

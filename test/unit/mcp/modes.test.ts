@@ -28,7 +28,7 @@ describe('--read-only', () => {
     try {
       const [tool] = (await s.client.listTools()).tools;
       expect(tool?.annotations).toEqual({ title: 'Memory (read-only)', readOnlyHint: true, openWorldHint: false });
-      expect(tool?.description).toMatch(/read-only: only view works/);
+      expect(tool?.description).toMatch(/Read-only here: only view works/);
       expect(await s.memory({ command: 'view', path: '/memories/first.md' })).toEqual({ content: "Here's the content of /memories/first.md with line numbers:\n     1\t/memories/first.md\n     2\t", is_error: false });
       const writes = [
         { command: 'create', path: '/memories/x.md', file_text: 'x' },
