@@ -127,6 +127,8 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   try {
     await server.mcp.connect(transport);
     log(`ready${readOnly ? ' (read-only)' : ''}${flags.project !== undefined ? `, project "${flags.project}"` : ''}`);
+    // Started by hand in a terminal rather than by a client: say what it is waiting for (stdout stays MCP's).
+    if (io.stdin.isTTY) log('this is an MCP server, waiting for an MCP client on standard input; an MCP client (Claude Desktop, Claude Code, Cursor) starts it. See mnemo mcp --help.');
     const { why, finish } = await stopped;
     log(`${why}; finishing`);
     // Closing the server cancels the calls still waiting (the SDK aborts their handlers); the one running always
