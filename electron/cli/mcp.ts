@@ -131,9 +131,13 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
     if (io.stdin.isTTY) log('this is an MCP server, waiting for an MCP client on standard input; an MCP client (Claude Desktop, Claude Code, Cursor) starts it. See mnemo mcp --help.');
     const { why, finish } = await stopped;
     log(`${why}; finishing`);
-    // Closing the server cancels the calls still waiting (the SDK aborts their handlers); the one running always
-    // finishes, durable, before the vault closes.
-    if (finish) await server.settled();
+    // Closing the server cancels the calls still waiting (the SDK aborts their handlers, and drops the answer of one
+    // that has finished but not been answered yet); the one running always finishes, durable, before the vault closes.
+    // So when the client only closed its end, every call is made and every answer handed to stdout first.
+    if (finish) {
+      await server.settled();
+      await transport.allAnswered();
+    }
     await server.close();
     await server.settled();
     await router.close();
