@@ -33,6 +33,7 @@ const OPTIONS = {
   once: { type: 'string' },
   conversation: { type: 'string' },
   project: { type: 'string' },
+  'project-id': { type: 'string' },
   'read-only': { type: 'boolean' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },

@@ -92,11 +92,15 @@ the window, approval mode, review inbox), if its Settings allow other apps.
 Otherwise it opens the vault itself, with the passphrase from MNEMO_PASSPHRASE
 or --passphrase-file (it never asks: standard input is the client's).
 
-Usage: mnemo mcp [--project NAME] [--read-only] [--vault DIR] [--passphrase-file FILE]
+Usage: mnemo mcp [--project NAME | --project-id ID] [--read-only] [--vault DIR]
+                 [--passphrase-file FILE]
 
 Options:
   --project NAME           Serve that project's /memories (default: the first
                            project); add one server per project
+  --project-id ID          The same by the project's id ("mnemo projects" lists
+                           it): the Windows configurations use it, since cmd.exe
+                           acts on characters a name may hold (& % ^ " …)
   --read-only              Only view and read; every change is refused
   --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
   --passphrase-file FILE   Read the passphrase from FILE when the app is not

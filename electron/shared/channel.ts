@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { ApprovalChange } from './chat';
 import { ProjectId } from './projects';
 
-/** Which app's configuration: Claude Desktop (and its Windows form), Claude Code, Cursor. */
-export const ConfigTarget = z.enum(['claude-desktop', 'claude-desktop-windows', 'claude-code', 'cursor']);
+/** Which app's configuration: Claude Desktop, Claude Code, Cursor, and each one's Windows form. */
+export const ConfigTarget = z.enum(['claude-desktop', 'claude-desktop-windows', 'claude-code', 'claude-code-windows', 'cursor', 'cursor-windows']);
 export type ConfigTarget = z.infer<typeof ConfigTarget>;
 
 /** One project's configurations, each the text to paste. */

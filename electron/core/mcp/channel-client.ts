@@ -21,8 +21,10 @@ export interface ConnectOptions {
   via: 'mcp' | 'cli';
   /** The MCP client's name (the app cleans it); for `cli`, anything. */
   client: string;
-  /** A project by name; absent: the first project. */
+  /** A project by name; absent (and no `projectId`): the first project. */
   project?: string;
+  /** A project by id, instead of by name. */
+  projectId?: string;
   readOnly: boolean;
   /** Told why the app refused the connection (MCP access off, no such project, locked…), to say so to the user. */
   onRefused?(refusal: { code: RefusalCode; message: string }): void;
@@ -68,7 +70,7 @@ export async function openChannel(opts: ConnectOptions): Promise<ChannelOutcome>
   const socket = net.connect(files.socket);
   const backend = new AppBackend(socket, opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const outcome = await backend.greet(
-    { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), readOnly: opts.readOnly },
+    { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), ...(opts.projectId !== undefined ? { projectId: opts.projectId } : {}), readOnly: opts.readOnly },
     opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   );
   if (!('backend' in outcome)) socket.destroy();

@@ -92,8 +92,9 @@ export class AppChannelService implements ChannelService {
     const projects = new Projects(vault);
     let project: { id: string; name: string };
     try {
-      project = hello.project !== undefined ? await projects.byName(hello.project) : (await projects.list())[0]!;
+      project = hello.projectId !== undefined ? await projects.require(hello.projectId) : hello.project !== undefined ? await projects.byName(hello.project) : (await projects.list())[0]!;
     } catch {
+      if (hello.projectId !== undefined) return { refused: 'NO_PROJECT', message: `Mnemo has no project with the id ${sayName(hello.projectId)} (it may have been deleted). Copy the configuration again from Mnemo’s Settings.` };
       return { refused: 'NO_PROJECT', message: `Mnemo has no project named “${sayName(hello.project ?? '')}”. Check the name in Mnemo (the project list in the chat’s sidebar).` };
     }
     const peer: Peer = {

@@ -58,8 +58,10 @@ export const ClientMessage = z.discriminatedUnion('type', [
     /** `mcp`: an MCP client named `client`; `cli`: `mnemo memory`. */
     via: z.enum(['mcp', 'cli']),
     client: z.string().max(1024),
-    /** A project by name; absent: the first project. */
+    /** A project by name; absent (and no `projectId`): the first project. */
     project: z.string().max(1024).optional(),
+    /** A project by id (`mnemo mcp --project-id`), instead of by name. */
+    projectId: z.string().max(64).optional(),
     readOnly: z.boolean(),
   }),
   /**

@@ -6,9 +6,11 @@ import { KnownApps } from './KnownApps';
 
 const TARGETS: Array<{ target: ConfigTarget; title: string; where: string }> = [
   { target: 'claude-desktop', title: 'Claude Desktop', where: 'Add this to claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config), next to any servers already under mcpServers, then restart Claude Desktop.' },
-  { target: 'claude-desktop-windows', title: 'Claude Desktop on Windows', where: 'The same, for Windows: Claude Desktop starts the mnemo command through cmd.' },
+  { target: 'claude-desktop-windows', title: 'Claude Desktop on Windows', where: 'The same, for Windows: Claude Desktop starts the mnemo command through cmd, with the project named by its id.' },
   { target: 'claude-code', title: 'Claude Code', where: 'Run this once in a terminal.' },
+  { target: 'claude-code-windows', title: 'Claude Code on Windows', where: 'The same, for Windows (PowerShell or Command Prompt): through cmd, with the project named by its id.' },
   { target: 'cursor', title: 'Cursor', where: 'Save this as .cursor/mcp.json in a project, or as ~/.cursor/mcp.json for every project.' },
+  { target: 'cursor-windows', title: 'Cursor on Windows', where: 'The same, for Windows: through cmd, with the project named by its id.' },
 ];
 
 const when = (ms: number) => new Date(ms).toLocaleString([], { dateStyle: 'short', timeStyle: 'medium' });

@@ -50,6 +50,13 @@ describe('a call from another app', () => {
     expect(await gardenMemory.memory.readFile('/memories/roses.md')).toBe('Prune in March');
     expect(app.vault().memory.stat('/memories/roses.md')).toBeUndefined();
     expect(await app.call('reviewList', { project: garden.id })).toMatchObject({ ok: true, value: [{ path: '/memories/roses.md' }] });
+    // By id, as the Windows configurations name it.
+    const byId = (await app.connect({ projectId: garden.id }))!;
+    expect((await byId.call(create('/memories/tulips.md', 'Plant in October'))).is_error).toBe(false);
+    expect(await gardenMemory.memory.readFile('/memories/tulips.md')).toBe('Plant in October');
+    const refusals: string[] = [];
+    expect(await app.connect({ projectId: 'ffffffffffffffff', onRefused: (r) => refusals.push(r.message) })).toBeUndefined();
+    expect(refusals).toEqual([expect.stringMatching(/^Mnemo has no project with the id ffffffffffffffff/)]);
   });
 
   it('from mnemo memory, records the command line as the writer', async () => {

@@ -69,6 +69,22 @@ describe('--project', () => {
     expect((await mnemo(['ls', '--vault', v.vault], { env: v.env })).stdout).not.toMatch(/from-mcp/);
   });
 
+  it('--project-id (the Windows configurations’ form) serves the project with that id, refuses a malformed id before serving', async () => {
+    const listed = (await mnemo(['projects', '--vault', v.vault], { env: v.env })).stdout;
+    const id = /^Work\s+([0-9a-f]{16})$/m.exec(listed)?.[1];
+    expect(id, listed).toBeDefined();
+    const s = await startMcp(v.vault, v.env, { args: ['--project-id', id!] });
+    try {
+      expect(await s.memory({ command: 'view', path: '/memories/work.md' })).toMatchObject({ is_error: false, content: expect.stringContaining('/memories/work.md') });
+    } finally {
+      await s.close();
+    }
+    const bad = await mnemo(['mcp', '--vault', v.vault, '--project-id', 'R&D'], { env: v.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--project-id takes a project id');
+    expect((await mnemo(['mcp', '--vault', v.vault, '--project-id', id!, '--project', 'Work'], { env: v.env })).code).toBe(2);
+  });
+
   it('answers calls for a project that does not exist with the vault’s sentence, and keeps serving', async () => {
     const s = await startMcp(v.vault, v.env, { args: ['--project', 'Nope'] });
     try {
