@@ -85,6 +85,8 @@ test('access is off until the user allows it with the passphrase; then the log l
   await expect(rows.nth(2)).toContainText(/view\s*\/memories\/house\.md\s*Done/);
   await expect(rows.nth(3)).toContainText(/create\s*\/memories\/house\.md\s*Done/);
   await expect(section()).not.toContainText(secret);
+  // Said plainly: calls served while Mnemo is locked or closed are not in this log.
+  await expect(section()).toContainText('Only calls made through Mnemo while it is unlocked are listed here.');
   await expectAccessible(page, 'the log of other apps’ calls');
   await section().getByRole('table').scrollIntoViewIfNeeded();
   await shot(page, 'settings-other-apps');

@@ -127,6 +127,10 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
           </div>
         ))}
       <h3>Recent calls from other apps</h3>
+      <p className="hint">
+        Only calls made through Mnemo while it is unlocked are listed here. Calls an app makes while Mnemo is locked or closed (with your passphrase in its configuration) are not logged; what they change still shows in each memory’s
+        history and in the review inbox under the app’s name.
+      </p>
       {calls.length === 0 ? (
         <p className="empty">No calls yet.</p>
       ) : (
