@@ -220,7 +220,7 @@ class AppBackend implements MemoryBackend {
 
   async call(input: unknown, opts: CallOptions = {}): Promise<MemoryCommandAnswer> {
     // Sent as the time left, counted by the app from when the frame arrives.
-    const within = opts.deadline === undefined ? undefined : Math.max(0, Math.round(opts.deadline - Date.now()));
+    const within = opts.deadline === undefined ? undefined : Math.max(0, Math.floor(opts.deadline - Date.now()));
     const answer = await this.request({ type: 'call', input, ...(within !== undefined ? { within } : {}) }, opts.signal);
     if (answer === 'too-long') return { content: `Error: The input is too large to send to Mnemo (over ${MAX_FRAME_BYTES / 1024 / 1024} MB); a memory file holds at most 1 MB.`, is_error: true };
     if (answer === 'late') return LATE_ANSWER;
