@@ -10,7 +10,7 @@ import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
 import { memoryThroughApp } from './memory-app';
 import { readPassphrase, PassphraseUnavailable } from './passphrase';
-import { USAGE } from './usage';
+import { MCP_USAGE, USAGE } from './usage';
 import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, PER_CALL, READ_ONLY, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
 
 export interface CliIo {
@@ -33,6 +33,7 @@ const OPTIONS = {
   once: { type: 'string' },
   conversation: { type: 'string' },
   project: { type: 'string' },
+  'project-id': { type: 'string' },
   'read-only': { type: 'boolean' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
@@ -69,7 +70,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help || command === 'help') {
-    io.stdout.write(USAGE);
+    // `mnemo mcp --help` and `mnemo help mcp`: the MCP server's own help.
+    io.stdout.write((command === 'help' ? rest[0] : command) === 'mcp' ? MCP_USAGE : USAGE);
     return Exit.OK;
   }
   if (!command) return usage(io, 'No command given.');

@@ -12,7 +12,8 @@ Commands:
                            \`memory\` tool, the memories as resources, and a
                            prompt; --read-only: view only. Uses the running,
                            unlocked app when there is one; else the passphrase
-                           from MNEMO_PASSPHRASE or --passphrase-file (never asked)
+                           from MNEMO_PASSPHRASE or --passphrase-file (never asked);
+                           an MCP client starts it (mnemo mcp --help)
   ls [PATH]                List memories under PATH (default /memories)
   cat PATH                 Print one memory's text exactly
   verify                   Authenticate the header, manifest, journal and every blob
@@ -74,4 +75,49 @@ Options:
 Exit codes: 0 ok, 1 operation failed (also: the vault is open elsewhere), 2 usage,
 3 cannot unlock (wrong passphrase or recovery key, or a typo in it), 4 vault
 damaged, tampered or rolled back (run accept-rollback to keep a rolled-back vault).
+`;
+
+/** The `mnemo mcp --help` text. */
+export const MCP_USAGE = `mnemo mcp — your Mnemo memory as an MCP server, for Claude Desktop, Claude Code,
+Cursor and other MCP clients
+
+An MCP client (Claude Desktop, Claude Code, Cursor…) starts it and talks to it on
+standard input and output; it is not something to run by hand. It offers the
+\`memory\` tool (Claude's memory tool: view, create, str_replace, insert, delete,
+rename, with the same answers), your memories as resources, and a prompt with
+the memory protocol.
+
+While the Mnemo app is open and unlocked, every call goes through it (live in
+the window, approval mode, review inbox), if its Settings allow other apps.
+Otherwise it opens the vault itself, with the passphrase from MNEMO_PASSPHRASE
+or --passphrase-file (it never asks: standard input is the client's).
+
+Usage: mnemo mcp [--project NAME | --project-id ID] [--read-only] [--vault DIR]
+                 [--passphrase-file FILE]
+
+Options:
+  --project NAME           Serve that project's /memories (default: the first
+                           project); add one server per project
+  --project-id ID          The same by the project's id ("mnemo projects" lists
+                           it): the Windows configurations use it, since cmd.exe
+                           acts on characters a name may hold (& % ^ " …)
+  --read-only              Only view and read; every change is refused
+  --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
+  --passphrase-file FILE   Read the passphrase from FILE when the app is not
+                           unlocked (or set MNEMO_PASSPHRASE in the client's
+                           configuration for this server)
+  -h, --help               Show this help
+
+Claude Desktop (claude_desktop_config.json) and Cursor (.cursor/mcp.json):
+  {
+    "mcpServers": {
+      "mnemo": { "command": "mnemo", "args": ["mcp"] }
+    }
+  }
+
+Claude Code:
+  claude mcp add --scope user mnemo -- mnemo mcp
+
+The app shows these ready to copy, for each project and with the Windows forms,
+in Settings → Use this memory in other apps.
 `;

@@ -1,8 +1,8 @@
 /**
  * The local channel for other apps as main runs it (plain Node: Electron and
  * the e2e harness run exactly this): it starts serving when the vault is
- * unlocked and stops before the keys go, denying every change still waiting
- * for the user, telling each connection the vault locked, and writing the
+ * unlocked and stops before the keys go, ending every change still waiting
+ * for the user unmade, telling each connection the vault locked, and writing the
  * call log. The window hears of waiting changes and of the log by events.
  */
 import { CallLog, readCallLog, type ChannelCall } from '../core/mcp/calls-log';
@@ -54,7 +54,7 @@ export class ChannelHost {
     return run;
   }
 
-  /** Stops serving: waiting changes denied, connections told and closed, the log written. */
+  /** Stops serving: waiting changes ended unmade, connections told and closed, the log written. */
   stop(): Promise<void> {
     const run = this.chain.then(() => this.end());
     this.chain = run.catch(() => undefined);
@@ -88,12 +88,12 @@ export class ChannelHost {
   }
 
   private async end(): Promise<void> {
-    // Denied before the server waits for calls in flight: a change held for the user would otherwise hold the lock.
-    this.approvals.denyAll();
+    // Ended before the server waits for calls in flight: a change held for the user would otherwise hold the lock.
+    this.approvals.lockAll();
     const server = this.server;
     this.server = undefined;
     await server?.stop();
-    this.approvals.denyAll();
+    this.approvals.lockAll();
     clearTimeout(this.logTimer);
     this.logTimer = undefined;
     const log = this.log;

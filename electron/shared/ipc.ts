@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, SnippetMarks, TranscriptEntry } from './chat';
-import { ChannelCall, ChannelStatus, ConfigTarget, OutsideApproval, ProjectConfigs } from './channel';
+import { ChannelCall, ChannelStatus, ClientAccess, ConfigTarget, KnownClient, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
 import { ModelId, Settings, SettingsPatch } from './settings';
@@ -261,6 +261,10 @@ export const CALLS = {
   channelCopyConfig: call('channel:copy-config', one(z.object({ project: ProjectId, target: ConfigTarget, readOnly: z.boolean() })), z.object({ copied: z.boolean() })),
   /** The last calls other apps made (who, what, where, when; never contents), newest first. */
   channelLog: call('channel:log', none, z.array(ChannelCall)),
+  /** The apps that have connected, by the name they gave, with what each may do (view only, or view and change). */
+  channelClients: call('channel:clients', none, z.array(KnownClient)),
+  /** Sets what one app may do: narrowing at once; letting it change memory needs the passphrase or main's own OK. */
+  channelSetClientAccess: call('channel:set-client-access', one(z.object({ client: z.string().max(128), access: ClientAccess, passphrase: passphrase.optional() })), z.array(KnownClient)),
   /** The changes other apps wait to have approved (approval mode). */
   channelPending: call('channel:pending', none, z.array(OutsideApproval)),
   /** The user's decision on a change another app asks for; NOT_FOUND once it no longer waits. */
@@ -292,7 +296,7 @@ export const EVENTS = {
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
   draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
-  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, denied at lock). */
+  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, withdrawn by the app that asked, ended by a lock). */
   channelApprovals: { channel: 'event:channel-approvals', payload: z.object({ pending: z.array(OutsideApproval) }) },
   /** The call log changed (newest first). */
   channelCalls: { channel: 'event:channel-calls', payload: z.object({ calls: z.array(ChannelCall) }) },

@@ -3,6 +3,7 @@
  * strengthen any of them on its own, but main asks for the passphrase or its
  * own confirmation before one of these is made.
  */
+import type { ClientAccess } from '../../shared/channel';
 import type { GuardMode, McpAccess, Settings, SettingsPatch } from '../../shared/settings';
 
 /** How strongly each secret-guard mode protects: a lower rank is weaker. */
@@ -38,5 +39,11 @@ export function weakenings(current: Settings, patch: SettingsPatch): string[] {
   if (patch.mcpAccess !== undefined && MCP_RANK[patch.mcpAccess] > MCP_RANK[current.mcpAccess]) {
     out.push(`Let other apps (MCP clients such as Claude Desktop, Claude Code or Cursor) ${MCP_WORDS[patch.mcpAccess]} while Mnemo is unlocked, instead of ${current.mcpAccess === 'off' ? 'having no access' : 'only viewing them'}`);
   }
+  if (patch.mcpNewClientsReadOnly === false && current.mcpNewClientsReadOnly) out.push('Let apps that connect for the first time change your memories at once, instead of only viewing them');
   return out;
+}
+
+/** The protection widening one app's access would weaken (for main's own dialog), or none when it narrows or keeps it. */
+export function clientWidening(client: string, from: ClientAccess, to: ClientAccess): string[] {
+  return from === 'read-only' && to === 'read-write' ? [`Let the app named “${client}” change your memories, not only view them`] : [];
 }

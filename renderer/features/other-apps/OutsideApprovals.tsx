@@ -10,7 +10,7 @@ const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digi
  * Changes other apps (MCP clients, `mnemo memory`) wait to have approved, above
  * every section so they are seen from any tab: the same card as Claude's in
  * the chat, naming the app and the project. Main sends the whole list whenever
- * it changes (asked, decided here or timed out, denied at lock), so a card goes
+ * it changes (asked, decided here, timed out, withdrawn, ended by a lock), so a card goes
  * once it no longer waits, and a reloaded page asks for the list again.
  */
 export function OutsideApprovals() {

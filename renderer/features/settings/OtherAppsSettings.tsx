@@ -2,12 +2,15 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import type { ChannelCall, ChannelStatus, ConfigTarget, ProjectConfigs } from '../../../electron/shared/channel';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
+import { KnownApps } from './KnownApps';
 
 const TARGETS: Array<{ target: ConfigTarget; title: string; where: string }> = [
   { target: 'claude-desktop', title: 'Claude Desktop', where: 'Add this to claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config), next to any servers already under mcpServers, then restart Claude Desktop.' },
-  { target: 'claude-desktop-windows', title: 'Claude Desktop on Windows', where: 'The same, for Windows: Claude Desktop starts the mnemo command through cmd.' },
+  { target: 'claude-desktop-windows', title: 'Claude Desktop on Windows', where: 'The same, for Windows: Claude Desktop starts the mnemo command through cmd, with the project named by its id.' },
   { target: 'claude-code', title: 'Claude Code', where: 'Run this once in a terminal.' },
+  { target: 'claude-code-windows', title: 'Claude Code on Windows', where: 'The same, for Windows (PowerShell or Command Prompt): through cmd, with the project named by its id.' },
   { target: 'cursor', title: 'Cursor', where: 'Save this as .cursor/mcp.json in a project, or as ~/.cursor/mcp.json for every project.' },
+  { target: 'cursor-windows', title: 'Cursor on Windows', where: 'The same, for Windows: through cmd, with the project named by its id.' },
 ];
 
 const when = (ms: number) => new Date(ms).toLocaleString([], { dateStyle: 'short', timeStyle: 'medium' });
@@ -27,6 +30,8 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
   const [calls, setCalls] = useState<ChannelCall[]>([]);
   const [copied, setCopied] = useState<{ target: ConfigTarget; message: string }>();
   const [error, setError] = useState<string>();
+  /** Counts the times the section came into view: the apps list is asked for again each time. */
+  const [seen, setSeen] = useState(0);
   const box = useRef<HTMLElement>(null);
   const ids = useId();
 
@@ -45,6 +50,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       refresh();
+      setSeen((n) => n + 1);
       call('channelConfigs', { readOnly }).then(setConfigs, () => undefined);
     });
     const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
@@ -79,6 +85,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
         status && <p className="hint">{status.serving ? 'Mnemo is ready for other apps while it stays unlocked.' : 'Mnemo is starting its channel for other apps.'}</p>
       )}
       {children}
+      <KnownApps seen={seen} />
       <h3>Configuration</h3>
       <p className="hint">
         These run the <code>mnemo</code> command, which must be on your PATH (install it from the Mnemo source with <code>npm link</code>, or with <code>npm install -g</code>).
@@ -98,7 +105,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
         )}
         <label className="check">
           <input type="checkbox" checked={readOnly} onChange={(e) => (setReadOnly(e.target.checked), setCopied(undefined))} />
-          Read-only configuration (the app may view memories, not change them)
+          Read-only configuration (adds --read-only; the app’s own configuration can drop it, so set the app to view only above too)
         </label>
       </div>
       {shown &&
@@ -120,6 +127,10 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
           </div>
         ))}
       <h3>Recent calls from other apps</h3>
+      <p className="hint">
+        Only calls made through Mnemo while it is unlocked are listed here. Calls an app makes while Mnemo is locked or closed (with your passphrase in its configuration) are not logged; what they change still shows in each memory’s
+        history and in the review inbox under the app’s name.
+      </p>
       {calls.length === 0 ? (
         <p className="empty">No calls yet.</p>
       ) : (

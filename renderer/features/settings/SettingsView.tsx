@@ -13,7 +13,7 @@ type Section = 'claude' | 'security' | 'apps';
 const FIELDS: Record<Section, Field[]> = {
   claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'autoTitle', 'compaction', 'historyDepth'],
   security: ['autoLockMinutes'],
-  apps: ['mcpAccess'],
+  apps: ['mcpAccess', 'mcpNewClientsReadOnly'],
 };
 const ACCESS: Array<[PublicSettings['mcpAccess'], string]> = [
   ['off', 'No access (other apps are refused)'],
@@ -166,6 +166,10 @@ export function SettingsView() {
               </label>
             ))}
           </fieldset>
+          <label className="check">
+            <input type="checkbox" checked={s.mcpNewClientsReadOnly} onChange={(e) => update('mcpNewClientsReadOnly', e.target.checked)} />
+            Apps that connect for the first time may only view memories (until you let each one change them, below)
+          </label>
           <p className="hint">Allowing more asks for your passphrase. An app given your passphrase can still open the vault itself while Mnemo is locked or closed.</p>
           {saveRow('apps', 'Save access for other apps')}
         </form>
