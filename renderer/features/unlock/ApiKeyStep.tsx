@@ -21,7 +21,11 @@ export function ApiKeyStep({ onDone }: { onDone: () => void }) {
       <div className="card" role="group" aria-labelledby="key-title">
         <h1 id="key-title">{t('apiKey.title')}</h1>
         <p>{t('apiKey.intro')}</p>
-        {keyStatus && <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />}
+        {keyStatus && (
+          <div className="api-key-fields">
+            <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />
+          </div>
+        )}
         {/* Continue is the way forward once a key is there; until then skipping is a quiet way out, not the main action. */}
         <button type="button" className={connected ? 'primary' : undefined} onClick={onDone} autoFocus={connected}>
           {connected ? t('apiKey.continue') : t('apiKey.skip')}
