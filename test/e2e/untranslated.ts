@@ -52,7 +52,10 @@ export async function untranslated(page: Page, opts: { within?: string; skip?: s
       const parent = node.parentElement;
       if (!parent || ['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(parent.tagName) || parent.closest('select')) continue;
       const blockOf = parent.closest('p, div, li, h1, h2, h3, h4, h5, h6, label, button, td, th, legend, summary, dt, dd, output, section, form, dialog') ?? document.body;
-      if (blockOf !== block) (block = blockOf), (depth.n = 0);
+      if (blockOf !== block) {
+        block = blockOf;
+        depth.n = 0;
+      }
       if (isUserText(parent) || !visible(parent)) continue;
       const left = leftover(node.textContent ?? '', depth);
       if (left) out.push(`${describe(parent)} text: ${left}`);
