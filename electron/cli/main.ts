@@ -69,7 +69,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help || command === 'help') {
-    io.stdout.write(USAGE);
+    // One command's help in the user's language (the model for the others'); the rest is the whole usage, in English for now.
+    io.stdout.write(command === 'ls' && parsed.values.help ? await (await import('./i18n')).lsHelp(io.env) : USAGE);
     return Exit.OK;
   }
   if (!command) return usage(io, 'No command given.');
