@@ -39,7 +39,8 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'the renderer is sandboxed' }],
           patterns: [
             { group: ['**/electron/core/**', '**/electron/main/**', '**/electron/preload/**', 'libsodium*', '@anthropic-ai/*', 'node:*'], message: 'the renderer may not import main-process code' },
-            { group: ['**/electron/shared/**'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
+            // The message catalogs are data, not code: the window loads them (renderer/lib/i18n/catalogs/), so JSON under locales/ is the one exception.
+            { group: ['**/electron/shared/**', '!**/electron/shared/locales/**/*.json'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
           ],
         },
       ],

@@ -70,8 +70,10 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help || command === 'help') {
-    // `mnemo mcp --help` and `mnemo help mcp`: the MCP server's own help.
-    io.stdout.write((command === 'help' ? rest[0] : command) === 'mcp' ? MCP_USAGE : USAGE);
+    // One command's help in the user's language (`mnemo ls --help`, the model for the others); `mnemo mcp --help`
+    // and `mnemo help mcp`: the MCP server's own help; the rest is the whole usage, in English for now.
+    const about = command === 'help' ? rest[0] : command;
+    io.stdout.write(about === 'mcp' ? MCP_USAGE : command === 'ls' && parsed.values.help ? await (await import('./i18n')).lsHelp(io.env) : USAGE);
     return Exit.OK;
   }
   if (!command) return usage(io, 'No command given.');

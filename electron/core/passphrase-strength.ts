@@ -21,6 +21,12 @@ export interface PassphraseAssessment {
   warning: string;
   /** How to make it stronger. */
   suggestions: string[];
+  /**
+   * The same feedback as ids, for the window to say in its language: zxcvbn's own names for its
+   * messages (`warnings.common`, `suggestions.l33t`, …) or ours (`mnemo.tooShort`, …). `warning` is
+   * absent when there is nothing to say.
+   */
+  feedback: { warning?: string; suggestions: string[] };
 }
 
 /** Shortest accepted passphrase: below this, even random characters are within reach of an offline attack on a copied vault. */
@@ -41,12 +47,25 @@ const JUDGED_LENGTH = 64;
 /** Words that say nothing secret about this vault: an attacker tries them first. */
 const APP_WORDS = ['mnemo', 'claude', 'anthropic', 'memory', 'memories', 'vault', 'passphrase', 'password'];
 
+/** Our own feedback, in English, by id (the window's catalog has them under the same ids). */
+const OWN = {
+  tooShort: `This is shorter than ${MIN_PASSPHRASE_LENGTH} characters.`,
+  useWords: 'Use four or more unrelated words.',
+  guessable: 'This would be found quickly by an attacker guessing common words and patterns.',
+  addWords: 'Add another word or two; unrelated words work best.',
+} as const;
+
 let factory: Promise<ZxcvbnFactory> | undefined;
+/** zxcvbn's English feedback → its id (`warnings.x`, `suggestions.y`), read from the translations it was given. */
+let feedbackIds: Map<string, string> | undefined;
 
 /** Loads the estimator and its dictionaries (a few MB) the first time a passphrase is judged, not at start-up. */
 function estimator(): Promise<ZxcvbnFactory> {
   factory ??= (async () => {
     const [core, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
+    feedbackIds = new Map(
+      (['warnings', 'suggestions'] as const).flatMap((group) => Object.entries(en.translations[group]).map(([id, text]) => [text, `${group}.${id}`] as [string, string])),
+    );
     return new core.ZxcvbnFactory({
       translations: en.translations,
       graphs: common.adjacencyGraphs,
@@ -71,16 +90,24 @@ export async function assessPassphrase(passphrase: string, userInputs: string[] 
   const score = result.score as PassphraseAssessment['score'];
   const long = [...passphrase].length >= MIN_PASSPHRASE_LENGTH;
   const acceptable = long && result.guessesLog10 >= MIN_GUESSES_LOG10;
+  const idOf = (text: string) => feedbackIds?.get(text) ?? '';
   let warning = result.feedback.warning ?? '';
+  let warningId = warning ? idOf(warning) : undefined;
   const suggestions = [...result.feedback.suggestions];
+  const suggestionIds = suggestions.map(idOf);
+  const own = (id: keyof typeof OWN) => [OWN[id], `mnemo.${id}`] as const;
   if (!long) {
-    warning ||= `This is shorter than ${MIN_PASSPHRASE_LENGTH} characters.`;
-    suggestions.unshift('Use four or more unrelated words.');
+    if (!warning) [warning, warningId] = own('tooShort');
+    suggestions.unshift(OWN.useWords);
+    suggestionIds.unshift(own('useWords')[1]);
   } else if (!acceptable) {
-    warning ||= 'This would be found quickly by an attacker guessing common words and patterns.';
-    if (suggestions.length === 0) suggestions.push('Add another word or two; unrelated words work best.');
+    if (!warning) [warning, warningId] = own('guessable');
+    if (suggestions.length === 0) {
+      suggestions.push(OWN.addWords);
+      suggestionIds.push(own('addWords')[1]);
+    }
   }
-  return { score, acceptable, warning, suggestions };
+  return { score, acceptable, warning, suggestions, feedback: { ...(warningId !== undefined ? { warning: warningId } : {}), suggestions: suggestionIds } };
 }
 
 /** The message shown when a weak passphrase is refused: what is wrong and what to do. */

@@ -8,12 +8,26 @@ import { z } from 'zod';
 import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, SnippetMarks, TranscriptEntry } from './chat';
 import { ChannelCall, ChannelStatus, ClientAccess, ConfigTarget, KnownClient, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
+import { DevicePrefs } from './languages';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
 import { ModelId, Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
+/** Values an error message is filled in with in the window's language (a count, a name, a path). */
+export type MessageParams = Record<string, string | number>;
+/**
+ * A failure as it crosses the boundary: `code` for programs, `message` in English (logs, older callers),
+ * and, where main has one, the catalog key (`errors:…`) and its parameters, for the window to say it in
+ * the user's language (see electron/core/i18n/message.ts).
+ */
+export interface ResultError {
+  code: string;
+  message: string;
+  key?: string;
+  params?: MessageParams;
+}
 /** What crosses the boundary instead of a thrown error. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ResultError };
 
 const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
@@ -120,8 +134,20 @@ export const CALLS = {
   passphraseStrength: call(
     'vault:passphrase-strength',
     one(z.object({ passphrase })),
-    z.object({ score: z.number().int().min(0).max(4), acceptable: z.boolean(), warning: z.string(), suggestions: z.array(z.string()) }),
+    z.object({
+      score: z.number().int().min(0).max(4),
+      acceptable: z.boolean(),
+      warning: z.string(),
+      suggestions: z.array(z.string()),
+      // The same feedback as ids (see core/passphrase-strength.ts), which the window says in its language.
+      feedback: z.object({ warning: z.string().optional(), suggestions: z.array(z.string()) }),
+    }),
   ),
+
+  /** This device's preferences (the Language setting): kept by main outside the vault, so they hold on the unlock screen too. */
+  prefsGet: call('prefs:get', none, DevicePrefs),
+  /** Changes the preferences given (the rest stay); answers with all of them. */
+  prefsSet: call('prefs:set', one(DevicePrefs.partial()), DevicePrefs),
 
   // Every memory call works in one project's memory (`project`; default: the first project).
   memoryList: call('memory:list', z.tuple([z.object({ project }).optional()]), z.array(Entry)),

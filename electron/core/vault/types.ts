@@ -7,6 +7,7 @@
  * never sees a host path from above and never returns one.
  */
 
+import type { LocalMessage, MessageParams } from '../i18n/message';
 import type { VaultFs } from './fsio';
 
 /** Why a vault operation failed. Messages never contain host paths or secrets. */
@@ -35,14 +36,20 @@ export type VaultErrorCode =
 export class VaultError extends Error {
   /** The virtual path (or internal key, or vault file name like `blobs/…`) concerned, if any. */
   readonly subject: string | undefined;
+  /** The message's catalog key (`errors:…`) and parameters, when it was made with `m()`: the window says it in its language. */
+  readonly key: string | undefined;
+  readonly params: MessageParams | undefined;
+  /** `message`: English text, or `m(key, params)` (core/i18n/message.ts), whose English becomes the message. */
   constructor(
     readonly code: VaultErrorCode,
-    message: string,
+    message: string | LocalMessage,
     subject?: string,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message.text);
     this.name = 'VaultError';
     this.subject = subject;
+    this.key = typeof message === 'string' ? undefined : message.key;
+    this.params = typeof message === 'string' ? undefined : message.params;
   }
 }
 

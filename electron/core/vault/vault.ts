@@ -22,6 +22,7 @@ import type { Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { m } from '../i18n/message';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 const HEADER_MAC_MARK = 'vault/header-mac';
@@ -323,7 +324,7 @@ export class Vault extends VaultContents implements VaultApi {
     const vmk = await unwrapWithPassphrase(this.header, passphrase);
     const same = !this.session || sameBytes(vmk, this.session.vmk);
     wipe(vmk);
-    if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
+    if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
   }
 
   /**

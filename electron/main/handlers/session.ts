@@ -18,6 +18,7 @@ import type { SecretClipboard } from '../clipboard';
 import type { LinkPorts } from '../links';
 import type { ConsentQuestion } from './consent';
 import { GuessLimiter } from './guesses';
+import { m } from '../../core/i18n/message';
 
 export interface HandlerContext {
   userDataDir: string;
@@ -171,12 +172,12 @@ export class AppSession {
 
   /** The vault if unlocked, else LOCKED. */
   unlocked(): Vault {
-    if (!this.vault?.isUnlocked()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!this.vault?.isUnlocked()) throw new VaultError('LOCKED', m('errors:vault.locked'));
     return this.vault;
   }
 
   async create(passphrase: string): Promise<string> {
-    if (this.vault) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
+    if (this.vault) throw new VaultError('ALREADY_EXISTS', m('errors:vault.alreadyExists'));
     // Refuses a vault, a damaged one (its data without vault.json) and a folder holding anything else.
     await Vault.mayCreateIn(this.dir);
     const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });

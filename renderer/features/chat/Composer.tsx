@@ -62,6 +62,7 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
       </p>
       <textarea
         ref={input}
+        className="composer-input"
         aria-label="Message"
         placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
         value={draft}

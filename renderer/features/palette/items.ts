@@ -11,6 +11,7 @@ export const SETTINGS_SECTIONS: ReadonlyArray<[heading: string, name: string]> =
   ['behaviour', 'Claude and memory'],
   ['security', 'Security'],
   ['other-apps', 'Use this memory in other apps'],
+  ['language', 'Language'],
 ];
 
 const ACTIONS: PaletteItem[] = [

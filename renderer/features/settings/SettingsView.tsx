@@ -4,6 +4,7 @@ import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
+import { LanguageSettings } from './LanguageSettings';
 import { ModelPicker } from './ModelPicker';
 import { OtherAppsSettings } from './OtherAppsSettings';
 import { PassphraseConfirm } from './PassphraseConfirm';
@@ -175,6 +176,7 @@ export function SettingsView() {
         </form>
         {askPassphrase('apps')}
       </OtherAppsSettings>
+      <LanguageSettings />
     </div>
   );
 }
