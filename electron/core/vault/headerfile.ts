@@ -5,7 +5,7 @@
  * this device's back.
  */
 import path from 'node:path';
-import { sameBytes } from './crypto';
+import { cryptoReady, sameBytes } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
 import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, type Header } from './header';
@@ -124,7 +124,11 @@ export class HeaderFile {
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
   static async read(dir: string, fsx: VaultFs): Promise<Header> {
-    return parseHeader(await HeaderFile.readBytes(dir, fsx));
+    const bytes = await HeaderFile.readBytes(dir, fsx);
+    // Parsing hashes with libsodium, whose WebAssembly loads asynchronously: a process that reads a header before
+    // opening any vault (`mnemo memory` and `mnemo mcp` looking for the app's channel) may get here before it has.
+    await cryptoReady();
+    return parseHeader(bytes);
   }
 
   private static async readBytes(dir: string, fsx: VaultFs): Promise<Uint8Array> {

@@ -66,6 +66,7 @@ describe('paletteItems', () => {
       ['Settings', 'Claude and memory', undefined],
       ['Settings', 'Security', undefined],
       ['Settings', 'Use this memory in other apps', undefined],
+      ['Settings', 'Language', undefined],
       ['Action', 'New conversation', undefined],
       ['Action', 'New temporary chat', undefined],
       ['Action', 'Keyboard shortcuts', undefined],
