@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TranscriptEntry } from '../../../electron/shared/chat';
 import { Entry, replySummary } from './Transcript';
 import type { EntryDecor } from './versions';
@@ -62,6 +63,7 @@ function estimate(e: TranscriptEntry | undefined): number {
 }
 
 function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Omit<Props, 'conversationId'>) {
+  const { t } = useTranslation('chat');
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -143,7 +145,7 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
       ref={scroller}
       className="messages"
       role="region"
-      aria-label="Conversation"
+      aria-label={t('transcript.region')}
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
@@ -153,7 +155,7 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
     >
       {earlier > 0 && (
         <button type="button" className="earlier" onClick={onEarlier}>
-          Show {earlier.toLocaleString()} earlier {earlier === 1 ? 'message' : 'messages'}
+          {t('transcript.earlier', { count: earlier })}
         </button>
       )}
       <div ref={inner} className="messages-inner" style={{ height: virtualizer.getTotalSize() }}>
