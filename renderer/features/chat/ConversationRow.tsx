@@ -94,6 +94,8 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
           data-conv={c.id}
           aria-current={selected ? 'true' : undefined}
           title={c.temporary ? t('row.temporaryPlain', { title: c.title }) : c.title}
+          // A stored conversation's button says only its title, the user's (or Claude's) words, tooltip included.
+          data-user-text={c.temporary ? undefined : ''}
           onClick={() => onSelect(c.id)}
           onKeyDown={(e) => {
             if (e.key === 'F2') setRenaming(c.title);

@@ -17,7 +17,7 @@ const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientH
  * per finished reply, not every streamed word.
  */
 export function Messages({ conversationId, entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Props) {
-  const [announcement, setAnnouncement] = useState('');
+  const [announcement, setAnnouncement] = useState<ReturnType<typeof replySummary>>();
   const seen = useRef({ conversationId, newest: entries.at(-1)?.at ?? 0 });
   useEffect(() => {
     const before = seen.current;
@@ -33,7 +33,11 @@ export function Messages({ conversationId, entries, decor, earlier, onEarlier, f
       {/* A list of its own per conversation: it opens at its end, with no sizes or scroll position carried over. */}
       <List key={conversationId ?? ''} entries={entries} decor={decor} earlier={earlier} onEarlier={onEarlier} followKey={followKey} onOpen={onOpen} tail={tail} />
       <p className="sr-only" role="status" aria-live="polite">
-        {announcement}
+        {announcement && (
+          <>
+            {announcement.replied} {announcement.opening && <span dir="auto">{announcement.opening}</span>} {announcement.changes}
+          </>
+        )}
       </p>
     </>
   );

@@ -120,11 +120,14 @@ export const Entry = memo(
   (a, b) => a.onOpen === b.onOpen && sameEntry(a.entry, b.entry) && sameDecor(a.decor, b.decor),
 );
 
-/** What a screen reader hears when a reply has finished: its opening words and the memory changes it made. */
-export function replySummary(e: Assistant): string {
+/**
+ * What a screen reader hears when a reply has finished: that Claude replied, its opening words (Claude's
+ * text, kept apart so it can be isolated like the reply itself) and the memory changes it made.
+ */
+export function replySummary(e: Assistant): { replied: string; opening: string; changes: string } {
   const words = e.text.replace(/[`*_#>|]+/g, ' ').replace(/\s+/g, ' ').trim();
   const opening = words.length > 160 ? `${words.slice(0, 160)}…` : words;
   const changes = e.tools.filter((t) => t.command !== 'view').map((t) => toolLabel(t));
   const t = i18n.getFixedT(null, 'chat');
-  return [t('transcript.replied'), opening, changes.length ? t('transcript.memoryChanges', { changes: changes.join('; ') }) : ''].filter(Boolean).join(' ');
+  return { replied: t('transcript.replied'), opening, changes: changes.length ? t('transcript.memoryChanges', { changes: changes.join('; ') }) : '' };
 }
