@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { Conversation } from '../../../electron/shared/ipc';
 import type { ChatDraft, EditDraft } from '../../../electron/shared/drafts';
@@ -18,7 +19,7 @@ import { money, usageLine } from './Transcript';
 import { useChatKeys, useStaleKeyNotice } from './chat-keys';
 import { editShown, useDecor, useKeptEdits, useVersions, versionEnded } from './use-versions';
 import { lastOpened, useOpenConversation } from './use-open-conversation';
-import { retryOffered, type Failure } from './turn-state';
+import { FAILURE_KEYS, retryOffered, type Failure } from './turn-state';
 import { useTurn, useTurnStore } from './use-turn';
 import { EntryActionsContext } from './versions';
 
@@ -43,6 +44,7 @@ export function ChatView({
   /** Told the open conversation's project (absent: the first), for the memory pane beside the chat. */
   onProject?: (project: string) => void;
 }) {
+  const { t } = useTranslation('chat');
   const [list, setList] = useState<ConversationSummary[]>([]);
   const refreshList = useCallback(() => call('chatList').then(setList, () => undefined), []);
   const open = useOpenConversation(refreshList);
@@ -152,17 +154,17 @@ export function ChatView({
               {live && live.conversationId === conv?.id && <LiveReply live={live} sentFiles={turn.sentFiles} onOpen={onOpenMemory} onDecide={turns.decide} />}
               {!live && stoppedByRoundLimit(conv) && (
                 <div className="continue-row">
-                  <button onClick={() => void turns.continueTurn()} title="Let Claude carry on where the round limit stopped it">
-                    Continue
+                  <button onClick={() => void turns.continueTurn()} title={t('transcript.continueTitle')}>
+                    {t('transcript.continue')}
                   </button>
                 </div>
               )}
               {failure && (
                 <div role="alert" className="error inline-error">
-                  <p>{failure.message}</p>
-                  {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>Open Settings</button>}
+                  <p>{failure.say ? t(FAILURE_KEYS[failure.say]) : failure.message}</p>
+                  {(failure.code === 'no_key' || failure.code === 'auth') && <button onClick={onOpenSettings}>{t('transcript.openSettings')}</button>}
                   {/* A version that could not be shown is no message to send again. */}
-                  {retryOffered(turn, lastUser !== undefined, attachments.pending.length) && <button onClick={() => void turns.retry(lastUserIndex, actions)}>Retry</button>}
+                  {retryOffered(turn, lastUser !== undefined, attachments.pending.length) && <button onClick={() => void turns.retry(lastUserIndex, actions)}>{t('transcript.retry')}</button>}
                 </div>
               )}
             </>
@@ -178,7 +180,7 @@ export function ChatView({
           onStop={turns.stop}
           onEditLast={!live && lastUserIndex !== undefined && !editingHere ? () => actions.startEdit(lastUserIndex) : undefined}
           // Nothing to total before a reply has cost something: "$0.0000" would only be noise.
-          total={conv && total > 0 ? `Conversation total: ${money(total)}` : ''}
+          total={conv && total > 0 ? t('composer.total', { cost: money(total) }) : ''}
           attachments={attachments}
           model={<ConversationModel model={conv ? conv.model : turn.firstModel} active={active} onChange={(m) => void turns.pickModel(m)} />}
         />

@@ -13,7 +13,7 @@ export function useStaleKeyNotice(active: boolean, failure: Failure | undefined,
     let live = true;
     call('settingsGet').then(
       (s) => {
-        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: 'An API key is set now. Send your message again with Retry.' });
+        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: '', say: 'keySet' });
       },
       () => undefined,
     );

@@ -11,7 +11,10 @@ import type { AttachmentRef, ChatEvent } from '../../../electron/shared/chat';
 import type { Conversation } from '../../../electron/shared/ipc';
 import { applyEvent, type Live } from './live';
 
-export type Failure = { code: string; message: string };
+/** Failures the window itself says (main's come with their message): catalog keys, said in the language shown. */
+export const FAILURE_KEYS = { busySend: 'failure.busySend', busyRetry: 'failure.busyRetry', keySet: 'failure.keySet' } as const;
+/** An error under the transcript: main's `message`, or one of the window's own (`say`). */
+export type Failure = { code: string; message: string; say?: keyof typeof FAILURE_KEYS };
 
 /** The message being edited in a conversation: its whole-transcript index, and the text so far. */
 export interface Editing {

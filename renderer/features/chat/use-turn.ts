@@ -12,14 +12,12 @@ import type { AttachmentsState } from './Attachments';
 import { frameBatcher, type Live } from './live';
 import { reloadRange, sizeOf, type useOpenConversation } from './use-open-conversation';
 import { versionCount } from './versions';
-import { createTurnStore, retryPlan, type TurnStart, type TurnState, type TurnStore } from './turn-state';
+import { createTurnStore, retryPlan, type Failure, type TurnStart, type TurnState, type TurnStore } from './turn-state';
 
 type ChatEventPayload = EventPayload<'chatEvent'>;
 type OpenConversation = ReturnType<typeof useOpenConversation>;
 /** What starting a version turn needs to say of it (the turn's id comes from main). */
 export type VersionTurn = Omit<TurnStart, 'turnId' | 'continued'>;
-
-export const BUSY = 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then';
 
 /** The turn store of one chat view, and its state as of this render. */
 export function useTurnStore(): [TurnStore, TurnState] {
@@ -42,7 +40,7 @@ export function useTurn(deps: TurnDeps) {
   const latest = useRef(deps);
   latest.current = deps;
   const dispatch = store.dispatch;
-  const fail = useCallback((code: string, message: string) => dispatch({ type: 'failed', failure: { code, message } }), [dispatch]);
+  const fail = useCallback((code: string, message: string, say?: Failure['say']) => dispatch({ type: 'failed', failure: { code, message, ...(say ? { say } : {}) } }), [dispatch]);
   // Streamed events reach React once per animation frame, however many arrive in between.
   const [batch] = useState(() => frameBatcher<ChatEventPayload>((items) => dispatch({ type: 'events', turnId: items[0]!.turnId, events: items.map((p) => p.event) })));
   /** The turn whose conversation was made for its message: if nothing of it is saved, the empty conversation goes again. */
@@ -130,7 +128,7 @@ export function useTurn(deps: TurnDeps) {
     const { attachments, open } = latest.current;
     // Words, files or both: an image alone is a message too.
     if (!text.trim() && !(withFiles ?? attachments.pending).length) return;
-    if (store.get().live) return fail('busy', `${BUSY} send.`);
+    if (store.get().live) return fail('busy', '', 'busySend');
     dispatch({ type: 'clearedFailure' });
     let target: Awaited<ReturnType<OpenConversation['target']>>;
     try {

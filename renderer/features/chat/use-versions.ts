@@ -12,9 +12,11 @@ import type { EditDraft } from '../../../electron/shared/drafts';
 import { announce } from '../../components/Announcer';
 import { call, messageOf } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';
+import { formatNumber } from '../../lib/format';
+import { i18n } from '../../lib/i18n';
 import type { Live } from './live';
-import type { Editing, TurnState, TurnStore } from './turn-state';
-import { BUSY, type VersionTurn } from './use-turn';
+import type { Editing, Failure, TurnState, TurnStore } from './turn-state';
+import type { VersionTurn } from './use-turn';
 import { focusSwitch } from './VersionSwitch';
 import { decorate, keptWhileStreaming, versionCount, type EntryActions } from './versions';
 
@@ -27,7 +29,7 @@ export interface VersionsDeps {
   /** Reloads the open conversation `id` as shown (same first entry) and shows it. */
   reload: (id: string) => Promise<Conversation>;
   /** Shows an error beside the transcript. */
-  fail: (code: string, message: string) => void;
+  fail: (code: string, message: string, say?: Failure['say']) => void;
 }
 
 /**
@@ -46,8 +48,9 @@ function focusLater(selector: string, frames = 120): void {
   if (frames > 0) requestAnimationFrame(() => focusLater(selector, frames - 1));
 }
 
-const EDITOR = 'textarea[aria-label="Your edit"]';
-const editButton = (entry: number) => `[data-entry="${entry}"] button[aria-label="Edit message"]`;
+// Found by class, not by name: names are in the window's language.
+const EDITOR = 'textarea.edit-message-input';
+const editButton = (entry: number) => `[data-entry="${entry}"] button.edit-button`;
 
 /** A version turn is over: an edit main did not send is back in its editor (turn-state.ts), which takes focus. */
 export function versionEnded(turn: Live, sent: boolean): void {
@@ -70,7 +73,7 @@ export function useVersions(deps: VersionsDeps): EntryActions {
     };
     const busy = () => {
       if (!store.get().live) return false;
-      latest.current.fail('busy', `${BUSY} try again.`);
+      latest.current.fail('busy', '', 'busyRetry');
       return true;
     };
     const regenerate = (entry: number) => {
@@ -128,7 +131,7 @@ export function useVersions(deps: VersionsDeps): EntryActions {
           .then(() => latest.current.reload(c.id))
           .then(
             () => {
-              announce(`Version ${version + 1} of ${count}.`);
+              announce(i18n.t('chat:versions.announced', { shown: formatNumber(version + 1), total: formatNumber(count) }));
               focusSwitch(entry, version, pressed);
             },
             (err: unknown) => latest.current.fail('version', messageOf(err)),
