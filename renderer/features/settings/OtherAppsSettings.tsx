@@ -152,7 +152,9 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
           <tbody>
             {calls.map((c, i) => (
               <tr key={`${c.at}-${i}`}>
-                <td>{when(c.at)}</td>
+                <td>
+                  <time dateTime={new Date(c.at).toISOString()}>{when(c.at)}</time>
+                </td>
                 <td>
                   <bdi>{c.client}</bdi>
                 </td>

@@ -114,7 +114,7 @@ export function SettingsView() {
           </label>
           <label>
             {t('claude.memoryGuidance')}
-            <textarea rows={5} value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
+            <textarea rows={5} dir="auto" value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
           </label>
           <label className="check">
             <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
