@@ -152,3 +152,22 @@ test('the Go to palette and the shortcut sheet, in en-XA', async () => {
   await page.keyboard.press('Control+/');
   await expect(sheet).toBeVisible();
 });
+
+test('a change another app asks to make, waiting for the user above the window, in en-XA', async () => {
+  app = await readyApp({ locale: 'en-XA' });
+  const { page } = app;
+  await saveSettings(app.session.unlocked(), { mcpAccess: 'read-write', approvalMode: true });
+  const vaultId = app.session.unlocked().vaultId;
+  let client: MemoryBackend | undefined;
+  await expect.poll(async () => (client ??= await connectApp({ stateDir: app.stateDir, vaultId, via: 'mcp', client: 'Cursor', readOnly: false })) !== undefined).toBe(true);
+  backends.push(client!);
+  const waiting = client!.call({ command: 'create', path: '/memories/tea.md', file_text: 'Tea: oolong' }).catch(() => undefined);
+  const outside = page.locator('section.outside-approvals');
+  await expect(outside).toHaveAttribute('aria-label', px('settings', 'otherApps.outside.label'));
+  // The card itself is the chat area's (ApprovalCard); what this area adds is the line under it.
+  await expect(outside.locator('.hint')).toContainText(px('settings', 'otherApps.outside.viaMcp').split('<0>')[0]!);
+  await expectAllTranslated(page, 'the line under another app’s change', { within: 'section.outside-approvals .hint' });
+  await client!.close();
+  backends.length = 0;
+  await waiting;
+});
