@@ -1,13 +1,19 @@
 import { useCallback, useEffect, useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ClientAccess, KnownClient } from '../../../electron/shared/channel';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
 import { PassphraseConfirm } from './PassphraseConfirm';
 
-const CHOICES: Array<[ClientAccess, string]> = [
-  ['read-write', 'View and change memories'],
-  ['read-only', 'View memories only'],
-];
+const CHOICES = {
+  'read-write': 'otherApps.access.readWrite',
+  'read-only': 'otherApps.access.readOnly',
+} as const satisfies Record<ClientAccess, string>;
+/** What the status line says once an app's access is set. */
+const SAVED = {
+  'read-write': 'otherApps.known.savedReadWrite',
+  'read-only': 'otherApps.known.savedReadOnly',
+} as const satisfies Record<ClientAccess, string>;
 
 /**
  * The apps that have connected, by the name each gave, with what each may do
@@ -17,9 +23,10 @@ const CHOICES: Array<[ClientAccess, string]> = [
  * comes into view (the list is asked for again then, and as calls come in).
  */
 export function KnownApps({ seen }: { seen: number }) {
+  const { t } = useTranslation('settings');
   const [clients, setClients] = useState<KnownClient[]>([]);
   const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState<string>();
+  const [saved, setSaved] = useState<{ client: string; access: ClientAccess }>();
   const [consent, setConsent] = useState<{ client: string; question: string; error?: string }>();
   const [pass, setPass] = useState('');
   const ids = useId();
@@ -34,11 +41,11 @@ export function KnownApps({ seen }: { seen: number }) {
     setSaved(undefined);
     try {
       setClients(await call('channelSetClientAccess', { client, access, ...(passphrase !== undefined ? { passphrase } : {}) }));
-      setSaved(`${client}: ${access === 'read-only' ? 'view only' : 'view and change'}.`);
+      setSaved({ client, access });
       setConsent(undefined);
       setPass('');
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ client, question: err.message });
+      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ client, question: messageOf(err) });
       else if (passphrase !== undefined) setConsent((c) => c && { ...c, error: messageOf(err) });
       else setError(messageOf(err));
     }
@@ -46,24 +53,21 @@ export function KnownApps({ seen }: { seen: number }) {
 
   return (
     <>
-      <h3>Apps that have connected</h3>
-      <p className="hint">
-        Each app is known by the name it gives when it connects. You can let an app only view your memories. An app’s name is what the app says it is, and another program could give the same name: this keeps an app you use from
-        changing memory by mistake, it does not keep a hostile program out. The access level above does.
-      </p>
+      <h3>{t('otherApps.known.title')}</h3>
+      <p className="hint">{t('otherApps.known.hint')}</p>
       {clients.length === 0 ? (
-        <p className="empty">No app has connected yet.</p>
+        <p className="empty">{t('otherApps.known.empty')}</p>
       ) : (
         <ul className="known-apps">
           {clients.map((c) => (
             <li key={c.name}>
               <label htmlFor={`${ids}-${c.name}`}>
-                What <bdi>{c.name}</bdi> may do
+                <Trans t={t} i18nKey="otherApps.known.mayDo" values={{ name: c.name }} components={[<bdi />]} />
               </label>
               <select id={`${ids}-${c.name}`} value={consent?.client === c.name ? 'read-write' : c.access} onChange={(e) => void set(c.name, e.target.value as ClientAccess)}>
-                {CHOICES.map(([value, label]) => (
+                {(Object.keys(CHOICES) as ClientAccess[]).map((value) => (
                   <option key={value} value={value}>
-                    {label}
+                    {t(CHOICES[value])}
                   </option>
                 ))}
               </select>
@@ -73,9 +77,9 @@ export function KnownApps({ seen }: { seen: number }) {
       )}
       {consent && (
         <PassphraseConfirm
-          label="Passphrase (to allow this change)"
+          label={t('consent.label')}
           question={consent.question}
-          action="Allow with passphrase"
+          action={t('otherApps.known.allow')}
           value={pass}
           error={consent.error}
           onChange={setPass}
@@ -85,7 +89,7 @@ export function KnownApps({ seen }: { seen: number }) {
       )}
       {saved && (
         <p role="status" className="saved">
-          {saved}
+          <Trans t={t} i18nKey={SAVED[saved.access]} values={{ name: saved.client }} components={[<bdi />]} />
         </p>
       )}
       <ErrorText message={error} />
