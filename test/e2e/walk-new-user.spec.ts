@@ -171,6 +171,11 @@ test('Connect to Claude: a refused key is a 401 said at the key field, nothing s
   await expect(alert).toHaveCount(0);
   await keyField.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'API key saved' })).toContainText('Anthropic accepted it.');
+  // The answer is read in one line, below the key's buttons if it must, not squeezed into a column beside them.
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    await expectOneLine(page.getByRole('status').filter({ hasText: 'API key saved' }), `the key's status at ${size.width}×${size.height}`);
+  }
   await screen(page, '06-connected', 'the connect step with a key saved');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(lockButton(page)).toBeVisible();
