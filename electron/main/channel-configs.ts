@@ -46,7 +46,10 @@ function shellWord(word: string): string {
 export function projectConfigs(project: ProjectRef, isFirst: boolean, readOnly: boolean): ProjectConfigs {
   const server = serverName(project, isFirst);
   const flags = readOnly ? ['--read-only'] : [];
-  const args = ['mcp', ...(isFirst ? [] : ['--project', project.name]), ...flags];
+  // A name that starts with a dash ("-x", "--read-only") is joined to its flag: given as the next word, mnemo's argument
+  // parser would refuse it as ambiguous (or take it for a flag of its own).
+  const projectArgs = project.name.startsWith('-') ? [`--project=${project.name}`] : ['--project', project.name];
+  const args = ['mcp', ...(isFirst ? [] : projectArgs), ...flags];
   // On Windows an npm-installed command is a .cmd shim, which these apps start only through `cmd /c`: cmd.exe reads
   // the line again, and the shim's %* once more, where & | < > ^ % ! ( ) and quotes act. No quoting survives all of
   // those readings for every name, so the project goes by its id (hex digits), and every word is inert to them.

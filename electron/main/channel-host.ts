@@ -73,6 +73,7 @@ export class ChannelHost {
 
   private async begin(): Promise<void> {
     if (this.server || this.opts.serve === false || !this.session.isUnlocked()) return;
+    this.approvals.reopen();
     const vault = this.session.unlocked();
     const log = new CallLog(vault.internal, { ...(this.opts.logFlushMs !== undefined ? { flushMs: this.opts.logFlushMs } : {}), onChange: () => this.logChanged() });
     await log.load().catch(() => undefined);

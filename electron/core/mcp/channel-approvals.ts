@@ -23,6 +23,8 @@ interface Waiting {
 
 export class ApprovalBoard {
   private readonly waiting = new Map<string, Waiting>();
+  /** Set by lockAll until the channel serves again: a change that reaches the board while the vault locks is not shown. */
+  private closed = false;
 
   constructor(
     private readonly opts: {
@@ -43,6 +45,9 @@ export class ApprovalBoard {
    */
   ask(request: Omit<OutsideApproval, 'id' | 'asked' | 'expires'>, opts: { signal?: AbortSignal; deadline?: number } = {}): Promise<Decision> {
     if (opts.signal?.aborted) return Promise.resolve('cancelled');
+    // The lock began while this change was on its way (main waits for the call before the keys go): no card the
+    // user could still Allow while the vault locks.
+    if (this.closed) return Promise.resolve('locked');
     const asked = (this.opts.now ?? Date.now)();
     const id = `out_${randomBytes(12).toString('hex')}`;
     const expires = Math.min(asked + this.timeoutMs, opts.deadline ?? Infinity);
@@ -73,9 +78,15 @@ export class ApprovalBoard {
     return true;
   }
 
-  /** Ends every waiting change unmade: the vault is locking, so none can be approved any more. */
+  /** Ends every waiting change unmade, and answers any asked after it the same way until `reopen`: the vault is locking. */
   lockAll(): void {
+    this.closed = true;
     for (const w of [...this.waiting.values()]) w.settle('locked');
+  }
+
+  /** Takes changes again (the vault is unlocked and the channel serves). */
+  reopen(): void {
+    this.closed = false;
   }
 
   /** Every waiting change, oldest first. */

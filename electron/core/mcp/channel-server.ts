@@ -107,6 +107,11 @@ class Connection {
   private helloTimer: NodeJS.Timeout | undefined;
   private greeted = false;
   private beforeHello = 0;
+  /**
+   * Answers to requests that came right behind the hello and were answered unrun (cancelled, over the queue) before
+   * it was decided: sent after the welcome, never before it, and never to a connection that is refused.
+   */
+  private early: Array<() => void> = [];
 
   constructor(
     readonly socket: net.Socket,
@@ -196,6 +201,7 @@ class Connection {
     if (this.server.stopping) return this.finish({ type: 'locked' });
     this.session = opened;
     this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project, ...(opened.readOnly !== undefined ? { readOnly: opened.readOnly } : {}) });
+    for (const answer of this.early.splice(0)) answer();
     this.stopWatching = opened.onChange((paths) => void this.send({ type: 'changed', paths }));
     this.awaitingHello = false;
     this.readOn();
@@ -237,6 +243,7 @@ class Connection {
 
   /** Answers a request without running it. */
   private answerUnrun(request: Request, answer: MemoryCommandAnswer, code: string): void {
+    if (!this.session) return void this.early.push(() => this.answerUnrun(request, answer, code));
     if (request.type === 'call') this.send({ type: 'result', id: request.id, result: answer });
     else this.send({ type: 'error', id: request.id, code, message: answer.content.replace(/^Error: /, '') });
   }
