@@ -62,7 +62,7 @@ export function History({ path, project, current, onRestored }: { path: string; 
                 </span>
                 <span className="meta">
                   {' '}
-                  · {formatDateTime(v.modified)} · {formatBytes(v.size)}
+                  · {t('history.meta', { date: formatDateTime(v.modified), size: formatBytes(v.size) })}
                 </span>
               </button>
             </li>

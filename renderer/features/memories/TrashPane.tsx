@@ -133,7 +133,7 @@ export function TrashPane({ project, onRestored }: { project: string; onRestored
                     {t('history.version', { version: v.version })} · <Writer by={v.by} titles={titles} />
                     <span className="meta">
                       {' '}
-                      · {formatDateTime(v.modified)} · {formatBytes(v.size)}
+                      · {t('history.meta', { date: formatDateTime(v.modified), size: formatBytes(v.size) })}
                     </span>
                   </button>
                 </li>
