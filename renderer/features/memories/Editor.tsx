@@ -109,6 +109,8 @@ export function Editor({ docKey, text, onChange, onSave, focusOnMount }: { docKe
         essentials,
         markdown(),
         EditorView.lineWrapping,
+        // Each line takes the direction of its first letter (CSS below): an Arabic or Hebrew line reads right to left.
+        EditorView.perLineTextDirection.of(true),
         changeListener((t) => handlers.current.onChange(t)),
         words.current.of(language(tNow.current, hintId)),
       ],
