@@ -10,7 +10,7 @@ import { Editor } from './Editor';
 import { merge3, mergedText, type Choice, type Merge3 } from './merge3';
 import { MergeView } from './MergeView';
 import { History } from './History';
-import { PathText } from './PathText';
+import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { TransferForm } from './TransferForm';
 import { useAskedMode } from './useReturnFocus';
@@ -259,8 +259,8 @@ export function EditorPane({
   return (
     <div className="editor-pane">
       <div className="toolbar" role="toolbar" aria-label={t('editor.toolbar')}>
-        <h2 className="file-title">
-          <PathText path={path} title />
+        <h2 className="file-title" title={isolatedPath(path)} data-user-text="">
+          <PathText path={path} />
           {dirty && (
             <span className="unsaved" aria-label={t('editor.unsaved')} title={t('editor.unsaved')}>
               {' '}●

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { PathText } from './PathText';
+import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { useAskedMode } from './useReturnFocus';
 
@@ -29,8 +29,8 @@ export function FolderPane({
   return (
     <div className="editor-pane">
       <div className="toolbar" role="toolbar" aria-label={t('folder.toolbar')}>
-        <h2 className="file-title">
-          <PathText path={path} suffix="/" title />
+        <h2 className="file-title" title={isolatedPath(`${path}/`)} data-user-text="">
+          <PathText path={path} suffix="/" />
         </h2>
         <button
           onClick={() => {

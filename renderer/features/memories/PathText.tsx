@@ -19,13 +19,13 @@ export function isolatedPath(path: string): string {
 /**
  * A memory path as its segments, each in its own `<bdi>`, laid out left to right as paths are:
  * an Arabic or Hebrew name reads right to left inside its segment, and no segment (nor the digits
- * and dots of the next one) is moved across a slash. `title` shows the whole path as a tooltip
- * (the heading of a long path wraps). Marked as text the user or Claude wrote.
+ * and dots of the next one) is moved across a slash. Marked as text the user or Claude wrote
+ * (a heading showing a path carries the whole of it as its tooltip, through `isolatedPath`).
  */
-export function PathText({ path, className, title, suffix }: { path: string; className?: string; title?: boolean; suffix?: string }) {
+export function PathText({ path, className, suffix }: { path: string; className?: string; suffix?: string }) {
   const segments = path.split('/');
   return (
-    <span className={className ? `memory-path ${className}` : 'memory-path'} dir="ltr" data-user-text="" title={title ? isolatedPath(path + (suffix ?? '')) : undefined}>
+    <span className={className ? `memory-path ${className}` : 'memory-path'} dir="ltr" data-user-text="">
       {segments.map((s, i) => (
         <Fragment key={i}>
           {i > 0 && '/'}
