@@ -25,6 +25,8 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 for (const lng of ['en', 'zh-CN', 'ja', 'id', 'pt-BR']) {
   test(`browse, open, edit and read the history of a memory in ${lng}`, async () => {
+    // Five screens, each checked by axe in light and dark: longer than one step of a spec.
+    test.setTimeout(180_000);
     const app = await readyApp({ locale: lng });
     const m = (key: string, values?: Record<string, string | number>) => tr(lng, 'memories', key, values);
     try {
