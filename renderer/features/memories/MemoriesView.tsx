@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
@@ -20,6 +21,7 @@ export type { MemoryTarget };
 
 /** Browse, search, create and edit the memories of any project (picked here). The tree follows every change live. */
 export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo?: (MemoryTarget & { n: number }) | undefined; restored?: MemoryDraft | undefined }) {
+  const { t } = useTranslation('memories');
   // Which project's memory is shown; every call below acts on it.
   const { project, selected, setSelected, ask: request, leaving, setLeaving, dirty, opened, apply, go: navigate } = useMemoryNavigation({ project: goTo?.project ?? FIRST_PROJECT, path: goTo?.path }, (_t, projectChanged) => {
     if (projectChanged) setError(undefined);
@@ -97,9 +99,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   };
 
   const listToggle = (
-    <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? 'Hide memory list' : 'Show memory list'}>
+    <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? t('view.hideList') : t('view.showList')}>
       <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
-      <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
+      <span className="spoken">{listShown ? t('view.hideList') : t('view.showList')}</span>
     </button>
   );
 
@@ -109,43 +111,45 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       {!listShown && listToggle}
       <div className="sidebar memory-list" id="memory-list" hidden={!listShown} style={{ '--pane-w': `${listSize}px` } as React.CSSProperties}>
         <div className="project-picker">
-          <label htmlFor="memory-project">Memories of project</label>
+          <label htmlFor="memory-project">{t('project.label')}</label>
           <div className="list-head">
             <select id="memory-project" value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
               {projects?.map((p) => (
-                <option key={p.id} value={p.id}>
+                // A name the user chose: isolated, so a right-to-left one reads right.
+                <option key={p.id} value={p.id} dir="auto">
                   {p.name}
                 </option>
               ))}
-              {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? 'A deleted project' : 'Loading…'}</option>}
+              {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? t('project.deleted') : t('project.loading')}</option>}
             </select>
             {listShown && listToggle}
           </div>
         </div>
         <div className="row">
-          <button onClick={() => setCreating('file')}>New memory</button>
-          <button onClick={() => setCreating('dir')}>New folder</button>
+          <button onClick={() => setCreating('file')}>{t('actions.newMemory')}</button>
+          <button onClick={() => setCreating('dir')}>{t('actions.newFolder')}</button>
           <button aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
-            Trash
+            {t('actions.trash')}
           </button>
           <button aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
-            To review ({review.entries?.length ?? 0})
+            {t('actions.toReview', { total: review.entries?.length ?? 0 })}
           </button>
         </div>
         {creating && (
           <form className="inline-form" onSubmit={create}>
             <label>
-              {creating === 'file' ? 'Path of the new memory' : 'Path of the new folder'}
+              {creating === 'file' ? t('create.fileLabel') : t('create.folderLabel')}
               <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
             </label>
-            <button type="submit">Create</button>
+            <button type="submit">{t('actions.create')}</button>
             <button type="button" onClick={() => setCreating(undefined)}>
-              Cancel
+              {t('actions.cancel')}
             </button>
           </form>
         )}
         <form role="search" onSubmit={(e) => e.preventDefault()}>
-          <input ref={searchBox} type="search" aria-label="Search memories" placeholder="Search memories" value={search.query} onChange={(e) => (search.setQuery(e.target.value), setHitsShown(true))} />
+          {/* Follows the direction of what is typed: an Arabic or Hebrew query reads right to left. */}
+          <input ref={searchBox} type="search" dir="auto" aria-label={t('search.label')} placeholder={t('search.label')} value={search.query} onChange={(e) => (search.setQuery(e.target.value), setHitsShown(true))} />
         </form>
         <ErrorText message={error ?? search.error ?? listError} />
         {search.query.trim() && hitsShown ? (
@@ -172,7 +176,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
                 focusWhenReady('#memory-list .hits button');
               }}
             >
-              Back to the search results ({search.answer.items.length})
+              {t('search.backToResults', { total: search.answer.items.length })}
             </button>
           )
         )}
@@ -189,7 +193,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           onDelete={(e) => ask(e.path, 'delete')}
         />
       </div>
-      {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
+      {listShown && <Splitter label={t('view.resizeList')} controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
         {leaving && <DiscardDialog onKeep={() => setLeaving(undefined)} onDiscard={() => apply(leaving)} />}
         {reviewOpen ? (
@@ -239,7 +243,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
             }}
           />
         ) : (
-          <p className="empty">Choose a memory to read or edit it.</p>
+          <p className="empty">{t('view.chooseMemory')}</p>
         )}
       </div>
     </div>
