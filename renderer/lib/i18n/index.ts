@@ -93,7 +93,8 @@ export async function startI18n(getChoice: () => Promise<LanguageChoice>, system
 export function translateKey(key: string, params?: MessageParams): string | undefined {
   const t = i18n.t.bind(i18n) as unknown as (key: string, params?: Record<string, string | number>) => string;
   const say = (k: Keyed): string | undefined => {
-    if (!i18n.exists(k.key)) return undefined;
+    // A plural key exists only in its forms (`x_one`, `x_other`): asked with its count, i18next looks for those.
+    if (!i18n.exists(k.key, typeof k.params?.count === 'number' ? { count: k.params.count } : {})) return undefined;
     const values: Record<string, string | number> = {};
     for (const [name, v] of Object.entries(k.params ?? {})) {
       if (typeof v !== 'object') values[name] = v;
