@@ -20,7 +20,8 @@ import { DraftOffer } from './features/unlock/DraftOffer';
 import { RollbackNotice } from './features/unlock/RollbackNotice';
 import { SetPassphrase } from './features/unlock/SetPassphrase';
 import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
-import { call, messageOf, on } from './lib/api';
+import { call, messageOf, on, said } from './lib/api';
+import type { MessageParams } from '../electron/shared/messages';
 import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
 import { focusWhenReady } from './lib/focus';
 import { imeOwnsKey } from './lib/keys';
@@ -48,7 +49,7 @@ export function App() {
   const { t } = useTranslation();
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   /** Unsaved work the vault could not take at the last lock: kept here, in this window only, until the next unlock. */
-  const [kept, setKept] = useState<{ drafts: Drafts; message: string }>();
+  const [kept, setKept] = useState<{ drafts: Drafts; message: string; key?: string; params?: MessageParams }>();
 
   useEffect(() => {
     call('vaultStatus').then(
@@ -88,7 +89,7 @@ export function App() {
           {phase.reason && <p className="banner">{t(LOCK_REASONS[phase.reason])}</p>}
           {kept && (
             <p role="alert" className="banner warning">
-              {kept.message}
+              {said(kept)}
             </p>
           )}
           <Unlock onUnlocked={(notice) => setPhase({ kind: 'open', notice })} />
@@ -261,9 +262,9 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
       {rolledBack && <RollbackNotice onAccepted={() => setRolledBack(false)} />}
       {!dismissed && (notice.notices ?? []).length > 0 && (
         <div role="status" className="banner">
-          {notice.notices!.map((n) => (
+          {notice.notices!.map((n, i) => (
             <p key={n} dir="auto">
-              {n}
+              {said({ message: n, ...notice.noticeKeys?.[i] })}
             </p>
           ))}
           <button onClick={() => setDismissed(true)}>{t('shell.dismiss')}</button>

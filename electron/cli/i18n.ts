@@ -10,7 +10,10 @@
  */
 import { matchLanguage, type LanguageCode } from '../shared/languages';
 import { translator, type Catalogs, type KeyOf, type Translate } from '../core/i18n/translator';
-import type cliEn from '../shared/locales/en/cli.json';
+import { say } from '../core/i18n/message';
+import type { Keyed } from '../shared/messages';
+import cliEn from '../shared/locales/en/cli.json' with { type: 'json' };
+import errorsEn from '../shared/locales/en/errors.json' with { type: 'json' };
 
 /** Every key of the cli namespace, as `cli:…`. */
 export type CliKey = `cli:${KeyOf<typeof cliEn>}`;
@@ -32,10 +35,42 @@ export function cliLanguage(env: NodeJS.ProcessEnv): LanguageCode {
 }
 
 /** A `t` for the CLI in the language `env` asks for. */
-export async function cliTranslator(env: NodeJS.ProcessEnv): Promise<(key: CliKey, params?: Parameters<Translate>[1]) => string> {
+export async function cliTranslator(env: NodeJS.ProcessEnv): Promise<CliTranslate> {
+  return loadTranslator(env);
+}
+
+async function loadTranslator(env: NodeJS.ProcessEnv): Promise<Translate> {
   const lng = cliLanguage(env);
   const [en, own] = await Promise.all([LOADERS.en(), lng === 'en' ? undefined : LOADERS[lng]()]);
   return translator(lng, { en, ...(own ? { [lng]: own } : {}) });
+}
+
+/** A `t` for the CLI's keys. */
+export type CliTranslate = (key: CliKey, params?: Parameters<Translate>[1]) => string;
+
+let english: Translate | undefined;
+let current: Translate | undefined;
+
+/** English, until runCli sets the language the environment asks for (a command called directly, as tests do, speaks English). */
+function active(): Translate {
+  english ??= translator('en', { en: { cli: cliEn, errors: errorsEn } });
+  return current ?? english;
+}
+
+/** Sets the language every later `tc` and `sayCli` use: the one `env`'s POSIX locale asks for. */
+export async function useCliLanguage(env: NodeJS.ProcessEnv): Promise<void> {
+  current = cliLanguage(env) === 'en' ? undefined : await loadTranslator(env);
+}
+
+/** A CLI text in the language set by useCliLanguage (English before). */
+export const tc: CliTranslate = (key, params) => active()(key, params ?? {});
+
+/**
+ * Something core said (a VaultError, a chat error) in the CLI's language when it came with a catalog key,
+ * else its English `message`.
+ */
+export function sayCli(msg: { message: string; key?: string | undefined; params?: Keyed['params'] | undefined }): string {
+  return msg.key ? say(active(), { key: msg.key, ...(msg.params ? { params: msg.params } : {}) }) : msg.message;
 }
 
 /** Columns on a terminal: CJK and other wide characters take two, combining marks none. */
@@ -55,6 +90,22 @@ export function displayWidth(text: string): number {
 export function columns(rows: ReadonlyArray<readonly [string, string]>, indent = '  ', gap = 2): string {
   const w = Math.max(...rows.map(([a]) => displayWidth(a)));
   return rows.map(([a, b]) => `${indent}${a}${' '.repeat(w - displayWidth(a) + gap)}${b}\n`).join('');
+}
+
+/**
+ * The two-column tables of `mnemo --help`: the option padded to `width` columns (by display width), the
+ * description's lines (a catalog string may hold line breaks) below each other; an option wider than the
+ * column stands on its own line.
+ */
+export function helpRows(rows: ReadonlyArray<readonly [string, string]>, width = 25): string {
+  const indent = ' '.repeat(width + 2);
+  return rows
+    .map(([a, b]) => {
+      const [first = '', ...more] = b.split('\n');
+      const head = displayWidth(a) < width ? `  ${a}${' '.repeat(width - displayWidth(a))}${first}\n` : `  ${a}\n${indent}${first}\n`;
+      return head + more.map((l) => `${indent}${l}\n`).join('');
+    })
+    .join('');
 }
 
 /** `mnemo ls --help`, in the user's language: the model for every command's help. */

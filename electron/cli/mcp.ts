@@ -24,6 +24,7 @@ import { vaultIdIn } from './memory-app';
 import { Exit } from './context';
 import type { CliIo } from './main';
 import { PassphraseUnavailable, readPassphrase } from './passphrase';
+import { tc } from './i18n';
 
 export interface McpFlags extends Flags {
   'read-only'?: boolean | undefined;
@@ -35,11 +36,11 @@ export interface McpFlags extends Flags {
 
 /** Checks `mcp`'s arguments before anything starts. */
 export function checkMcpArgs(args: string[], flags: McpFlags): void {
-  if (args.length) throw new CommandUsageError('mcp takes no positional arguments; its client talks to it on standard input and output.');
-  if (flags['recovery-key-file']) throw new CommandUsageError('mcp unlocks with the passphrase (MNEMO_PASSPHRASE or --passphrase-file), not the recovery key.');
+  if (args.length) throw new CommandUsageError(tc('cli:args.mcpPositional'));
+  if (flags['recovery-key-file']) throw new CommandUsageError(tc('cli:args.mcpRecoveryKey'));
   const id = flags['project-id'];
-  if (id !== undefined && flags.project !== undefined) throw new CommandUsageError('Give the project by name (--project) or by id (--project-id), not both.');
-  if (id !== undefined && !ProjectId.safeParse(id).success) throw new CommandUsageError('--project-id takes a project id as "mnemo projects" lists it (16 hex digits, or "default").');
+  if (id !== undefined && flags.project !== undefined) throw new CommandUsageError(tc('cli:args.mcpProjectBoth'));
+  if (id !== undefined && !ProjectId.safeParse(id).success) throw new CommandUsageError(tc('cli:args.mcpProjectId'));
 }
 
 /**

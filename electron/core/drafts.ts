@@ -7,6 +7,7 @@
  */
 import { ChatDraft, EditDrafts, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
 import { VaultError, type VaultApi } from './vault/types';
+import { m, type LocalMessage } from './i18n/message';
 
 const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit' };
 const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts } as const;
@@ -53,11 +54,11 @@ export class DraftKeeper {
    * Called just before the vault locks. Never throws: the drafts the vault
    * could not take come back, with what went wrong, for the window to keep.
    */
-  async persist(vault: VaultApi): Promise<{ drafts: Drafts; failed?: string }> {
+  async persist(vault: VaultApi): Promise<{ drafts: Drafts; failed?: LocalMessage }> {
     const held = this.held;
     this.held = {};
     const lost: Drafts = {};
-    let failed: string | undefined;
+    let failed: LocalMessage | undefined;
     for (const kind of KINDS) {
       const draft = held[kind];
       if (!draft) continue;
@@ -65,10 +66,10 @@ export class DraftKeeper {
         await vault.internal.putJSON(KEYS[kind], draft);
       } catch (err) {
         Object.assign(lost, { [kind]: draft });
-        failed ??= err instanceof VaultError ? err.message : 'The vault could not be written.';
+        failed ??= err instanceof VaultError ? err.local : m('errors:drafts.writeFailed');
       }
     }
-    return failed === undefined ? { drafts: lost } : { drafts: lost, failed: `${failed} Your unsaved work could not be kept in the vault, so it stays only in this window until you unlock again.` };
+    return failed === undefined ? { drafts: lost } : { drafts: lost, failed: m('errors:drafts.notKept', { reason: failed }) };
   }
 
   /** Drops held chat drafts and open edits typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */

@@ -10,6 +10,7 @@
  */
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { VaultError } from './vault/types';
+import { m, type Keyed, type LocalMessage } from './i18n/message';
 
 /** The verdict on one passphrase, with feedback a person can act on. */
 export interface PassphraseAssessment {
@@ -110,14 +111,34 @@ export async function assessPassphrase(passphrase: string, userInputs: string[] 
   return { score, acceptable, warning, suggestions, feedback: { ...(warningId !== undefined ? { warning: warningId } : {}), suggestions: suggestionIds } };
 }
 
-/** The message shown when a weak passphrase is refused: what is wrong and what to do. */
+/** Our own feedback ids → their text in the window's catalog (zxcvbn's ids are there as they are: `common:strength.<id>`). */
+const OWN_KEYS = {
+  'mnemo.tooShort': 'common:strength.warnings.tooShort',
+  'mnemo.guessable': 'common:strength.warnings.guessable',
+  'mnemo.useWords': 'common:strength.suggestions.useUnrelatedWords',
+  'mnemo.addWords': 'common:strength.suggestions.addWords',
+} as const;
+
+/** One piece of feedback as a message: by its catalog key when it has one, else zxcvbn's English as it is. */
+function feedbackPiece(id: string | undefined, english: string): Keyed {
+  if (id && Object.hasOwn(OWN_KEYS, id)) return { key: OWN_KEYS[id as keyof typeof OWN_KEYS], params: { min: MIN_PASSPHRASE_LENGTH } };
+  if (id && /^(warnings|suggestions)\.\w+$/.test(id)) return { key: `common:strength.${id}` };
+  return m('errors:plain', { text: english });
+}
+
+/** The message shown when a weak passphrase is refused: what is wrong and what to do (English in `text`). */
+export function weakPassphrase(a: PassphraseAssessment): LocalMessage {
+  const advice = a.suggestions[0] ? feedbackPiece(a.feedback.suggestions[0], a.suggestions[0]) : feedbackPiece('mnemo.useWords', OWN.useWords);
+  return a.warning ? m('errors:passphrase.tooWeak', { warning: feedbackPiece(a.feedback.warning, a.warning), advice }) : m('errors:passphrase.tooWeakNoWarning', { advice });
+}
+
+/** weakPassphrase's English. */
 export function weakPassphraseMessage(a: PassphraseAssessment): string {
-  const advice = a.suggestions[0] ?? 'Use four or more unrelated words.';
-  return `This passphrase is too weak: it would be easy to guess. ${a.warning} ${advice}`.replace(/\s+/g, ' ').trim();
+  return weakPassphrase(a).text;
 }
 
 /** INVALID (with what is weak and what to do) unless `passphrase` is acceptable; the one rule for the window and the CLI. */
 export async function requireStrongPassphrase(passphrase: string): Promise<void> {
   const verdict = await assessPassphrase(passphrase);
-  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphraseMessage(verdict));
+  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphrase(verdict));
 }

@@ -12,6 +12,7 @@ import { ChannelServer, type ChannelServerOptions } from '../core/mcp/channel-se
 import { AppChannelService } from '../core/mcp/channel-service';
 import type { ChannelStatus } from '../shared/channel';
 import type { AppSession } from './handlers/session';
+import { keyed, m, type LocalMessage } from '../core/i18n/message';
 
 export interface ChannelHostOptions {
   /** False: no channel is served (its calls still answer, with nothing waiting). Default: true. */
@@ -31,7 +32,7 @@ export class ChannelHost {
   readonly approvals: ApprovalBoard;
   private server: ChannelServer | undefined;
   private log: CallLog | undefined;
-  private problem: string | undefined;
+  private problem: LocalMessage | undefined;
   /** Starts and stops run one after another, so a lock during a start stops what the start made. */
   private chain: Promise<void> = Promise.resolve();
   private logTimer: NodeJS.Timeout | undefined;
@@ -62,7 +63,7 @@ export class ChannelHost {
   }
 
   status(): ChannelStatus {
-    return { serving: this.server !== undefined, connections: this.server?.size ?? 0, ...(this.problem ? { problem: this.problem } : {}) };
+    return { serving: this.server !== undefined, connections: this.server?.size ?? 0, ...(this.problem ? { problem: this.problem.text, problemKey: keyed(this.problem) } : {}) };
   }
 
   /** The call log, newest first: the live one while serving, else what the vault holds. */
@@ -84,7 +85,7 @@ export class ChannelHost {
       this.problem = undefined;
     } catch (e) {
       // The app works on without it; Settings says why other apps cannot reach it.
-      this.problem = e instanceof ChannelError ? e.message : 'The channel for other apps could not start.';
+      this.problem = e instanceof ChannelError ? e.local : m('errors:channel.failed');
     }
   }
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ApprovalChange } from './chat';
 import { ProjectId } from './projects';
+import { Keyed } from './messages';
 
 /** Which app's configuration: Claude Desktop, Claude Code, Cursor, and each one's Windows form. */
 export const ConfigTarget = z.enum(['claude-desktop', 'claude-desktop-windows', 'claude-code', 'claude-code-windows', 'cursor', 'cursor-windows']);
@@ -68,5 +69,5 @@ export const KnownClient = z.object({ name: z.string().max(64), access: ClientAc
 export type KnownClient = z.infer<typeof KnownClient>;
 
 /** Whether the channel serves now, and if it could not start, why (a sentence without host paths). */
-export const ChannelStatus = z.object({ serving: z.boolean(), connections: z.number(), problem: z.string().optional() });
+export const ChannelStatus = z.object({ serving: z.boolean(), connections: z.number(), problem: z.string().optional(), problemKey: Keyed.optional() });
 export type ChannelStatus = z.infer<typeof ChannelStatus>;

@@ -10,11 +10,11 @@ import { ChannelCall, ChannelStatus, ClientAccess, ConfigTarget, KnownClient, Ou
 import { DraftPut, Drafts } from './drafts';
 import { DevicePrefs } from './languages';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
+import { Keyed, Said, type MessageParams } from './messages';
 import { ModelId, Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
-/** Values an error message is filled in with in the window's language (a count, a name, a path). */
-export type MessageParams = Record<string, string | number>;
+export type { Keyed, MessageParam, MessageParams } from './messages';
 /**
  * A failure as it crosses the boundary: `code` for programs, `message` in English (logs, older callers),
  * and, where main has one, the catalog key (`errors:…`) and its parameters, for the window to say it in
@@ -34,7 +34,10 @@ const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
 const project = ProjectId.optional();
 /** A memory's text from the window: bounded here by the memory tool's per-file limit, checked exactly (bytes, total) in main. */
-const memoryText = boundedText(MAX_MEMORY_TEXT_CHARS, 'No change was made: the text is over the 1 MB limit for one memory file. Split it over several files, or shorten it.');
+const memoryText = boundedText(MAX_MEMORY_TEXT_CHARS, {
+  message: 'No change was made: the text is over the 1 MB limit for one memory file. Split it over several files, or shorten it.',
+  key: 'errors:memory.textOverLimit',
+});
 /** Base64 of the largest attachment (23 MB, a PDF; see electron/core/chat/attachments.ts). */
 const ATTACHMENT_BASE64_MAX = Math.ceil(23_000_000 / 3) * 4;
 
@@ -55,7 +58,7 @@ const DirEntry = z.object({ kind: z.literal('dir'), path: z.string(), created: z
 export const Entry = z.discriminatedUnion('kind', [FileEntry, DirEntry]);
 export type Entry = z.infer<typeof Entry>;
 
-const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()), notices: z.array(z.string()).optional() });
+const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()), notices: z.array(z.string()).optional(), noticeKeys: z.array(Keyed).optional() });
 const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
 export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), current: z.boolean() });
 export type VersionEntry = z.infer<typeof VersionEntry>;
@@ -214,7 +217,7 @@ export const CALLS = {
     one(z.object({ apiKey: z.string().max(500).nullable(), passphrase: passphrase.optional(), check: z.boolean().optional() })),
     z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource }),
   ),
-  settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
+  settingsTestConnection: call('settings:test-connection', none, Said.extend({ ok: z.boolean() })),
 
   /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */
   chatList: call('chat:list', none, z.array(ConversationSummary)),
@@ -251,7 +254,7 @@ export const CALLS = {
   /** Shows version `version` (0-based) of the message at transcript index `entry`; the conversation comes back through chatGet. */
   chatShowVersion: call('chat:show-version', one(z.object({ id, entry: z.number().int().min(0).max(1_000_000), version: z.number().int().min(0).max(1000) })), z.null()),
   /** Opens main's file dialog and holds the chosen files for the conversation's next message; refused ones come back as messages. */
-  chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()) })),
+  chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()), refusedKeys: z.array(Keyed).optional() })),
   /**
    * Holds a dropped or pasted file for the next message. `data` is the file's bytes in base64 (what both the
    * preload and the test harness pass unchanged), at most the largest attachment there is; main checks the rest.
@@ -321,7 +324,7 @@ export const EVENTS = {
   /** A conversation was named by a small model after its first exchange. */
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
-  draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
+  draftsNotSaved: { channel: 'event:drafts-not-saved', payload: Said.extend({ drafts: Drafts }) },
   /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, withdrawn by the app that asked, ended by a lock). */
   channelApprovals: { channel: 'event:channel-approvals', payload: z.object({ pending: z.array(OutsideApproval) }) },
   /** The call log changed (newest first). */

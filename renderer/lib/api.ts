@@ -33,6 +33,14 @@ export function on<K extends EventName>(event: K, listener: (payload: EventPaylo
 }
 
 /**
+ * Something main said (an error in an event, a notice, a refusal): in the window's language when it
+ * came with a key the catalogs know, else main's English.
+ */
+export function said(s: { message: string; key?: string | undefined; params?: MessageParams | undefined }): string {
+  return (s.key && translateKey(s.key, s.params)) || s.message;
+}
+
+/**
  * A message for any error, for showing in the UI: main's key and parameters said in the window's
  * language when main sent a key the catalogs know, else main's English message.
  */

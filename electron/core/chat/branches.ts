@@ -22,6 +22,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AttachmentRef, TranscriptEntry } from '../../shared/chat';
 import { VaultError } from '../vault/types';
+import { m } from '../i18n/message';
 
 /** A place where the conversation has more than one version: from exchange `at` (0 = the first message) on. */
 export interface Fork {
@@ -73,7 +74,7 @@ export interface Branchable {
 
 /** The most versions one message keeps: past it, a new one is refused rather than growing the head without bound. */
 export const MAX_VERSIONS = 100;
-const MISSING = 'A version of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+const missing = () => m('errors:versions.missing');
 
 /** Where exchange `at` begins: its user entry in the transcript and its user message in the API history. */
 export function exchangeAt(c: Branchable, at: number): { entry: number; message: number } {
@@ -90,7 +91,7 @@ function located(c: Branchable, at: number): { entry: number; message: number; s
   const entry = users[at];
   const message = starts[at - offset];
   if (!Number.isInteger(at) || entry === undefined || message === undefined) {
-    throw new VaultError('INVALID', at >= 0 && at < users.length ? 'This message was stored by an earlier version of Mnemo, so it cannot have versions; edit a later one.' : 'There is no such message in this conversation.');
+    throw new VaultError('INVALID', at >= 0 && at < users.length ? m('errors:versions.tooOld') : m('errors:versions.noMessage'));
   }
   // By position, never by value: a refused exchange's message is left out of the history, so it and the next share one.
   return { entry, message, start: at - offset };
@@ -98,7 +99,7 @@ function located(c: Branchable, at: number): { entry: number; message: number; s
 
 /** The exchange whose user message is transcript entry `entry` (what the window names). */
 export function exchangeOfEntry(c: Branchable, entry: number): number {
-  if (c.transcript[entry]?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  if (c.transcript[entry]?.role !== 'user') throw new VaultError('INVALID', m('errors:versions.noMessage'));
   return c.transcript.slice(0, entry).filter((e) => e.role === 'user').length;
 }
 
@@ -190,9 +191,9 @@ async function setAside(fork: Fork | undefined, tail: Tail, tails: TailStore): P
 export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork['by'], tails: TailStore): Promise<{ next: C; message: { text: string; attachments: AttachmentRef[] }; before: number; release?: string }> {
   const { kept, tail } = cutAt(c, at);
   const user = tail.transcript[0];
-  if (user?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  if (user?.role !== 'user') throw new VaultError('INVALID', m('errors:versions.noMessage'));
   const fork = kept.forks?.find((f) => f.at === at);
-  if (fork && fork.versions.length >= MAX_VERSIONS) throw new VaultError('INVALID', `This message already has ${MAX_VERSIONS} versions, the most one keeps. Edit a later message or start a new conversation.`);
+  if (fork && fork.versions.length >= MAX_VERSIONS) throw new VaultError('INVALID', m('errors:versions.tooMany', { count: MAX_VERSIONS }));
   const { key, release } = await setAside(fork, tail, tails);
   const files = [...new Set([...(fork?.files ?? []), ...filesOf(tail)])];
   // The new version shown has no stored copy yet.
@@ -213,12 +214,12 @@ export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork[
  */
 export async function showVersion<C extends Branchable>(c: C, at: number, version: number, tails: TailStore): Promise<{ next: C; release?: string }> {
   const fork = c.forks?.find((f) => f.at === at);
-  if (!fork) throw new VaultError('INVALID', 'This message has no other versions.');
-  if (!Number.isInteger(version) || version < 0 || version >= fork.versions.length) throw new VaultError('INVALID', `There is no version ${version + 1} of this message; it has ${fork.versions.length}.`);
+  if (!fork) throw new VaultError('INVALID', m('errors:versions.none'));
+  if (!Number.isInteger(version) || version < 0 || version >= fork.versions.length) throw new VaultError('INVALID', m('errors:versions.noSuch', { version: version + 1, count: fork.versions.length }));
   if (version === fork.shown) return { next: c };
   const asked = fork.versions[version]!;
   const target = await tails.get(asked);
-  if (!target) throw new VaultError('DAMAGED', MISSING);
+  if (!target) throw new VaultError('DAMAGED', missing());
   // The fork's exchange may be cut from the lists (a new version not sent yet): then the lists end where it begins.
   const users = c.transcript.filter((e) => e.role === 'user').length;
   const { kept, tail } = users > at ? cutAt(c, at) : { kept: { ...c, forks: (c.forks ?? []).filter((f) => f.at <= at) }, tail: { messages: [], transcript: [], turnStarts: [], forks: [] } };

@@ -14,6 +14,7 @@ import { branchAt, dropUnsent, showVersion, unnamedTails, unsentFork, type Fork,
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
+import { m } from '../i18n/message';
 
 export type { StoredConversation } from './conversation-values';
 
@@ -28,7 +29,7 @@ export const projectOf = (c: { project?: string | undefined }): string => c.proj
 
 const ID = /^[0-9a-f]{16,32}$/;
 function checkId(id: string): void {
-  if (!ID.test(id)) throw new VaultError('INVALID', 'Unknown conversation id.');
+  if (!ID.test(id)) throw new VaultError('INVALID', m('errors:conversation.badId'));
 }
 
 /**
@@ -80,7 +81,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   async require(id: string): Promise<StoredConversation> {
     const c = await this.get(id);
-    if (!c) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!c) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
     return c;
   }
 
@@ -115,15 +116,15 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   async rename(id: string, title: string): Promise<void> {
     const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (!clean) throw new VaultError('INVALID', 'A conversation needs a title.');
+    if (!clean) throw new VaultError('INVALID', m('errors:conversation.needsTitle'));
     const done = await this.update(id, (c) => ({ ...c, title: clean }));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   /** Sets the model this conversation's next turns use; undefined goes back to the one in Settings. */
   async setModel(id: string, model: string | undefined): Promise<void> {
     const done = await this.update(id, (c) => withModel(c, model));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   /**
@@ -132,7 +133,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
    */
   async setFlags(id: string, flags: ConversationFlags): Promise<void> {
     const done = await this.update(id, (c) => withFlags(c, flags));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   async delete(id: string): Promise<void> {
@@ -223,7 +224,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private tails(id: string): TailStore {
     checkId(id);
     const key = (k: string) => {
-      if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', 'A version of this conversation has a malformed name. Run “mnemo verify”.');
+      if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', m('errors:conversation.badVersionName'));
       return `conversation-log/${id}/b${k}`;
     };
     const internal = this.vault.internal;

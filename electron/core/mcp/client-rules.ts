@@ -12,6 +12,7 @@
  */
 import { KnownClient, type ClientAccess } from '../../shared/channel';
 import { VaultError, type InternalStore } from '../vault/types';
+import { m } from '../i18n/message';
 
 export type { ClientAccess, KnownClient } from '../../shared/channel';
 
@@ -78,7 +79,7 @@ export async function currentAccess(store: Store, name: string, newAccess: Clien
 /** Sets what a known app may do; NOT_FOUND for a name never seen. Returns the whole list. */
 export function setAccess(store: Store, name: string, access: ClientAccess): Promise<KnownClient[]> {
   return change(store, (list) => {
-    if (!list.some((c) => c.name === name)) throw new VaultError('NOT_FOUND', 'No app of that name has connected to Mnemo.');
+    if (!list.some((c) => c.name === name)) throw new VaultError('NOT_FOUND', m('errors:apps.unknown'));
     const next = list.map((c) => (c.name === name ? { ...c, access } : c));
     return { next, value: next };
   });

@@ -118,7 +118,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
       const vault = session.vault;
       if (!opts.readOnly && !vault.isRolledBack()) {
         const moved = await session.hold(() => moveAsidePreProjectsMemory(vault));
-        if (moved) log(moved);
+        if (moved) log(moved.text);
       }
       if (opts.readOnly) return { session };
       // Renames through this server keep the review inbox's notes right, as `mnemo memory`'s do.

@@ -13,6 +13,7 @@ import { importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { SessionQueue } from './session';
 import { emptyTrash, listTrash, restoreFromTrash } from './trash';
 import { readOnlyError, VaultError, type ChangeSource, type FileMeta, type HistoryEntry, type InternalStore, type MemoryOps, type Provenance, type SizeLimits, type TrashEntry, type VersionEntry } from './types';
+import { m } from '../i18n/message';
 
 export abstract class VaultContents extends SessionQueue {
   readonly memory: MemoryOps;
@@ -98,7 +99,7 @@ export abstract class VaultContents extends SessionQueue {
   }
 
   setHistoryDepth(n: number): Promise<void> {
-    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', 'History depth must be a whole number from 0 to 1000.'));
+    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', m('errors:history.depthRange', { min: 0, max: 1000 })));
     return this.task(async () => this.unlocked().commit({ t: 'depth', n }));
   }
 }

@@ -11,6 +11,7 @@ import type { VaultFs } from './fsio';
 import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { readOnlyError, VaultError } from './types';
+import { m } from '../i18n/message';
 
 const HEADER_FILE = 'vault.json';
 /** Files a lock leaves in a folder (lockfile.ts): a folder holding only these is empty. */
@@ -29,7 +30,7 @@ export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'inter
 export const headerMissing = (): VaultError =>
   new VaultError(
     'DAMAGED',
-    'This vault is damaged: its header file vault.json is missing, while its encrypted memories (the manifest and segments) are still there. Nothing can be opened without it. Put back vault.json from a backup of this vault (it opens with the passphrase it had when that backup was made); do not make a new vault here. If this folder is only what an interrupted vault creation left, it holds no memories: move it away and create the vault again.',
+    m('errors:header.missing'),
     'vault.json',
   );
 
@@ -132,10 +133,10 @@ export class HeaderFile {
   }
 
   private static async readBytes(dir: string, fsx: VaultFs): Promise<Uint8Array> {
-    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
+    const bytes = await io('errors:io.action.readHeader', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
     if (!bytes) {
       if ((await HeaderFile.contents(dir, fsx).catch(() => 'other')) === 'headless') throw headerMissing();
-      throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+      throw new VaultError('NO_VAULT', m('errors:vault.none'));
     }
     return bytes;
   }
@@ -168,7 +169,7 @@ export class HeaderFile {
   async create(): Promise<void> {
     try {
       const bytes = serializeHeader(this.header);
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
+      await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
       this.bytes = bytes;
     } finally {
       this.onReplaced();
@@ -196,7 +197,7 @@ export class HeaderFile {
 
   /** Accepts the vault at generation `gen` as it is: lowers the mark to it and clears the alarm. */
   async accept(gen: number): Promise<void> {
-    await io('accept the rollback', () => this.hwm.accept(gen, seenOf(this.header)));
+    await io('errors:io.action.acceptRollback', () => this.hwm.accept(gen, seenOf(this.header)));
     this.olderHeader = false;
     this.rolledBack = false;
   }
@@ -207,7 +208,7 @@ export class HeaderFile {
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
     const bytes = serializeHeader(sealed);
     try {
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
+      await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
     } finally {
       this.onReplaced();
     }

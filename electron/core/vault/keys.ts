@@ -45,7 +45,7 @@ export async function withPassphrase(h: Header, next: string, kdf: KdfParams | u
 /** Unwraps the master key with a passphrase; BAD_PASSPHRASE if it does not open the slot. */
 export async function unwrapWithPassphrase(h: Header, passphrase: string): Promise<Uint8Array> {
   const slot = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
-  if (!slot) throw new VaultError('BAD_HEADER', 'This vault has no passphrase slot.', 'vault.json');
+  if (!slot) throw new VaultError('BAD_HEADER', m('errors:header.noPassphraseSlot'), 'vault.json');
   const kek = await deriveKey(utf8(checkPassphrase(passphrase)), fromB64(slot.kdf.salt), slot.kdf);
   const vmk = unwrapSlot(h, slot, kek);
   wipe(kek);

@@ -9,6 +9,7 @@ import { wipeKeys } from './keys';
 import type { Unlocked } from './ops';
 import type { StoreKeys } from './store';
 import { VaultError, type VaultChange } from './types';
+import { m } from '../i18n/message';
 
 /** An unlocked vault: its master key, the keys derived from it, and what the ops need. */
 export interface Session extends Unlocked {
@@ -44,7 +45,7 @@ export abstract class SessionQueue {
   }
 
   protected unlocked(): Session {
-    if (!this.session) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!this.session) throw new VaultError('LOCKED', m('errors:vault.locked'));
     return this.session;
   }
 

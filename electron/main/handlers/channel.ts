@@ -13,6 +13,7 @@ import type { ChannelHost } from '../channel-host';
 import { requireConsent } from './consent';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { m } from '../../core/i18n/message';
 
 export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'channelStatus' | 'channelConfigs' | 'channelCopyConfig' | 'channelLog' | 'channelClients' | 'channelSetClientAccess' | 'channelPending' | 'channelDecide'> {
   return {
@@ -29,7 +30,7 @@ export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'
     channelSetClientAccess: async ({ client, access, passphrase }) => {
       const store = s.unlocked().internal;
       const known = (await knownClients(store)).find((c) => c.name === client);
-      if (!known) throw new VaultError('NOT_FOUND', 'No app of that name has connected to Mnemo.');
+      if (!known) throw new VaultError('NOT_FOUND', m('errors:apps.unknown'));
       // Narrowing applies at once; letting an app change memory is a weakening, allowed as any other is.
       const wider = clientWidening(client, known.access, access);
       if (wider.length) await requireConsent(s, wider, passphrase);
@@ -37,7 +38,7 @@ export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'
     },
     channelPending: async () => host.approvals.list(),
     channelDecide: async ({ id, allow }) => {
-      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval (it was decided, timed out, withdrawn by the app that asked, or the vault locked).');
+      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', m('errors:apps.approvalGone'));
       return null;
     },
   };

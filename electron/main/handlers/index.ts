@@ -61,7 +61,7 @@ export async function dispatch(handlers: Handlers, name: CallName, rawArgs: unkn
   if (!args.success) {
     // A size bound says which limit was passed; anything else malformed is simply ignored.
     const bound = brokenBound(args.error);
-    return { ok: false, error: bound ? { code: 'LIMIT', message: bound } : { code: 'BAD_INPUT', ...keyed(m('errors:request.malformed')) } };
+    return { ok: false, error: bound ? { code: 'LIMIT', ...bound } : { code: 'BAD_INPUT', ...keyed(m('errors:request.malformed')) } };
   }
   try {
     const value = await (handlers[name] as (...a: unknown[]) => Promise<unknown>)(...(args.data as unknown[]));
@@ -79,6 +79,6 @@ function keyed(msg: LocalMessage): Pick<ResultError, 'message' | 'key' | 'params
 
 function toError(err: unknown): ResultError {
   if (err instanceof VaultError) return { code: err.code, message: err.message, ...(err.key ? { key: err.key } : {}), ...(err.params ? { params: err.params } : {}) };
-  if (err instanceof MemoryPathError) return { code: 'BAD_PATH', message: err.message };
+  if (err instanceof MemoryPathError) return { code: 'BAD_PATH', message: err.message, ...(err.local ? keyed(err.local) : {}) };
   return { code: 'INTERNAL', ...keyed(m('errors:request.internal')) };
 }

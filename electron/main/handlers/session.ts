@@ -18,7 +18,7 @@ import type { SecretClipboard } from '../clipboard';
 import type { LinkPorts } from '../links';
 import type { ConsentQuestion } from './consent';
 import { GuessLimiter } from './guesses';
-import { m } from '../../core/i18n/message';
+import { m, said } from '../../core/i18n/message';
 
 export interface HandlerContext {
   userDataDir: string;
@@ -263,7 +263,7 @@ export class AppSession {
   private async keepDrafts(vault: Vault): Promise<void> {
     const { failed, drafts } = await this.drafts.persist(vault);
     this.drafts.forget();
-    if (failed) this.ctx.emit('draftsNotSaved', { drafts, message: failed });
+    if (failed) this.ctx.emit('draftsNotSaved', { drafts, ...said(failed) });
   }
 
   /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
+import type { Keyed } from '../../../electron/shared/messages';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import '../../components/PrimaryButton.css';
@@ -11,6 +12,8 @@ export interface UnlockNotice {
   damaged: string[];
   /** Things main did on open that the user should know (a memory moved aside, say). */
   notices?: string[];
+  /** The same notices by catalog key (main's, said in the window's language). */
+  noticeKeys?: Keyed[];
   /** Unlocked with the recovery key: the app asks for a new passphrase next. */
   viaRecoveryKey?: boolean;
 }

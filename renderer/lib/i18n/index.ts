@@ -9,6 +9,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LanguageChoice, LanguageCode } from '../../../electron/shared/languages';
+import type { Keyed, MessageParams } from '../../../electron/shared/messages';
 import { PSEUDO, systemLanguage, type WindowLanguage } from './languages';
 import { pseudoCatalog, type Catalog } from './pseudo';
 
@@ -86,8 +87,24 @@ export async function startI18n(getChoice: () => Promise<LanguageChoice>, system
 /**
  * A key main sent with an error (`errors:…`) said in the window's language, or undefined when the
  * catalogs do not know it. The only place a key is not a literal: main's keys are literals in main.
+ * A parameter that is itself a message (key and parameters) is said first, in the same language, and
+ * a list of them is joined by the language's `errors:listSeparator` (as electron/core/i18n/message.ts does).
  */
-export function translateKey(key: string, params?: Record<string, string | number>): string | undefined {
+export function translateKey(key: string, params?: MessageParams): string | undefined {
   const t = i18n.t.bind(i18n) as unknown as (key: string, params?: Record<string, string | number>) => string;
-  return i18n.exists(key) ? t(key, params ?? {}) : undefined;
+  const say = (k: Keyed): string | undefined => {
+    // A plural key exists only in its forms (`x_one`, `x_other`): asked with its count, i18next looks for those.
+    if (!i18n.exists(k.key, typeof k.params?.count === 'number' ? { count: k.params.count } : {})) return undefined;
+    const values: Record<string, string | number> = {};
+    for (const [name, v] of Object.entries(k.params ?? {})) {
+      if (typeof v !== 'object') values[name] = v;
+      else {
+        const parts = (Array.isArray(v) ? v : [v]).map(say);
+        if (parts.some((p) => p === undefined)) return undefined;
+        values[name] = parts.join(t('errors:listSeparator'));
+      }
+    }
+    return t(k.key, values);
+  };
+  return say({ key, ...(params ? { params } : {}) });
 }

@@ -1,6 +1,7 @@
 /** The CLI's language comes from the POSIX locale variables, and its help lines up in wide scripts too. */
 import { expect, it } from 'vitest';
 import { cliLanguage, cliTranslator, columns, displayWidth, lsHelp } from '../../../electron/cli/i18n';
+import { translator } from '../../../electron/core/i18n/translator';
 
 it('LC_ALL wins over LC_MESSAGES, which wins over LANG; C and POSIX are English; an unset or empty one is passed over', () => {
   expect(cliLanguage({})).toBe('en');
@@ -16,9 +17,14 @@ it('LC_ALL wins over LC_MESSAGES, which wins over LANG; C and POSIX are English;
   expect(cliLanguage({ LC_ALL: 'POSIX', LANG: 'ja_JP.UTF-8' })).toBe('en');
 });
 
-it('a language whose catalog lacks a key says it in English', async () => {
+it('a language whose catalog lacks a key says it in English', () => {
+  const t = translator('ja', { en: { cli: { only: 'Only in English' } }, ja: { cli: {} } });
+  expect(t('cli:only')).toBe('Only in English');
+});
+
+it('the CLI translator says a key in the locale’s language', async () => {
   const t = await cliTranslator({ LANG: 'ja_JP.UTF-8' });
-  expect(t('cli:help.ls.optionsTitle')).toBe('Options:');
+  expect(t('cli:help.ls.optionsTitle')).toBe('オプション:');
 });
 
 it('mnemo ls --help is built from the catalog', async () => {

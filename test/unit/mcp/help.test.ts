@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
-import { USAGE } from '../../../electron/cli/usage';
+import { usage } from '../../../electron/cli/usage';
 import { mnemo, tempDir } from './helpers';
 
 describe('mnemo mcp --help', () => {
@@ -15,7 +15,7 @@ describe('mnemo mcp --help', () => {
     for (const args of [['mcp', '--help'], ['mcp', '-h'], ['help', 'mcp']]) {
       const r = await mnemo(args);
       expect(r.code, args.join(' ')).toBe(0);
-      expect(r.stdout).not.toBe(USAGE);
+      expect(r.stdout).not.toBe(usage());
       expect(r.stdout).toMatch(/^mnemo mcp — /);
       for (const words of [
         'MCP server',
