@@ -15,7 +15,7 @@ export const LOCALES = path.join(ROOT, 'electron/shared/locales');
  * allowed. Translators take their language off this list when they finish it; nothing else may
  * excuse a catalog from the check.
  */
-export const INCOMPLETE_LANGUAGES: readonly string[] = ['zh-CN', 'ja', 'id', 'pt-BR'];
+export const INCOMPLETE_LANGUAGES: readonly string[] = [];
 
 type Catalog = { [key: string]: string | Catalog };
 /** Namespace → catalog. */
