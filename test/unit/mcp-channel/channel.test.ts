@@ -302,7 +302,7 @@ describe('locking and restarting', () => {
     const live = net.createServer().listen(socket);
     await new Promise((r) => live.once('listening', r));
     const blocked = await reopen(dir);
-    expect(blocked.channel.status()).toEqual({ serving: false, connections: 0, problem: expect.stringMatching(/Another Mnemo/) });
+    expect(blocked.channel.status()).toEqual({ serving: false, connections: 0, problem: expect.stringMatching(/Another Mnemo/), problemKey: { key: 'errors:channel.alreadyServed' } });
     await blocked.session.close();
     await new Promise((r) => live.close(r));
 
