@@ -16,7 +16,7 @@ test('the renderer never receives a key, the API key, the passphrase or a host p
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Anthropic API key').fill(API_KEY);
     await page.getByRole('button', { name: 'Save key' }).click();
-    await expect(page.getByText('API key:')).toContainText('set');
+    await expect(page.getByText('API key:')).toContainText('saved, encrypted in the vault');
     await expect(page.getByLabel('Anthropic API key')).toHaveValue('');
     await shot(page, '40-settings');
 
