@@ -5,7 +5,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
 import { saveMemoryDraft } from '../../lib/drafts';
 import { Editor } from './Editor';
-import { merge3, mergedText, type Choice, type Merge3 } from './merge3';
+import { merge3, mergedText, type Choice, type Merge3 } from '../../../electron/shared/merge3';
 import { MergeView } from './MergeView';
 import { History } from './History';
 import { RenameForm } from './RenameForm';
