@@ -10,13 +10,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { VaultError, type VaultApi } from '../vault/types';
+import { MAX_PROJECT_NAME, sameName, withSuffix } from './names';
 import { MemoryScope, projectRoot, scopedVault } from './scope';
+
+export { MAX_PROJECT_NAME };
 
 const KEY = 'projects';
 /** The id of the project every vault starts with (and every conversation stored before projects belongs to). */
 export const FIRST_PROJECT_ID = 'default';
 export const FIRST_PROJECT_NAME = 'Default';
-export const MAX_PROJECT_NAME = 100;
 const ID = /^(default|[0-9a-f]{16})$/;
 
 export interface Project {
@@ -55,16 +57,6 @@ export function validateProjectName(input: string): string {
   return name;
 }
 
-/**
- * `name` with `suffix`, the name shortened (by whole characters, from its end) so the result stays within
- * MAX_PROJECT_NAME: it still starts as the name did, and no emoji is cut in half into an unpaired surrogate.
- */
-function withSuffix(name: string, suffix: string): string {
-  const room = MAX_PROJECT_NAME - [...suffix].length;
-  return [...name].slice(0, room).join('').trimEnd() + suffix;
-}
-
-const sameName = (a: string, b: string) => a.toLocaleLowerCase('en-US') === b.toLocaleLowerCase('en-US');
 
 /** Create, list, rename, delete and restore projects, and open a project's memory. */
 export class Projects {
