@@ -45,13 +45,13 @@ describe('the hybrid logical clock', () => {
 
   it('orders its next tick after a remote stamp it observed, even one from a clock ahead', () => {
     const c = new Clock([0, 0], () => 1000);
-    c.observe([5000, 3]);
+    c.receive([5000, 3]);
     expect(compareHlc(c.tick(), [5000, 3])).toBeGreaterThan(0);
   });
 
   it('adopts a remote stamp only up to 24 h ahead of its own wall clock', () => {
     const c = new Clock([0, 0], () => 1000);
-    c.observe([1000 + MAX_AHEAD_MS * 10, 0]);
+    c.receive([1000 + MAX_AHEAD_MS * 10, 0]);
     expect(c.current()).toEqual([1000 + MAX_AHEAD_MS, 0]);
     expect(c.tick()).toEqual([1000 + MAX_AHEAD_MS, 1]);
   });
@@ -59,7 +59,7 @@ describe('the hybrid logical clock', () => {
   it('starts from the largest stamp of the loaded state and never goes back', () => {
     const c = new Clock([9000, 4], () => 10);
     expect(c.tick()).toEqual([9000, 5]);
-    c.observe([1, 1]);
+    c.receive([1, 1]);
     expect(c.tick()).toEqual([9000, 6]);
   });
 

@@ -109,7 +109,7 @@ export class Device {
   /** Receives everything `other` has (a state-based sync: always causally complete). */
   receive(other: Device): void {
     joinInto(this.state, other.state);
-    this.clock.observe(maxStamp(other.state));
+    this.clock.receive(maxStamp(other.state));
   }
 
   /** The current text of the file shown at `p` (a merge: the merged text; a conflict: the winner's). */

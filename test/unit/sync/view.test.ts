@@ -76,6 +76,20 @@ it('overlapping edits: the newest is current, the other is kept as a version and
   expect(listed[0]).toMatchObject({ what: 'edit', winner, losers: [loser], vid: expect.any(String) });
 });
 
+it('a write over a conflict no device recorded yet settles it and keeps it listed for review', () => {
+  const { w, a, b } = shared();
+  const older = write(a, P, BASE.replace('two', 'two (laptop)'));
+  w.now += 1000;
+  const newer = write(b, P, BASE.replace('two', 'two (desktop)'));
+  sync(a, b);
+  const settled = write(a, P, BASE.replace('two', 'two (both)'));
+  sync(a, b);
+  const v = b.view();
+  expect(v.resolve(P)).toMatchObject({ kind: 'single', vid: `${a.id}:${settled.seq}` });
+  expect(v.versions(P).map((e) => e.vid)).toEqual([`${a.id}:1`, `${a.id}:${older.seq}`, `${b.id}:${newer.seq}`, `${a.id}:${settled.seq}`]);
+  expect(v.conflicts()).toEqual([{ kind: 'conflict', what: 'edit', path: P, fid: `${a.id}:1`, winner: `${a.id}:${settled.seq}`, losers: [`${a.id}:${older.seq}`], vid: `${a.id}:${settled.seq}` }]);
+});
+
 it('an edit wins over a concurrent delete: the memory stays and the delete is listed for review', () => {
   const { w, a, b } = shared();
   w.now += 1000;

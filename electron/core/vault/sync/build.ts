@@ -27,7 +27,9 @@ export interface NewText {
  */
 export function putOp(view: SyncView, p: string, text: NewText, own: Vid, w?: Provenance): PutOp {
   const f: Fid | undefined = view.fidAt(p);
-  return { t: 'put', f: f ?? own, ...(f ? {} : { p }), par: view.parFor(p), ...text, ...(w ? { w } : {}) };
+  // Writing over a conflict no device wrote down yet settles it: the losers are named so it stays listed for review.
+  const r = view.resolve(p);
+  return { t: 'put', f: f ?? own, ...(f ? {} : { p }), par: view.parFor(p), ...text, ...(w ? { w } : {}), ...(r?.kind === 'conflict' ? { lose: r.losers } : {}) };
 }
 
 /**

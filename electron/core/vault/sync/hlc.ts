@@ -48,7 +48,7 @@ export const newer = (a: { h: Hlc; vid: Vid }, b: { h: Hlc; vid: Vid }): boolean
 /**
  * One device's clock. It starts at the largest stamp in the loaded state
  * (never persisted on its own: every op carries its stamp) and moves forward
- * only: `tick` for each local op, `observe` for each remote op applied.
+ * only: `tick` for each local op, `receive` for each remote op applied.
  */
 export class Clock {
   private last: Hlc;
@@ -79,7 +79,7 @@ export class Clock {
    * our later ops may then order before it, which decides only ties between
    * concurrent versions, never which version replaced which.
    */
-  observe(remote: Hlc): void {
+  receive(remote: Hlc): void {
     const cap: Hlc = [Math.max(0, Math.floor(this.now())) + MAX_AHEAD_MS, 0];
     this.last = maxHlc(this.last, minHlc(remote, cap));
   }

@@ -40,7 +40,7 @@ export type PutOp = {
   w?: Provenance;
   /** A put that materialises a merge or a conflict of the heads in `par`. */
   m?: 'merge' | 'conflict';
-  /** For a conflict: the heads that lost (kept as versions). */
+  /** A conflict's losers, kept as versions: named by the put that records the conflict, or by a write that settled one not yet recorded. */
   lose?: Vid[];
 };
 export type MkdirOp = { t: 'mkdir'; p: string };

@@ -252,9 +252,10 @@ export class SyncView {
       const recorded = new Map<string, ConflictEntry>();
       for (const v of this.versions(p)) {
         const rec = v.vid ? this.graph.all.get(v.vid)?.rec : undefined;
-        if (rec?.m !== 'conflict' || !v.vid) continue;
-        const losers = rec.lose ?? [];
-        const winner = rec.par.find((x) => !losers.includes(x) && this.graph.all.has(x)) ?? v.vid;
+        if (!rec?.lose?.length || !v.vid) continue;
+        const losers = rec.lose;
+        // A recorded conflict copies its winner's sealed bytes; a write that settled one is itself what won.
+        const winner = rec.m === 'conflict' ? (rec.par.find((x) => this.graph.all.get(x)?.rec.b.id === rec.b.id) ?? v.vid) : v.vid;
         const key = `${winner} ${losers.join(' ')}`;
         const have = recorded.get(key);
         if (!have || ('vid' in have && have.vid !== undefined && compareVid(v.vid, have.vid) < 0)) recorded.set(key, { kind: 'conflict', what: 'edit', path: p, fid: g.fid, winner, losers, vid: v.vid });
@@ -268,7 +269,8 @@ export class SyncView {
         }
       }
     }
-    return out.sort(byPath);
+    const id = (c: ConflictEntry) => `${c.path}\u0000${c.what}\u0000${c.what === 'delete' ? c.rm : (c.vid ?? c.winner)}`;
+    return out.sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
   }
 
   /** Every directory shown at or below `p`, deepest first. */
