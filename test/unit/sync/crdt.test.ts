@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEEP, FIXED_SEED, prng, randomSeed } from '../../deep';
 import { decodeState, encodeState } from '../../../electron/core/vault/sync/canonical';
-import { cloneState, join, joinInto, emptyState, type SyncState } from '../../../electron/core/vault/sync/crdt';
+import { cloneState, join, joinInto, emptyState, maxStamp, opState, type SyncState } from '../../../electron/core/vault/sync/crdt';
 import { compareStamped } from '../../../electron/core/vault/sync/hlc';
 import { formatVid } from '../../../electron/core/vault/sync/ids';
 import { randomRun } from './gen';
@@ -99,5 +99,22 @@ describe.each(seeds)('seed %i (replay a random one with MNEMO_SEED)', (seed) => 
       const newer = v.versions(group!.path).filter((e) => e.vid && !e.current && compareStamped({ h: v.graph.all.get(e.vid)!.rec.h, vid: e.vid }, { h: at.rec.h, vid }) > 0);
       expect(newer.length, `${vid} hidden inside the window`).toBeGreaterThanOrEqual(v.depth());
     }
+    // What a version replaced is never current again, whatever the clocks said (two devices here are six hours off).
+    for (const g of v.tree.groups.values()) {
+      const r = g.live ? v.resolve(g.path)! : undefined;
+      if (r?.kind === 'single' || r?.kind === 'conflict') expect(v.graph.named.has(r.kind === 'single' ? r.vid : r.winner)).toBe(false);
+    }
   });
+});
+
+it('an op becomes a one-op state under its vid; a batch takes one seq per op; ack, blob and reloc change nothing', () => {
+  const dev = '1'.repeat(32);
+  const b = { id: '0'.repeat(32), len: 1, h: '0'.repeat(64) };
+  const put = (p: string) => ({ t: 'put' as const, f: '', p, par: [], b, s: 1, k: 'k' });
+  const s = opState({ dev, seq: 7, h: [5, 0], at: 5 }, { t: 'batch', ops: [{ ...put('/memories/a.md'), f: `${dev}:7` }, { ...put('/memories/b.md'), f: `${dev}:8` }, { t: 'mkdir', p: '/memories/c' }] });
+  expect([...s.files.keys()]).toEqual([`${dev}:7`, `${dev}:8`]);
+  expect([...s.dirs.get('/memories/c')!.adds.keys()]).toEqual([`${dev}:9`]);
+  expect(s.frontier.get(dev)).toBe(9);
+  expect(maxStamp(s)).toEqual([5, 0]);
+  for (const op of [{ t: 'ack' as const }, { t: 'blob' as const, b }, { t: 'reloc' as const, b }]) expect(encodeState(opState({ dev, seq: 1, h: [1, 0], at: 1 }, op))).toBe(encodeState(emptyState()));
 });

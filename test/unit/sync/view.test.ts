@@ -162,6 +162,7 @@ it('two files created at one path apart are shown as one, in conflict, and the n
   expect(v.list(ROOT, Infinity).map((e) => e.path)).toEqual([P]);
   expect(v.resolve(P)).toMatchObject({ kind: 'conflict', winner: `${b.id}:1`, losers: [`${a.id}:1`] });
   expect(v.fidAt(P)).toBe(`${a.id}:1`);
+  expect([v.heads(`${a.id}:1`), v.aliveHeads(`${b.id}:1`), v.pathOf(`${b.id}:1`)]).toEqual([[`${a.id}:1`], [`${b.id}:1`], P]);
   write(a, P, 'settled\n');
   sync(a, b);
   expect(b.view().resolve(P)).toMatchObject({ kind: 'single' });

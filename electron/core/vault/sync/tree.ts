@@ -41,6 +41,8 @@ export interface Group {
 
 export interface Tree {
   groups: Map<string, Group>;
+  /** Every file id with kept heads and a known path, shown or not. */
+  fids: Map<Fid, FidInfo>;
   /** Every directory shown, ROOT included. */
   dirs: Set<string>;
   /** Direct children (files and directories) of each directory. */
@@ -81,9 +83,11 @@ function fidInfo(s: SyncState, g: VersionGraph, fid: Fid): FidInfo | undefined {
 /** Lays out the files and directories of `s`. */
 export function buildTree(s: SyncState, g: VersionGraph): Tree {
   const byPath = new Map<string, FidInfo[]>();
+  const fids = new Map<Fid, FidInfo>();
   for (const fid of s.files.keys()) {
     const info = fidInfo(s, g, fid);
     if (!info) continue;
+    fids.set(fid, info);
     const list = byPath.get(info.path);
     if (list) list.push(info);
     else byPath.set(info.path, [info]);
@@ -119,5 +123,5 @@ export function buildTree(s: SyncState, g: VersionGraph): Tree {
   };
   for (const d of dirs) if (d !== ROOT) child(d);
   for (const [p, grp] of groups) if (grp.live) child(p);
-  return { groups, dirs, children };
+  return { groups, fids, dirs, children };
 }

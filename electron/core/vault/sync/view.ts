@@ -59,6 +59,21 @@ export class SyncView {
     return typeof v === 'number' && v >= 0 ? v : DEFAULT_DEPTH;
   }
 
+  /** The heads of file id `fid` (versions nothing replaced, bytes kept), sorted; empty once absorbed or purged. */
+  heads(fid: Fid): Vid[] {
+    return this.tree.fids.get(fid)?.heads ?? [];
+  }
+
+  /** The heads of `fid` no delete removed: the file is alive iff there is one. */
+  aliveHeads(fid: Fid): Vid[] {
+    return this.tree.fids.get(fid)?.alive ?? [];
+  }
+
+  /** Where file id `fid` is by its path register (the newest concurrent rename), if it is known. */
+  pathOf(fid: Fid): string | undefined {
+    return this.tree.fids.get(fid)?.path;
+  }
+
   /** The group shown at `p` (a file or a trash entry), if any. */
   group(p: string): Group | undefined {
     return this.tree.groups.get(p);
@@ -82,7 +97,7 @@ export class SyncView {
   }
 
   /** Every alive head of a live group, sorted. */
-  private aliveHeads(g: Group): Vid[] {
+  private groupAlive(g: Group): Vid[] {
     return g.members.flatMap((m) => m.alive).sort();
   }
 
@@ -91,7 +106,7 @@ export class SyncView {
     const g = this.tree.groups.get(p);
     if (!g?.live) return undefined;
     let r = this.resolutions.get(p);
-    if (!r) this.resolutions.set(p, (r = resolveHeads(this.graph, this.aliveHeads(g), this.read)));
+    if (!r) this.resolutions.set(p, (r = resolveHeads(this.graph, this.groupAlive(g), this.read)));
     return r;
   }
 
@@ -104,7 +119,7 @@ export class SyncView {
     const out = new Map<Vid, VersionAt>();
     for (const g of this.tree.groups.values()) {
       if (!g.live) continue;
-      const heads = this.aliveHeads(g);
+      const heads = this.groupAlive(g);
       if (heads.length < 2) continue;
       const base = this.graph.base(heads);
       for (const v of base ? [...heads, base] : heads) out.set(v, this.graph.all.get(v)!);
@@ -126,7 +141,7 @@ export class SyncView {
     if (!g) return [];
     const r = g.live ? this.resolve(p) : undefined;
     const current = r?.kind === 'single' ? r.vid : r?.kind === 'conflict' ? r.winner : undefined;
-    const alive = new Set(g.live ? this.aliveHeads(g) : []);
+    const alive = new Set(g.live ? this.groupAlive(g) : []);
     const ordered = this.ordered(g);
     const kept = ordered.filter((v) => !this.graph.gone.has(v.vid) && v.vid !== current);
     // The newest `depth` versions are shown, and every alive head whatever its age (a conflict's loser is never hidden).
