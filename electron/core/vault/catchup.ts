@@ -25,7 +25,7 @@ export interface CatchUpHost {
 
 export const keysChanged = (): VaultError => new VaultError('LOCKED', "The vault's keys were changed in another window or command; unlock again.");
 
-const wentBack = (): VaultError =>
+export const wentBack = (): VaultError =>
   new VaultError(
     'ROLLED_BACK',
     'The vault on disk went back to an older copy while it was open here (a backup was restored, or a sync brought back an older copy), so nothing more was changed and it was locked. Unlock it again to check it.',

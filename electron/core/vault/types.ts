@@ -78,10 +78,14 @@ export interface DirMeta {
 export type EntryMeta = FileMeta | DirMeta;
 
 export interface HistoryEntry {
-  /** The version number this content had when it was current. */
+  /** The version number this content had when it was current (format 2: its ordinal, which a late concurrent version can shift). */
   version: number;
   size: number;
   modified: number;
+  /** Format 2 only: the version's stable identity (`<device>:<seq>`, or `L:…` for a version written by format 1). */
+  vid?: string;
+  /** Format 2 only: the device that wrote it (`L` for format 1). */
+  device?: string;
 }
 
 /** Who made a change; shown in the UI and passed to change listeners. */
@@ -138,12 +142,16 @@ export interface UnlockReport {
   damaged: string[];
   /** Things done on open the user is told about (e.g. a pre-projects memory moved aside; see projects/legacy.ts). */
   notices?: string[];
+  /** Format 2 only, when not empty: what is still arriving from other computers, one line per device. */
+  waiting?: string[];
 }
 
 export interface VerifyReport {
   ok: boolean;
   /** One line per problem, each naming the memory path or vault file (`vault.json`, `journal…`, `blobs/…`). */
   problems: string[];
+  /** Format 2 only, when not empty: what is still arriving from other computers (not a problem: `ok` stays true). */
+  waiting?: string[];
 }
 
 export interface WriteOptions {
@@ -213,7 +221,19 @@ export interface InternalStore {
   keys(prefix: string): string[];
 }
 
-export interface CreateOptions {
+/**
+ * Format 2 (the multi-device vault of docs/sync-design.md), behind a flag until
+ * it is complete: `format2` in the options, else `MNEMO_FORMAT=2` in the
+ * environment. Off, a format-2 vault is refused as today ("Update Mnemo").
+ * On, a format-1 vault opens as it is and is upgraded by its first change.
+ */
+export interface FormatOptions {
+  format2?: boolean;
+  /** Format 2: how long after a burst of changes their confirmation (`ack`) is written; 0 writes it with each change (tests). Default 50 ms. */
+  ackDelayMs?: number;
+}
+
+export interface CreateOptions extends FormatOptions {
   /** Defaults to calibrated params (about 0.5-1 s here, never below the floor). */
   kdf?: KdfParams;
   /** Versions kept per memory file (default 20). */
@@ -230,7 +250,7 @@ export interface CreateOptions {
   lockWaitMs?: number;
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends FormatOptions {
   stateDir?: string;
   /** Journal records between manifest checkpoints (default 4096); small values are for tests. */
   journalLimit?: number;

@@ -22,27 +22,40 @@ import type { Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { VERSION, VERSION_2 } from './header';
+import { catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, openSession2, upgradeHeader, verifySession2 } from './vault2';
+import type { SyncSession } from './sync/session2';
+import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 
-/** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
-const HEADER_MAC_MARK = 'vault/header-mac';
+/** Options a Vault keeps from open or create. */
+type Kept = Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs' | 'format2' | 'ackDelayMs'>;
 
 export class Vault extends VaultContents implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
   private readonly hf: HeaderFile;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
+  /** Opened as format 2 (the flag was on): its session is `session2`, its lock the device lock (vault2.ts). */
+  readonly format2: boolean;
+  private readonly ackDelayMs: number;
+  private ackTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
     readonly dir: string,
     header: Header,
-    stateDir: string,
+    private readonly stateDir: string,
     private readonly journalLimit?: number,
     private readonly fs: VaultFs = nodeFs,
     readonly readOnly = false,
-    lock: Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs'> = {},
+    lock: Kept = {},
   ) {
-    super(new LockGate(dir, lockModeOf(lock), lock.lockWaitMs, readOnly));
-    this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly);
+    const v2 = format2On(lock);
+    // Format 2: the device lock, and the folder's own lock while the vault is still format 1 (a v1 build stays excluded).
+    const where = v2 ? () => [deviceLockDir(stateDir, header.vaultId), ...(this.header.version === VERSION ? [dir] : [])] : dir;
+    super(new LockGate(where, lockModeOf(lock), lock.lockWaitMs, readOnly));
+    this.format2 = v2;
+    this.ackDelayMs = lock.ackDelayMs ?? 50;
+    this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly, v2 ? VERSION_2 : VERSION);
     this.hf.onReplaced = () => this.gate.refresh();
     this.gate.catchUp = () => this.catchUp();
   }
@@ -84,7 +97,7 @@ export class Vault extends VaultContents implements VaultApi {
     const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
     await io('create the vault folder', () => fsx.mkdir(dir));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs });
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs, format2: opts.format2, ackDelayMs: opts.ackDelayMs });
     await vault.gate.take();
     try {
       // Again under the lock: nothing may have arrived since the first look.
@@ -103,6 +116,8 @@ export class Vault extends VaultContents implements VaultApi {
     }
     vault.hf.hwm.note(vault.unlocked().state.gen);
     await vault.hf.noteSeen();
+    // Format 2 makes a vault as format 1 (its tested, crash-safe creation) and goes on in format 2: the first change upgrades it.
+    if (vault.format2) await vault.switchTo2();
     return { vault, recoveryKey };
   }
 
@@ -118,7 +133,7 @@ export class Vault extends VaultContents implements VaultApi {
     if (opts.lockPerCall && (opts.readOnly || opts.releaseWhenLocked)) throw new VaultError('INVALID', 'A vault held per call is opened for changes and holds its lock only per call.');
     if (opts.releaseWhenLocked && opts.readOnly) throw new VaultError('INVALID', 'A vault opened read-only holds its lock while open.');
     const fsx = opts.fs ?? nodeFs;
-    const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
+    const vault = new Vault(dir, await HeaderFile.read(dir, fsx, format2On(opts) ? VERSION_2 : VERSION), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
     if (vault.gate.mode !== 'open') return vault;
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     await vault.gate.take();
@@ -136,10 +151,10 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   private async unlockBy(via: 'passphrase' | 'recovery', unwrap: () => Promise<Uint8Array>): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
+    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
-    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
+    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     if (this.gate.mode === 'open') {
       await this.hf.checkSeen();
       return this.enter(await unwrap(), via);
@@ -159,7 +174,7 @@ export class Vault extends VaultContents implements VaultApi {
         if (report) return report;
       } catch (e) {
         // Kept only by a session that began with it (TypeScript narrowed `session` at the top; it may exist by now).
-        if ((this.session as Session | undefined)?.vmk !== vmk) wipe(vmk);
+        if ((this.session as Session | undefined)?.vmk !== vmk && (this.session2 as SyncSession | undefined)?.vmk !== vmk) wipe(vmk);
         throw e;
       }
       wipe(vmk);
@@ -174,12 +189,14 @@ export class Vault extends VaultContents implements VaultApi {
     try {
       return await fn();
     } finally {
-      if (!this.session) this.gate.release();
+      if (!this.isUnlocked()) this.gate.release();
     }
   }
 
   /** See catchup.ts; run by the gate each time a per-call vault takes its lock. */
   private async catchUp(): Promise<void> {
+    const s2 = this.session2;
+    if (s2) return catchUp2(s2, this.hf, () => this.lock());
     const s = this.session;
     if (!s) return;
     await catchUp(s, this.hf, { newStore: () => this.newStore(s.keys), isCurrent: () => this.session === s, lock: () => this.lock() });
@@ -194,11 +211,11 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   isRolledBack(): boolean {
-    return this.session !== undefined && this.hf.rolledBack;
+    return this.isUnlocked() && this.hf.rolledBack;
   }
 
   isRecoverySession(): boolean {
-    return this.session !== undefined && this.unlockedWith === 'recovery';
+    return this.isUnlocked() && this.unlockedWith === 'recovery';
   }
 
   private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
@@ -206,6 +223,7 @@ export class Vault extends VaultContents implements VaultApi {
       wipe(vmk);
       throw headerModified();
     }
+    if (this.format2) return this.enter2(vmk, via);
     const keys = storeKeys(vmk);
     const store = this.newStore(keys);
     let state: State;
@@ -230,12 +248,87 @@ export class Vault extends VaultContents implements VaultApi {
     return { rolledBack: this.hf.rolledBack, damaged: [...store.problems] };
   }
 
+  /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
+  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+    const s2 = await openSession2(
+      {
+        dir: this.dir,
+        fs: this.fs,
+        header: this.header,
+        stateDir: this.stateDir,
+        readOnly: this.readOnly,
+        journalLimit: this.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+        host: {
+          stateDir: this.stateDir,
+          vaultId: this.vaultId,
+          readOnly: this.readOnly,
+          journalLimit: this.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+          counter: () => this.header.counter ?? 0,
+          needsUpgrade: () => this.header.version === VERSION,
+          upgradeHeader: () => upgradeHeader(this.unlocked2(), this.hf),
+          emit: (change) => this.emit(change),
+          afterWrite: () => this.afterWrite(),
+        },
+      },
+      vmk,
+    ).catch((e: unknown) => {
+      wipe(vmk);
+      throw e;
+    });
+    this.session2 = s2;
+    this.unlockedWith = via;
+    await this.hf.noteUnlocked(s2.store.v1Gen);
+    await this.hf.noteSeen();
+    const waiting = s2.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
+    const notices = s2.store.notices;
+    return { rolledBack: this.hf.rolledBack, damaged: [...s2.store.problems, ...s2.store.report.damage], ...(notices.length ? { notices } : {}), ...(waiting.length ? { waiting } : {}) };
+  }
+
+  /**
+   * After a format-2 change: its confirmation (§2.5), at once per call (the
+   * lock is let go next) or with `ackDelayMs` 0, else once the burst is over.
+   */
+  private async afterWrite(): Promise<void> {
+    const s2 = this.session2;
+    if (!s2) return;
+    if (this.gate.mode === 'call' || this.ackDelayMs === 0) return s2.store.ack();
+    if (this.ackTimer) return;
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = undefined;
+      if (this.session2 === s2) void this.task(async () => (this.session2 === s2 ? s2.store.ack() : undefined)).catch(() => undefined);
+    }, this.ackDelayMs);
+    this.ackTimer.unref?.();
+  }
+
+  /** The vault just made as format 1 goes on as format 2 with the same key (create). */
+  private async switchTo2(): Promise<void> {
+    const s = this.session!;
+    const vmk = s.vmk.slice();
+    this.session = undefined;
+    await this.end(s);
+    await this.enter2(vmk, 'passphrase');
+  }
+
+  /**
+   * Format 2: reads the other devices' folders again and applies what became
+   * visible (and confirms this device's last changes). Returns what is still
+   * arriving, one line per device. The window's watcher (stage 6) calls it.
+   */
+  async ingest(): Promise<string[]> {
+    return this.task(async () => {
+      const s2 = this.unlocked2();
+      if (!this.readOnly) await s2.store.ack();
+      await s2.ingest();
+      return s2.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
+    });
+  }
+
   /**
    * Accepts the current (older) state of a vault reported as rolled back: lowers
    * this device's high-water mark to it and clears the alarm. Only this does.
    */
   async acceptRollback(): Promise<void> {
-    await this.task(() => this.hf.accept(this.unlocked().state.gen));
+    await this.task(() => this.hf.accept(this.session2 ? this.session2.store.v1Gen : this.unlocked().state.gen));
   }
 
   private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
@@ -269,6 +362,12 @@ export class Vault extends VaultContents implements VaultApi {
    * if this process appended to it).
    */
   async close(): Promise<void> {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    const s2 = this.session2;
+    if (s2 && !this.readOnly && (this.gate.mode === 'call' ? s2.appended : s2.pending > 0)) {
+      await this.task(async () => this.unlocked2().checkpoint()).catch(() => undefined);
+    }
     const s = this.session;
     const due = s && !this.readOnly && (this.gate.mode === 'call' ? s.appended : s.store.pendingRecords > 0);
     if (due) {
@@ -281,6 +380,7 @@ export class Vault extends VaultContents implements VaultApi {
     // The running task and the lock's wipe settle before the kernel lock is let go.
     await this.queueTail;
     await s?.store.close();
+    await s2?.store.o.marks.flush();
     await this.hf.hwm.flush();
     this.gate.release();
   }
@@ -337,6 +437,8 @@ export class Vault extends VaultContents implements VaultApi {
 
   async rotateKeys(passphrase: string): Promise<string> {
     return this.task(async () => {
+      // Key epochs across devices (carry, close) come with stage 5 of docs/sync-design.md.
+      if (this.session2) throw new VaultError('INVALID', 'Changing the keys of a vault in format 2 is not possible yet; nothing was changed.');
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
@@ -360,6 +462,7 @@ export class Vault extends VaultContents implements VaultApi {
 
   async verify(): Promise<VerifyReport> {
     return this.task(async () => {
+      if (this.session2) return verifySession2(this.session2, this.hf);
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
       if (!(await this.hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');

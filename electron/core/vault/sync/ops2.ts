@@ -1,0 +1,239 @@
+/**
+ * The memory namespace and the internal store of a format-v2 session, with the
+ * same checks and errors as v1's ops.ts: the checks read the view, the op is
+ * built from it (build.ts: it names what it replaces), recorded durably, and
+ * the view rebuilt. Version numbers are the view's ordinals (§2.4).
+ */
+import { sizeProblem } from '../../memory/limits';
+import { fromUtf8, utf8, wipe } from '../crypto';
+import { provenanceOf, type ImportItem } from '../ops';
+import { VaultError, type ChangeSource, type FileMeta, type InternalStore, type MemoryOps, type Provenance, type WriteOptions } from '../types';
+import { contentId, sealBlob2 } from './blobs2';
+import { kdelOp, kputOp, mkdirOp, mvOp, putOp, rmOp, type NewText } from './build';
+import { ancestorsOf, ROOT } from './crdt';
+import { formatVid } from './ids';
+import type { PutOp } from './op';
+import type { SyncSession } from './session2';
+
+const notFound = (p: string) => new VaultError('NOT_FOUND', `${p} does not exist.`, p);
+
+function checkInside(p: string): void {
+  if (p !== ROOT && !p.startsWith(ROOT + '/')) throw new VaultError('INVALID', `${p} is outside ${ROOT}.`, p);
+}
+
+function checkParents(s: SyncSession, p: string): void {
+  for (const dir of ancestorsOf(p).reverse()) {
+    if (s.view.stat(dir)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', `${dir} is a file, not a directory.`, dir);
+    if (s.view.isDir(dir)) return;
+  }
+}
+
+/** Seals a memory text: its blob bytes and the put's text fields. */
+function sealText(s: SyncSession, plain: Uint8Array): { bytes: Uint8Array; text: NewText } {
+  const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'blobs', plain);
+  return { bytes, text: { b: ref, s: plain.length, k: contentId(s.contentKey, plain) } };
+}
+
+/** The current text of the file shown at `p` (a merge not yet written: the merged text). */
+export async function readCurrent(s: SyncSession, p: string): Promise<string> {
+  const r = s.view.resolve(p);
+  if (!r) throw s.view.isDir(p) ? new VaultError('NOT_A_FILE', `${p} is a directory.`, p) : notFound(p);
+  if (r.kind === 'merge') return r.text;
+  return readVid(s, r.kind === 'single' ? r.vid : r.winner, p);
+}
+
+/** The text of version `vid` (a memory's). */
+export async function readVid(s: SyncSession, vid: string, subject: string): Promise<string> {
+  const at = s.view.graph.all.get(vid);
+  if (!at) throw notFound(subject);
+  const bytes = await s.store.blobs.read('blobs', at.rec.b, subject, () => s.store.ingest().then(() => undefined));
+  try {
+    return fromUtf8(bytes);
+  } finally {
+    wipe(bytes);
+  }
+}
+
+/** MemoryOps over the session `get()` returns (LOCKED when there is none). */
+export function memoryOps2(get: () => SyncSession): MemoryOps {
+  return {
+    stat: (p) => get().view.stat(p),
+    list: (dir, depth) => {
+      const v = get().view;
+      if (!v.isDir(dir)) throw v.stat(dir) ? new VaultError('NOT_A_DIRECTORY', `${dir} is a file.`, dir) : notFound(dir);
+      return v.list(dir, depth);
+    },
+    totalSize: () => get().view.totalSize(),
+    readFile: (p) => readCurrent(get(), p),
+    async writeFile(p, text, opts: WriteOptions): Promise<FileMeta> {
+      checkInside(p);
+      const s = get();
+      if (p === ROOT || s.view.isDir(p)) throw new VaultError('NOT_A_FILE', `${p} is a directory.`, p);
+      const existing = s.view.stat(p);
+      const old = existing?.kind === 'file' ? existing : undefined;
+      if (opts.mode === 'create' && old) throw new VaultError('EXISTS', `${p} already exists.`, p);
+      if (opts.mode === 'update' && !old) throw notFound(p);
+      if (opts.expectedVersion !== undefined && (old?.version ?? 0) !== opts.expectedVersion) {
+        throw new VaultError('CONFLICT', `${p} changed since it was opened (now version ${old?.version ?? 'deleted'}).`, p);
+      }
+      checkParents(s, p);
+      const plain = utf8(text);
+      const problem = opts.limits && sizeProblem(p, plain.length, old?.size ?? 0, s.view.totalSize(), opts.limits);
+      if (problem) {
+        wipe(plain);
+        throw new VaultError('LIMIT', problem, p);
+      }
+      const { bytes, text: t } = sealText(s, plain);
+      wipe(plain);
+      const own = await s.nextVid();
+      await s.commit(putOp(s.view, p, t, own, opts.by ?? provenanceOf(opts.source)), bytes);
+      const meta = s.view.stat(p) as FileMeta;
+      s.host.emit({ op: 'write', path: p, version: meta.version, source: opts.source, created: !old });
+      return meta;
+    },
+    async mkdir(p, source: ChangeSource) {
+      checkInside(p);
+      const s = get();
+      if (s.view.stat(p)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', `${p} is a file.`, p);
+      if (s.view.isDir(p)) return;
+      checkParents(s, p + '/x');
+      await s.commit(mkdirOp(p));
+      s.host.emit({ op: 'mkdir', path: p, source });
+    },
+    async remove(p, source: ChangeSource, by?: Provenance) {
+      const s = get();
+      if (p === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be deleted.`, p);
+      if (!s.view.stat(p)) throw notFound(p);
+      await s.commit(rmOp(s.view, p, by ?? provenanceOf(source)));
+      s.host.emit({ op: 'delete', path: p, source });
+    },
+    async rename(from, to, source: ChangeSource, by?: Provenance) {
+      checkInside(to);
+      const s = get();
+      if (from === ROOT || to === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be renamed.`, from);
+      if (!s.view.stat(from)) throw notFound(from);
+      if (s.view.stat(to)) throw new VaultError('EXISTS', `${to} already exists.`, to);
+      if (to.startsWith(from + '/')) throw new VaultError('INVALID', `${from} cannot be moved inside itself.`, to);
+      checkParents(s, to);
+      await s.commit(mvOp(s.view, from, to));
+      s.host.emit({ op: 'rename', path: from, newPath: to, source, ...(by ? { by } : {}) });
+    },
+  };
+}
+
+/** As ops.ts `importBatch`: every item in one `batch` record (all or none), its blobs in `blob` records ahead of it. */
+export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { overwrite: boolean; source: ChangeSource; maxFileBytes: number; maxTotalBytes: number }): Promise<number> {
+  const todo: Array<{ item: ImportItem; bytes: Uint8Array }> = [];
+  let total = s.view.totalSize();
+  const seen = new Set<string>();
+  const drop = () => todo.forEach((t) => wipe(t.bytes));
+  for (const item of items) {
+    checkInside(item.path);
+    if (seen.has(item.path)) throw new VaultError('INVALID', `${item.path} appears twice in the import; nothing was imported.`, item.path);
+    seen.add(item.path);
+    if (item.path === ROOT || s.view.isDir(item.path)) throw new VaultError('NOT_A_FILE', `${item.path} is a folder in the vault; nothing was imported.`, item.path);
+    const bytes = utf8(item.text);
+    if (bytes.length > opts.maxFileBytes) {
+      throw new VaultError('LIMIT', `${item.path} is ${bytes.length} bytes, over the ${opts.maxFileBytes}-byte limit for one memory file; nothing was imported. Split or shorten it.`, item.path);
+    }
+    const existing = s.view.stat(item.path);
+    if (existing?.kind === 'file') {
+      if ((await readCurrent(s, item.path)) === item.text) {
+        wipe(bytes);
+        continue;
+      }
+      if (!opts.overwrite) throw new VaultError('EXISTS', `${item.path} already exists with different text (use --overwrite to replace it); nothing was imported.`, item.path);
+      total -= existing.size;
+    }
+    checkParents(s, item.path);
+    total += bytes.length;
+    todo.push({ item, bytes });
+  }
+  for (const p of seen) {
+    for (const dir of ancestorsOf(p)) {
+      if (seen.has(dir)) {
+        drop();
+        throw new VaultError('NOT_A_DIRECTORY', `${dir} is both a file and a folder in the import; nothing was imported.`, dir);
+      }
+    }
+  }
+  if (total > opts.maxTotalBytes) {
+    drop();
+    throw new VaultError('LIMIT', `The import would bring the memories to ${total} bytes, over the ${opts.maxTotalBytes}-byte limit; nothing was imported.`);
+  }
+  if (!todo.length) return 0;
+  const first = await s.nextVid();
+  const created = new Set(todo.filter((t) => s.view.stat(t.item.path) === undefined).map((t) => t.item.path));
+  const me = s.store.device!;
+  const seq0 = Number(first.slice(first.indexOf(':') + 1));
+  const puts: PutOp[] = [];
+  for (const [i, { item, bytes }] of todo.entries()) {
+    const sealed = sealText(s, bytes);
+    wipe(bytes);
+    await s.commit({ t: 'blob', b: sealed.text.b }, sealed.bytes, true);
+    puts.push(putOp(s.view, item.path, sealed.text, formatVid(me, seq0 + i), { kind: 'import' }));
+  }
+  await s.commit({ t: 'batch', ops: puts }, undefined, true);
+  for (const { item } of todo) s.host.emit({ op: 'write', path: item.path, version: (s.view.stat(item.path) as FileMeta).version, source: opts.source, created: created.has(item.path) });
+  return todo.length;
+}
+
+const INTERNAL_KEY = /^(?=.{1,200}$)[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/;
+function checkKey(key: string): void {
+  if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', 'Invalid internal key.', key);
+}
+
+/** The internal store of a v2 session: one multi-value register per key, concurrent values read through its merge rule (kv.ts). */
+export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Promise<T>) => Promise<T>): InternalStore {
+  const store: InternalStore = {
+    async get(key) {
+      checkKey(key);
+      const s = get();
+      const k = s.store.state.kv.get(key);
+      if (!k || !s.view.kv.heads(key).length) return undefined;
+      const heads = s.view.kv.heads(key);
+      if (heads.length === 1) return s.store.blobs.read('internal', k.vals.get(heads[0]!)!.b, `internal:${key}`);
+      // Several values written at once on different computers: their merge rule needs them (and their ancestors) read.
+      const plain = new Map<string, Uint8Array>();
+      for (const [vid, v] of k.vals) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`));
+      const value = s.view.kv.get(key, (_b, vid) => plain.get(vid)!);
+      for (const b of plain.values()) wipe(b);
+      return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;
+    },
+    async getJSON<T>(key: string): Promise<T | undefined> {
+      const bytes = await store.get(key);
+      if (!bytes) return undefined;
+      try {
+        return JSON.parse(fromUtf8(bytes)) as T;
+      } finally {
+        wipe(bytes);
+      }
+    },
+    async put(key, value) {
+      checkKey(key);
+      return queue(async () => {
+        const s = get();
+        const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'internal', value);
+        await s.commit(kputOp(s.view, key, ref), bytes);
+      });
+    },
+    async putJSON(key, value) {
+      const bytes = utf8(JSON.stringify(value));
+      try {
+        await store.put(key, bytes);
+      } finally {
+        wipe(bytes);
+      }
+    },
+    async delete(key) {
+      checkKey(key);
+      return queue(async () => {
+        const s = get();
+        const op = kdelOp(s.view, key);
+        if (op) await s.commit(op);
+      });
+    },
+    keys: (prefix) => get().view.kv.keys(prefix),
+  };
+  return store;
+}
