@@ -93,7 +93,7 @@ export async function verify2(s: SyncSession): Promise<{ problems: string[]; wai
   if (r.newer) problems.push('devices: records written by a newer version of Mnemo (update Mnemo on this computer)');
   const probe = async (kind: 'blobs' | 'internal', b: { id: string; len: number; h: string }, subject: string) => {
     try {
-      wipe(await s.store.blobs.read(kind, b, subject));
+      wipe(await s.store.blobs.read(kind, b, subject, () => s.store.learnIndexes()));
     } catch {
       problems.push(`${subject}: content is damaged or missing`);
     }

@@ -46,7 +46,7 @@ export async function readCurrent(s: SyncSession, p: string): Promise<string> {
 export async function readVid(s: SyncSession, vid: string, subject: string): Promise<string> {
   const at = s.view.graph.all.get(vid);
   if (!at) throw notFound(subject);
-  const bytes = await s.store.blobs.read('blobs', at.rec.b, subject, () => s.store.ingest().then(() => undefined));
+  const bytes = await s.store.blobs.read('blobs', at.rec.b, subject, () => s.store.learnIndexes());
   try {
     return fromUtf8(bytes);
   } finally {
@@ -192,10 +192,10 @@ export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Prom
       const k = s.store.state.kv.get(key);
       if (!k || !s.view.kv.heads(key).length) return undefined;
       const heads = s.view.kv.heads(key);
-      if (heads.length === 1) return s.store.blobs.read('internal', k.vals.get(heads[0]!)!.b, `internal:${key}`);
+      if (heads.length === 1) return s.store.blobs.read('internal', k.vals.get(heads[0]!)!.b, `internal:${key}`, () => s.store.learnIndexes());
       // Several values written at once on different computers: their merge rule needs them (and their ancestors) read.
       const plain = new Map<string, Uint8Array>();
-      for (const [vid, v] of k.vals) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`));
+      for (const [vid, v] of k.vals) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`, () => s.store.learnIndexes()));
       const value = s.view.kv.get(key, (_b, vid) => plain.get(vid)!);
       for (const b of plain.values()) wipe(b);
       return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;

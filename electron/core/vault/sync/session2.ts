@@ -72,7 +72,7 @@ export class SyncSession {
     const bare = new SyncView(this.store.state);
     for (const v of bare.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
-      const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.ingest().then(() => undefined));
+      const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes());
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
       wipe(bytes);
     }

@@ -108,6 +108,29 @@ export class Store2 {
     for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
   }
 
+  /** Checkpoints whose blob index is known here, by device and name. */
+  private readonly learnt = new Set<string>();
+
+  /**
+   * Learns where every device's blobs lie now from its newest readable
+   * checkpoint (a device moves its blobs into packs when it compacts, and
+   * removes the segments they were in): what a read that found nothing does
+   * before it gives up.
+   */
+  async learnIndexes(): Promise<void> {
+    await this.ingest();
+    for (const [dev, f] of this.folders) {
+      for (const name of f.checkpoints.slice(0, 2)) {
+        if (this.learnt.has(`${dev}/${name}`)) break;
+        const c = await this.readCheckpoint(dev, name);
+        if (!c) continue;
+        this.learnt.add(`${dev}/${name}`);
+        for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
+        break;
+      }
+    }
+  }
+
   /** Joins `dev`'s newest checkpoint that reads and covers seq `need` (the newest two are tried). */
   private async joinCheckpoint(dev: string, need: number): Promise<boolean> {
     for (const name of (this.folders.get(dev)?.checkpoints ?? []).slice(0, 2)) {
@@ -115,6 +138,7 @@ export class Store2 {
       const c = await this.readCheckpoint(dev, name);
       if (c) {
         this.adopt(dev, c);
+        this.learnt.add(`${dev}/${name}`);
         return true;
       }
     }
@@ -143,6 +167,7 @@ export class Store2 {
         const c = await this.readCheckpoint(me, name);
         if (c) {
           this.adopt(me, c);
+          this.learnt.add(`${me}/${name}`);
           joined = true;
           break;
         }
@@ -201,6 +226,10 @@ export class Store2 {
     }
     if (seen > max) this.notices.push("This computer's own files in the vault were older than what other computers had already seen from it (restored from a backup?); its new changes continue after theirs, and nothing was lost.");
     this.nextSeq = seen + 1;
+    // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
+    const covered = own.checkpoints.length ? parseInt(own.checkpoints[0]!.slice(2, 14), 16) : 0;
+    this.sinceCheckpoint = 0;
+    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined && r.seq > covered) this.sinceCheckpoint++;
     if (this.o.readOnly) return;
     const limits = { records: Math.min(SEGMENT_RECORDS, this.o.segmentRecords ?? SEGMENT_RECORDS), bytes: SEGMENT_BYTES };
     this.journal ??= new OwnJournal(this.fs, this.o.dir, this.codec, me, this.o.epoch, limits);
