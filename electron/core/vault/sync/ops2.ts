@@ -185,20 +185,35 @@ function checkKey(key: string): void {
 
 /** The internal store of a v2 session: one multi-value register per key, concurrent values read through its merge rule (kv.ts). */
 export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Promise<T>) => Promise<T>): InternalStore {
-  const store: InternalStore = {
-    async get(key) {
-      checkKey(key);
-      const s = get();
+  const read = async (s: SyncSession, key: string): Promise<Uint8Array | undefined> => {
       const k = s.store.state.kv.get(key);
       if (!k || !s.view.kv.heads(key).length) return undefined;
       const heads = s.view.kv.heads(key);
       if (heads.length === 1) return s.store.blobs.read('internal', k.vals.get(heads[0]!)!.b, `internal:${key}`, () => s.store.learnIndexes());
       // Several values written at once on different computers: their merge rule needs them (and their ancestors) read.
+      // An old value whose bytes its writer no longer keeps (it was superseded there) reads as absent: no base for the rule.
       const plain = new Map<string, Uint8Array>();
-      for (const [vid, v] of k.vals) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`, () => s.store.learnIndexes()));
-      const value = s.view.kv.get(key, (_b, vid) => plain.get(vid)!);
+      for (const [vid, v] of k.vals) {
+        const bytes = await s.store.blobs.read('internal', v.b, `internal:${key}`).catch(() => undefined);
+        if (bytes) plain.set(vid, bytes);
+        else if (heads.includes(vid)) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`, () => s.store.learnIndexes()));
+      }
+      const value = s.view.kv.get(key, (_b, vid) => plain.get(vid) ?? new Uint8Array(0));
       for (const b of plain.values()) wipe(b);
       return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;
+  };
+  const store: InternalStore = {
+    async get(key) {
+      checkKey(key);
+      const s = get();
+      try {
+        return await read(s, key);
+      } catch (e) {
+        // A value this computer is behind on may be gone from its writer's files (superseded there): catch up, then read again.
+        if (!(e instanceof VaultError && e.code === 'DAMAGED')) throw e;
+        await s.refresh();
+        return read(s, key);
+      }
     },
     async getJSON<T>(key: string): Promise<T | undefined> {
       const bytes = await store.get(key);

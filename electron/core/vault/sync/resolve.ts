@@ -42,6 +42,13 @@ export function collapse(g: VersionGraph, heads: readonly Vid[]): Vid[] {
   return out;
 }
 
+/**
+ * What a TextReader throws for a version whose bytes have not arrived yet (a
+ * sync engine delivered its segment's removal before the pack it moved to):
+ * the file resolves as a conflict until they do (decided in stage 3).
+ */
+export class TextNotHere extends Error {}
+
 /** Resolves a file's alive heads (non-empty). `read` is needed only when a merge must be tried. */
 export function resolveHeads(g: VersionGraph, alive: readonly Vid[], read: TextReader | undefined): Resolution {
   const heads = collapse(g, alive);
@@ -54,12 +61,18 @@ export function resolveHeads(g: VersionGraph, alive: readonly Vid[], read: TextR
   if (!base) return conflict;
   if (!read) throw new Error('resolveHeads: a text reader is needed to merge concurrent versions');
   const baseAt = g.all.get(base)!;
-  const baseText = read(baseAt.rec.b, base);
-  let acc = read(newestFirst[0]!.rec.b, winner);
-  for (const other of newestFirst.slice(1)) {
-    const m = merge3(baseText, acc, read(other.rec.b, other.vid));
-    if (m.conflicts > 0) return conflict;
-    acc = mergedText(m)!;
+  let acc: string;
+  try {
+    const baseText = read(baseAt.rec.b, base);
+    acc = read(newestFirst[0]!.rec.b, winner);
+    for (const other of newestFirst.slice(1)) {
+      const m = merge3(baseText, acc, read(other.rec.b, other.vid));
+      if (m.conflicts > 0) return conflict;
+      acc = mergedText(m)!;
+    }
+  } catch (e) {
+    if (e instanceof TextNotHere) return conflict;
+    throw e;
   }
   return { kind: 'merge', heads, base, text: acc, size: new TextEncoder().encode(acc).length };
 }

@@ -18,6 +18,7 @@ import type { Vid } from './ids';
 import { seqsOf, type Op2 } from './op';
 import { newerBuild, type Store2 } from './store2';
 import { SyncView } from './view';
+import { TextNotHere } from './resolve';
 import { CHECKPOINT_RECORDS } from '../checkpoint';
 
 /** What the session needs from the vault around it. */
@@ -63,7 +64,7 @@ export class SyncSession {
 
   private readonly reader = (b: { id: string }): string => {
     const t = this.texts.get(b.id);
-    if (t === undefined) throw new Error('SyncSession: a text was not loaded');
+    if (t === undefined) throw new TextNotHere();
     return t;
   };
 
@@ -72,7 +73,9 @@ export class SyncSession {
     const bare = new SyncView(this.store.state);
     for (const v of bare.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
-      const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes());
+      // Not here yet (still arriving from the computer that wrote it): that file shows as a conflict until it is.
+      const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes()).catch(() => undefined);
+      if (!bytes) continue;
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
       wipe(bytes);
     }
