@@ -138,8 +138,8 @@ export class Vault extends VaultContents implements VaultApi {
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     await vault.gate.take();
     // A creation killed after writing vault.json left its mark: the vault is whole, so the mark must go.
-    // (A format-2 vault was made long ago: the root is shared, and nothing in it but vault.json is written.)
-    if (!vault.readOnly && vault.header.version === VERSION) await HeaderFile.doneCreating(dir, fsx);
+    // (Not in format 2: the root is shared, and a device writes nothing there but vault.json; the mark is left to its creator.)
+    if (!vault.readOnly && !vault.format2) await HeaderFile.doneCreating(dir, fsx);
     return vault;
   }
 
@@ -169,7 +169,7 @@ export class Vault extends VaultContents implements VaultApi {
         const report = await this.underLock(async () => {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
           if (await this.hf.changedOnDisk()) return undefined;
-          if (!this.readOnly && this.header.version === VERSION) await HeaderFile.doneCreating(this.dir, this.fs);
+          if (!this.readOnly && !this.format2) await HeaderFile.doneCreating(this.dir, this.fs);
           return this.enter(vmk, via);
         });
         if (report) return report;

@@ -46,6 +46,8 @@ export class SyncSession {
   private current: SyncView;
   /** Decrypted texts a merge needs, by blob id: dropped with the session. */
   private readonly texts = new Map<string, string>();
+  /** Some text a merge needs had not arrived at the last refresh: the next ingest refreshes even if nothing new is applied. */
+  private missing = false;
 
   constructor(
     readonly vmk: Uint8Array,
@@ -71,11 +73,15 @@ export class SyncSession {
   /** Rebuilds the view of the store's state, loading the texts its merges need first. */
   async refresh(): Promise<void> {
     const bare = new SyncView(this.store.state);
+    this.missing = false;
     for (const v of bare.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
       // Not here yet (still arriving from the computer that wrote it): that file shows as a conflict until it is.
       const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes()).catch(() => undefined);
-      if (!bytes) continue;
+      if (!bytes) {
+        this.missing = true;
+        continue;
+      }
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
       wipe(bytes);
     }
@@ -85,7 +91,7 @@ export class SyncSession {
   /** Reads the other devices' files again; true if anything new became visible. */
   async ingest(): Promise<boolean> {
     const n = await this.store.ingest();
-    if (n) await this.refresh();
+    if (n || this.missing) await this.refresh();
     return n > 0;
   }
 

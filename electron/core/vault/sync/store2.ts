@@ -24,7 +24,7 @@ import { deviceDir, listDevices, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
-import { FolderScanner, type DeviceFolder } from './scan';
+import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
 import { applyVisible, type IngestReport } from './visible';
 
 export interface Store2Options {
@@ -233,7 +233,10 @@ export class Store2 {
     if (this.o.readOnly) return;
     const limits = { records: Math.min(SEGMENT_RECORDS, this.o.segmentRecords ?? SEGMENT_RECORDS), bytes: SEGMENT_BYTES };
     this.journal ??= new OwnJournal(this.fs, this.o.dir, this.codec, me, this.o.epoch, limits);
-    const segs = own.segments.filter((s) => s.size > 0);
+    // Appends go on after the record with the highest seq, so it is confirmed by the next one. Not simply after the
+    // last name: a segment a crash cut short of its first op (only an ack) can share its first seq with the next.
+    const top = (x: FileScan) => Math.max(0, ...x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1)));
+    const segs = own.segments.filter((x) => x.size > 0).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
     await this.journal.resume(segs.at(-1));
   }
 
