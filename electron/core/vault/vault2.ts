@@ -143,7 +143,9 @@ export async function catchUp2(s: SyncSession, hf: HeaderFile, lock: () => void)
 /** `verify` of a format-2 session: damage apart from what is still arriving. */
 export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<VerifyReport> {
   const { problems, waiting } = await verify2(s);
-  if (!(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+  // A header from before MACs, on a vault that never had one, gets its MAC with the upgrade (its first change): not damage.
+  const neverMaced = hf.header.mac === undefined && !s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size;
+  if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
   if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
   return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
 }
