@@ -70,3 +70,50 @@ it('two devices on copies of one folder see each other once the files are copied
   await va.close();
   await vb.close();
 });
+
+it('two processes of one computer holding the lock per call take turns on its one journal (catch-up is an ingest)', async () => {
+  const dir = path.join(root, 'vault');
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts('a') });
+  await vault.memory.writeFile('/memories/start.md', 'start', { mode: 'create', source: 'user' });
+  await vault.close();
+  const per = { ...opts('a'), lockPerCall: true, journalLimit: 3 };
+  const p1 = await Vault.open(dir, per);
+  const p2 = await Vault.open(dir, per);
+  await p1.unlockWithRecoveryKey(recoveryKey);
+  await p2.unlockWithRecoveryKey(recoveryKey);
+  for (let i = 0; i < 12; i++) {
+    const [w, r] = i % 2 ? [p1, p2] : [p2, p1];
+    await w.memory.writeFile('/memories/turns.md', `turn ${i}`, { mode: 'upsert', source: 'cli' });
+    await w.memory.writeFile(`/memories/p${i % 2}.md`, `from ${i}`, { mode: 'upsert', source: 'cli' });
+    // The other process reads what this one wrote: its hold caught up with the journal and the checkpoints made meanwhile.
+    expect(await r.hold(() => r.memory.readFile('/memories/turns.md'))).toBe(`turn ${i}`);
+  }
+  expect(await p1.hold(async () => p1.history('/memories/turns.md').length)).toBe(11);
+  await p1.close();
+  await p2.close();
+  const again = await Vault.open(dir, opts('a'));
+  await again.unlockWithRecoveryKey(recoveryKey);
+  expect(await again.memory.readFile('/memories/turns.md')).toBe('turn 11');
+  expect(await again.memory.readFile('/memories/p1.md')).toBe('from 11');
+  expect(again.history('/memories/turns.md')).toHaveLength(11);
+  expect(await again.verify()).toEqual({ ok: true, problems: [] });
+  await again.close();
+});
+
+it('sync-engine markers in the root, and another computer\'s temp files, are read past and never removed', async () => {
+  const dir = path.join(root, 'vault');
+  await fs.mkdir(dir);
+  for (const m of ['.stfolder', '.DS_Store', 'desktop.ini']) await fs.writeFile(path.join(dir, m), 'marker');
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts('a') });
+  await vault.memory.writeFile('/memories/a.md', 'a', { mode: 'create', source: 'user' });
+  await vault.close();
+  const other = path.join(dir, '.tmp-0123abcd-00112233');
+  await fs.writeFile(other, 'another computer is writing this');
+  const again = await Vault.open(dir, opts('a'));
+  await again.unlockWithRecoveryKey(recoveryKey);
+  expect(await again.verify()).toEqual({ ok: true, problems: [] });
+  await again.memory.writeFile('/memories/a.md', 'b', { mode: 'update', source: 'user' });
+  await again.close();
+  for (const m of ['.stfolder', '.DS_Store', 'desktop.ini']) expect(await fs.readFile(path.join(dir, m), 'utf8')).toBe('marker');
+  expect(await fs.readFile(other, 'utf8')).toBe('another computer is writing this');
+});

@@ -20,10 +20,20 @@ import { liveBlobs } from './blobs2';
 import { PACK_MAGIC, sealCheckpoint, type BlobLoc } from './ckpt2';
 import { newName, newPackName, writeImmutable } from './layout';
 import type { Store2 } from './store2';
+import type { SyncState } from './crdt';
+import { deviceOf } from './ids';
 
 const COMPACT_MIN_BYTES = 64 * 1024;
 const COMPACT_LIVE_RATIO = 0.25;
 const seqOfName = (name: string) => parseInt(name.slice(2, 14), 16);
+
+/** The blob ids of the versions and internal values device `me` wrote. */
+function ownBlobs(s: SyncState, me: string): Set<string> {
+  const out = new Set<string>();
+  for (const f of s.files.values()) for (const [vid, v] of f.versions) if (deviceOf(vid) === me) out.add(v.b.id);
+  for (const k of s.kv.values()) for (const [vid, v] of k.vals) if (deviceOf(vid) === me) out.add(v.b.id);
+  return out;
+}
 
 /**
  * Writes a checkpoint of `st` and compacts this device's own files. The open
@@ -35,6 +45,8 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
   if (!me || st.o.readOnly || !st.journal) return;
   const dir = st.folderOf(me);
   const fsx = st.fs;
+  // Another process of this computer may have compacted meanwhile: where its packs put this device's blobs is in its checkpoint.
+  await st.learnIndexes();
   await io('save the vault index', async () => {
     await st.journal!.seal(st.clock.current(), Math.floor(Date.now()), st.state.frontier, st.nextSeq);
     const own = await st.scanner.scan(me);
@@ -78,6 +90,9 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     for (const s of own.segments) files.set(s.name, s.size);
     for (const [p, size] of packSize) files.set(p, size);
     if (pack) files.set(pack, (await fsx.stat(path.join(dir, pack))).size);
+    // Every live blob this device wrote must be in the new index before anything of its own is removed.
+    const mine = ownBlobs(st.state, me);
+    const unplaced = [...live.keys()].filter((id) => mine.has(id) && !index.has(id));
     const seq = st.nextSeq - 1;
     const name = newName('c', seq);
     const bytes = sealCheckpoint(st.codec, st.o.vaultId, st.o.keys.manifest, { device: me, epoch: st.o.epoch, name }, { seq, state: st.state, index, files, counter });
@@ -89,7 +104,7 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     const prevName = older[0];
     const prev = prevName ? await st.readCheckpoint(me, prevName) : undefined;
     for (const c of older.slice(1)) await fsx.unlink(path.join(dir, c));
-    if (!prev) return;
+    if (!prev || unplaced.length) return;
     const indexed = new Set([...[...index.values()].map((l) => l.file), ...[...prev.index.values()].map((l) => l.file)]);
     for (const s of own.segments) {
       if (s.damage.length || s.unknown || indexed.has(s.name)) continue;
