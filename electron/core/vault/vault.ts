@@ -21,9 +21,9 @@ import { VaultContents } from './contents';
 import type { Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
-import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, openSession2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 
@@ -37,8 +37,8 @@ export class Vault extends VaultContents implements VaultApi {
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
   /** Opened as format 2 (the flag was on): its session is `session2`, its lock the device lock (vault2.ts). */
   readonly format2: boolean;
-  private readonly ackDelayMs: number;
-  private ackTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When format-2 changes are confirmed (vault2.ts). */
+  private readonly acks: AckTimer;
 
   private constructor(
     readonly dir: string,
@@ -54,7 +54,7 @@ export class Vault extends VaultContents implements VaultApi {
     const where = v2 ? () => [deviceLockDir(stateDir, header.vaultId), ...(this.header.version === VERSION ? [dir] : [])] : dir;
     super(new LockGate(where, lockModeOf(lock), lock.lockWaitMs, readOnly));
     this.format2 = v2;
-    this.ackDelayMs = lock.ackDelayMs ?? 50;
+    this.acks = new AckTimer(lock.ackDelayMs ?? 50, (fn) => this.task(fn), () => this.session2);
     this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly, v2 ? VERSION_2 : VERSION);
     this.hf.onReplaced = () => this.gate.refresh();
     this.gate.catchUp = () => this.catchUp();
@@ -251,28 +251,19 @@ export class Vault extends VaultContents implements VaultApi {
 
   /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
   private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
-    const s2 = await openSession2(
-      {
-        dir: this.dir,
-        fs: this.fs,
-        header: this.header,
-        stateDir: this.stateDir,
-        readOnly: this.readOnly,
-        journalLimit: this.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
-        host: {
-          stateDir: this.stateDir,
-          vaultId: this.vaultId,
-          readOnly: this.readOnly,
-          journalLimit: this.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
-          counter: () => this.header.counter ?? 0,
-          needsUpgrade: () => this.header.version === VERSION,
-          upgradeHeader: () => upgradeHeader(this.unlocked2(), this.hf),
-          emit: (change) => this.emit(change),
-          afterWrite: () => this.afterWrite(),
-        },
-      },
-      vmk,
-    ).catch((e: unknown) => {
+    const limit = this.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
+    const host = {
+      stateDir: this.stateDir,
+      vaultId: this.vaultId,
+      readOnly: this.readOnly,
+      journalLimit: limit,
+      counter: () => this.header.counter ?? 0,
+      needsUpgrade: () => this.header.version === VERSION,
+      upgradeHeader: () => upgradeHeader(this.unlocked2(), this.hf),
+      emit: (change: VaultChange) => this.emit(change),
+      afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
+    };
+    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host }, vmk).catch((e: unknown) => {
       wipe(vmk);
       throw e;
     });
@@ -280,25 +271,7 @@ export class Vault extends VaultContents implements VaultApi {
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen();
-    const waiting = s2.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
-    const notices = s2.store.notices;
-    return { rolledBack: this.hf.rolledBack, damaged: [...s2.store.problems, ...s2.store.report.damage], ...(notices.length ? { notices } : {}), ...(waiting.length ? { waiting } : {}) };
-  }
-
-  /**
-   * After a format-2 change: its confirmation (§2.5), at once per call (the
-   * lock is let go next) or with `ackDelayMs` 0, else once the burst is over.
-   */
-  private async afterWrite(): Promise<void> {
-    const s2 = this.session2;
-    if (!s2) return;
-    if (this.gate.mode === 'call' || this.ackDelayMs === 0) return s2.store.ack();
-    if (this.ackTimer) return;
-    this.ackTimer = setTimeout(() => {
-      this.ackTimer = undefined;
-      if (this.session2 === s2) void this.task(async () => (this.session2 === s2 ? s2.store.ack() : undefined)).catch(() => undefined);
-    }, this.ackDelayMs);
-    this.ackTimer.unref?.();
+    return unlockReport2(s2, this.hf.rolledBack);
   }
 
   /** The vault just made as format 1 goes on as format 2 with the same key (create). */
@@ -316,12 +289,7 @@ export class Vault extends VaultContents implements VaultApi {
    * arriving, one line per device. The window's watcher (stage 6) calls it.
    */
   async ingest(): Promise<string[]> {
-    return this.task(async () => {
-      const s2 = this.unlocked2();
-      if (!this.readOnly) await s2.store.ack();
-      await s2.ingest();
-      return s2.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
-    });
+    return this.task(async () => ingest2(this.unlocked2(), this.readOnly));
   }
 
   /**
@@ -363,8 +331,7 @@ export class Vault extends VaultContents implements VaultApi {
    * if this process appended to it).
    */
   async close(): Promise<void> {
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.ackTimer = undefined;
+    this.acks.cancel();
     const s2 = this.session2;
     if (s2 && !this.readOnly && (this.gate.mode === 'call' ? s2.appended : s2.pending > 0)) {
       await this.task(async () => this.unlocked2().checkpoint()).catch(() => undefined);

@@ -24,7 +24,7 @@ import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
 import { verify2 } from './sync/contents2';
-import type { FormatOptions, VerifyReport } from './types';
+import type { FormatOptions, UnlockReport, VerifyReport } from './types';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 export const HEADER_MAC_MARK = 'vault/header-mac';
@@ -148,4 +148,51 @@ export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<Ve
   if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
   if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
   return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
+}
+
+/** What a format-2 unlock reports: damage found while loading, notices, and what is still arriving. */
+export function unlockReport2(s: SyncSession, rolledBack: boolean): UnlockReport {
+  const waiting = waitingLines(s);
+  const notices = s.store.notices;
+  return { rolledBack, damaged: [...s.store.problems, ...s.store.report.damage], ...(notices.length ? { notices } : {}), ...(waiting.length ? { waiting } : {}) };
+}
+
+const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
+
+/** `Vault.ingest`: confirms this device's last changes, reads every device folder again, and says what is still arriving. */
+export async function ingest2(s: SyncSession, readOnly: boolean): Promise<string[]> {
+  if (!readOnly) await s.store.ack();
+  await s.ingest();
+  return waitingLines(s);
+}
+
+/**
+ * When a format-2 change is confirmed (an `ack`, §2.5): at once per call (the
+ * lock is let go next) or with a delay of 0, else once a burst of changes is
+ * over, as a queued task holding the lock.
+ */
+export class AckTimer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly task: (fn: () => Promise<void>) => Promise<void>,
+    private readonly current: () => SyncSession | undefined,
+  ) {}
+
+  async after(s: SyncSession | undefined, perCall: boolean): Promise<void> {
+    if (!s) return;
+    if (perCall || this.delayMs === 0) return s.store.ack();
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.current() === s) void this.task(async () => (this.current() === s ? s.store.ack() : undefined)).catch(() => undefined);
+    }, this.delayMs);
+    this.timer.unref?.();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }

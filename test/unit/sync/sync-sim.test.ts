@@ -21,6 +21,7 @@ import { Vault as VaultClass } from '../../../electron/core/vault/vault';
 import { Carrier, type Rng } from './carrier';
 import { SIM_OPTS, SimDevice } from './sim-devices';
 import { FLOOR, PASS } from '../vault/crash-sim';
+import type { Image } from '../vault/sim-fs';
 
 const ROOT = '/memories';
 const SHARED = `${ROOT}/shared.md`;
@@ -199,7 +200,7 @@ function firstDifference(a: string, b: string): string {
   return 'differ';
 }
 
-let pendingCrash: { d: SimDevice; before: import('../vault/sim-fs').Image } | undefined;
+let pendingCrash: { d: SimDevice; before: Image } | undefined;
 
 function flatOf(d: SimDevice, p: string): Uint8Array {
   let img: unknown = d.sim.current();
