@@ -24,7 +24,7 @@ import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
 import { verify2 } from './sync/contents2';
-import type { FormatOptions, UnlockReport, VerifyReport } from './types';
+import { VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 export const HEADER_MAC_MARK = 'vault/header-mac';
@@ -41,9 +41,14 @@ export function format2On(o: FormatOptions): boolean {
 export function deviceLockDir(stateDir: string, vaultId: string): string {
   if (!/^[0-9a-f]{32}$/.test(vaultId)) throw new Error('deviceLockDir: not a vault id');
   const dir = path.join(stateDir, 'locks', vaultId);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // A read-only open locks the file shared, so it must exist before any writer made it.
-  fs.closeSync(fs.openSync(path.join(dir, '.vault.lock'), 'a', 0o600));
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A read-only open locks the file shared, so it must exist before any writer made it.
+    fs.closeSync(fs.openSync(path.join(dir, '.vault.lock'), 'a', 0o600));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VaultError('IO', `Could not make this computer's lock for the vault in its state folder.${code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : ''}`);
+  }
   return dir;
 }
 

@@ -160,7 +160,7 @@ export class Store2 {
       });
     }
     if (me) {
-      const own = await this.scanner.scan(me);
+      const own = await io('read the vault', () => this.scanner.scan(me));
       this.folders.set(me, own);
       let joined = false;
       for (const name of own.checkpoints.slice(0, 2)) {
@@ -215,7 +215,7 @@ export class Store2 {
    */
   async resumeOwn(): Promise<void> {
     const me = this.device!;
-    const own = this.folders.get(me) ?? (await this.scanner.scan(me));
+    const own = this.folders.get(me) ?? (await io('read the vault', () => this.scanner.scan(me)));
     let max = this.state.frontier.get(me) ?? 0;
     for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) max = Math.max(max, r.seq + r.count - 1);
     for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
