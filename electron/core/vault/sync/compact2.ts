@@ -93,7 +93,8 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     // Every live blob this device wrote must be in the new index before anything of its own is removed.
     const mine = ownBlobs(st.state, me);
     const unplaced = [...live.keys()].filter((id) => mine.has(id) && !index.has(id));
-    const seq = st.nextSeq - 1;
+    // What the state holds of this device, not the next seq: a checkpoint never claims an own op it does not hold.
+    const seq = st.state.frontier.get(me) ?? 0;
     const name = newName('c', seq);
     const bytes = sealCheckpoint(st.codec, st.o.vaultId, st.o.keys.manifest, { device: me, epoch: st.o.epoch, name }, { seq, state: st.state, index, files, counter });
     await writeImmutable(fsx, dir, name, me, bytes);

@@ -96,7 +96,8 @@ export async function applyVisible(folders: Map<string, DeviceFolder>, host: Vis
           }
           break;
         }
-        if (depsMet(host.state, dev, r) !== undefined) break;
+        // Own records were applied here when written: they never wait (what they depended on may be arriving again after a cut).
+        if (!own && depsMet(host.state, dev, r) !== undefined) break;
         joinInto(host.state, opState({ dev, seq: n, h: r.meta.h, at: r.meta.at }, r.meta.op));
         if (!own) {
           host.clock.receive(r.meta.h);
