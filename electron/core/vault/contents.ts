@@ -61,6 +61,8 @@ export abstract class VaultContents extends SessionQueue {
       putJSON: (key, value) => internal().putJSON(key, value),
       delete: (key) => internal().delete(key),
       keys: (prefix) => internal().keys(prefix),
+      scheme: () => (this.session2 ? 2 : 1),
+      device: (create) => (this.session2 ? i2.device!(create) : Promise.resolve(undefined)),
     };
   }
 

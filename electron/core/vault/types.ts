@@ -219,6 +219,16 @@ export interface InternalStore {
   delete(key: string): Promise<void>;
   /** Keys that start with `prefix`, sorted. */
   keys(prefix: string): string[];
+  /**
+   * 2 when several computers may write this store at once (a format-2 session, docs/sync-design.md §3): values
+   * two computers would both rewrite are kept one key per id (or per device) instead. 1 (or absent): one writer.
+   */
+  scheme?(): 1 | 2;
+  /**
+   * Scheme 2: this computer's device id, for the keys only it writes (`drafts/<device>/…`); `create` makes it (and
+   * upgrades the vault) when this computer has not written to the vault yet, else that gives undefined. Scheme 1: undefined.
+   */
+  device?(create: boolean): Promise<string | undefined>;
 }
 
 /**

@@ -249,6 +249,16 @@ export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Prom
       });
     },
     keys: (prefix) => get().view.kv.keys(prefix),
+    scheme: () => 2,
+    async device(create) {
+      if (get().store.device || !create) return get().store.device;
+      // This computer's first write to the vault: its id is made (and the vault upgraded) as for any change.
+      return queue(async () => {
+        const s = get();
+        if (!s.store.device) await s.nextVid();
+        return s.store.device;
+      });
+    },
   };
   return store;
 }

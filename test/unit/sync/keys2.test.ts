@@ -1,0 +1,148 @@
+/**
+ * Stage 4 of docs/sync-design.md (§3): the internal values two computers
+ * would both rewrite are kept one key per id or per device in a format-2
+ * vault, so changes made at once on two computers all survive the sync.
+ * Two computers here are two state folders on copies of one vault folder,
+ * their `devices/` folders copied across as a sync engine would.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { DraftKeeper } from '../../../electron/core/drafts';
+import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
+import { Vault } from '../../../electron/core/vault/vault';
+
+const PASS = 'correct horse battery staple';
+const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
+let root: string;
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-keys2-'));
+});
+afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+const opts = (state: string, format2 = true) => ({ stateDir: path.join(root, state), format2, ackDelayMs: 0 });
+
+/** Two computers on one vault: A made it (format 2 unless `v1`), B opened a copy of it. */
+async function twoComputers(v1 = false, before?: (va: Vault) => Promise<void>): Promise<{ va: Vault; vb: Vault; sync: () => Promise<void> }> {
+  const a = path.join(root, 'va');
+  const b = path.join(root, 'vb');
+  const made = await Vault.create(a, PASS, { kdf: FLOOR, ...opts('a', !v1) });
+  await before?.(made.vault);
+  await made.vault.close();
+  await fs.cp(a, b, { recursive: true });
+  const va = await Vault.open(a, opts('a'));
+  await va.unlockWithRecoveryKey(made.recoveryKey);
+  const vb = await Vault.open(b, opts('b'));
+  await vb.unlockWithRecoveryKey(made.recoveryKey);
+  // As a sync engine that knows which copy is newer: journals only grow, checkpoints and packs never change, and
+  // vault.json changes here only at the upgrade (version 2). Never an own file with an older copy of itself.
+  const copy = async (from: string, to: string) => {
+    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
+      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
+      const src = path.join(from, rel);
+      if (!(await fs.stat(src)).isFile()) continue;
+      const bytes = await fs.readFile(src);
+      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
+      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
+      if (!newer) continue;
+      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
+      await fs.writeFile(path.join(to, rel), bytes);
+    }
+  };
+  const sync = async () => {
+    await copy(path.join(root, 'va'), path.join(root, 'vb'));
+    await copy(path.join(root, 'vb'), path.join(root, 'va'));
+    await va.ingest();
+    await vb.ingest();
+  };
+  return { va, vb, sync };
+}
+
+const names = async (v: Vault) => (await new Projects(v).list()).map((p) => p.name);
+
+it('projects made, renamed and deleted on two computers at once all survive: one value per project', async () => {
+  const { va, vb, sync } = await twoComputers(false, async (v) => {
+    await new Projects(v).create('Shared');
+  });
+  const [pa, pb] = [new Projects(va), new Projects(vb)];
+  const shared = await pa.byName('Shared');
+  await pa.create('Work');
+  await pb.create('Home');
+  await pa.rename(FIRST_PROJECT_ID, 'Main');
+  await pb.create('Notes');
+  await sync();
+  expect(await names(va)).toEqual(await names(vb));
+  expect(new Set(await names(va))).toEqual(new Set(['Main', 'Shared', 'Work', 'Home', 'Notes']));
+  // Renamed on A while deleted on B: the live project wins, with A's name, on both.
+  await pa.rename(shared.id, 'Shared 2');
+  await pb.delete(shared.id);
+  await sync();
+  for (const v of [va, vb]) {
+    expect((await new Projects(v).require(shared.id)).name).toBe('Shared 2');
+    expect(await new Projects(v).listDeleted()).toEqual([]);
+  }
+  // The same name chosen on both at once: both kept, the later one shown with " (2)", the same on both.
+  await pa.create('Ideas');
+  await pb.create('ideas');
+  await sync();
+  const shown = await names(va);
+  expect(shown).toEqual(await names(vb));
+  expect(shown.filter((n) => /^ideas( \(2\))?$/i.test(n))).toHaveLength(2);
+  // A delete alone goes through, and is listed on the other computer.
+  const work = await pa.byName('Work');
+  await pa.delete(work.id);
+  await sync();
+  for (const v of [va, vb]) expect((await new Projects(v).listDeleted()).map((p) => p.id)).toEqual([work.id]);
+  for (const v of [va, vb]) expect(await v.verify()).toMatchObject({ ok: true });
+  await va.close();
+  await vb.close();
+});
+
+it('a project list stored by a single-writer vault reads as each project\'s first value, and a change of one keeps the others', async () => {
+  let work = '';
+  let old = '';
+  const { va, vb, sync } = await twoComputers(true, async (v) => {
+    const p = new Projects(v);
+    work = (await p.create('Work')).id;
+    old = (await p.create('Old')).id;
+    await p.delete(old);
+    expect(v.internal.keys('projects')).toEqual(['projects']);
+  });
+  expect(await names(va)).toEqual(['Default', 'Work']);
+  expect((await new Projects(va).listDeleted()).map((p) => p.id)).toEqual([old]);
+  await new Projects(va).rename(work, 'Job');
+  await new Projects(vb).create('Home');
+  await new Projects(vb).restore(old);
+  await sync();
+  for (const v of [va, vb]) {
+    expect(new Set(await names(v))).toEqual(new Set(['Default', 'Job', 'Home', 'Old']));
+    expect(await new Projects(v).listDeleted()).toEqual([]);
+  }
+  await va.close();
+  await vb.close();
+});
+
+it('drafts kept at lock on two computers at once are each kept for their own computer: one key per device', async () => {
+  const { va, vb, sync } = await twoComputers(true, async (v) => {
+    // A draft kept before several computers wrote the vault: still offered, until discarded.
+    await v.internal.putJSON('drafts/chat', { text: 'typed before the upgrade' });
+  });
+  const [ka, kb] = [new DraftKeeper(), new DraftKeeper()];
+  await ka.put(va, { kind: 'memory', draft: { path: '/memories/a.md', text: 'draft on A', baseVersion: 0 } });
+  await kb.put(vb, { kind: 'memory', draft: { path: '/memories/b.md', text: 'draft on B', baseVersion: 0 } });
+  expect(await ka.persist(va)).toEqual({ drafts: {} });
+  expect(await kb.persist(vb)).toEqual({ drafts: {} });
+  await sync();
+  expect((await new DraftKeeper().all(va)).memory?.text).toBe('draft on A');
+  expect((await new DraftKeeper().all(vb)).memory?.text).toBe('draft on B');
+  expect((await new DraftKeeper().all(vb)).chat?.text).toBe('typed before the upgrade');
+  // Discarded on B: B's own and the old one go; A's draft stays A's.
+  await new DraftKeeper().put(vb, { kind: 'memory', draft: null });
+  await new DraftKeeper().put(vb, { kind: 'chat', draft: null });
+  await sync();
+  expect(await new DraftKeeper().all(vb)).toEqual({});
+  expect(await new DraftKeeper().all(va)).toEqual({ memory: { path: '/memories/a.md', text: 'draft on A', baseVersion: 0 } });
+  await va.close();
+  await vb.close();
+});
