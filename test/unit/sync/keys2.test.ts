@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DraftKeeper } from '../../../electron/core/drafts';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
+import { ReviewInbox, reviewVault } from '../../../electron/core/review/inbox';
 import { Vault } from '../../../electron/core/vault/vault';
 
 const PASS = 'correct horse battery staple';
@@ -143,6 +144,31 @@ it('drafts kept at lock on two computers at once are each kept for their own com
   await sync();
   expect(await new DraftKeeper().all(vb)).toEqual({});
   expect(await new DraftKeeper().all(va)).toEqual({ memory: { path: '/memories/a.md', text: 'draft on A', baseVersion: 0 } });
+  await va.close();
+  await vb.close();
+});
+
+it('review marks made on two computers at once are all kept: one value per project and device', async () => {
+  const { va, vb, sync } = await twoComputers(true, async (v) => {
+    for (const n of ['m1', 'm2', 'm3']) await v.memory.writeFile(`/memories/${n}.md`, `${n} by Claude`, { mode: 'create', source: 'claude' });
+    // Marked before the upgrade: still acknowledged after it.
+    await new ReviewInbox(reviewVault(v)).mark(FIRST_PROJECT_ID, [{ path: '/memories/m3.md', version: 1 }]);
+  });
+  const [ia, ib] = [new ReviewInbox(reviewVault(va)), new ReviewInbox(reviewVault(vb))];
+  expect((await ia.list()).map((e) => e.path)).toEqual(['/memories/m1.md', '/memories/m2.md']);
+  await ia.mark(FIRST_PROJECT_ID, [{ path: '/memories/m1.md', version: 1 }]);
+  await ib.mark(FIRST_PROJECT_ID, [{ path: '/memories/m2.md', version: 1 }]);
+  await sync();
+  for (const v of [va, vb]) expect(await new ReviewInbox(reviewVault(v)).list()).toEqual([]);
+  // Claude changes m1 on B: to review on both, until one of them marks it.
+  await vb.memory.writeFile('/memories/m1.md', 'm1 changed by Claude', { mode: 'update', source: 'claude' });
+  await sync();
+  for (const v of [va, vb]) expect((await new ReviewInbox(reviewVault(v)).list()).map((e) => `${e.path} v${e.version}`)).toEqual(['/memories/m1.md v2']);
+  await ia.mark(FIRST_PROJECT_ID, [{ path: '/memories/m1.md', version: 2 }]);
+  await sync();
+  for (const v of [va, vb]) expect(await new ReviewInbox(reviewVault(v)).list()).toEqual([]);
+  await ia.idle();
+  await ib.idle();
   await va.close();
   await vb.close();
 });
