@@ -246,7 +246,8 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
     const live = new Set(ids);
     const attachments = this.vault.internal.keys('attachments/').filter((k) => !live.has(k.split('/')[1] ?? ''));
-    return [...orphanedLogs(this.vault, ids), ...attachments];
+    // Several computers: another's records and attachments arrive before their head; only what was written here goes.
+    return [...orphanedLogs(this.vault, ids), ...attachments].filter((k) => this.vault.internal.sweepable?.(k) ?? true);
   }
 
   /**
@@ -271,7 +272,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(conversationId);
     const prefix = attachmentPrefix(conversationId);
     await this.serial(async () => {
-      for (const key of this.vault.internal.keys(prefix)) if (!keep.has(key.slice(prefix.length))) await this.vault.internal.delete(key);
+      for (const key of this.vault.internal.keys(prefix)) {
+        // Another computer's attachment may belong to a message of it that has not arrived yet.
+        if (!keep.has(key.slice(prefix.length)) && (this.vault.internal.sweepable?.(key) ?? true)) await this.vault.internal.delete(key);
+      }
     });
   }
 

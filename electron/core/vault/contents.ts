@@ -63,6 +63,7 @@ export abstract class VaultContents extends SessionQueue {
       keys: (prefix) => internal().keys(prefix),
       scheme: () => (this.session2 ? 2 : 1),
       device: (create) => (this.session2 ? i2.device!(create) : Promise.resolve(undefined)),
+      sweepable: (key) => (this.session2 ? i2.sweepable!(key) : true),
     };
   }
 

@@ -229,6 +229,12 @@ export interface InternalStore {
    * upgrades the vault) when this computer has not written to the vault yet, else that gives undefined. Scheme 1: undefined.
    */
   device?(create: boolean): Promise<string | undefined>;
+  /**
+   * Whether this computer may remove `key` as left over (a sweep, not the user's delete): scheme 2, only when every
+   * current value of it was written here (or before the vault had several writers), since another computer's value
+   * may be the first part of something still arriving. Scheme 1: always.
+   */
+  sweepable?(key: string): boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Conversations } from '../../../electron/core/chat/conversations';
 import { DraftKeeper } from '../../../electron/core/drafts';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
 import { ReviewInbox, reviewVault } from '../../../electron/core/review/inbox';
@@ -169,6 +170,29 @@ it('review marks made on two computers at once are all kept: one value per proje
   for (const v of [va, vb]) expect(await new ReviewInbox(reviewVault(v)).list()).toEqual([]);
   await ia.idle();
   await ib.idle();
+  await va.close();
+  await vb.close();
+});
+
+it('a computer sweeps only what it wrote: another computer\'s attachment arriving before its conversation is kept', async () => {
+  const { va, vb, sync } = await twoComputers(true, async (v) => {
+    // Left over here before the upgrade (a crash while deleting): still swept.
+    await v.internal.put('attachments/00000000000000aa/00000000000000bb', new Uint8Array([1]));
+  });
+  // A stores an attachment first, then its conversation's head: B gets the attachment alone first.
+  const id = '0123456789abcdef';
+  await new Conversations(va).putAttachment(id, 'fedcba9876543210', new Uint8Array([7, 7]));
+  await sync();
+  expect(await new Conversations(vb).list()).toEqual([]);
+  await new Conversations(vb).pruneAttachments(id, new Set());
+  expect(vb.internal.keys('attachments/')).toEqual([`attachments/${id}/fedcba9876543210`]);
+  const now = Date.now();
+  await new Conversations(va).save({ id, title: 'With a file', created: now, updated: now, messages: [], transcript: [] });
+  await sync();
+  for (const v of [va, vb]) {
+    expect(await new Conversations(v).getAttachment(id, 'fedcba9876543210')).toEqual(new Uint8Array([7, 7]));
+    expect((await new Conversations(v).list()).map((c) => c.id)).toEqual([id]);
+  }
   await va.close();
   await vb.close();
 });

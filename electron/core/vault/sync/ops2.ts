@@ -250,6 +250,11 @@ export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Prom
     },
     keys: (prefix) => get().view.kv.keys(prefix),
     scheme: () => 2,
+    sweepable(key) {
+      const s = get();
+      const me = s.store.device;
+      return s.view.kv.heads(key).every((vid) => vid.startsWith('L:') || (me !== undefined && vid.startsWith(`${me}:`)));
+    },
     async device(create) {
       if (get().store.device || !create) return get().store.device;
       // This computer's first write to the vault: its id is made (and the vault upgraded) as for any change.
