@@ -64,6 +64,7 @@ export abstract class VaultContents extends SessionQueue {
       scheme: () => (this.session2 ? 2 : 1),
       device: (create) => (this.session2 ? i2.device!(create) : Promise.resolve(undefined)),
       sweepable: (key) => (this.session2 ? i2.sweepable!(key) : true),
+      version: (key) => (this.session2 ? i2.version!(key) : undefined),
     };
   }
 

@@ -235,6 +235,8 @@ export interface InternalStore {
    * may be the first part of something still arriving. Scheme 1: always.
    */
   sweepable?(key: string): boolean;
+  /** Scheme 2: what identifies the current value(s) of `key`, changing whenever any computer writes it. Scheme 1: undefined. */
+  version?(key: string): string | undefined;
 }
 
 /**

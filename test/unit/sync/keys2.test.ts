@@ -196,3 +196,19 @@ it('a computer sweeps only what it wrote: another computer\'s attachment arrivin
   await va.close();
   await vb.close();
 });
+
+it('the conversation list shows what another computer changed: each computer keeps its own index, checked against the heads', async () => {
+  const now = Date.now();
+  const x = { id: '00000000000000a1', title: 'Before', created: now, updated: now, messages: [], transcript: [] };
+  const { va, vb, sync } = await twoComputers(true, async (v) => {
+    await new Conversations(v).save(x);
+  });
+  const [ca, cb] = [new Conversations(va), new Conversations(vb)];
+  expect((await cb.list()).map((c) => c.title)).toEqual(['Before']);
+  await ca.rename(x.id, 'Renamed on A');
+  await cb.save({ ...x, id: '00000000000000b2', title: 'New on B', updated: now + 1 });
+  await sync();
+  for (const v of [va, vb]) expect(new Set((await new Conversations(v).list()).map((c) => c.title))).toEqual(new Set(['Renamed on A', 'New on B']));
+  await va.close();
+  await vb.close();
+});

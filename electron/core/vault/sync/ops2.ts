@@ -250,6 +250,7 @@ export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Prom
     },
     keys: (prefix) => get().view.kv.keys(prefix),
     scheme: () => 2,
+    version: (key) => get().view.kv.heads(key).join(',') || undefined,
     sweepable(key) {
       const s = get();
       const me = s.store.device;
