@@ -5,7 +5,8 @@
  * needs only the help text, so it is answered before anything else loads;
  * every other command loads the CLI, which loads the SDK only for `chat`.
  */
-import { USAGE } from './cli/usage';
+import { useCliLanguage } from './cli/i18n';
+import { usage } from './cli/usage';
 
 const args = process.argv.slice(2);
 /** Drops everything later written to `stream` (its reader is gone), calling write callbacks as if written. */
@@ -32,7 +33,8 @@ process.stderr.on('error', (err: NodeJS.ErrnoException) => {
   mute(process.stderr);
 });
 if (args.length === 1 && (args[0] === '--help' || args[0] === '-h' || args[0] === 'help')) {
-  process.stdout.write(USAGE);
+  await useCliLanguage(process.env);
+  process.stdout.write(usage());
 } else {
   const { mayWrite, runCli } = await import('./cli/main');
   writes = mayWrite(args);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Drafts, MemoryDraft } from '../electron/shared/drafts';
 import { ChatView } from './features/chat/ChatView';
 import { useReviewCount } from './features/memories/ReviewCount';
@@ -19,30 +20,36 @@ import { DraftOffer } from './features/unlock/DraftOffer';
 import { RollbackNotice } from './features/unlock/RollbackNotice';
 import { SetPassphrase } from './features/unlock/SetPassphrase';
 import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
-import { call, messageOf, on } from './lib/api';
+import { call, messageOf, on, said } from './lib/api';
+import type { MessageParams } from '../electron/shared/messages';
 import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
 import { focusWhenReady } from './lib/focus';
 import { imeOwnsKey } from './lib/keys';
 import { inTextBox, keysOf, matches, modalOpen } from './lib/shortcuts';
 
-type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: string } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
+type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: 'idle' | 'system' } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
 type Tab = 'chat' | 'memories' | 'settings';
 /** The id of the memory pane beside the chat. */
 const PANE = 'memory-pane';
 /** Where focus goes when the pane opens, in order of preference: the open file, the tree, why nothing shows. */
 const PANE_FOCUS = ['.cm-content', '[role="treeitem"][tabindex="0"]', '.pane-error'];
 const TAB_KEYS = ['tabChat', 'tabMemories', 'tabSettings'] as const;
-const TABS: Array<[Tab, string]> = [
-  ['chat', 'Chat'],
-  ['memories', 'Memories'],
-  ['settings', 'Settings'],
-];
+const TABS = [
+  ['chat', 'tabs.chat'],
+  ['memories', 'tabs.memories'],
+  ['settings', 'tabs.settings'],
+] as const satisfies ReadonlyArray<readonly [Tab, string]>;
+/** Why the vault locked by itself, said on the unlock screen (a lock the user asked for needs no word). */
+const LOCK_REASONS = { idle: 'lockReason.idle', system: 'lockReason.system' } as const;
+/** The message box, where work in the chat starts (found by its class: its name is in the window's language). */
+const MESSAGE_BOX = '#panel-chat textarea.composer-input';
 
 /** Create → unlock → the app. Locking unmounts everything that holds decrypted text. */
 export function App() {
+  const { t } = useTranslation();
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   /** Unsaved work the vault could not take at the last lock: kept here, in this window only, until the next unlock. */
-  const [kept, setKept] = useState<{ drafts: Drafts; message: string }>();
+  const [kept, setKept] = useState<{ drafts: Drafts; message: string; key?: string; params?: MessageParams }>();
 
   useEffect(() => {
     call('vaultStatus').then(
@@ -54,7 +61,7 @@ export function App() {
     const offLocked = on('vaultLocked', (e) => {
       // Main wrote the drafts it held into the vault before locking; nothing of them stays here.
       resetDrafts();
-      setPhase({ kind: 'locked', reason: e.reason === 'idle' ? 'Locked after being idle.' : e.reason === 'system' ? 'Locked because the computer locked or went to sleep.' : undefined });
+      setPhase({ kind: 'locked', ...(e.reason !== 'user' ? { reason: e.reason } : {}) });
     });
     return () => {
       offKept();
@@ -65,7 +72,7 @@ export function App() {
 
   switch (phase.kind) {
     case 'loading':
-      return <p className="centered">Opening…</p>;
+      return <p className="centered">{t('app.opening')}</p>;
     case 'failed':
       return (
         <p role="alert" className="centered error">
@@ -79,10 +86,10 @@ export function App() {
     case 'locked':
       return (
         <>
-          {phase.reason && <p className="banner">{phase.reason}</p>}
+          {phase.reason && <p className="banner">{t(LOCK_REASONS[phase.reason])}</p>}
           {kept && (
             <p role="alert" className="banner warning">
-              {kept.message}
+              {said(kept)}
             </p>
           )}
           <Unlock onUnlocked={(notice) => setPhase({ kind: 'open', notice })} />
@@ -95,6 +102,7 @@ export function App() {
 }
 
 function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?: Drafts | undefined; onKeptTaken: () => void }) {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('chat');
   // Where the Memories tab is asked to go (a restored draft), and the pane beside the chat.
   const [memoriesAt, setMemoriesAt] = useState<MemoryTarget & { n: number }>();
@@ -119,7 +127,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
   const show = useCallback((next: Tab, focus: 'tab' | 'content' = 'content') => {
     setTab(next);
     if (focus === 'tab') return tabRefs.current[next]?.focus();
-    const target = next === 'chat' ? '#panel-chat textarea[aria-label="Message"]' : next === 'memories' ? (document.querySelector('#panel-memories .cm-content') ? '#panel-memories .cm-content' : '#panel-memories h1') : '#panel-settings h1';
+    const target = next === 'chat' ? MESSAGE_BOX : next === 'memories' ? (document.querySelector('#panel-memories .cm-content') ? '#panel-memories .cm-content' : '#panel-memories h1') : '#panel-settings h1';
     focusWhenReady(target);
   }, []);
   /** A chip's "Open in editor": the file opens in the pane beside the chat, in the chip's project, with focus in its editor (or on why it could not open). */
@@ -146,7 +154,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
     const withKept = (d: Drafts) => (setDrafts({ ...d, ...kept }), onKeptTaken());
     call('draftsGet').then(withKept, () => withKept({}));
     // Entering the app: focus goes to the message box, where most work starts.
-    focusWhenReady('#panel-chat textarea[aria-label="Message"]');
+    focusWhenReady(MESSAGE_BOX);
   }, []);
 
   useEffect(() => {
@@ -218,11 +226,11 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
     <div className="workspace">
       <header className="topbar">
         <button type="button" className="skip-link" onClick={() => show('chat')}>
-          Skip to the message box
+          {t('shell.skipToMessage')}
         </button>
         <span className="brand">Mnemo</span>
-        <nav aria-label="Sections">
-          <div role="tablist" aria-label="Sections" className="tabs" onKeyDown={onTabKey}>
+        <nav aria-label={t('shell.sections')}>
+          <div role="tablist" aria-label={t('shell.sections')} className="tabs" onKeyDown={onTabKey}>
             {TABS.map(([id, label]) => (
               <button
                 key={id}
@@ -234,38 +242,38 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
                 tabIndex={tab === id ? 0 : -1}
                 onClick={() => setTab(id)}
               >
-                {label}
+                {t(label)}
                 {/* Said as "Memories 2 to review": the visible count is part of the tab's name. */}
                 {id === 'memories' && toReview > 0 && (
                   <>
                     {' '}
                     <span className="tab-count">{toReview}</span>
-                    <span className="spoken"> to review</span>
+                    <span className="spoken"> {t('shell.toReview', { count: toReview })}</span>
                   </>
                 )}
               </button>
             ))}
           </div>
         </nav>
-        <button className="lock" onClick={lock} title={`Lock (${keysOf('lock')})`}>
-          Lock
+        <button className="lock" onClick={lock} title={t('shell.lockTitle', { keys: keysOf('lock') })}>
+          {t('shell.lock')}
         </button>
       </header>
       {rolledBack && <RollbackNotice onAccepted={() => setRolledBack(false)} />}
       {!dismissed && (notice.notices ?? []).length > 0 && (
         <div role="status" className="banner">
-          {notice.notices!.map((n) => (
+          {notice.notices!.map((n, i) => (
             <p key={n} dir="auto">
-              {n}
+              {said({ message: n, ...notice.noticeKeys?.[i] })}
             </p>
           ))}
-          <button onClick={() => setDismissed(true)}>Dismiss</button>
+          <button onClick={() => setDismissed(true)}>{t('shell.dismiss')}</button>
         </div>
       )}
       {!dismissed && notice.damaged.length > 0 && (
         <div role="alert" className="banner warning">
-          <p>Some vault files are damaged: {notice.damaged.join('; ')}. The rest opens normally; check the vault in Settings.</p>
-          <button onClick={() => setDismissed(true)}>Dismiss</button>
+          <p>{t('shell.damaged', { files: notice.damaged.join('; ') })}</p>
+          <button onClick={() => setDismissed(true)}>{t('shell.dismiss')}</button>
         </div>
       )}
       {memoryDraft && (
@@ -283,7 +291,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           onDiscard={() => {
             void discardDraft('memory');
             setDrafts((d) => ({ ...d, memory: undefined }));
-            focusWhenReady('#panel-chat textarea[aria-label="Message"]');
+            focusWhenReady(MESSAGE_BOX);
           }}
         />
       )}
@@ -293,23 +301,24 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
       <main id="main" className="panels">
         <section role="tabpanel" id="panel-chat" aria-labelledby="tab-chat" className="panel" hidden={tab !== 'chat'}>
           <h1 className="sr-only" tabIndex={-1}>
-            Chat
+            {t('tabs.chat')}
           </h1>
           {/* The conversation, and beside it (toggled) the memory of its project. */}
           <div className={`chat-area${paneOpen ? ' with-pane' : ''}`}>
             <ChatView
               active={tab === 'chat'}
               restoredDraft={drafts?.chat}
+              restoredEdits={drafts?.edit}
               onOpenMemory={openInEditor}
               onOpenSettings={() => show('settings')}
               onProject={setChatProject}
               headerEnd={
-                <button id="memory-toggle" className="memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title={`Memory of this project beside the chat (${keysOf('memoryPane')})`}>
-                  Memory
+                <button id="memory-toggle" className="memory-toggle" aria-expanded={paneOpen} aria-controls={PANE} onClick={togglePane} title={t('shell.memoryToggleTitle', { keys: keysOf('memoryPane') })}>
+                  {t('shell.memoryToggle')}
                 </button>
               }
             />
-            {paneOpen && <Splitter label="Resize memory pane" controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
+            {paneOpen && <Splitter label={t('shell.resizeMemoryPane')} controls={PANE} value={paneWidth} min={260} max={960} onChange={setPaneWidth} edge="start" />}
             <MemoryPane id={PANE} shown={paneOpen} project={chatProject} request={paneAt} width={paneWidth} onClose={togglePane} />
           </div>
           {/* Says "Copied" and the like for the chat's buttons; in the chat's panel, so other sections have no extra status. */}
@@ -317,13 +326,13 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
         </section>
         <section role="tabpanel" id="panel-memories" aria-labelledby="tab-memories" className="panel" hidden={tab !== 'memories'}>
           <h1 className="sr-only" tabIndex={-1}>
-            Memories
+            {t('tabs.memories')}
           </h1>
           <MemoriesView active={tab === 'memories'} goTo={memoriesAt} restored={restored} />
         </section>
         <section role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" className="panel" hidden={tab !== 'settings'}>
           <h1 className="sr-only" tabIndex={-1}>
-            Settings
+            {t('tabs.settings')}
           </h1>
           <SettingsView />
         </section>

@@ -22,13 +22,13 @@ export interface Failure {
 }
 
 interface VitestReport {
-  testResults?: { name?: string; message?: string; assertionResults?: { status?: string; fullName?: string; failureMessages?: string[] }[] }[];
+  testResults?: { name?: string; message?: string; assertionResults?: { status?: string; fullName?: string; failureMessages?: string[]; duration?: number }[] }[];
 }
 
 interface PlaywrightSuite {
   title?: string;
   file?: string;
-  specs?: { title?: string; line?: number; ok?: boolean; tests?: { results?: { status?: string; errors?: { message?: string }[] }[] }[] }[];
+  specs?: { title?: string; line?: number; ok?: boolean; tests?: { timeout?: number; results?: { status?: string; duration?: number; errors?: { message?: string }[] }[] }[] }[];
   suites?: PlaywrightSuite[];
 }
 interface PlaywrightReport {
@@ -65,16 +65,20 @@ export function playwrightFailures(report: PlaywrightReport): Failure[] {
   return out;
 }
 
+function readReport(phase: string): unknown {
+  const file = REPORTS[phase];
+  if (!file) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The summary lines for `phase`, or none when it has no report (or an unreadable one: the runner's own output stands). */
 export function failureSummary(phase: string): string[] {
-  const file = REPORTS[phase];
-  if (!file) return [];
-  let report: unknown;
-  try {
-    report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return [];
-  }
+  const report = readReport(phase);
+  if (!report) return [];
   const failures = phase === 'unit' ? vitestFailures(report as VitestReport) : playwrightFailures(report as PlaywrightReport);
   if (failures.length === 0) return [];
   const lines = [`${failures.length} failed in ${phase}:`];
@@ -87,5 +91,50 @@ export function failureSummary(phase: string): string[] {
     for (const l of body.slice(0, LINES_PER_FAILURE)) lines.push(`      ${l}`);
   }
   if (failures.length > MAX_FAILURES) lines.push(`  … and ${failures.length - MAX_FAILURES} more`);
+  return lines;
+}
+
+export interface Timing {
+  title: string;
+  ms: number;
+  /** The test's own time limit where the report gives it (Playwright does, with any `test.setTimeout`; vitest does not). */
+  limitMs: number | undefined;
+}
+
+export function vitestTimings(report: VitestReport): Timing[] {
+  return (report.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? []).map((a) => ({ title: `${file.name ?? '?'} › ${a.fullName ?? '?'}`, ms: a.duration ?? 0, limitMs: undefined })),
+  );
+}
+
+export function playwrightTimings(report: PlaywrightReport): Timing[] {
+  const out: Timing[] = [];
+  const walk = (suite: PlaywrightSuite, file: string | undefined) => {
+    const at = suite.file ?? file;
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        for (const r of t.results ?? []) out.push({ title: `${at ?? '?'}:${spec.line ?? '?'} › ${spec.title ?? '?'}`, ms: r.duration ?? 0, limitMs: t.timeout });
+    for (const child of suite.suites ?? []) walk(child, at);
+  };
+  for (const suite of report.suites ?? []) walk(suite, undefined);
+  return out;
+}
+
+const SLOWEST = 3;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+/**
+ * The slowest tests of a phase, and every test that took more than a third of its own limit (issue 22: a test
+ * that close to its limit fails on a loaded machine), so a test that grows is seen the day it does.
+ */
+export function timingSummary(phase: string): string[] {
+  const report = readReport(phase);
+  if (!report) return [];
+  const all = (phase === 'unit' ? vitestTimings(report as VitestReport) : playwrightTimings(report as PlaywrightReport)).sort((a, b) => b.ms - a.ms);
+  if (all.length === 0) return [];
+  const label = (t: Timing) => `${seconds(t.ms)}${t.limitMs ? ` of ${seconds(t.limitMs)}` : ''} ${t.title}`;
+  const lines = [`slowest in ${phase}: ${all.slice(0, SLOWEST).map(label).join(' · ')}`];
+  const near = all.filter((t) => t.limitMs !== undefined && t.limitMs > 0 && t.ms > t.limitMs / 3);
+  if (near.length) lines.push(`over a third of their limit in ${phase}: ${near.map(label).join(' · ')}`);
   return lines;
 }

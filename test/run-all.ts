@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { failureSummary, REPORTS } from './failure-summary';
+import { failureSummary, REPORTS, timingSummary } from './failure-summary';
 
 const PHASES: [name: string, script: string][] = [
   ['typecheck', 'typecheck'],
@@ -46,6 +46,7 @@ for (const [name, script] of PHASES) {
   }
 }
 const line = `phases: ${times.join(' · ')} · total ${Math.round((Date.now() - started) / 1000)}s${process.env.MNEMO_DEEP === '1' ? ' (deep)' : ''}`;
+const timings = Object.keys(REPORTS).flatMap(timingSummary);
 const summary = failed ? failureSummary(failed.name) : [];
-console.log(failed ? `\n${[...summary, line].join('\n')}\nFAILED in ${failed.name} (exit ${failed.code})` : `\n${line}`);
+console.log(`\n${[...timings, ...summary, line].join('\n')}${failed ? `\nFAILED in ${failed.name} (exit ${failed.code})` : ''}`);
 process.exitCode = failed?.code ?? 0;

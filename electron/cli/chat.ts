@@ -20,6 +20,8 @@ import type { ChatEvent } from '../shared/chat';
 import { CommandUsageError, type Flags } from './commands';
 import { liveConversation, selectedProject } from './projects';
 import { Exit, type CliCommandContext } from './context';
+import { m } from '../core/i18n/message';
+import { sayCli, tc } from './i18n';
 
 export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   // Files are read and checked first: a refused one leaves no conversation behind and sends nothing.
@@ -28,13 +30,13 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     attachments = await readAttachments(flags.attach ?? []);
   } catch (err) {
     if (!(err instanceof AttachmentError)) throw err;
-    ctx.stderr.write(`mnemo: ${err.message} Nothing was sent.\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:chat.attachRefused', { reason: sayCli(err) })}\n`);
     return Exit.USAGE;
   }
   const conversations = new Conversations(ctx.vault);
   let conversationId: string;
   let store: ConversationStore | undefined;
-  if (flags.temporary && flags.conversation) throw new CommandUsageError('--temporary starts a new chat that is not kept; it cannot continue a stored --conversation.');
+  if (flags.temporary && flags.conversation) throw new CommandUsageError(tc('cli:args.chatTemporary'));
   if (flags.temporary) {
     const temporary = new TemporaryConversations();
     conversationId = temporary.create((await selectedProject(ctx, flags)).id).id;
@@ -46,9 +48,9 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
   } else {
     conversationId = (await conversations.create({ project: (await selectedProject(ctx, flags)).id })).id;
   }
-  const kept = store ? 'temporary chat (not kept; memory is read-only)' : `conversation ${conversationId}`;
+  const kept = store ? tc('cli:chat.keptTemporary') : tc('cli:chat.kept', { id: conversationId });
   if (flags.continue) {
-    if (!flags.conversation || flags.once !== undefined || attachments.length) throw new CommandUsageError('--continue carries on the reply stopped in --conversation ID; it takes no message or files.');
+    if (!flags.conversation || flags.once !== undefined || attachments.length) throw new CommandUsageError(tc('cli:args.chatContinue'));
     const ok = await turn(ctx, conversationId, '', new AbortController(), store, undefined, [], true);
     return ok ? Exit.OK : Exit.FAILED;
   }
@@ -57,7 +59,7 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
   if (!interactive) {
     const message = flags.once ?? (await readAll(ctx.stdin));
     if (!message.trim()) {
-      ctx.stderr.write('mnemo: nothing to send: give --once "message" or a message on stdin.\n');
+      ctx.stderr.write(`mnemo: ${tc('cli:chat.nothingToSend')}\n`);
       return Exit.USAGE;
     }
     const ok = await turn(ctx, conversationId, message.trim(), new AbortController(), store, undefined, attachments);
@@ -65,11 +67,11 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     return ok ? Exit.OK : Exit.FAILED;
   }
 
-  const rl = readline.createInterface({ input: ctx.stdin, output: ctx.stderr, prompt: 'you> ' });
+  const rl = readline.createInterface({ input: ctx.stdin, output: ctx.stderr, prompt: tc('cli:chat.prompt') });
   // Ctrl+C stops the reply in progress; at the prompt it leaves (without a listener readline would only pause).
   let running: AbortController | undefined;
   rl.on('SIGINT', () => (running ? running.abort() : rl.close()));
-  ctx.stderr.write(`${store ? 'A temporary chat: not kept, and Claude cannot change memory' : `Conversation ${conversationId}`}. Ctrl+C stops a reply; Ctrl+D, Ctrl+C or /quit leaves.\n`);
+  ctx.stderr.write(`${store ? tc('cli:chat.introTemporary') : tc('cli:chat.intro', { id: conversationId })}\n`);
   rl.prompt();
   for await (const line of rl) {
     const text = line.trim();
@@ -84,7 +86,7 @@ export async function chatCommand(ctx: CliCommandContext, flags: Flags): Promise
     rl.prompt();
   }
   rl.close();
-  ctx.stderr.write(store ? '\nThe temporary chat is gone.\n' : `\nContinue later with: mnemo chat --conversation ${conversationId}\n`);
+  ctx.stderr.write(`\n${store ? tc('cli:chat.goneTemporary') : tc('cli:chat.continueLater', { id: conversationId })}\n`);
   return Exit.OK;
 }
 
@@ -115,13 +117,13 @@ async function turn(
         line(`[memory] ${e.command} ${e.path}${e.newPath ? ` → ${e.newPath}` : ''}${e.isError ? ` — ${e.content.split('\n')[0]}` : ''}`);
         break;
       case 'retrying':
-        ctx.stderr.write(`(${e.reason === 'rate_limited' ? 'rate limited' : 'API busy'}; retrying in ${e.inSeconds} s)\n`);
+        ctx.stderr.write(`${tc(e.reason === 'rate_limited' ? 'cli:chat.retryRateLimited' : 'cli:chat.retryBusy', { seconds: e.inSeconds })}\n`);
         break;
       case 'error':
         if (e.code !== 'cancelled') failed = true;
         if (!atLineStart) out('\n');
-        ctx.stderr.write(`mnemo: ${e.message}\n`);
-        if (e.code === 'max_rounds' && !store) ctx.stderr.write(`Continue with: mnemo chat --conversation ${conversationId} --continue\n`);
+        ctx.stderr.write(`mnemo: ${sayCli(e)}\n`);
+        if (e.code === 'max_rounds' && !store) ctx.stderr.write(`${tc('cli:chat.continueWith', { id: conversationId })}\n`);
         break;
       case 'done':
         if (!atLineStart) out('\n');
@@ -142,7 +144,7 @@ async function turn(
     ...(continueTurn ? { continueTurn } : {}),
     // The process ends after the turn: a first exchange's title is stored before it does.
     awaitTitle: true,
-    approve: (req) => ask(ctx, rl, controller.signal, `Allow Claude to ${req.command} ${req.path}${req.newPath ? ` → ${req.newPath}` : ''}? [y/N] `),
+    approve: (req) => ask(ctx, rl, controller.signal, tc('cli:chat.approve', { command: req.command, path: `${req.path}${req.newPath ? ` → ${req.newPath}` : ''}` })),
   });
   return !failed;
 }
@@ -150,7 +152,7 @@ async function turn(
 /** Approval in a terminal; without one there is nobody to ask, so the answer is no. */
 function ask(ctx: CliCommandContext, rl: readline.Interface | undefined, signal: AbortSignal, question: string): Promise<boolean> {
   if (!rl) {
-    ctx.stderr.write(`${question}no (not a terminal)\n`);
+    ctx.stderr.write(`${question}${tc('cli:chat.notATerminal')}\n`);
     return Promise.resolve(false);
   }
   // The signal withdraws the question on Ctrl+C, so the next line typed is a message again, not a late answer.
@@ -162,7 +164,7 @@ async function readAttachments(files: string[]): Promise<PendingAttachment[]> {
   const pending = new PendingAttachments();
   for (const file of files) {
     const name = path.basename(file);
-    const unreadable = new AttachmentError(`Cannot read the file “${name}” given with --attach: check that it exists and is a readable file.`);
+    const unreadable = new AttachmentError(m('errors:attachment.cliCannotRead', { name }));
     // Size and kind before reading: a huge file is refused without loading it, and a device (/dev/zero) or
     // a pipe, which has no end to read to, is no file to attach.
     const st = await stat(file).catch(() => undefined);

@@ -9,6 +9,7 @@ import { rolledBackResult, runMemoryCommand } from '../core/memory/run';
 import { validateMemoryPath } from '../core/memory/paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { Exit, type CliCommandContext } from './context';
+import { tc, type CliKey } from './i18n';
 import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
 import { checkReviewArgs, reviewCommand } from './review';
@@ -56,45 +57,46 @@ interface CommandSpec {
 /** A usage mistake found by a command's own argument check. */
 export class CommandUsageError extends Error {}
 
-function positionals(min: number, max: number, what: string) {
+/** Checks the count of positional arguments; `what` says the command's rule (translated when it is broken). */
+function positionals(min: number, max: number, what: CliKey) {
   return (args: string[]) => {
-    if (args.length < min || args.length > max) throw new CommandUsageError(what);
+    if (args.length < min || args.length > max) throw new CommandUsageError(tc(what));
   };
 }
 
 export const COMMANDS = {
-  memory: { checkArgs: positionals(0, 0, 'memory takes no arguments; it reads JSON lines on stdin.'), run: memoryCommand },
-  ls: { checkArgs: positionals(0, 1, 'ls takes at most one PATH.'), run: lsCommand },
-  cat: { checkArgs: positionals(1, 1, 'cat takes exactly one PATH, e.g. /memories/notes.md.'), run: catCommand },
-  verify: { checkArgs: positionals(0, 0, 'verify takes no arguments.'), run: verifyCommand },
+  memory: { checkArgs: positionals(0, 0, 'cli:args.memory'), run: memoryCommand },
+  ls: { checkArgs: positionals(0, 1, 'cli:args.ls'), run: lsCommand },
+  cat: { checkArgs: positionals(1, 1, 'cli:args.cat'), run: catCommand },
+  verify: { checkArgs: positionals(0, 0, 'cli:args.verify'), run: verifyCommand },
   passwd: {
     checkArgs(args: string[], flags: Flags) {
-      positionals(0, 0, 'passwd takes no arguments.')(args);
+      positionals(0, 0, 'cli:args.passwd')(args);
       kdfFlags(flags);
     },
     run: passwdCommand,
   },
-  rotate: { checkArgs: positionals(0, 0, 'rotate takes no arguments.'), run: rotateCommand },
-  'recovery-key': { checkArgs: positionals(0, 0, 'recovery-key takes no arguments.'), run: recoveryKeyCommand },
-  'accept-rollback': { checkArgs: positionals(0, 0, 'accept-rollback takes no arguments.'), run: acceptRollbackCommand },
+  rotate: { checkArgs: positionals(0, 0, 'cli:args.rotate'), run: rotateCommand },
+  'recovery-key': { checkArgs: positionals(0, 0, 'cli:args.recoveryKey'), run: recoveryKeyCommand },
+  'accept-rollback': { checkArgs: positionals(0, 0, 'cli:args.acceptRollback'), run: acceptRollbackCommand },
   export: {
     checkArgs(args: string[], flags: Flags) {
-      positionals(1, 1, 'export takes exactly one DIR.')(args);
+      positionals(1, 1, 'cli:args.export')(args);
       if (!flags.plaintext) {
-        throw new CommandUsageError('export writes your memories UNENCRYPTED; add --plaintext to confirm that this is what you want.');
+        throw new CommandUsageError(tc('cli:args.exportPlaintext'));
       }
     },
     run: exportCommand,
   },
-  import: { checkArgs: positionals(1, 1, 'import takes exactly one DIR.'), run: importCommand },
-  backup: { checkArgs: positionals(1, 1, 'backup takes exactly one DIR.'), run: backupCommand },
+  import: { checkArgs: positionals(1, 1, 'cli:args.import'), run: importCommand },
+  backup: { checkArgs: positionals(1, 1, 'cli:args.backup'), run: backupCommand },
   // Loaded on demand: the chat brings in the Anthropic SDK, which no other command needs.
-  chat: { checkArgs: positionals(0, 0, 'chat takes no positional arguments; use --once "message".'), run: async (ctx, flags) => (await import('./chat')).chatCommand(ctx, flags) },
+  chat: { checkArgs: positionals(0, 0, 'cli:args.chat'), run: async (ctx, flags) => (await import('./chat')).chatCommand(ctx, flags) },
   projects: { checkArgs: checkProjectsArgs, run: projectsCommand },
-  conversations: { checkArgs: positionals(0, 0, 'conversations takes no arguments; use --project NAME to list one project\'s.'), run: conversationsCommand },
-  models: { checkArgs: positionals(0, 0, 'models takes no arguments; add --refresh to ask the API again.'), run: modelsCommand },
+  conversations: { checkArgs: positionals(0, 0, 'cli:args.conversations'), run: conversationsCommand },
+  models: { checkArgs: positionals(0, 0, 'cli:args.models'), run: modelsCommand },
   review: { checkArgs: checkReviewArgs, run: reviewCommand },
-  'export-conversation': { checkArgs: positionals(1, 2, 'export-conversation takes a conversation ID and an optional FILE (default: standard output).'), run: exportConversationCommand },
+  'export-conversation': { checkArgs: positionals(1, 2, 'cli:args.exportConversation'), run: exportConversationCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;
 
@@ -120,21 +122,21 @@ export async function initCommand(
   io: CliIo,
   passphrase: (confirm: boolean) => Promise<string>,
 ): Promise<number> {
-  if (args.length) throw new CommandUsageError('init takes no arguments.');
+  if (args.length) throw new CommandUsageError(tc('cli:args.init'));
   const kdf = kdfFlags(flags);
   // A vault, a damaged one (exit 4) or a folder holding anything else is refused before the passphrase is asked.
   try {
     await Vault.mayCreateIn(dir);
   } catch (e) {
     if (!(e instanceof VaultError && e.code === 'ALREADY_EXISTS')) throw e;
-    io.stderr.write(`mnemo: a vault already exists at ${dir}; nothing was changed.\n`);
+    io.stderr.write(`mnemo: ${tc('cli:vault.exists', { dir })}\n`);
     return Exit.FAILED;
   }
   const pass = await passphrase(true);
   if (!flags['allow-weak']) await requireStrongPassphrase(pass);
   const { vault, recoveryKey } = await Vault.create(dir, pass, { stateDir: defaultStateDir(io.env), ...(kdf ? { kdf } : {}) });
   try {
-    io.stderr.write(`Created a vault at ${dir}.\nYour recovery key (shown only now; keep it somewhere safe, apart from this computer):\n`);
+    io.stderr.write(`${tc('cli:vault.created', { dir })}\n`);
     await writeLine(io.stdout, recoveryKey);
   } finally {
     await vault.close();
@@ -149,8 +151,8 @@ export function kdfFlags(flags: Flags): { opslimit: number; memlimit: number } |
   if (ops === undefined && mem === undefined) return undefined;
   const opslimit = Number(ops ?? 3);
   const memMiB = Number(mem ?? 256);
-  if (!Number.isInteger(opslimit) || opslimit < 2 || opslimit > 10) throw new CommandUsageError('--kdf-ops must be a whole number from 2 to 10.');
-  if (!Number.isInteger(memMiB) || memMiB < 64 || memMiB > 1024) throw new CommandUsageError('--kdf-mem must be a whole number of MiB from 64 to 1024.');
+  if (!Number.isInteger(opslimit) || opslimit < 2 || opslimit > 10) throw new CommandUsageError(tc('cli:args.kdfOps'));
+  if (!Number.isInteger(memMiB) || memMiB < 64 || memMiB > 1024) throw new CommandUsageError(tc('cli:args.kdfMem'));
   return { opslimit, memlimit: memMiB * 1024 * 1024 };
 }
 
@@ -202,7 +204,7 @@ async function lsCommand(ctx: CliCommandContext, flags: Flags): Promise<number> 
   // A project that never wrote a memory has an empty /memories, not a missing one.
   const meta = vault.memory.stat(dir) ?? (dir === '/memories' ? { kind: 'dir' as const, path: dir, created: 0, modified: 0 } : undefined);
   if (!meta) {
-    ctx.stderr.write(`mnemo: ${dir} does not exist.\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:memory.notFound', { path: dir })}\n`);
     return Exit.FAILED;
   }
   const entries = meta.kind === 'dir' ? vault.memory.list(dir, Infinity) : [meta];
@@ -219,11 +221,11 @@ async function catCommand(ctx: CliCommandContext, flags: Flags): Promise<number>
   const path = validateMemoryPath(ctx.argv[0]);
   const meta = vault.memory.stat(path);
   if (!meta) {
-    ctx.stderr.write(`mnemo: ${path} does not exist.\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:memory.notFound', { path })}\n`);
     return Exit.FAILED;
   }
   if (meta.kind !== 'file') {
-    ctx.stderr.write(`mnemo: ${path} is a directory; use "mnemo ls ${path}".\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:memory.isDirectory', { path })}\n`);
     return Exit.FAILED;
   }
   // Decrypt and authenticate everything before printing anything: a damaged memory prints nothing.
@@ -250,14 +252,14 @@ async function passwdCommand(ctx: CliCommandContext, flags: Flags, extras: RunEx
   if (!flags['allow-weak']) await requireStrongPassphrase(next);
   if (extras.viaRecoveryKey) await ctx.vault.setPassphrase(next, kdf);
   else await ctx.vault.changePassphrase(extras.currentPassphrase, next, kdf);
-  ctx.stderr.write('Passphrase changed. Backups made before now still open with the old passphrase.\n');
+  ctx.stderr.write(`${tc('cli:vault.passwd')}\n`);
   return Exit.OK;
 }
 
 /** `mnemo rotate`: a new master key, everything re-encrypted; prints the new recovery key once. */
 async function rotateCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const recoveryKey = await ctx.vault.rotateKeys(extras.currentPassphrase);
-  ctx.stderr.write('Keys rotated: everything is re-encrypted under a new key. Your new recovery key (shown only now; the old one no longer opens the vault):\n');
+  ctx.stderr.write(`${tc('cli:vault.rotated')}\n`);
   await writeLine(ctx.stdout, recoveryKey);
   return Exit.OK;
 }
@@ -265,7 +267,7 @@ async function rotateCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
 /** `mnemo recovery-key`: a new recovery key that revokes the old one; printed once. */
 async function recoveryKeyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const recoveryKey = await ctx.vault.newRecoveryKey(extras.currentPassphrase);
-  ctx.stderr.write('Your new recovery key (shown only now; keep it somewhere safe; the old one no longer opens the vault):\n');
+  ctx.stderr.write(`${tc('cli:vault.newRecoveryKey')}\n`);
   await writeLine(ctx.stdout, recoveryKey);
   return Exit.OK;
 }
@@ -273,11 +275,11 @@ async function recoveryKeyCommand(ctx: CliCommandContext, _flags: Flags, extras:
 /** `mnemo accept-rollback`: take the vault as it is now, after a reported rollback. */
 async function acceptRollbackCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   if (!extras.rolledBack) {
-    ctx.stderr.write('The vault is not reported as rolled back; nothing was changed.\n');
+    ctx.stderr.write(`${tc('cli:vault.notRolledBack')}\n`);
     return Exit.OK;
   }
   await ctx.vault.acceptRollback();
-  ctx.stderr.write('Accepted: this device now takes the vault as it is. Changes made after the copy it was restored from are not in it.\n');
+  ctx.stderr.write(`${tc('cli:vault.acceptedRollback')}\n`);
   return Exit.OK;
 }
 

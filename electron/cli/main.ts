@@ -10,7 +10,8 @@ import { VaultError } from '../core/vault/types';
 import { Exit, type CliCommandContext } from './context';
 import { memoryThroughApp } from './memory-app';
 import { readPassphrase, PassphraseUnavailable } from './passphrase';
-import { USAGE } from './usage';
+import { mcpUsage, usage as usageText } from './usage';
+import { sayCli, tc, useCliLanguage } from './i18n';
 import { COMMANDS, CommandUsageError, initCommand, NEEDS_PASSPHRASE, PER_CALL, READ_ONLY, RUN_WHEN_ROLLED_BACK, type CommandName } from './commands';
 
 export interface CliIo {
@@ -33,6 +34,7 @@ const OPTIONS = {
   once: { type: 'string' },
   conversation: { type: 'string' },
   project: { type: 'string' },
+  'project-id': { type: 'string' },
   'read-only': { type: 'boolean' },
   yes: { type: 'boolean' },
   temporary: { type: 'boolean' },
@@ -61,6 +63,8 @@ export function mayWrite(args: string[]): boolean {
 }
 
 export async function runCli(args: string[], io: CliIo): Promise<number> {
+  // Everything said to people from here on is in the language of the POSIX locale (LC_ALL, LC_MESSAGES, LANG).
+  await useCliLanguage(io.env);
   let parsed: Parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -69,11 +73,14 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   }
   const [command, ...rest] = parsed.positionals;
   if (parsed.values.help || command === 'help') {
-    io.stdout.write(USAGE);
+    // In the user's language: `mnemo ls --help`, the command's own; `mnemo mcp --help` and `mnemo help mcp`: the MCP
+    // server's own help; the rest, the whole usage.
+    const about = command === 'help' ? rest[0] : command;
+    io.stdout.write(about === 'mcp' ? mcpUsage() : command === 'ls' && parsed.values.help ? await (await import('./i18n')).lsHelp(io.env) : usageText());
     return Exit.OK;
   }
-  if (!command) return usage(io, 'No command given.');
-  if (command !== 'init' && command !== 'mcp' && !(command in COMMANDS)) return usage(io, `Unknown command "${command}".`);
+  if (!command) return usage(io, tc('cli:args.noCommand'));
+  if (command !== 'init' && command !== 'mcp' && !(command in COMMANDS)) return usage(io, tc('cli:args.unknownCommand', { command }));
 
   const dir = parsed.values.vault || defaultVaultDir(io.env);
   try {
@@ -83,9 +90,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     const spec = COMMANDS[command as CommandName];
     spec.checkArgs(rest, parsed.values);
     const keyFile = parsed.values['recovery-key-file'];
-    if (keyFile && NEEDS_PASSPHRASE.has(command)) throw new CommandUsageError(`${command} needs the passphrase, not the recovery key (after a recovery-key unlock, set a new passphrase with "mnemo passwd --recovery-key-file FILE").`);
+    if (keyFile && NEEDS_PASSPHRASE.has(command)) throw new CommandUsageError(tc('cli:args.needsPassphrase', { command }));
     if (!(await Vault.exists(dir))) {
-      io.stderr.write(`mnemo: there is no vault at ${dir}. Create one with "mnemo init --vault ${dir}".\n`);
+      io.stderr.write(`mnemo: ${tc('cli:vault.none', { dir })}\n`);
       return Exit.FAILED;
     }
     // An unlocked app holds the vault for its session: `memory` then sends its lines to the app.
@@ -99,14 +106,12 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       const currentPassphrase = keyFile ? '' : await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
       const report = await (keyFile ? readRecoveryKey(keyFile).then((k) => vault.unlockWithRecoveryKey(k)) : vault.unlock(currentPassphrase)).catch(cannotUnlock);
       if (report.rolledBack) {
-        io.stderr.write(
-          'mnemo: this vault was rolled back: it is older than the newest copy this device has seen (restored from a backup, or a sync brought back an older copy). Check it, then run "mnemo accept-rollback" to keep it as it is.\n',
-        );
+        io.stderr.write(`mnemo: ${tc('cli:vault.rolledBack')}\n`);
         if (!RUN_WHEN_ROLLED_BACK.has(command)) return Exit.DAMAGED;
       }
       // A pre-projects memory in the projects' folder breaks every project but the first: move it aside, and say so.
       const moved = READ_ONLY.has(command) || report.rolledBack ? undefined : await moveAsidePreProjectsMemory(vault);
-      if (moved) io.stderr.write(`mnemo: ${moved}\n`);
+      if (moved) io.stderr.write(`mnemo: ${sayCli({ message: moved.text, key: moved.key, params: moved.params })}\n`);
       const ctx: CliCommandContext = { argv: rest, vault, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env: io.env };
       // Renames by `memory` and `chat` keep the review inbox right; its notes are written before the vault closes.
       const review = READ_ONLY.has(command) ? undefined : new ReviewInbox(vault);
@@ -137,7 +142,7 @@ function passphrase(io: CliIo, parsed: Parsed, envName: string, confirm: boolean
     envName,
     file,
     confirm,
-    prompt: isNew ? 'New passphrase: ' : 'Vault passphrase: ',
+    prompt: isNew ? tc('cli:passphrase.promptNew') : tc('cli:passphrase.prompt'),
     tty: io.stdin.isTTY ? { input: io.stdin, output: io.stderr } : undefined,
   });
 }
@@ -146,31 +151,31 @@ async function readRecoveryKey(file: string): Promise<string> {
   try {
     return (await fs.readFile(file, 'utf8')).trim();
   } catch {
-    throw new PassphraseUnavailable('Cannot read the recovery key file given with --recovery-key-file.');
+    throw new PassphraseUnavailable(tc('cli:passphrase.recoveryKeyFileUnreadable'));
   }
 }
 
 /** A malformed or mistyped recovery key means the vault cannot be unlocked: exit 3 like a wrong one. */
 function cannotUnlock(err: unknown): never {
-  if (err instanceof VaultError && err.code === 'INVALID') throw new VaultError('BAD_PASSPHRASE', err.message);
+  if (err instanceof VaultError && err.code === 'INVALID') throw err.with({ code: 'BAD_PASSPHRASE' });
   throw err;
 }
 
 function usage(io: CliIo, message: string): number {
-  io.stderr.write(`mnemo: ${message}\n\n${USAGE}`);
+  io.stderr.write(`mnemo: ${message}\n\n${usageText()}`);
   return Exit.USAGE;
 }
 
 /** Maps an error to its exit code and a message that names no secret and no OS detail. */
 function failure(io: CliIo, err: unknown): number {
   if (err instanceof CommandUsageError) return usage(io, err.message);
-  if (err instanceof MemoryPathError) return usage(io, err.message);
+  if (err instanceof MemoryPathError) return usage(io, err.local ? sayCli({ message: err.local.text, key: err.local.key, params: err.local.params }) : err.message);
   if (err instanceof PassphraseUnavailable) {
     io.stderr.write(`mnemo: ${err.message}\n`);
     return Exit.CANNOT_UNLOCK;
   }
   if (err instanceof VaultError) {
-    io.stderr.write(`mnemo: ${err.message}\n`);
+    io.stderr.write(`mnemo: ${sayCli(err)}\n`);
     switch (err.code) {
       case 'BAD_PASSPHRASE':
       case 'BAD_HEADER':
@@ -184,7 +189,7 @@ function failure(io: CliIo, err: unknown): number {
   }
   // OS errors carry host paths and details that help nobody here; the code is enough to search for.
   const code = (err as { code?: unknown } | null)?.code;
-  io.stderr.write(`mnemo: the operation failed unexpectedly${typeof code === 'string' ? ` (${code})` : ''}. Every change it reported as done is saved; run "mnemo verify" to check the vault.\n`);
+  io.stderr.write(`mnemo: ${typeof code === 'string' ? tc('cli:vault.unexpectedCode', { code }) : tc('cli:vault.unexpected')}\n`);
   return Exit.FAILED;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `mnemo mcp [--vault DIR] [--project NAME] [--read-only]`: the memory as an
+ * `mnemo mcp [--vault DIR] [--project NAME | --project-id ID] [--read-only]`: the memory as an
  * MCP server on stdio, for Claude Desktop, Claude Code, Cursor and other MCP
  * clients (core/mcp/server.ts).
  *
@@ -18,22 +18,29 @@ import { createVaultBackend, VaultUnavailable, type VaultSession } from '../core
 import { defaultStateDir } from '../core/app-paths';
 import { Vault } from '../core/vault/vault';
 import { VaultError } from '../core/vault/types';
+import { ProjectId } from '../shared/projects';
 import { CommandUsageError, type Flags } from './commands';
 import { vaultIdIn } from './memory-app';
 import { Exit } from './context';
 import type { CliIo } from './main';
 import { PassphraseUnavailable, readPassphrase } from './passphrase';
+import { tc } from './i18n';
 
 export interface McpFlags extends Flags {
   'read-only'?: boolean | undefined;
   'passphrase-file'?: string | undefined;
   'recovery-key-file'?: string | undefined;
+  /** The project by its id (the Windows configurations use it: a name can hold characters cmd.exe acts on). */
+  'project-id'?: string | undefined;
 }
 
 /** Checks `mcp`'s arguments before anything starts. */
 export function checkMcpArgs(args: string[], flags: McpFlags): void {
-  if (args.length) throw new CommandUsageError('mcp takes no positional arguments; its client talks to it on standard input and output.');
-  if (flags['recovery-key-file']) throw new CommandUsageError('mcp unlocks with the passphrase (MNEMO_PASSPHRASE or --passphrase-file), not the recovery key.');
+  if (args.length) throw new CommandUsageError(tc('cli:args.mcpPositional'));
+  if (flags['recovery-key-file']) throw new CommandUsageError(tc('cli:args.mcpRecoveryKey'));
+  const id = flags['project-id'];
+  if (id !== undefined && flags.project !== undefined) throw new CommandUsageError(tc('cli:args.mcpProjectBoth'));
+  if (id !== undefined && !ProjectId.safeParse(id).success) throw new CommandUsageError(tc('cli:args.mcpProjectId'));
 }
 
 /**
@@ -54,6 +61,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   const vaultBackend = createVaultBackend({
     readOnly,
     project: flags.project,
+    projectId: flags['project-id'],
     client: clientName,
     log,
     passphrase: () => passphrase(io, flags),
@@ -81,6 +89,7 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
       via: 'mcp',
       client: clientName(),
       ...(flags.project !== undefined ? { project: flags.project } : {}),
+      ...(flags['project-id'] !== undefined ? { projectId: flags['project-id'] } : {}),
       readOnly,
       onRefused: (r) => {
         refusal = r.message;
@@ -106,6 +115,9 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
     version: packageJson.version,
     guidance: () => vaultBackend.guidance(),
     beforeEach: () => transport.drained(),
+    // The app is looked for as soon as the client has said its name: what the app lets it do shows in the tool's
+    // annotations before the first call, and the app lists it in Settings.
+    onInitialized: () => void router.prime().catch(() => undefined),
     log,
   });
 
@@ -123,12 +135,18 @@ export async function mcpCommand(dir: string, args: string[], flags: McpFlags, i
   });
   try {
     await server.mcp.connect(transport);
-    log(`ready${readOnly ? ' (read-only)' : ''}${flags.project !== undefined ? `, project "${flags.project}"` : ''}`);
+    log(`ready${readOnly ? ' (read-only)' : ''}${flags.project !== undefined ? `, project "${flags.project}"` : ''}${flags['project-id'] !== undefined ? `, project ${flags['project-id']}` : ''}`);
+    // Started by hand in a terminal rather than by a client: say what it is waiting for (stdout stays MCP's).
+    if (io.stdin.isTTY) log('this is an MCP server, waiting for an MCP client on standard input; an MCP client (Claude Desktop, Claude Code, Cursor) starts it. See mnemo mcp --help.');
     const { why, finish } = await stopped;
     log(`${why}; finishing`);
-    // Closing the server cancels the calls still waiting (the SDK aborts their handlers); the one running always
-    // finishes, durable, before the vault closes.
-    if (finish) await server.settled();
+    // Closing the server cancels the calls still waiting (the SDK aborts their handlers, and drops the answer of one
+    // that has finished but not been answered yet); the one running always finishes, durable, before the vault closes.
+    // So when the client only closed its end, every call is made and every answer handed to stdout first.
+    if (finish) {
+      await server.settled();
+      await transport.allAnswered();
+    }
     await server.close();
     await server.settled();
     await router.close();

@@ -11,6 +11,7 @@ import { nodeFs } from '../core/vault/fsio';
 import { HeaderFile } from '../core/vault/headerfile';
 import { serveMemoryLines } from './commands';
 import type { CliIo } from './main';
+import { sayCli, tc } from './i18n';
 
 /** The answer to every line after the app went away mid-command: nothing more was sent, so nothing is half done. */
 const APP_GONE = {
@@ -29,8 +30,8 @@ export async function memoryThroughApp(dir: string, project: string | undefined,
     client: 'mnemo memory',
     ...(project !== undefined ? { project } : {}),
     readOnly: false,
-    onRefused: (r) => io.stderr.write(`mnemo: the Mnemo app did not take this command: ${r.message}\n`),
-    onSlow: () => io.stderr.write('mnemo: the Mnemo app did not answer on its channel in time; opening the vault directly instead.\n'),
+    onRefused: (r) => io.stderr.write(`mnemo: ${tc('cli:memory.appRefused', { reason: sayCli(r) })}\n`),
+    onSlow: () => io.stderr.write(`mnemo: ${tc('cli:memory.appSlow')}\n`),
   });
   if (!backend) return undefined;
   let gone = false;

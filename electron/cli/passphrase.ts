@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
+import { tc } from './i18n';
 
 /** Raised when no passphrase can be had without putting it on the command line. */
 export class PassphraseUnavailable extends Error {}
@@ -29,25 +30,23 @@ export async function readPassphrase(src: PassphraseSources): Promise<string> {
     try {
       text = await fs.readFile(src.file, 'utf8');
     } catch {
-      throw new PassphraseUnavailable('Cannot read the passphrase file given with --passphrase-file.');
+      throw new PassphraseUnavailable(tc('cli:passphrase.fileUnreadable'));
     }
     // A trailing newline is how editors and `echo` end a file; it is not part of the passphrase.
     const passphrase = text.replace(/\r?\n$/, '');
-    if (!passphrase) throw new PassphraseUnavailable('The passphrase file is empty.');
+    if (!passphrase) throw new PassphraseUnavailable(tc('cli:passphrase.fileEmpty'));
     return passphrase;
   }
   if (src.tty && src.tty.input.isTTY && src.tty.input.setRawMode) {
     const first = await promptHidden(src.tty.input, src.tty.output, src.prompt);
-    if (!first) throw new PassphraseUnavailable('No passphrase entered.');
+    if (!first) throw new PassphraseUnavailable(tc('cli:passphrase.noneEntered'));
     if (src.confirm) {
-      const again = await promptHidden(src.tty.input, src.tty.output, 'Repeat it: ');
-      if (again !== first) throw new PassphraseUnavailable('The two passphrases differ; nothing was changed.');
+      const again = await promptHidden(src.tty.input, src.tty.output, tc('cli:passphrase.repeat'));
+      if (again !== first) throw new PassphraseUnavailable(tc('cli:passphrase.differ'));
     }
     return first;
   }
-  throw new PassphraseUnavailable(
-    `No passphrase: set ${src.envName}, pass --passphrase-file FILE, or run in a terminal to be asked.`,
-  );
+  throw new PassphraseUnavailable(tc('cli:passphrase.none', { env: src.envName }));
 }
 
 /** Reads one line from a TTY in raw mode without echoing it. Ctrl+C aborts. */
@@ -72,7 +71,7 @@ function promptHidden(
     const onData = (chunk: Buffer | string) => {
       for (const ch of chunk.toString('utf8')) {
         if (ch === '\r' || ch === '\n') return finish();
-        if (ch === '\u0003') return finish(new PassphraseUnavailable('Cancelled.'));
+        if (ch === '\u0003') return finish(new PassphraseUnavailable(tc('cli:passphrase.cancelled')));
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
         else if (ch >= ' ') value += ch;
       }

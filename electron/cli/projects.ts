@@ -12,6 +12,8 @@ import type { MemoryScope } from '../core/projects/scope';
 import { VaultError, type VaultApi } from '../core/vault/types';
 import { CommandUsageError, writeLine, type Flags } from './commands';
 import { Exit, type CliCommandContext } from './context';
+import { tc, type CliKey } from './i18n';
+import { m } from '../core/i18n/message';
 
 /** The project `--project NAME` names (case-insensitive), or the first project without it. */
 export async function selectedProject(ctx: CliCommandContext, flags: Flags): Promise<Project> {
@@ -33,22 +35,22 @@ export async function projectScope(ctx: CliCommandContext, flags: Flags): Promis
 // eslint-disable-next-line no-control-regex -- replacing control characters is the point
 const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
-const SUBCOMMANDS: Record<string, [number, string]> = {
-  list: [0, 'projects list takes no arguments.'],
-  create: [1, 'projects create takes one NAME (quote it if it has spaces).'],
-  rename: [2, 'projects rename takes OLD and NEW names.'],
-  delete: [1, 'projects delete takes one NAME.'],
-  restore: [1, 'projects restore takes the NAME of a deleted project.'],
+const SUBCOMMANDS: Record<string, [number, CliKey]> = {
+  list: [0, 'cli:args.projectsList'],
+  create: [1, 'cli:args.projectsCreate'],
+  rename: [2, 'cli:args.projectsRename'],
+  delete: [1, 'cli:args.projectsDelete'],
+  restore: [1, 'cli:args.projectsRestore'],
 };
 
 /** Checks `projects …` arguments before the vault is opened. */
 export function checkProjectsArgs(args: string[], flags: Flags): void {
   const [sub = 'list', ...rest] = args;
   const spec = SUBCOMMANDS[sub];
-  if (!spec) throw new CommandUsageError(`Unknown projects command "${sub}"; use list, create, rename, delete or restore.`);
-  if (rest.length !== spec[0]) throw new CommandUsageError(spec[1]);
+  if (!spec) throw new CommandUsageError(tc('cli:args.projectsUnknown', { command: sub }));
+  if (rest.length !== spec[0]) throw new CommandUsageError(tc(spec[1]));
   if (sub === 'delete' && !flags.yes) {
-    throw new CommandUsageError(`projects delete takes the project off the list (its memories and conversations stay in the vault, and "mnemo projects restore ${rest[0]}" brings them back); add --yes to confirm.`);
+    throw new CommandUsageError(tc('cli:args.projectsDeleteYes', { name: rest[0] ?? '' }));
   }
 }
 
@@ -59,27 +61,27 @@ export async function projectsCommand(ctx: CliCommandContext): Promise<number> {
   switch (sub) {
     case 'create': {
       const p = await projects.create(a);
-      ctx.stderr.write(`Created the project "${field(p.name)}".\n`);
+      ctx.stderr.write(`${tc('cli:projects.created', { name: field(p.name) })}\n`);
       return Exit.OK;
     }
     case 'rename': {
       const p = await projects.rename((await projects.byName(a)).id, b);
-      ctx.stderr.write(`Renamed to "${field(p.name)}".\n`);
+      ctx.stderr.write(`${tc('cli:projects.renamed', { name: field(p.name) })}\n`);
       return Exit.OK;
     }
     case 'delete': {
       const p = await projects.byName(a);
       await projects.delete(p.id);
-      ctx.stderr.write(`Deleted the project "${field(p.name)}". Its memories and conversations stay in the vault; "mnemo projects restore ${field(p.name)}" brings it back.\n`);
+      ctx.stderr.write(`${tc('cli:projects.deleted', { name: field(p.name) })}\n`);
       return Exit.OK;
     }
     case 'restore': {
       // Matched as byName matches live projects: NFC (a terminal may send an accent decomposed), trimmed, any case.
       const typed = a.normalize('NFC').trim().toLocaleLowerCase('en-US');
       const gone = (await projects.listDeleted()).filter((p) => p.name.toLocaleLowerCase('en-US') === typed);
-      if (!gone.length) throw new VaultError('NOT_FOUND', `There is no deleted project named "${a}".`);
+      if (!gone.length) throw new VaultError('NOT_FOUND', m('errors:project.noDeletedNamed', { name: a }));
       const p = await projects.restore(gone.at(-1)!.id);
-      ctx.stderr.write(`Restored the project "${field(p.name)}" with its memories and conversations.\n`);
+      ctx.stderr.write(`${tc('cli:projects.restored', { name: field(p.name) })}\n`);
       return Exit.OK;
     }
     default:
@@ -126,10 +128,10 @@ export async function exportConversationCommand(ctx: CliCommandContext): Promise
     await fs.writeFile(target, markdown, { encoding: 'utf8', flag: 'wx', mode: 0o600 });
   } catch (err) {
     const exists = (err as { code?: unknown }).code === 'EEXIST';
-    ctx.stderr.write(`mnemo: cannot write ${target}${exists ? ': it already exists; choose a new file name' : '; check that its folder exists and is writable'}.\n`);
+    ctx.stderr.write(`mnemo: ${tc(exists ? 'cli:projects.cannotWriteExists' : 'cli:projects.cannotWrite', { file: target })}\n`);
     return Exit.FAILED;
   }
-  ctx.stderr.write(`Exported the conversation to ${target}.\n`);
+  ctx.stderr.write(`${tc('cli:projects.exported', { file: target })}\n`);
   return Exit.OK;
 }
 
@@ -142,7 +144,7 @@ export async function liveConversation(ctx: CliCommandContext, id: string): Prom
     return await requireLiveConversation(ctx.vault, id);
   } catch (e) {
     const hidden = e instanceof VaultError && /deleted project/.test(e.message);
-    ctx.stderr.write(hidden ? `mnemo: conversation ${field(id)} is in a deleted project; restore the project first ("mnemo projects restore NAME").\n` : `mnemo: there is no conversation ${field(id)}; list them with "mnemo conversations".\n`);
+    ctx.stderr.write(`mnemo: ${tc(hidden ? 'cli:projects.conversationInDeleted' : 'cli:projects.noConversation', { id: field(id) })}\n`);
     return undefined;
   }
 }

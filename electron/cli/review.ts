@@ -8,11 +8,12 @@ import { ReviewInbox, reviewVault, type ReviewEntry } from '../core/review/inbox
 import { CommandUsageError, writeLine, type Flags } from './commands';
 import { Exit, type CliCommandContext } from './context';
 import { selectedProject } from './projects';
+import { tc } from './i18n';
 
 /** Checks `review` arguments before the vault is opened. */
 export function checkReviewArgs(args: string[], flags: Flags): void {
-  if (args.length) throw new CommandUsageError('review takes no positional arguments; use --mark PATH or --all to mark memories reviewed.');
-  if (flags.mark !== undefined && flags.all) throw new CommandUsageError('review takes --mark PATH or --all, not both.');
+  if (args.length) throw new CommandUsageError(tc('cli:args.reviewPositional'));
+  if (flags.mark !== undefined && flags.all) throw new CommandUsageError(tc('cli:args.reviewBoth'));
 }
 
 // eslint-disable-next-line no-control-regex -- replacing control characters is the point
@@ -27,18 +28,18 @@ export async function reviewCommand(ctx: CliCommandContext, flags: Flags): Promi
   const entries = await inbox.list(project.id);
   if (flags.all) {
     const marked = entries.length ? await inbox.mark(project.id, entries.map((e) => ({ path: e.path, version: e.version }))) : 0;
-    ctx.stderr.write(`Marked ${marked} ${marked === 1 ? 'change' : 'changes'} reviewed.\n`);
+    ctx.stderr.write(`${tc('cli:review.marked', { count: marked })}\n`);
     return Exit.OK;
   }
   if (flags.mark !== undefined) {
     const path = validateMemoryPath(flags.mark);
     const entry = entries.find((e) => e.path === path);
     if (!entry) {
-      ctx.stderr.write(`mnemo: nothing waits for review at ${field(path)}; list what does with "mnemo review".\n`);
+      ctx.stderr.write(`mnemo: ${tc('cli:review.nothingAt', { path: field(path) })}\n`);
       return Exit.FAILED;
     }
     await inbox.mark(project.id, [{ path, version: entry.version }]);
-    ctx.stderr.write(`Marked ${field(path)} reviewed (version ${entry.version}).\n`);
+    ctx.stderr.write(`${tc('cli:review.markedPath', { path: field(path), version: entry.version })}\n`);
     return Exit.OK;
   }
   for (const e of entries) await writeLine(ctx.stdout, `${field(e.path)}\t${e.kind}\t${who(e)}`);

@@ -11,16 +11,17 @@ import { Exit, type CliCommandContext } from './context';
 import { ImportChanged, importRoot, listFiles, readListedFile, type ListedFile } from './import-files';
 import type { Flags, RunExtras } from './commands';
 import { projectScope, projectVault } from './projects';
+import { sayCli, tc } from './i18n';
 
 /** `mnemo export DIR --plaintext`: every memory as a plain file under DIR. */
 export async function exportCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const target = path.resolve(ctx.argv[0]!);
   if (!(await isFreshTarget(target))) {
-    ctx.stderr.write(`mnemo: ${target} is not empty; export writes only into a new or empty folder.\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.exportNotEmpty', { dir: target })}\n`);
     return Exit.FAILED;
   }
   const count = await exportPlaintext(await projectVault(ctx, flags), target);
-  ctx.stderr.write(`Exported ${count} memories to ${target}. These files are NOT encrypted: delete them when you are done.\n`);
+  ctx.stderr.write(`${tc('cli:transfer.exported', { count, dir: target })}\n`);
   return Exit.OK;
 }
 
@@ -42,7 +43,7 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
     top = await importRoot(source);
     files = await listFiles(top);
   } catch (err) {
-    ctx.stderr.write(err instanceof ImportChanged ? `mnemo: nothing was imported: ${err.message}; try again when ${source} is left alone.\n` : `mnemo: cannot read the folder ${source}.\n`);
+    ctx.stderr.write(`mnemo: ${err instanceof ImportChanged ? tc('cli:transfer.importChanged', { reason: err.message, dir: source }) : tc('cli:transfer.cannotReadFolder', { dir: source })}\n`);
     return Exit.FAILED;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -84,7 +85,7 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
     planned.push({ path: memoryPath, text });
   }
   if (problems.length) {
-    ctx.stderr.write(`mnemo: nothing was imported:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.nothingImported')}\n${problems.map((p) => `  ${p}\n`).join('')}`);
     return Exit.FAILED;
   }
   if (!(ctx.vault instanceof Vault)) throw new Error('import needs a vault opened from disk');
@@ -92,11 +93,11 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
     const inVault = planned.map((item) => ({ ...item, path: scope.toVault(item.path) }));
     const written = await ctx.vault.importFiles(inVault, { overwrite: flags.overwrite === true, source: 'cli', maxFileBytes: limits.maxFileBytes, maxTotalBytes: limits.maxVaultBytes });
     const skipped = planned.length - written;
-    ctx.stderr.write(`Imported ${written} memories${skipped ? ` (${skipped} already there with the same text, skipped)` : ''}.\n`);
+    ctx.stderr.write(`${skipped ? tc('cli:transfer.importedSkipped', { count: written, skipped }) : tc('cli:transfer.imported', { count: written })}\n`);
     return Exit.OK;
   } catch (err) {
     if (!(err instanceof VaultError) || !['EXISTS', 'LIMIT', 'NOT_A_FILE', 'NOT_A_DIRECTORY', 'INVALID'].includes(err.code)) throw scope.error(err);
-    ctx.stderr.write(`mnemo: nothing was imported: ${(scope.error(err) as VaultError).message}\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.nothingImportedBecause', { reason: sayCli(scope.error(err) as VaultError) })}\n`);
     return Exit.FAILED;
   }
 }
@@ -110,11 +111,11 @@ export async function importCommand(ctx: CliCommandContext, flags: Flags): Promi
 export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
   const target = path.resolve(ctx.argv[0]!);
   if (await isInsideVault(ctx.vault.dir, target)) {
-    ctx.stderr.write('mnemo: a backup cannot go inside the vault folder; choose a folder outside it.\n');
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.backupInsideVault')}\n`);
     return Exit.FAILED;
   }
   if (!(await isFreshTarget(target))) {
-    ctx.stderr.write(`mnemo: ${target} is not empty; backup writes only into a new or empty folder.\n`);
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.backupNotEmpty', { dir: target })}\n`);
     return Exit.FAILED;
   }
   let problems: string[] = [];
@@ -131,9 +132,9 @@ export async function backupCommand(ctx: CliCommandContext, _flags: Flags, extra
     if (!problems.length) throw err;
   });
   if (problems.length) {
-    ctx.stderr.write(`mnemo: the backup copy did not verify, so nothing was written to ${target}:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+    ctx.stderr.write(`mnemo: ${tc('cli:transfer.backupNotVerified', { dir: target })}\n${problems.map((p) => `  ${p}\n`).join('')}`);
     return Exit.FAILED;
   }
-  ctx.stderr.write(`Backed up to ${target} (encrypted; opens with this vault's passphrase or recovery key).\n`);
+  ctx.stderr.write(`${tc('cli:transfer.backedUp', { dir: target })}\n`);
   return Exit.OK;
 }

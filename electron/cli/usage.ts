@@ -1,77 +1,88 @@
-/** The `mnemo --help` text. Kept apart so usage errors and `--help` print the same thing. */
-export const USAGE = `mnemo — the Mnemo vault from the command line
+/**
+ * The `mnemo --help` and `mnemo mcp --help` texts, in the CLI's language (electron/cli/i18n.ts). Kept apart so
+ * usage errors and `--help` print the same thing. Commands, options and placeholders (NAME, DIR) are code and
+ * stay as they are; only the descriptions are translated.
+ */
+import { helpRows, tc } from './i18n';
 
-Usage: mnemo <command> [options]
+/** The `mnemo --help` text. */
+export function usage(): string {
+  const c = (k: Parameters<typeof tc>[0]) => tc(k);
+  return `mnemo — ${c('cli:help.main.title')}
 
-Commands:
-  init                     Create a new vault and print its recovery key once
-  memory                   Memory-tool commands as JSON lines on stdin; one
-                           {"content","is_error"} JSON line out per input line
-  mcp                      Serve the memory to MCP clients (Claude Desktop, Claude
-                           Code, Cursor) on standard input and output: the
-                           \`memory\` tool, the memories as resources, and a
-                           prompt; --read-only: view only. Uses the running,
-                           unlocked app when there is one; else the passphrase
-                           from MNEMO_PASSPHRASE or --passphrase-file (never asked)
-  ls [PATH]                List memories under PATH (default /memories)
-  cat PATH                 Print one memory's text exactly
-  verify                   Authenticate the header, manifest, journal and every blob
-  passwd                   Change the passphrase (new one from MNEMO_NEW_PASSPHRASE,
-                           --new-passphrase-file, or a prompt); with
-                           --recovery-key-file, set one without the old one;
-                           --kdf-ops/--kdf-mem set a new Argon2id cost
-  rotate                   Re-encrypt everything under a new key; prints the new
-                           recovery key once (the old one stops working)
-  recovery-key             Make a new recovery key (rotates the keys so the old
-                           key stops working); prints it once
-  accept-rollback          Accept a vault reported as rolled back, as it is now
-  export DIR --plaintext   Write every memory to DIR as plain, UNENCRYPTED files
-  import DIR [--overwrite] Add the files under DIR as memories
-  backup DIR               Write an encrypted copy of the vault to DIR
-  chat                     Chat with Claude on this vault (--once "message",
-                           --conversation ID); --temporary: a chat that is not
-                           kept and cannot change memory; --attach FILE
-                           (repeatable) sends an image (PNG, JPEG, GIF, WebP),
-                           PDF or UTF-8 text file with the first message;
-                           --conversation ID --continue carries on a reply
-                           the round limit stopped
-  projects                 List projects, one a line: name, then id
-  projects create NAME     Make a project with its own, empty /memories
-  projects rename OLD NEW  Rename a project
-  projects delete NAME --yes
-                           Take a project off the list; its memories and
-                           conversations stay in the vault
-  projects restore NAME    Bring a deleted project back
-  conversations            List conversations: id, project, title, one a line
-  models [--refresh]       List the API's models: id and context window (kept
-                           in the vault; --refresh asks the API again)
-  review                   List what Claude, "mnemo memory" or an MCP client changed
-                           since it was last reviewed: path, kind (new, changed,
-                           deleted) and who, one a line; --mark PATH or --all
-                           marks it reviewed
-  export-conversation ID [FILE]
-                           Write a conversation as Markdown to FILE (a new
-                           file) or standard output
+${c('cli:help.main.usage')}
 
-Options:
-  --project NAME           memory, mcp, ls, cat, export, import, chat,
-                           conversations, review: work in that project
-                           (default: the first)
-  --read-only              mcp: only view and read; every change is refused
-  --vault DIR              The vault directory (or MNEMO_VAULT; default: the app's)
-  --passphrase-file FILE   Read the passphrase from FILE (or MNEMO_PASSPHRASE,
-                           or you are asked without echo). Never on the command line.
-  --recovery-key-file FILE Unlock with the recovery key in FILE instead (not for
-                           rotate, recovery-key or backup). A key with a typo is
-                           reported as such (exit 3).
-  --kdf-ops N, --kdf-mem MIB
-                           init and passwd: Argon2id cost (2-10 passes,
-                           64-1024 MiB; init calibrates one if not given)
-  --allow-weak             init and passwd: accept a passphrase the strength
-                           check (the same as the app's) would refuse
-  -h, --help               Show this help
-
-Exit codes: 0 ok, 1 operation failed (also: the vault is open elsewhere), 2 usage,
-3 cannot unlock (wrong passphrase or recovery key, or a typo in it), 4 vault
-damaged, tampered or rolled back (run accept-rollback to keep a rolled-back vault).
+${c('cli:help.main.commandsTitle')}
+${helpRows([
+  ['init', c('cli:help.main.commands.init')],
+  ['memory', c('cli:help.main.commands.memory')],
+  ['mcp', c('cli:help.main.commands.mcp')],
+  ['ls [PATH]', c('cli:help.main.commands.ls')],
+  ['cat PATH', c('cli:help.main.commands.cat')],
+  ['verify', c('cli:help.main.commands.verify')],
+  ['passwd', c('cli:help.main.commands.passwd')],
+  ['rotate', c('cli:help.main.commands.rotate')],
+  ['recovery-key', c('cli:help.main.commands.recoveryKey')],
+  ['accept-rollback', c('cli:help.main.commands.acceptRollback')],
+  ['export DIR --plaintext', c('cli:help.main.commands.export')],
+  ['import DIR [--overwrite]', c('cli:help.main.commands.import')],
+  ['backup DIR', c('cli:help.main.commands.backup')],
+  ['chat', c('cli:help.main.commands.chat')],
+  ['projects', c('cli:help.main.commands.projects')],
+  ['projects create NAME', c('cli:help.main.commands.projectsCreate')],
+  ['projects rename OLD NEW', c('cli:help.main.commands.projectsRename')],
+  ['projects delete NAME --yes', c('cli:help.main.commands.projectsDelete')],
+  ['projects restore NAME', c('cli:help.main.commands.projectsRestore')],
+  ['conversations', c('cli:help.main.commands.conversations')],
+  ['models [--refresh]', c('cli:help.main.commands.models')],
+  ['review', c('cli:help.main.commands.review')],
+  ['export-conversation ID [FILE]', c('cli:help.main.commands.exportConversation')],
+])}
+${c('cli:help.main.optionsTitle')}
+${helpRows([
+  ['--project NAME', c('cli:help.main.options.project')],
+  ['--read-only', c('cli:help.main.options.readOnly')],
+  ['--vault DIR', c('cli:help.main.options.vault')],
+  ['--passphrase-file FILE', c('cli:help.main.options.passphraseFile')],
+  ['--recovery-key-file FILE', c('cli:help.main.options.recoveryKeyFile')],
+  ['--kdf-ops N, --kdf-mem MIB', c('cli:help.main.options.kdf')],
+  ['--allow-weak', c('cli:help.main.options.allowWeak')],
+  ['-h, --help', c('cli:help.main.options.help')],
+])}
+${c('cli:help.main.exit')}
 `;
+}
+
+/** The `mnemo mcp --help` text. */
+export function mcpUsage(): string {
+  const c = (k: Parameters<typeof tc>[0]) => tc(k);
+  return `${c('cli:help.mcp.title')}
+
+${c('cli:help.mcp.about')}
+
+${c('cli:help.mcp.app')}
+
+${c('cli:help.mcp.usage')}
+
+${c('cli:help.mcp.optionsTitle')}
+${helpRows([
+  ['--project NAME', c('cli:help.mcp.options.project')],
+  ['--project-id ID', c('cli:help.mcp.options.projectId')],
+  ['--read-only', c('cli:help.mcp.options.readOnly')],
+  ['--vault DIR', c('cli:help.mcp.options.vault')],
+  ['--passphrase-file FILE', c('cli:help.mcp.options.passphraseFile')],
+  ['-h, --help', c('cli:help.mcp.options.help')],
+])}
+${c('cli:help.mcp.desktop')}
+  {
+    "mcpServers": {
+      "mnemo": { "command": "mnemo", "args": ["mcp"] }
+    }
+  }
+
+${c('cli:help.mcp.code')}
+  claude mcp add --scope user mnemo -- mnemo mcp
+
+${c('cli:help.mcp.inApp')}
+`;
+}

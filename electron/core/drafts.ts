@@ -11,13 +11,14 @@
  * before that (`drafts/<kind>`) is still offered until discarded
  * (docs/sync-design.md §3).
  */
-import { ChatDraft, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
+import { ChatDraft, EditDrafts, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
 import { VaultError, type VaultApi } from './vault/types';
+import { m, type LocalMessage } from './i18n/message';
 
-const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat' };
+const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit' };
 /** Scheme 2: the keys of this computer's drafts. */
 const ownKey = (device: string, kind: DraftKind) => `drafts/${device}/${kind}`;
-const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft } as const;
+const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts } as const;
 const KINDS = Object.keys(KEYS) as DraftKind[];
 
 /** The drafts of one app session: held in memory while unlocked, persisted at lock. */
@@ -70,11 +71,11 @@ export class DraftKeeper {
    * Called just before the vault locks. Never throws: the drafts the vault
    * could not take come back, with what went wrong, for the window to keep.
    */
-  async persist(vault: VaultApi): Promise<{ drafts: Drafts; failed?: string }> {
+  async persist(vault: VaultApi): Promise<{ drafts: Drafts; failed?: LocalMessage }> {
     const held = this.held;
     this.held = {};
     const lost: Drafts = {};
-    let failed: string | undefined;
+    let failed: LocalMessage | undefined;
     for (const kind of KINDS) {
       const draft = held[kind];
       if (!draft) continue;
@@ -83,18 +84,17 @@ export class DraftKeeper {
         await vault.internal.putJSON(device ? ownKey(device, kind) : KEYS[kind], draft);
       } catch (err) {
         Object.assign(lost, { [kind]: draft });
-        failed ??= err instanceof VaultError ? err.message : 'The vault could not be written.';
+        failed ??= err instanceof VaultError ? err.local : m('errors:drafts.writeFailed');
       }
     }
-    return failed === undefined ? { drafts: lost } : { drafts: lost, failed: `${failed} Your unsaved work could not be kept in the vault, so it stays only in this window until you unlock again.` };
+    return failed === undefined ? { drafts: lost } : { drafts: lost, failed: m('errors:drafts.notKept', { reason: failed }) };
   }
 
-  /** Drops a held chat draft typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */
+  /** Drops held chat drafts and open edits typed in a conversation `gone(id)` says is not kept (a temporary chat being forgotten). */
   dropChatIn(gone: (conversationId: string) => boolean): void {
-    const id = this.held.chat?.conversationId;
-    if (id === undefined || !gone(id)) return;
-    const { chat: _dropped, ...rest } = this.held;
-    this.held = rest;
+    const { chat, edit, ...rest } = this.held;
+    const edits = edit?.filter((e) => !gone(e.conversationId)) ?? [];
+    this.held = { ...rest, ...(chat && !(chat.conversationId !== undefined && gone(chat.conversationId)) ? { chat } : {}), ...(edits.length ? { edit: edits } : {}) };
   }
 
   /** Drops the held drafts without writing them (the vault is already locked). */

@@ -10,6 +10,7 @@
  */
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { VaultError } from './vault/types';
+import { m, type Keyed, type LocalMessage } from './i18n/message';
 
 /** The verdict on one passphrase, with feedback a person can act on. */
 export interface PassphraseAssessment {
@@ -21,6 +22,12 @@ export interface PassphraseAssessment {
   warning: string;
   /** How to make it stronger. */
   suggestions: string[];
+  /**
+   * The same feedback as ids, for the window to say in its language: zxcvbn's own names for its
+   * messages (`warnings.common`, `suggestions.l33t`, …) or ours (`mnemo.tooShort`, …). `warning` is
+   * absent when there is nothing to say.
+   */
+  feedback: { warning?: string; suggestions: string[] };
 }
 
 /** Shortest accepted passphrase: below this, even random characters are within reach of an offline attack on a copied vault. */
@@ -41,12 +48,25 @@ const JUDGED_LENGTH = 64;
 /** Words that say nothing secret about this vault: an attacker tries them first. */
 const APP_WORDS = ['mnemo', 'claude', 'anthropic', 'memory', 'memories', 'vault', 'passphrase', 'password'];
 
+/** Our own feedback, in English, by id (the window's catalog has them under the same ids). */
+const OWN = {
+  tooShort: `This is shorter than ${MIN_PASSPHRASE_LENGTH} characters.`,
+  useWords: 'Use four or more unrelated words.',
+  guessable: 'This would be found quickly by an attacker guessing common words and patterns.',
+  addWords: 'Add another word or two; unrelated words work best.',
+} as const;
+
 let factory: Promise<ZxcvbnFactory> | undefined;
+/** zxcvbn's English feedback → its id (`warnings.x`, `suggestions.y`), read from the translations it was given. */
+let feedbackIds: Map<string, string> | undefined;
 
 /** Loads the estimator and its dictionaries (a few MB) the first time a passphrase is judged, not at start-up. */
 function estimator(): Promise<ZxcvbnFactory> {
   factory ??= (async () => {
     const [core, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
+    feedbackIds = new Map(
+      (['warnings', 'suggestions'] as const).flatMap((group) => Object.entries(en.translations[group]).map(([id, text]) => [text, `${group}.${id}`] as [string, string])),
+    );
     return new core.ZxcvbnFactory({
       translations: en.translations,
       graphs: common.adjacencyGraphs,
@@ -71,26 +91,54 @@ export async function assessPassphrase(passphrase: string, userInputs: string[] 
   const score = result.score as PassphraseAssessment['score'];
   const long = [...passphrase].length >= MIN_PASSPHRASE_LENGTH;
   const acceptable = long && result.guessesLog10 >= MIN_GUESSES_LOG10;
+  const idOf = (text: string) => feedbackIds?.get(text) ?? '';
   let warning = result.feedback.warning ?? '';
+  let warningId = warning ? idOf(warning) : undefined;
   const suggestions = [...result.feedback.suggestions];
+  const suggestionIds = suggestions.map(idOf);
+  const own = (id: keyof typeof OWN) => [OWN[id], `mnemo.${id}`] as const;
   if (!long) {
-    warning ||= `This is shorter than ${MIN_PASSPHRASE_LENGTH} characters.`;
-    suggestions.unshift('Use four or more unrelated words.');
+    if (!warning) [warning, warningId] = own('tooShort');
+    suggestions.unshift(OWN.useWords);
+    suggestionIds.unshift(own('useWords')[1]);
   } else if (!acceptable) {
-    warning ||= 'This would be found quickly by an attacker guessing common words and patterns.';
-    if (suggestions.length === 0) suggestions.push('Add another word or two; unrelated words work best.');
+    if (!warning) [warning, warningId] = own('guessable');
+    if (suggestions.length === 0) {
+      suggestions.push(OWN.addWords);
+      suggestionIds.push(own('addWords')[1]);
+    }
   }
-  return { score, acceptable, warning, suggestions };
+  return { score, acceptable, warning, suggestions, feedback: { ...(warningId !== undefined ? { warning: warningId } : {}), suggestions: suggestionIds } };
 }
 
-/** The message shown when a weak passphrase is refused: what is wrong and what to do. */
+/** Our own feedback ids → their text in the window's catalog (zxcvbn's ids are there as they are: `common:strength.<id>`). */
+const OWN_KEYS = {
+  'mnemo.tooShort': 'common:strength.warnings.tooShort',
+  'mnemo.guessable': 'common:strength.warnings.guessable',
+  'mnemo.useWords': 'common:strength.suggestions.useUnrelatedWords',
+  'mnemo.addWords': 'common:strength.suggestions.addWords',
+} as const;
+
+/** One piece of feedback as a message: by its catalog key when it has one, else zxcvbn's English as it is. */
+function feedbackPiece(id: string | undefined, english: string): Keyed {
+  if (id && Object.hasOwn(OWN_KEYS, id)) return { key: OWN_KEYS[id as keyof typeof OWN_KEYS], params: { min: MIN_PASSPHRASE_LENGTH } };
+  if (id && /^(warnings|suggestions)\.\w+$/.test(id)) return { key: `common:strength.${id}` };
+  return m('errors:plain', { text: english });
+}
+
+/** The message shown when a weak passphrase is refused: what is wrong and what to do (English in `text`). */
+export function weakPassphrase(a: PassphraseAssessment): LocalMessage {
+  const advice = a.suggestions[0] ? feedbackPiece(a.feedback.suggestions[0], a.suggestions[0]) : feedbackPiece('mnemo.useWords', OWN.useWords);
+  return a.warning ? m('errors:passphrase.tooWeak', { warning: feedbackPiece(a.feedback.warning, a.warning), advice }) : m('errors:passphrase.tooWeakNoWarning', { advice });
+}
+
+/** weakPassphrase's English. */
 export function weakPassphraseMessage(a: PassphraseAssessment): string {
-  const advice = a.suggestions[0] ?? 'Use four or more unrelated words.';
-  return `This passphrase is too weak: it would be easy to guess. ${a.warning} ${advice}`.replace(/\s+/g, ' ').trim();
+  return weakPassphrase(a).text;
 }
 
 /** INVALID (with what is weak and what to do) unless `passphrase` is acceptable; the one rule for the window and the CLI. */
 export async function requireStrongPassphrase(passphrase: string): Promise<void> {
   const verdict = await assessPassphrase(passphrase);
-  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphraseMessage(verdict));
+  if (!verdict.acceptable) throw new VaultError('INVALID', weakPassphrase(verdict));
 }

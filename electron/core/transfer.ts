@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { nodeFs, type VaultFs } from './vault/fsio';
 import { VaultError, type VaultApi } from './vault/types';
+import { m } from './i18n/message';
 
 /** True if `dir` does not exist or is an empty directory: we never write into a folder that holds something. */
 export async function isFreshTarget(dir: string): Promise<boolean> {
@@ -120,7 +121,7 @@ async function removeTree(fsx: VaultFs, dir: string): Promise<void> {
  * vault's file layer (tests pass a simulated disk).
  */
 export async function copyVault(vault: VaultApi, target: string, check?: (copy: string) => Promise<void>, fsx: VaultFs = nodeFs): Promise<void> {
-  if (await isInsideVault(vault.dir, target)) throw new VaultError('INVALID', 'A backup cannot go inside the vault folder; choose a folder outside it.');
+  if (await isInsideVault(vault.dir, target)) throw new VaultError('INVALID', m('errors:transfer.backupInsideVault'));
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
   try {
     await vault.exclusive(() => copyTree(fsx, vault.dir, tmp));

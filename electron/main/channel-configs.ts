@@ -45,17 +45,28 @@ function shellWord(word: string): string {
 /** Every configuration for one project; `readOnly` adds `--read-only` (the other app may only view). */
 export function projectConfigs(project: ProjectRef, isFirst: boolean, readOnly: boolean): ProjectConfigs {
   const server = serverName(project, isFirst);
-  const args = ['mcp', ...(isFirst ? [] : ['--project', project.name]), ...(readOnly ? ['--read-only'] : [])];
+  const flags = readOnly ? ['--read-only'] : [];
+  // A name that starts with a dash ("-x", "--read-only") is joined to its flag: given as the next word, mnemo's argument
+  // parser would refuse it as ambiguous (or take it for a flag of its own).
+  const projectArgs = project.name.startsWith('-') ? [`--project=${project.name}`] : ['--project', project.name];
+  const args = ['mcp', ...(isFirst ? [] : projectArgs), ...flags];
+  // On Windows an npm-installed command is a .cmd shim, which these apps start only through `cmd /c`: cmd.exe reads
+  // the line again, and the shim's %* once more, where & | < > ^ % ! ( ) and quotes act. No quoting survives all of
+  // those readings for every name, so the project goes by its id (hex digits), and every word is inert to them.
+  const windows = ['/c', MNEMO_COMMAND, 'mcp', ...(isFirst ? [] : ['--project-id', project.id]), ...flags];
   const json = (command: string, list: string[]) => JSON.stringify({ mcpServers: { [server]: { command, args: list } } }, null, 2);
+  // For every folder Claude Code runs in (the user's scope): this memory is the user's, not one repository's.
+  const claudeCode = (words: string[]) => `claude mcp add --scope user ${shellWord(server)} -- ${words.map(shellWord).join(' ')}`;
   const configs: Record<ConfigTarget, string> = {
     // claude_desktop_config.json: the mcpServers entry (merge it into the file's own mcpServers).
     'claude-desktop': json(MNEMO_COMMAND, args),
-    // On Windows an npm-installed command is a .cmd shim, which Claude Desktop starts only through cmd /c.
-    'claude-desktop-windows': json('cmd', ['/c', MNEMO_COMMAND, ...args]),
-    // For every folder Claude Code runs in (the user's scope): this memory is the user's, not one repository's.
-    'claude-code': `claude mcp add --scope user ${shellWord(server)} -- ${[MNEMO_COMMAND, ...args].map(shellWord).join(' ')}`,
+    'claude-desktop-windows': json('cmd', windows),
+    'claude-code': claudeCode([MNEMO_COMMAND, ...args]),
+    // Typed in PowerShell or cmd.exe: every word is inert there too (the server name is letters, digits and dashes).
+    'claude-code-windows': claudeCode(['cmd', ...windows]),
     // .cursor/mcp.json (in a project) or ~/.cursor/mcp.json (everywhere): the same mcpServers shape.
     cursor: json(MNEMO_COMMAND, args),
+    'cursor-windows': json('cmd', windows),
   };
   return { project: project.id, projectName: project.name, server, configs };
 }

@@ -1,8 +1,8 @@
 /**
  * The local channel for other apps as main runs it (plain Node: Electron and
  * the e2e harness run exactly this): it starts serving when the vault is
- * unlocked and stops before the keys go, denying every change still waiting
- * for the user, telling each connection the vault locked, and writing the
+ * unlocked and stops before the keys go, ending every change still waiting
+ * for the user unmade, telling each connection the vault locked, and writing the
  * call log. The window hears of waiting changes and of the log by events.
  */
 import { CallLog, readCallLog, type ChannelCall } from '../core/mcp/calls-log';
@@ -12,6 +12,7 @@ import { ChannelServer, type ChannelServerOptions } from '../core/mcp/channel-se
 import { AppChannelService } from '../core/mcp/channel-service';
 import type { ChannelStatus } from '../shared/channel';
 import type { AppSession } from './handlers/session';
+import { keyed, m, type LocalMessage } from '../core/i18n/message';
 
 export interface ChannelHostOptions {
   /** False: no channel is served (its calls still answer, with nothing waiting). Default: true. */
@@ -31,7 +32,7 @@ export class ChannelHost {
   readonly approvals: ApprovalBoard;
   private server: ChannelServer | undefined;
   private log: CallLog | undefined;
-  private problem: string | undefined;
+  private problem: LocalMessage | undefined;
   /** Starts and stops run one after another, so a lock during a start stops what the start made. */
   private chain: Promise<void> = Promise.resolve();
   private logTimer: NodeJS.Timeout | undefined;
@@ -54,7 +55,7 @@ export class ChannelHost {
     return run;
   }
 
-  /** Stops serving: waiting changes denied, connections told and closed, the log written. */
+  /** Stops serving: waiting changes ended unmade, connections told and closed, the log written. */
   stop(): Promise<void> {
     const run = this.chain.then(() => this.end());
     this.chain = run.catch(() => undefined);
@@ -62,7 +63,7 @@ export class ChannelHost {
   }
 
   status(): ChannelStatus {
-    return { serving: this.server !== undefined, connections: this.server?.size ?? 0, ...(this.problem ? { problem: this.problem } : {}) };
+    return { serving: this.server !== undefined, connections: this.server?.size ?? 0, ...(this.problem ? { problem: this.problem.text, problemKey: keyed(this.problem) } : {}) };
   }
 
   /** The call log, newest first: the live one while serving, else what the vault holds. */
@@ -73,6 +74,7 @@ export class ChannelHost {
 
   private async begin(): Promise<void> {
     if (this.server || this.opts.serve === false || !this.session.isUnlocked()) return;
+    this.approvals.reopen();
     const vault = this.session.unlocked();
     const log = new CallLog(vault.internal, { ...(this.opts.logFlushMs !== undefined ? { flushMs: this.opts.logFlushMs } : {}), onChange: () => this.logChanged() });
     await log.load().catch(() => undefined);
@@ -83,17 +85,17 @@ export class ChannelHost {
       this.problem = undefined;
     } catch (e) {
       // The app works on without it; Settings says why other apps cannot reach it.
-      this.problem = e instanceof ChannelError ? e.message : 'The channel for other apps could not start.';
+      this.problem = e instanceof ChannelError ? e.local : m('errors:channel.failed');
     }
   }
 
   private async end(): Promise<void> {
-    // Denied before the server waits for calls in flight: a change held for the user would otherwise hold the lock.
-    this.approvals.denyAll();
+    // Ended before the server waits for calls in flight: a change held for the user would otherwise hold the lock.
+    this.approvals.lockAll();
     const server = this.server;
     this.server = undefined;
     await server?.stop();
-    this.approvals.denyAll();
+    this.approvals.lockAll();
     clearTimeout(this.logTimer);
     this.logTimer = undefined;
     const log = this.log;

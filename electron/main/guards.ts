@@ -4,6 +4,8 @@
  * attach a debugger to it, closes developer tools if anything opens them, and
  * runs as one instance (two would fight over the vault's lock).
  */
+import { englishErrors } from '../core/i18n/message';
+import type { Translate } from '../core/i18n/translator';
 
 /** The parts of Electron's `app` the guards use; the real `app` and the test stub both fit. */
 export interface GuardedApp {
@@ -29,6 +31,8 @@ export interface GuardOptions {
   platform?: NodeJS.Platform;
   /** Shows a message before any window exists (dialog.showErrorBox). */
   showError: (title: string, content: string) => void;
+  /** The language it is said in (main's: language.ts); English when absent. */
+  t?: Translate;
   /** Brings the running window to the front when Mnemo is launched a second time. */
   focusExisting: () => void;
 }
@@ -64,7 +68,8 @@ export function enforceStartupGuards(opts: GuardOptions): boolean {
   if (app.isPackaged) {
     const bad = refusedSwitch(opts.argv, (n) => app.commandLine.hasSwitch(n), opts.platform);
     if (bad) {
-      opts.showError('Mnemo did not start', `Mnemo does not start with the debugging option ${bad}, which would let another program read your unlocked vault. Start Mnemo without it.`);
+      const t = opts.t ?? englishErrors();
+      opts.showError(t('errors:dialog.startup.title'), t('errors:dialog.startup.refusedSwitch', { option: bad }));
       app.exit(1);
       return false;
     }

@@ -10,7 +10,7 @@ import { enforceStartupGuards } from './guards';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
-import { createMainWindow, electronConsentPort, electronLinkPorts, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
+import { createMainWindow, dialogText, electronConsentPort, electronLinkPorts, guardAllWebContents, isOurMainFrame, lockDownSession } from './window';
 import { loadBounds, saveBounds } from './window-state';
 
 const here = import.meta.dirname;
@@ -38,6 +38,7 @@ const guardsPassed = enforceStartupGuards({
   app,
   argv: process.argv,
   showError: (title, content) => dialog.showErrorBox(title, content),
+  t: dialogText(),
   focusExisting: () => {
     if (win?.isMinimized()) win.restore();
     win?.focus();
@@ -60,26 +61,27 @@ if (guardsPassed) {
     pickDirectory: async (purpose) => {
       if (!win) return undefined;
       const r = await dialog.showOpenDialog(win, {
-        title: purpose === 'backup' ? 'Choose an empty folder for the encrypted backup' : 'Choose an empty folder for the plaintext export',
+        title: dialogText()(purpose === 'backup' ? 'errors:dialog.pick.backup' : 'errors:dialog.pick.export'),
         properties: ['openDirectory', 'createDirectory'],
       });
       return r.canceled ? undefined : r.filePaths[0];
     },
     pickFiles: async () => {
       if (!win) return undefined;
+      const t = dialogText();
       const r = await dialog.showOpenDialog(win, {
-        title: 'Attach files',
+        title: t('errors:dialog.pick.attach'),
         properties: ['openFile', 'multiSelections'],
         filters: [
-          { name: 'Images, PDFs and text', extensions: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf', 'txt', 'md', 'csv', 'json'] },
-          { name: 'All files', extensions: ['*'] },
+          { name: t('errors:dialog.pick.attachable'), extensions: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'pdf', 'txt', 'md', 'csv', 'json'] },
+          { name: t('errors:dialog.pick.allFiles'), extensions: ['*'] },
         ],
       });
       return r.canceled ? undefined : r.filePaths;
     },
     pickSaveFile: async (suggestedName) => {
       if (!win) return undefined;
-      const r = await dialog.showSaveDialog(win, { title: 'Export the conversation as Markdown', defaultPath: suggestedName, filters: [{ name: 'Markdown', extensions: ['md'] }] });
+      const r = await dialog.showSaveDialog(win, { title: dialogText()('errors:dialog.pick.saveConversation'), defaultPath: suggestedName, filters: [{ name: 'Markdown', extensions: ['md'] }] });
       return r.canceled ? undefined : r.filePath;
     },
   });

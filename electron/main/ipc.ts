@@ -5,8 +5,9 @@
  */
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { CALLS, CALL_NAMES, type CallName, type Result } from '../shared/ipc';
+import { m, said } from '../core/i18n/message';
 
-const REFUSED: Result<never> = { ok: false, error: { code: 'FORBIDDEN', message: 'This request did not come from the Mnemo window.' } };
+const REFUSED: Result<never> = { ok: false, error: { code: 'FORBIDDEN', ...said(m('errors:request.forbidden')) } };
 
 /** Registers every call of the contract, each with the shared dispatch. `isTrusted` decides whether a sender is our window's main frame. */
 export function registerIpc(dispatch: (name: CallName, args: unknown[]) => Promise<Result<unknown>>, isTrusted: (event: IpcMainInvokeEvent) => boolean): void {

@@ -7,6 +7,8 @@
  * userinfo and every other scheme never open. A link can carry
  * memory text in its address, which is why nothing opens on one click.
  */
+import { englishErrors } from '../core/i18n/message';
+import type { Translate } from '../core/i18n/translator';
 
 /** The pages the app's own screens link to, opened without asking. Exact matches only. */
 export const DIRECT_LINKS: ReadonlySet<string> = new Set(['https://console.anthropic.com/settings/keys']);
@@ -45,8 +47,11 @@ export async function openLink(href: string, ports: LinkPorts): Promise<boolean>
   return true;
 }
 
-/** The dialog options for the confirmation: the site, the full address, Open / Cancel, Cancel the default and the Esc answer. */
-export function confirmLinkDialog(url: string): { type: 'question'; buttons: string[]; defaultId: number; cancelId: number; title: string; message: string; detail: string; noLink: boolean } {
+/**
+ * The dialog options for the confirmation: the site, the full address, Open / Cancel, Cancel the default and
+ * the Esc answer; in the language of `t` (main's: language.ts).
+ */
+export function confirmLinkDialog(url: string, t: Translate = englishErrors()): { type: 'question'; buttons: string[]; defaultId: number; cancelId: number; title: string; message: string; detail: string; noLink: boolean } {
   let host = '';
   try {
     host = new URL(url).hostname;
@@ -55,12 +60,12 @@ export function confirmLinkDialog(url: string): { type: 'question'; buttons: str
   }
   return {
     type: 'question',
-    buttons: ['Open', 'Cancel'],
+    buttons: [t('errors:dialog.link.open'), t('errors:dialog.cancel')],
     defaultId: 1,
     cancelId: 1,
-    title: 'Open link',
-    message: host ? `Open a page on ${host} in your browser?` : 'Open this address in your browser?',
-    detail: `${url}\n\nAnything in the address is sent to that site. Open it only if you expected this link.`,
+    title: t('errors:dialog.link.title'),
+    message: host ? t('errors:dialog.link.message', { host }) : t('errors:dialog.link.messageNoHost'),
+    detail: t('errors:dialog.link.detail', { url }),
     noLink: true,
   };
 }

@@ -5,7 +5,9 @@
  * main-process rules as the `openLink` call (links.ts).
  */
 import { app, BrowserWindow, dialog, session, shell, type IpcMainInvokeEvent, type WebContents, type WebPreferences } from 'electron';
-import type { ConsentQuestion } from './handlers/consent';
+import type { Translate } from '../core/i18n/translator';
+import { consentDialog, type ConsentQuestion } from './handlers/consent';
+import { dialogTranslator } from './language';
 import { confirmLinkDialog, openLink, type LinkPorts } from './links';
 import { APP_ORIGIN } from './protocol';
 import type { Bounds } from './window-state';
@@ -41,12 +43,23 @@ export function createMainWindow(opts: { preload: string; bounds: Bounds; icon?:
   return win;
 }
 
+/** The system's languages as Electron reports them (getLocale() only answers once the app is ready). */
+function systemLanguages(): readonly string[] {
+  const preferred = app.getPreferredSystemLanguages?.() ?? [];
+  return preferred.length ? preferred : [app.getLocale()];
+}
+
+/** The `t` for main's next dialog: the Language setting, else the system's language (language.ts). */
+export function dialogText(): Translate {
+  return dialogTranslator(app.getPath('userData'), systemLanguages);
+}
+
 /** Links confirmed in a dialog attached to the window that asked (the full URL, Open / Cancel, Cancel default), then the OS browser. */
 export function electronLinkPorts(parent: () => BrowserWindow | undefined): LinkPorts {
   return {
     confirm: async (url) => {
       const w = parent();
-      const options = confirmLinkDialog(url);
+      const options = confirmLinkDialog(url, dialogText());
       const r = w && !w.isDestroyed() ? await dialog.showMessageBox(w, options) : await dialog.showMessageBox(options);
       return r.response === 0;
     },
@@ -61,7 +74,9 @@ export function electronLinkPorts(parent: () => BrowserWindow | undefined): Link
 export function electronConsentPort(parent: () => BrowserWindow | undefined): (q: ConsentQuestion) => Promise<boolean> {
   return async (q) => {
     const w = parent();
-    const options = { type: 'warning' as const, title: 'Mnemo', message: q.message, detail: q.detail, buttons: ['Allow', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
+    const t = dialogText();
+    const said = q.changes ? consentDialog(t, q.changes) : q;
+    const options = { type: 'warning' as const, title: 'Mnemo', message: said.message, detail: said.detail, buttons: [t('errors:dialog.consent.allow'), t('errors:dialog.cancel')], defaultId: 1, cancelId: 1, noLink: true };
     const r = w && !w.isDestroyed() ? await dialog.showMessageBox(w, options) : await dialog.showMessageBox(options);
     return r.response === 0;
   };

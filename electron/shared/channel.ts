@@ -8,9 +8,10 @@
 import { z } from 'zod';
 import { ApprovalChange } from './chat';
 import { ProjectId } from './projects';
+import { Keyed } from './messages';
 
-/** Which app's configuration: Claude Desktop (and its Windows form), Claude Code, Cursor. */
-export const ConfigTarget = z.enum(['claude-desktop', 'claude-desktop-windows', 'claude-code', 'cursor']);
+/** Which app's configuration: Claude Desktop, Claude Code, Cursor, and each one's Windows form. */
+export const ConfigTarget = z.enum(['claude-desktop', 'claude-desktop-windows', 'claude-code', 'claude-code-windows', 'cursor', 'cursor-windows']);
 export type ConfigTarget = z.infer<typeof ConfigTarget>;
 
 /** One project's configurations, each the text to paste. */
@@ -56,6 +57,17 @@ export const ChannelCall = z.object({
 });
 export type ChannelCall = z.infer<typeof ChannelCall>;
 
+/** What one other app may do through the channel, beside the access level: view only, or view and change. */
+export const ClientAccess = z.enum(['read-only', 'read-write']);
+export type ClientAccess = z.infer<typeof ClientAccess>;
+
+/**
+ * An app that has connected, known by the name it gave at MCP `initialize` (or "mnemo memory"). The name is the
+ * app's own claim: a rule on it keeps an app from changing memory by mistake, and is no security boundary.
+ */
+export const KnownClient = z.object({ name: z.string().max(64), access: ClientAccess, firstSeen: z.number() });
+export type KnownClient = z.infer<typeof KnownClient>;
+
 /** Whether the channel serves now, and if it could not start, why (a sentence without host paths). */
-export const ChannelStatus = z.object({ serving: z.boolean(), connections: z.number(), problem: z.string().optional() });
+export const ChannelStatus = z.object({ serving: z.boolean(), connections: z.number(), problem: z.string().optional(), problemKey: Keyed.optional() });
 export type ChannelStatus = z.infer<typeof ChannelStatus>;

@@ -3,6 +3,7 @@
  * conversation summaries. Zod only, so the renderer can `import type` them.
  */
 import { z } from 'zod';
+import { MessageParams } from './messages';
 
 export const MemoryCommandName = z.enum(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']);
 
@@ -79,8 +80,10 @@ export const ChatEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('error'),
     code: ChatErrorCode,
-    /** What happened and what to do next, for the user. */
+    /** What happened and what to do next, for the user (English; `key` and `params` say it in the window's language). */
     message: z.string(),
+    key: z.string().max(200).optional(),
+    params: MessageParams.optional(),
     retryAfterSeconds: z.number().optional(),
   }),
   z.object({ type: z.literal('retrying'), attempt: z.number(), inSeconds: z.number(), reason: ChatErrorCode }),
@@ -136,7 +139,7 @@ export const TranscriptEntry = z.discriminatedUnion('role', [
     text: z.string(),
     at: z.number(),
     stopped: z.boolean().optional(),
-    error: z.object({ code: ChatErrorCode, message: z.string() }).optional(),
+    error: z.object({ code: ChatErrorCode, message: z.string(), key: z.string().max(200).optional(), params: MessageParams.optional() }).optional(),
     tools: z.array(ToolRecord),
     /** The reply's text blocks and memory calls (by id) in the order Claude produced them; absent in replies saved before it existed. */
     parts: z.array(ReplyPart).optional(),

@@ -1,6 +1,6 @@
 /**
  * Unsaved work the window hands to main so a lock does not throw it away: the
- * memory being edited and the unsent chat message. Main keeps them in memory
+ * memory being edited, the unsent chat message and the sent messages being edited. Main keeps them in memory
  * while unlocked and in the vault (encrypted) while locked.
  */
 import { z } from 'zod';
@@ -21,14 +21,31 @@ export const MemoryDraft = z.object({
 });
 export type MemoryDraft = z.infer<typeof MemoryDraft>;
 
+const ConversationId = z.string().regex(/^[0-9a-f]{16,32}$/);
+
 export const ChatDraft = z.object({
   /** The conversation the message was typed in, when there was one. */
-  conversationId: z.string().regex(/^[0-9a-f]{16,32}$/).optional(),
+  conversationId: ConversationId.optional(),
   text: z.string().min(1).max(MAX_CHAT_DRAFT_CHARS),
 });
 export type ChatDraft = z.infer<typeof ChatDraft>;
 
-export const Drafts = z.object({ memory: MemoryDraft.optional(), chat: ChatDraft.optional() });
+/** The most open edits main keeps: the chat has one per conversation. */
+export const MAX_EDIT_DRAFTS = 10;
+
+/** A sent message being edited in place ("Your edit"), in its conversation. */
+export const EditDraft = z.object({
+  conversationId: ConversationId,
+  /** The message's index in the conversation's whole transcript. */
+  entry: z.number().int().min(0).max(10_000_000),
+  /** What the editor holds; it may be empty (the user cleared it to type anew). */
+  text: z.string().max(MAX_CHAT_DRAFT_CHARS),
+});
+export type EditDraft = z.infer<typeof EditDraft>;
+/** Every open edit, one per conversation. */
+export const EditDrafts = z.array(EditDraft).min(1).max(MAX_EDIT_DRAFTS);
+
+export const Drafts = z.object({ memory: MemoryDraft.optional(), chat: ChatDraft.optional(), edit: EditDrafts.optional() });
 export type Drafts = z.infer<typeof Drafts>;
 export type DraftKind = keyof Drafts;
 
@@ -36,5 +53,6 @@ export type DraftKind = keyof Drafts;
 export const DraftPut = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('memory'), draft: MemoryDraft.nullable() }),
   z.object({ kind: z.literal('chat'), draft: ChatDraft.nullable() }),
+  z.object({ kind: z.literal('edit'), draft: EditDrafts.nullable() }),
 ]);
 export type DraftPut = z.infer<typeof DraftPut>;

@@ -6,21 +6,38 @@
  */
 import { z } from 'zod';
 import { AttachmentMediaType, AttachmentRef, ChatEvent, ConversationSummary, SnippetMarks, TranscriptEntry } from './chat';
-import { ChannelCall, ChannelStatus, ConfigTarget, OutsideApproval, ProjectConfigs } from './channel';
+import { ChannelCall, ChannelStatus, ClientAccess, ConfigTarget, KnownClient, OutsideApproval, ProjectConfigs } from './channel';
 import { DraftPut, Drafts } from './drafts';
+import { DevicePrefs } from './languages';
 import { boundedText, MAX_MEMORY_TEXT_CHARS } from './limits';
+import { Keyed, Said, type MessageParams } from './messages';
 import { ModelId, Settings, SettingsPatch } from './settings';
 import { ContextUse, ModelList, Project, ProjectId, ProjectList, ProjectName } from './projects';
 
+export type { Keyed, MessageParam, MessageParams } from './messages';
+/**
+ * A failure as it crosses the boundary: `code` for programs, `message` in English (logs, older callers),
+ * and, where main has one, the catalog key (`errors:…`) and its parameters, for the window to say it in
+ * the user's language (see electron/core/i18n/message.ts).
+ */
+export interface ResultError {
+  code: string;
+  message: string;
+  key?: string;
+  params?: MessageParams;
+}
 /** What crosses the boundary instead of a thrown error. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ResultError };
 
 const path = z.string().min(1).max(2048);
 const passphrase = z.string().min(1).max(1024);
 const id = z.string().regex(/^[0-9a-f]{16,32}$/);
 const project = ProjectId.optional();
 /** A memory's text from the window: bounded here by the memory tool's per-file limit, checked exactly (bytes, total) in main. */
-const memoryText = boundedText(MAX_MEMORY_TEXT_CHARS, 'No change was made: the text is over the 1 MB limit for one memory file. Split it over several files, or shorten it.');
+const memoryText = boundedText(MAX_MEMORY_TEXT_CHARS, {
+  message: 'No change was made: the text is over the 1 MB limit for one memory file. Split it over several files, or shorten it.',
+  key: 'errors:memory.textOverLimit',
+});
 /** Base64 of the largest attachment (23 MB, a PDF; see electron/core/chat/attachments.ts). */
 const ATTACHMENT_BASE64_MAX = Math.ceil(23_000_000 / 3) * 4;
 
@@ -41,7 +58,7 @@ const DirEntry = z.object({ kind: z.literal('dir'), path: z.string(), created: z
 export const Entry = z.discriminatedUnion('kind', [FileEntry, DirEntry]);
 export type Entry = z.infer<typeof Entry>;
 
-const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()), notices: z.array(z.string()).optional() });
+const UnlockReport = z.object({ rolledBack: z.boolean(), damaged: z.array(z.string()), notices: z.array(z.string()).optional(), noticeKeys: z.array(Keyed).optional() });
 const HistoryEntry = z.object({ version: z.number(), size: z.number(), modified: z.number() });
 export const VersionEntry = HistoryEntry.extend({ by: Provenance.optional(), current: z.boolean() });
 export type VersionEntry = z.infer<typeof VersionEntry>;
@@ -120,8 +137,20 @@ export const CALLS = {
   passphraseStrength: call(
     'vault:passphrase-strength',
     one(z.object({ passphrase })),
-    z.object({ score: z.number().int().min(0).max(4), acceptable: z.boolean(), warning: z.string(), suggestions: z.array(z.string()) }),
+    z.object({
+      score: z.number().int().min(0).max(4),
+      acceptable: z.boolean(),
+      warning: z.string(),
+      suggestions: z.array(z.string()),
+      // The same feedback as ids (see core/passphrase-strength.ts), which the window says in its language.
+      feedback: z.object({ warning: z.string().optional(), suggestions: z.array(z.string()) }),
+    }),
   ),
+
+  /** This device's preferences (the Language setting): kept by main outside the vault, so they hold on the unlock screen too. */
+  prefsGet: call('prefs:get', none, DevicePrefs),
+  /** Changes the preferences given (the rest stay); answers with all of them. */
+  prefsSet: call('prefs:set', one(DevicePrefs.partial()), DevicePrefs),
 
   // Every memory call works in one project's memory (`project`; default: the first project).
   memoryList: call('memory:list', z.tuple([z.object({ project }).optional()]), z.array(Entry)),
@@ -188,7 +217,7 @@ export const CALLS = {
     one(z.object({ apiKey: z.string().max(500).nullable(), passphrase: passphrase.optional(), check: z.boolean().optional() })),
     z.object({ hasApiKey: z.boolean(), apiKeySource: ApiKeySource }),
   ),
-  settingsTestConnection: call('settings:test-connection', none, z.object({ ok: z.boolean(), message: z.string() })),
+  settingsTestConnection: call('settings:test-connection', none, Said.extend({ ok: z.boolean() })),
 
   /** Stored conversations and this session's temporary chats; each names its project (absent: the first). */
   chatList: call('chat:list', none, z.array(ConversationSummary)),
@@ -225,7 +254,7 @@ export const CALLS = {
   /** Shows version `version` (0-based) of the message at transcript index `entry`; the conversation comes back through chatGet. */
   chatShowVersion: call('chat:show-version', one(z.object({ id, entry: z.number().int().min(0).max(1_000_000), version: z.number().int().min(0).max(1000) })), z.null()),
   /** Opens main's file dialog and holds the chosen files for the conversation's next message; refused ones come back as messages. */
-  chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()) })),
+  chatAttachPick: call('chat:attach-pick', one(z.object({ id })), z.object({ added: z.array(AttachmentRef), refused: z.array(z.string()), refusedKeys: z.array(Keyed).optional() })),
   /**
    * Holds a dropped or pasted file for the next message. `data` is the file's bytes in base64 (what both the
    * preload and the test harness pass unchanged), at most the largest attachment there is; main checks the rest.
@@ -261,6 +290,10 @@ export const CALLS = {
   channelCopyConfig: call('channel:copy-config', one(z.object({ project: ProjectId, target: ConfigTarget, readOnly: z.boolean() })), z.object({ copied: z.boolean() })),
   /** The last calls other apps made (who, what, where, when; never contents), newest first. */
   channelLog: call('channel:log', none, z.array(ChannelCall)),
+  /** The apps that have connected, by the name they gave, with what each may do (view only, or view and change). */
+  channelClients: call('channel:clients', none, z.array(KnownClient)),
+  /** Sets what one app may do: narrowing at once; letting it change memory needs the passphrase or main's own OK. */
+  channelSetClientAccess: call('channel:set-client-access', one(z.object({ client: z.string().max(128), access: ClientAccess, passphrase: passphrase.optional() })), z.array(KnownClient)),
   /** The changes other apps wait to have approved (approval mode). */
   channelPending: call('channel:pending', none, z.array(OutsideApproval)),
   /** The user's decision on a change another app asks for; NOT_FOUND once it no longer waits. */
@@ -291,8 +324,8 @@ export const EVENTS = {
   /** A conversation was named by a small model after its first exchange. */
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },
   /** Sent before a lock wipes the keys: these drafts could not be written into the vault, so the window keeps them (and says why). */
-  draftsNotSaved: { channel: 'event:drafts-not-saved', payload: z.object({ drafts: Drafts, message: z.string() }) },
-  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, denied at lock). */
+  draftsNotSaved: { channel: 'event:drafts-not-saved', payload: Said.extend({ drafts: Drafts }) },
+  /** Every change other apps wait to have approved, sent whenever the list changes (asked, decided, timed out, withdrawn by the app that asked, ended by a lock). */
   channelApprovals: { channel: 'event:channel-approvals', payload: z.object({ pending: z.array(OutsideApproval) }) },
   /** The call log changed (newest first). */
   channelCalls: { channel: 'event:channel-calls', payload: z.object({ calls: z.array(ChannelCall) }) },

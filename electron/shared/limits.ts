@@ -13,15 +13,17 @@ import { z } from 'zod';
  */
 export const MAX_MEMORY_TEXT_CHARS = 1024 * 1024;
 
-const messages = new Set<string>();
+/** Each bound's refusal by its text: English, and its catalog key (`errors:…`) for the window's language. */
+const messages = new Map<string, { message: string; key: string }>();
 
-/** A string of at most `max` characters whose refusal says `message` (what happened and what to do). */
-export function boundedText(max: number, message: string): z.ZodString {
-  messages.add(message);
-  return z.string().max(max, message);
+/** A string of at most `max` characters whose refusal says `message` (what happened and what to do), with its catalog key. */
+export function boundedText(max: number, refusal: { message: string; key: string }): z.ZodString {
+  messages.set(refusal.message, refusal);
+  return z.string().max(max, refusal.message);
 }
 
-/** The message of a bound from `boundedText` that `error` broke, if it broke one. */
-export function brokenBound(error: z.ZodError): string | undefined {
-  return error.issues.find((i) => i.code === 'too_big' && messages.has(i.message))?.message;
+/** The refusal of a bound from `boundedText` that `error` broke, if it broke one. */
+export function brokenBound(error: z.ZodError): { message: string; key: string } | undefined {
+  const issue = error.issues.find((i) => i.code === 'too_big' && messages.has(i.message));
+  return issue && messages.get(issue.message);
 }

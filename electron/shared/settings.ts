@@ -45,6 +45,8 @@ const fields = {
   /** Requests one turn may make while Claude keeps calling tools; past it the turn stops and the window offers Continue. */
   maxToolRounds: z.number().int().min(1).max(500),
   mcpAccess: McpAccess,
+  /** An app that connects for the first time may only view until the user lets it change memory (Settings). */
+  mcpNewClientsReadOnly: z.boolean(),
 };
 const contextFields = {
   enabled: z.boolean(),
@@ -81,6 +83,7 @@ export const Settings = z.object({
   // Off until the user turns it on: the channel is the one way to reach memory without the passphrase
   // (any process running as this user can read its token), so it is opened only by the user's choice.
   mcpAccess: fields.mcpAccess.default('off'),
+  mcpNewClientsReadOnly: fields.mcpNewClientsReadOnly.default(false),
 });
 
 /**

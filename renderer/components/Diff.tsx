@@ -1,4 +1,5 @@
 import { diffLines } from 'diff';
+import { useTranslation } from 'react-i18next';
 
 interface Line {
   kind: 'added' | 'removed' | 'same';
@@ -24,7 +25,7 @@ function lines(before: string, after: string): Line[] {
 }
 
 const MARK = { added: '+', removed: '−', same: '' } as const;
-const SPOKEN = { added: 'added', removed: 'removed', same: '' } as const;
+const SPOKEN = { added: 'diff.added', removed: 'diff.removed' } as const;
 
 /**
  * A line diff of two texts drawn with gutters: old and new line numbers and a
@@ -33,8 +34,9 @@ const SPOKEN = { added: 'added', removed: 'removed', same: '' } as const;
  * "removed"); the gutters are hidden from them.
  */
 export function Diff({ before, after, label }: { before: string; after: string; label?: string }) {
+  const { t } = useTranslation();
   return (
-    <div className="diff" role="group" aria-label={label ?? 'Changes'}>
+    <div className="diff" role="group" aria-label={label ?? t('diff.label')}>
       {lines(before, after).map((l, i) => (
         <div key={i} className={`line ${l.kind}`}>
           <span className="gutter" aria-hidden="true">
@@ -46,8 +48,11 @@ export function Diff({ before, after, label }: { before: string; after: string; 
           <span className="mark" aria-hidden="true">
             {MARK[l.kind]}
           </span>
-          {l.kind !== 'same' && <span className="spoken">{SPOKEN[l.kind]}: </span>}
-          <span className="text">{l.text}</span>
+          {l.kind !== 'same' && <span className="spoken">{t(SPOKEN[l.kind])}: </span>}
+          {/* The memory's own text: isolated, so a right-to-left line keeps its order. */}
+          <span className="text" dir="auto">
+            {l.text}
+          </span>
         </div>
       ))}
     </div>

@@ -1,4 +1,6 @@
 import { memo, useLayoutEffect, useRef, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../lib/i18n';
 import { openLink } from '../lib/links';
 import { closeBlocks, renderMarkdownTrusted } from '../lib/markdown';
 
@@ -12,14 +14,14 @@ function decorate(root: HTMLElement): void {
     bar.className = 'code-bar';
     const label = document.createElement('span');
     label.className = 'code-lang';
-    label.textContent = lang ?? 'text';
+    label.textContent = lang ?? i18n.t('code.plainText');
     const button = document.createElement('button');
     button.className = 'copy';
     button.type = 'button';
-    button.textContent = 'Copy';
-    button.setAttribute('aria-label', 'Copy code');
+    button.textContent = i18n.t('code.copy');
+    button.setAttribute('aria-label', i18n.t('code.copyLabel'));
     button.addEventListener('click', () => {
-      void navigator.clipboard.writeText(code?.textContent ?? '').then(() => (button.textContent = 'Copied'));
+      void navigator.clipboard.writeText(code?.textContent ?? '').then(() => (button.textContent = i18n.t('code.copied')));
     });
     bar.append(label, button);
     pre.prepend(bar);
@@ -37,14 +39,18 @@ function decorate(root: HTMLElement): void {
 /** One piece of Markdown set as HTML; rendered again only when its text changes. */
 const Html = memo(function Html({ text }: { text: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  // Drawn again when the language changes, so the code bars' words follow it.
+  const { i18n: live } = useTranslation();
+  const language = live.language;
   useLayoutEffect(() => {
     const root = ref.current;
     if (!root) return;
     // Set here rather than through React so the Trusted Types value reaches the sink as it is.
     root.innerHTML = renderMarkdownTrusted(text);
     decorate(root);
-  }, [text]);
-  return <div ref={ref} className="md-block" />;
+  }, [text, language]);
+  // Claude's (or a memory's) own text: its direction comes from what it says.
+  return <div ref={ref} className="md-block" dir="auto" />;
 });
 
 /** Links open outside the app (main decides which). */

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ModelInfo } from '../../electron/shared/projects';
 import { modelChoices } from '../lib/model-choices';
 import './ModelListbox.css';
@@ -27,6 +28,8 @@ interface Props {
  * change; typing letters jumps to the next model whose name starts with them.
  */
 export function ModelListbox({ label, value, models, defaultModel, listLoaded, onChange, describedBy, compactBox }: Props) {
+  // Drawn again on a language switch: the choices' words ("Default", "200K context") are the window's.
+  useTranslation('chat');
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);
@@ -114,7 +117,10 @@ export function ModelListbox({ label, value, models, defaultModel, listLoaded, o
         onClick={() => (open ? setOpen(false) : show(selected))}
         onBlur={() => setOpen(false)}
       >
-        <span className="model-current">{current?.short ?? value ?? ''}</span>
+        {/* A model's own name is not language; "Default (…)" is. */}
+        <span className="model-current" translate={current && !current.literal ? undefined : 'no'}>
+          {current?.short ?? value ?? ''}
+        </span>
         <span className="model-caret" aria-hidden="true">
           ▾
         </span>
@@ -132,8 +138,16 @@ export function ModelListbox({ label, value, models, defaultModel, listLoaded, o
             onClick={() => choose(i)}
             onMouseMove={() => i !== active && setActive(i)}
           >
-            <span className="model-name">{c.name}</span>
-            {c.details && <span className="model-details">{c.details}</span>}
+            <span className="model-name" translate={c.literal ? 'no' : undefined}>
+              {c.name}
+            </span>
+            {(c.id || c.details) && (
+              <span className="model-details">
+                {c.id && <span translate="no">{c.id}</span>}
+                {c.id && c.details ? ' · ' : ''}
+                {c.details}
+              </span>
+            )}
           </li>
         ))}
       </ul>

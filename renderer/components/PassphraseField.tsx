@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import './PassphraseField.css';
 
 export interface PassphraseFieldProps {
@@ -15,11 +16,12 @@ export interface PassphraseFieldProps {
 
 /**
  * A passphrase input with a Show toggle beside it. The toggle is a real
- * button (`aria-pressed`, named "Show <label>"), next in the Tab order after
+ * button (`aria-pressed`, named "Show <label>" in the window's language), next in the Tab order after
  * the field; pressed with a pointer it leaves the focus and the caret in the
  * field, and it never touches what was typed.
  */
 export function PassphraseField({ label, value, onChange, autoComplete, autoFocus, disabled, inputRef, invalid, describedBy }: PassphraseFieldProps) {
+  const { t, i18n } = useTranslation();
   const id = useId();
   const [shown, setShown] = useState(false);
   const input = useRef<HTMLInputElement | null>(null);
@@ -71,7 +73,8 @@ export function PassphraseField({ label, value, onChange, autoComplete, autoFocu
             setShown((s) => !s);
           }}
         >
-          Show<span className="sr-only"> {label.toLowerCase()}</span>
+          {/* Named in full by its text ("Show confirm passphrase"), the field's name said only to screen readers. */}
+          <Trans t={t} i18nKey="passphraseField.show" values={{ label: label.toLocaleLowerCase(i18n.language) }} components={[<span className="sr-only" />]} />
         </button>
       </div>
     </div>

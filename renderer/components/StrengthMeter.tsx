@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { STRENGTH_LEVELS, STRENGTH_MAX, type Strength } from '../lib/strength';
 import './StrengthMeter.css';
 
@@ -8,25 +9,21 @@ import './StrengthMeter.css';
  * hint keeps its room while empty, so the form around it does not move as the
  * words arrive.
  */
-/** The hint while nothing is typed (or main has not answered yet). */
-export const NOT_RATED = 'Four or more unrelated words make a strong passphrase; its strength shows here as you type.';
-
-export function StrengthMeter({ strength, label = 'Passphrase strength' }: { strength: Strength; label?: string }) {
+export function StrengthMeter({ strength, label }: { strength: Strength; label?: string }) {
+  const { t } = useTranslation();
   const row = STRENGTH_LEVELS[strength.level];
   const style = { '--level-colour': row.colour } as CSSProperties;
   return (
     <div className="strength" data-level={strength.level} style={style}>
-      <div className="meter" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={STRENGTH_MAX} aria-valuenow={row.value} aria-valuetext={row.spoken}>
+      <div className="meter" role="meter" aria-label={label ?? t('strength.label')} aria-valuemin={0} aria-valuemax={STRENGTH_MAX} aria-valuenow={row.value} aria-valuetext={t(row.spoken)}>
         <div className="bar" style={{ width: `${(row.value / STRENGTH_MAX) * 100}%` }} />
       </div>
       {/* Before anything is rated, a line of guidance instead of a placeholder word ("Strength: —."). */}
       <p className="hint strength-hint">
         {strength.level === 'none' ? (
-          NOT_RATED
+          t('strength.notRated')
         ) : (
-          <>
-            Strength: <strong className="strength-word">{row.word}</strong>. {strength.hint}
-          </>
+          <Trans i18nKey="strength.rated" values={{ word: t(row.word), hint: strength.hint }} components={[<strong className="strength-word" />]} />
         )}
       </p>
     </div>

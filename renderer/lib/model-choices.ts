@@ -1,13 +1,14 @@
 import type { ModelInfo } from '../../electron/shared/projects';
+import { formatTokens } from './format';
+import { i18n } from './i18n';
 
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-
-/** "200K context", "1M context": a window as people say it. */
+/** "200K context", "1M context": a window as people say it, in the window's language ("20万 …"). */
 export function windowText(tokens: number): string {
-  return `${compact.format(tokens)} context`;
+  return i18n.t('chat:model.window', { size: formatTokens(tokens, true) });
 }
 
-export const TIER_WORDS: Record<NonNullable<ModelInfo['priceTier']>, string> = { economy: 'Lower price', standard: 'Mid price', premium: 'Higher price' };
+/** Each price tier's words (catalog keys). */
+export const TIER_WORDS = { economy: 'model.tier.economy', standard: 'model.tier.standard', premium: 'model.tier.premium' } as const satisfies Record<NonNullable<ModelInfo['priceTier']>, string>;
 
 /** One choice of a model list: a model, or (value null) "the one in Settings". */
 export interface ModelChoice {
@@ -15,15 +16,20 @@ export interface ModelChoice {
   /** What the closed box shows. */
   short: string;
   name: string;
-  /** Id (when the name differs), context window and price tier. */
+  /** The model's id, when its name differs (not language: shown as it is). */
+  id?: string;
+  /** Context window and price tier. */
   details: string;
+  /** `name` and `short` are a model's own (its display name or id), not the window's words. */
+  literal?: boolean;
 }
 
 function choiceOf(m: ModelInfo): ModelChoice {
   const named = m.displayName && m.displayName !== m.id;
   const name = named ? m.displayName : m.id;
-  const details = [named ? m.id : undefined, windowText(m.contextWindow), m.priceTier ? TIER_WORDS[m.priceTier] : undefined].filter(Boolean).join(' · ');
-  return { value: m.id, short: name, name, details };
+  const t = i18n.getFixedT(null, 'chat');
+  const details = [windowText(m.contextWindow), m.priceTier ? t(TIER_WORDS[m.priceTier]) : undefined].filter(Boolean).join(' · ');
+  return { value: m.id, short: name, name, ...(named ? { id: m.id } : {}), details, literal: true };
 }
 
 /**
@@ -32,13 +38,14 @@ function choiceOf(m: ModelInfo): ModelChoice {
  * once there is a list to say it against), then every listed model.
  */
 export function modelChoices(models: readonly ModelInfo[], value: string | null, opts: { defaultModel?: string | undefined; listLoaded: boolean }): ModelChoice[] {
+  const t = i18n.getFixedT(null, 'chat');
   const choices: ModelChoice[] = [];
   if (opts.defaultModel !== undefined) {
     const from = models.find((m) => m.id === opts.defaultModel);
     const shown = from ? choiceOf(from).short : opts.defaultModel;
-    choices.push({ value: null, short: `Default (${shown})`, name: 'Default', details: `${shown}, as set in Settings` });
+    choices.push({ value: null, short: t('model.defaultShort', { model: shown }), name: t('model.defaultName'), details: t('model.defaultDetails', { model: shown }) });
   }
-  if (value !== null && !models.some((m) => m.id === value)) choices.push({ value, short: value, name: value, details: opts.listLoaded ? 'Not offered by the API' : '' });
+  if (value !== null && !models.some((m) => m.id === value)) choices.push({ value, short: value, name: value, details: opts.listLoaded ? t('model.notOffered') : '', literal: true });
   choices.push(...models.map(choiceOf));
   return choices;
 }

@@ -1,7 +1,10 @@
-/** How a reply's token use and cost are written under it. */
+/** How a reply's token use and cost are written under it, in the window's language. */
 import type { Usage } from '../../electron/shared/chat';
+import { formatTokens, formatUSD } from './format';
+import { i18n } from './i18n';
 
-export const money = (usd: number | null | undefined) => (usd === null || usd === undefined ? 'price unknown' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+/** A cost as the API bills it (US dollars), or that its price is not known. */
+export const money = (usd: number | null | undefined) => (usd === null || usd === undefined ? i18n.t('chat:usage.priceUnknown') : formatUSD(usd));
 
 /**
  * The model, every input token the request carried (cache reads and writes
@@ -10,7 +13,6 @@ export const money = (usd: number | null | undefined) => (usd === null || usd ==
  * showing it alone would understate the input many times over.
  */
 export function usageLine(u: Usage): string {
-  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  const cached = u.cacheReadTokens > 0 ? ` (${u.cacheReadTokens.toLocaleString()} cached)` : '';
-  return `${u.model} · ${input.toLocaleString()} in${cached} / ${u.outputTokens.toLocaleString()} out · ${money(u.costUSD)}`;
+  const values = { model: u.model, input: formatTokens(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens), output: formatTokens(u.outputTokens), cost: money(u.costUSD) };
+  return u.cacheReadTokens > 0 ? i18n.t('chat:usage.lineCached', { ...values, cached: formatTokens(u.cacheReadTokens) }) : i18n.t('chat:usage.line', values);
 }

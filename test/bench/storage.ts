@@ -5,7 +5,8 @@
  * history handed over as copies, as the SDK returns it. Also the time to read
  * the 1,000-turn conversation back. Then the same with versions made at ten
  * exchanges (branches.ts), as a ratio to the turns before them, and what a
- * switch between versions writes. Prints a table, then one JSON line.
+ * switch between versions writes (again once both versions are unchanged
+ * since last shown). Prints a table, then one JSON line.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -80,6 +81,8 @@ try {
     switched[`to the full version at exchange ${at}`] = await switchBytes(at, 0);
   }
   switched[`away from it at exchange 0 and back`] = (await switchBytes(0, 1)) + (await switchBytes(0, 0));
+  // Browsing: both versions are unchanged since they were last shown, so neither is stored again; only the log takes the one shown.
+  const browsing = (await switchBytes(0, 1)) + (await switchBytes(0, 0));
   conv = await conversations.get(id);
   if (conv?.transcript.length !== TURNS * 2 || conv.forks?.length !== FORKS) throw new Error('the versions did not come back whole');
   const headBytes = JSON.stringify(conv.forks).length;
@@ -99,9 +102,10 @@ try {
   const forkRatio = { bytes: round(forked.bytes / last.bytes), ms: round(forked.ms / last.ms) };
   console.log(`with versions at ${FORKS} exchanges (fork records in the head: ${headBytes} bytes): a turn's save writes ${forked.bytes} bytes, ${forked.ms} ms; ratio to before the versions: bytes ${forkRatio.bytes}, time ${forkRatio.ms}; reading back: ${round(forkedReadMs, 1)} ms`);
   for (const [what, b] of Object.entries(switched).filter((_, i, all) => i === 0 || i === all.length - 2 || i === all.length - 1)) console.log(`  switching ${what}: ${b} bytes written`);
+  console.log(`  the same away and back again, neither version changed since shown: ${browsing} bytes written`);
   const first0 = Object.values(switched)[0]!;
   const lastN = Object.values(switched)[FORKS - 1]!;
-  console.log(JSON.stringify({ turns: TURNS, first, last, ratio, readMs: round(readMs, 1), versions: { forks: FORKS, headBytes, turn: forked, ratio: forkRatio, readMs: round(forkedReadMs, 1), switchBytes: { atFirst: first0, atLast: lastN } } }));
+  console.log(JSON.stringify({ turns: TURNS, first, last, ratio, readMs: round(readMs, 1), versions: { forks: FORKS, headBytes, turn: forked, ratio: forkRatio, readMs: round(forkedReadMs, 1), switchBytes: { atFirst: first0, atLast: lastN, awayAndBack: Object.values(switched).at(-1), again: browsing } } }));
 } finally {
   await fs.rm(root, { recursive: true, force: true });
 }

@@ -267,3 +267,22 @@ test('text selected in the editor the moment it opens stays selected, so typing 
   await page.keyboard.press('Escape');
   await expect(editor(page)).toHaveCount(0);
 });
+
+test('an edit open when the vault locks is back in its editor after unlocking, and is gone for good once cancelled', async () => {
+  const { page } = app;
+  await yours(page).first().getByRole('button', { name: 'Edit message' }).click();
+  await editor(page).fill('Kept across the lock 4471.');
+  await lock(page);
+  // The locked window holds none of it: main keeps it encrypted in the vault.
+  expect(await page.content()).not.toContain('4471');
+  await unlock(page);
+  await expect(editor(page)).toHaveValue('Kept across the lock 4471.');
+  await expect(messageBox(page)).toHaveValue('');
+  await expectAccessible(page, 'an edit restored after unlocking');
+  await editor(page).press('Escape');
+  await expect(editor(page)).toHaveCount(0);
+  await lock(page);
+  await unlock(page);
+  await expect(yours(page).first().getByRole('button', { name: 'Edit message' })).toBeVisible();
+  await expect(editor(page)).toHaveCount(0);
+});

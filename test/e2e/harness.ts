@@ -61,6 +61,11 @@ export interface LaunchOptions {
   pickFiles?: () => Promise<string[] | undefined>;
   /** Save-file answers for a conversation export (a save dialog in Electron); absent: cancelled. */
   pickSaveFile?: (suggestedName: string) => Promise<string | undefined>;
+  /**
+   * The system language the page sees (`navigator.languages`, as Electron sets it from the OS);
+   * default en-US. `en-XA` is the pseudo-locale: every catalog string bracketed and accented.
+   */
+  locale?: string;
   /** The OS theme the page sees (prefers-color-scheme). */
   colorScheme?: 'light' | 'dark';
   /** The answer to main's "Open this link?" dialog (default: Cancel). */
@@ -161,7 +166,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
 
   // The browser side starts while main makes the vault: Chromium's new page and the key derivation overlap.
   const opening = sharedBrowser()
-    .then((b) => b.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 } }))
+    .then((b) => b.newContext({ colorScheme: opts.colorScheme ?? 'light', viewport: { width: 1280, height: 800 }, locale: opts.locale ?? 'en-US' }))
     .then(async (context) => ({ context, page: await context.newPage() }));
   const making = opts.createdWith === undefined ? undefined : dispatch(handlers, 'vaultCreate', [{ passphrase: opts.createdWith }]);
   const [{ context, page }, made] = await Promise.all([opening, making]);

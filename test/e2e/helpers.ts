@@ -36,7 +36,8 @@ export type FreshApp = Awaited<ReturnType<typeof freshApp>>;
  */
 export async function readyApp(opts: Partial<LaunchOptions> = {}): Promise<FreshApp> {
   const app = await freshApp({ createdWith: PASSPHRASE, ...opts });
-  await expect(app.page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
+  // The Lock button by place, not name: `opts.locale` may set another language.
+  await expect(app.page.locator('header.topbar button.lock')).toBeVisible();
   return app;
 }
 

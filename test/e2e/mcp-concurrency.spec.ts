@@ -96,8 +96,10 @@ test(`the app, two mnemo mcp servers and mnemo memory write at once (${ROUNDS} r
     { w: script, who: 'script', by: 'a script' },
   ];
   const done = await Promise.all(writers.map(({ w, who }) => writeRounds(w, who, ledger, { n: ROUNDS })));
-  expect(ledger.errors, [code, cursor, script].map((p) => p.stderr()).join('\n')).toEqual([]);
-  expect(done).toEqual(writers.map(() => ROUNDS));
+  const stderr = [code, cursor, script].map((p) => `${p.name}: ${p.stderr()}`).join('\n');
+  expect(ledger.errors, stderr).toEqual([]);
+  // A writer whose process went away stops without an error answer: what it printed says why.
+  expect(done, stderr).toEqual(writers.map(() => ROUNDS));
 
   // Live: the tree has every writer's files without a reload, and the inbox names who wrote each.
   // Only the rows near the view are in the page (issue 20): the names are read by scrolling the tree.

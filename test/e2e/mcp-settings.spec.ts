@@ -5,7 +5,7 @@
  * every weakening does), and the log of other apps' calls, without contents.
  */
 import { expect, test } from '@playwright/test';
-import { loadSettings } from '../../electron/core/chat/settings-store';
+import { loadSettings, saveSettings } from '../../electron/core/chat/settings-store';
 import type { MemoryBackend } from '../../electron/core/mcp/backend';
 import { connectApp } from '../../electron/core/mcp/channel-client';
 import { Projects } from '../../electron/core/projects/store';
@@ -85,6 +85,8 @@ test('access is off until the user allows it with the passphrase; then the log l
   await expect(rows.nth(2)).toContainText(/view\s*\/memories\/house\.md\s*Done/);
   await expect(rows.nth(3)).toContainText(/create\s*\/memories\/house\.md\s*Done/);
   await expect(section()).not.toContainText(secret);
+  // Said plainly: calls served while Mnemo is locked or closed are not in this log.
+  await expect(section()).toContainText('Only calls made through Mnemo while it is unlocked are listed here.');
   await expectAccessible(page, 'the log of other apps’ calls');
   await section().getByRole('table').scrollIntoViewIfNeeded();
   await shot(page, 'settings-other-apps');
@@ -94,4 +96,33 @@ test('access is off until the user allows it with the passphrase; then the log l
   await section().getByRole('button', { name: 'Save access for other apps' }).click();
   await expect.poll(async () => (await loadSettings(app.session.unlocked())).mcpAccess).toBe('read-only');
   expect(await backend.call({ command: 'create', path: '/memories/b.md', file_text: 'x' })).toMatchObject({ is_error: true, content: expect.stringMatching(/view this memory but not change it/) });
+});
+
+test('an app that has connected is listed by its name: set to view only at once, back to changing memory with the passphrase', async () => {
+  app = await readyApp();
+  const { page } = app;
+  await saveSettings(app.session.unlocked(), { mcpAccess: 'read-write' });
+  const vaultId = app.session.unlocked().vaultId;
+  let cursor: MemoryBackend | undefined;
+  await expect.poll(async () => (cursor ??= await connectApp({ stateDir: app.stateDir, vaultId, via: 'mcp', client: 'Cursor', readOnly: false })) !== undefined).toBe(true);
+  backends.push(cursor!);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(section()).toContainText('it does not keep a hostile program out');
+  const pick = section().getByRole('combobox', { name: 'What Cursor may do' });
+  await expect(pick).toHaveValue('read-write');
+  await pick.selectOption('read-only');
+  await expect(section().getByRole('status').filter({ hasText: 'Cursor: view only.' })).toBeVisible();
+  expect(await cursor!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toMatchObject({ is_error: true, content: expect.stringContaining('Cursor is set to view only in Mnemo’s Settings') });
+
+  await pick.selectOption('read-write');
+  const ask = page.getByRole('alertdialog', { name: 'Allow with passphrase' });
+  await expect(ask).toContainText('Let the app named “Cursor” change your memories, not only view them');
+  await expect(ask.getByLabel('Passphrase (to allow this change)')).toBeFocused();
+  await expectAccessible(page, 'letting an app change memory, asking for the passphrase');
+  expect(await cursor!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toMatchObject({ is_error: true });
+  await page.keyboard.type(PASSPHRASE);
+  await page.keyboard.press('Enter');
+  await expect(section().getByRole('status').filter({ hasText: 'Cursor: view and change.' })).toBeVisible();
+  await expect(pick).toHaveValue('read-write');
+  expect(await cursor!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toEqual({ content: 'File created successfully at: /memories/a.md', is_error: false });
 });

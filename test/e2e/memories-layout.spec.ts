@@ -73,8 +73,11 @@ test('the memory list collapses and its separator resizes it by keyboard, report
   await hide.click();
   await expect(page.getByRole('tree', { name: 'Memories' })).toBeHidden();
   expect(await width(editor)).toBeGreaterThan(wide);
-  await page.getByRole('button', { name: 'Show memory list' }).click();
+  // The toggle moves out of the hidden list (and back into its first row), and keeps the focus, so Enter toggles again.
+  await expect(page.getByRole('button', { name: 'Show memory list' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('tree', { name: 'Memories' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Hide memory list' })).toBeFocused();
 });
 
 test('the history pane resizes by keyboard through its separator', async () => {

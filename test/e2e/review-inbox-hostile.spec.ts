@@ -81,7 +81,7 @@ test('"Mark reviewed" marks the version whose diff the user was shown, not one t
     w.__mnemoInvoke = (c, a) => (c === 'memory:read-version' && (a[0] as { version: number }).version === 2 ? new Promise(() => undefined) : invoke(c, a));
   });
   await vault.memory.writeFile('/memories/x.md', 'two, never shown\n', { mode: 'update', source: 'claude', by });
-  await expect(pane.getByText(/· version 2 ·/)).toBeVisible();
+  await expect(pane.getByRole('heading', { name: /· version 2$/ })).toBeVisible();
   await pane.getByRole('button', { name: 'Mark reviewed' }).click();
   await expect.poll(() => app.ipc.filter((r) => r.direction === 'result' && r.channel === 'review:mark').length).toBe(1);
   const marked = app.ipc.filter((r) => r.direction === 'call' && r.channel === 'review:mark');

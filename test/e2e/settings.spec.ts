@@ -79,7 +79,7 @@ test('plaintext export asks first, warns, and writes each memory as a file', asy
   await expect(fs.access(picked)).rejects.toThrow();
   await page.getByLabel('Passphrase (to export)').fill(PASSPHRASE);
   await page.getByRole('alertdialog').getByRole('button', { name: 'Export unencrypted' }).click();
-  await expect(page.getByRole('status')).toContainText('Exported 1 memories');
+  await expect(page.getByRole('status')).toContainText('Exported 1 memory as plain text');
   expect(await fs.readFile(path.join(picked, 'dir', 'export-me.md'), 'utf8')).toBe('Exported text');
 });
 

@@ -35,25 +35,34 @@ const inView = (page: Page) =>
     return row ? { row: row.getAttribute('data-index'), offset: Math.round(row.getBoundingClientRect().top - box.top) } : undefined;
   });
 /**
- * Waits until a scroll has been laid out: the rows that came into view are measured, and a row whose size
- * differed from its estimate shifts the scroll position (keeping what is in view in place) only then. On a
- * busy machine that can land after the scroll itself, so the position is read once it holds still.
+ * Waits until a scroll has been laid out and reads what is in view then. The rows that come into view are
+ * measured in the frames after the scroll, and a row whose size differs from its estimate shifts the scroll
+ * position by the difference (keeping what is in view in place), which brings more rows in: a cascade of one
+ * step per frame, which on a busy machine lands well after the scroll itself. Each reading waits two frames
+ * first, so two equal readings in a row mean nothing moved over frames in which any pending step would have.
  */
 async function settledView(page: Page): Promise<{ top: number; fromBottom: number; view: { row: string | null; offset: number } }> {
+  const region = page.getByRole('region', { name: 'Conversation' });
+  const read = () =>
+    region.evaluate(async (el) => {
+      for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+      const box = el.getBoundingClientRect();
+      const row = document.elementFromPoint(box.left + box.width / 2, box.top + 40)?.closest('.tx-row');
+      const view = row ? { row: row.getAttribute('data-index'), offset: Math.round(row.getBoundingClientRect().top - box.top) } : undefined;
+      return { top: el.scrollTop, fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight, view };
+    });
   let last: string | undefined;
-  let state: Awaited<ReturnType<typeof settledView>> | undefined;
+  let state: Awaited<ReturnType<typeof read>> | undefined;
   await expect
     .poll(async () => {
-      const view = await inView(page);
-      const s = { ...(await scrollState(page)), view: view! };
-      const key = view ? `${s.top}:${view.row}:${view.offset}` : undefined;
+      state = await read();
+      const key = state.view ? `${state.top}:${state.view.row}:${state.view.offset}` : undefined;
       const same = key !== undefined && key === last;
       last = key;
-      state = s;
       return same;
     })
     .toBe(true);
-  return state!;
+  return { ...state!, view: state!.view! };
 }
 
 test('a 1,000-reply conversation opens at its last reply with only a window of messages in the page', async () => {
@@ -108,7 +117,8 @@ test('the transcript follows a streaming reply at the bottom, and stays where th
   await openSeeded(page, 'Scroll test');
   await expect(lastReply(page)).toContainText('That was reply 199.');
   const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
-  fake.script({ ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 });
+  const streamed = { ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 };
+  fake.script(streamed);
   await send(page, 'Stream something long.');
   const streaming = page.locator('article.streaming');
   await expect(streaming).toContainText('word20');
@@ -116,15 +126,51 @@ test('the transcript follows a streaming reply at the bottom, and stays where th
   await expect(streaming).toContainText('word60');
   await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
 
-  // The user scrolls up; more text arrives; the view stays where they put it: the same message at the same place.
-  await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollBy(0, -3000));
+  // The user scrolls up in the frame that hands a streamed piece of text to the window, after that frame's scroll
+  // events and before the text is drawn: the text's render comes before the scroll's event (as any render can on a
+  // busy machine), and must not pull the user back to the end. Where the render landed is watched, so the test knows
+  // it tried that order.
+  const order = await page.getByRole('region', { name: 'Conversation' }).evaluate(
+    (el) =>
+      new Promise<{ renderedBeforeScrollEvent: boolean; fromBottomAtScrollEvent: number }>((resolve) => {
+        let textQueued = false;
+        const off = window.mnemo.on('chatEvent', (p) => void (p.event.type === 'text' && (textQueued = true)));
+        // Asked for a frame ahead, each check runs before the callback the window asks for when text comes in between.
+        const check = () => {
+          if (!textQueued) return void requestAnimationFrame(check);
+          off();
+          let rendered = false;
+          const streamed = new MutationObserver(() => (rendered = true));
+          streamed.observe(el.querySelector('article.streaming')!, { childList: true, subtree: true, characterData: true });
+          el.addEventListener(
+            'scroll',
+            () => {
+              streamed.disconnect();
+              resolve({ renderedBeforeScrollEvent: rendered, fromBottomAtScrollEvent: el.scrollHeight - el.scrollTop - el.clientHeight });
+            },
+            { once: true },
+          );
+          el.scrollBy(0, -3000);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+  expect(order.renderedBeforeScrollEvent, 'the streamed text was rendered between the scroll and its event').toBe(true);
+  expect(order.fromBottomAtScrollEvent, 'that render left the user where they scrolled to, not at the end').toBeGreaterThan(1000);
+  // The view stays where they put it while more text arrives: the same message at the same place.
   const before = await settledView(page);
   expect(before.fromBottom).toBeGreaterThan(1000);
-  await expect(streaming).toContainText('word200');
+  // Forty more words arrive after that reading, however long it took to settle.
+  const wordsIn = () => streaming.evaluate((a) => a.textContent!.match(/\bword\d+/g)?.length ?? 0);
+  const settledAt = await wordsIn();
+  await expect.poll(wordsIn).toBeGreaterThanOrEqual(settledAt + 40);
   const after = await scrollState(page);
   expect(await inView(page)).toEqual(before.view);
   expect(Math.abs(after.top - before.top)).toBeLessThanOrEqual(2);
   expect(after.fromBottom).toBeGreaterThan(before.fromBottom);
+  // The rest of the reply comes at once (the fake reads the pause before each event): what follows is about its end,
+  // and a paced stream's remaining seconds stretch with a busy machine's timers.
+  streamed.delayMs = 0;
   // The finished reply is announced once, without moving the view to it.
   await expect(page.getByRole('status').filter({ hasText: 'Claude replied.' })).toHaveText(/Streaming now\./);
   expect(await inView(page)).toEqual(before.view);

@@ -93,6 +93,22 @@ async function expectOneLine(l: Locator, what: string): Promise<void> {
   expect.soft(tops, `${what} is on one line`).toBeLessThanOrEqual(1);
 }
 
+/** Pieces of text of mixed sizes (keys and the words between them) on one line: every piece overlaps every other vertically. */
+async function expectOneBand(l: Locator, what: string): Promise<void> {
+  const oneBand = await l.evaluate((el) => {
+    const rects: DOMRect[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      rects.push(...[...range.getClientRects()].filter((r) => r.width > 1));
+    }
+    return Math.max(...rects.map((r) => r.top)) < Math.min(...rects.map((r) => r.bottom));
+  });
+  expect.soft(oneBand, `${what} is on one line`).toBe(true);
+}
+
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 
@@ -166,6 +182,13 @@ test('first run: a weak passphrase is refused, a good one makes the vault, the r
   await expect(page.getByRole('heading', { name: 'Start a conversation' })).toBeVisible();
   await expect(messageBox(page)).toBeFocused();
   await screens(page, '07-chat-empty');
+  // As in other chat apps, New conversation comes first in the rail; the project it goes to is picked below it.
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    const [made, project] = [await page.getByRole('button', { name: 'New conversation', exact: true }).boundingBox(), await page.getByRole('combobox', { name: 'Project' }).boundingBox()];
+    expect.soft(made!.y + made!.height, `New conversation above the project picker at ${size.width}×${size.height}`).toBeLessThanOrEqual(project!.y);
+  }
+  await page.setViewportSize(WIDE);
 });
 
 test('first chat: the reply writes a memory, its chip is shown, and the memory opens beside the chat', async () => {
@@ -211,6 +234,23 @@ test('Memories: the tab, a hand edit, search as you type, history and the review
   await tab.click();
   await expect(page.getByRole('heading', { name: 'Memories', level: 1 })).toBeVisible();
   await screens(page, '10-memories');
+  // A name in the tree has the list's whole width: the list's toggle ends the project picker's row instead of taking a
+  // column of its own, so the name and its badges fit; the full path is the row's tooltip.
+  const item = page.getByRole('treeitem', { name: 'preferences.md' });
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    await expectSameRow(page.getByRole('button', { name: 'Hide memory list' }), page.getByRole('combobox', { name: 'Memories of project' }), `the list's toggle on the project picker's row at ${size.width}×${size.height}`);
+    await expectNotClipped(item.locator('.name'), `preferences.md in the tree at ${size.width}×${size.height}`);
+  }
+  await page.setViewportSize(WIDE);
+  await expect(item).toHaveAttribute('title', /^\/memories\/preferences\.md/);
+  // The column's toggle says what it does.
+  const details = page.getByRole('button', { name: 'Show size and date' });
+  await details.click();
+  await expect(details).toHaveAttribute('aria-pressed', 'true');
+  await expect(item.locator('.meta')).toBeVisible();
+  await details.click();
+  await expect(item.locator('.meta')).toHaveCount(0);
 
   const review = page.getByRole('button', { name: /^To review/ });
   await review.click();
@@ -219,6 +259,9 @@ test('Memories: the tab, a hand edit, search as you type, history and the review
   // "To review" is a pane's name, set like the other headings, not like a file path.
   const font = (l: Locator) => l.evaluate((el) => getComputedStyle(el).fontFamily);
   expect.soft(await font(inbox.getByRole('heading', { name: 'To review' }))).toBe(await font(page.getByRole('button', { name: 'New memory' })));
+  // The change's heading says what happened; the path shows once, in the list above it (a screen reader hears it in the heading too).
+  await expect(inbox.getByText('/memories/preferences.md', { exact: true })).toHaveCount(1);
+  await expect(inbox.getByRole('heading', { level: 3 })).toHaveAccessibleName('/memories/preferences.md: New from Claude · version 1');
   await screens(page, '11-review-inbox');
   await inbox.getByRole('button', { name: 'Mark reviewed' }).first().click();
   await expect(tab).toHaveAccessibleName('Memories');
@@ -256,6 +299,9 @@ test('Settings: every section is there and readable at both sizes', async () => 
   const { page } = app;
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  // The key's state in a word, then what it means.
+  await expect(page.getByText('API key:').locator('strong')).toHaveText('saved');
+  await expect(page.getByText('API key:')).toContainText('API key: saved, encrypted in the vault, and never shown again.');
   const sections = await page.getByRole('heading', { level: 2 }).allTextContents();
   expect(sections).toEqual(expect.arrayContaining(['Connection', 'Claude and memory', 'Security']));
   for (const button of await page.getByRole('main').getByRole('button').all()) {
@@ -290,6 +336,15 @@ test('lock and unlock, the shortcut sheet, the palette and a temporary chat', as
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
   await screens(page, '18-shortcuts');
+  // Each row's keys stay on one line; when a key works only somewhere, that is said beside what it does.
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    for (const keys of await sheet.getByRole('row').filter({ has: page.getByRole('cell') }).all()) {
+      await expectOneBand(keys.getByRole('cell').first(), `the keys "${await keys.getByRole('cell').first().textContent()}" at ${size.width}×${size.height}`);
+    }
+  }
+  await page.setViewportSize(WIDE);
+  await expect(sheet.getByRole('row', { name: /Show these keyboard shortcuts/ })).toContainText('(? outside a text box)');
   await page.keyboard.press('Escape');
   await expect(sheet).toHaveCount(0);
 

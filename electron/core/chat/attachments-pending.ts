@@ -8,6 +8,7 @@ import type { AttachmentRef } from '../../shared/chat';
 import { AttachmentError, checkAttachment, MAX_PENDING, MAX_PENDING_BYTES } from './attachments';
 import { newAttachmentId } from './attachments-send';
 import type { PendingAttachment } from './turn';
+import { m } from '../i18n/message';
 
 const mb = (n: number) => `${(n / 1_000_000).toFixed(0)} MB`;
 
@@ -30,11 +31,11 @@ export class PendingAttachments {
   add(conversationId: string, rawName: string, bytes: Uint8Array): AttachmentRef {
     const checked = checkAttachment(rawName, bytes);
     const list = this.byConversation.get(conversationId) ?? [];
-    if (list.length >= MAX_PENDING) throw new AttachmentError(`“${checked.name}” was not added: one message can carry at most ${MAX_PENDING} attachments. Send these first.`);
+    if (list.length >= MAX_PENDING) throw new AttachmentError(m('errors:attachment.pendingCount', { name: checked.name, count: MAX_PENDING }));
     const total = list.reduce((n, a) => n + a.bytes, 0) + bytes.length;
-    if (total > MAX_PENDING_BYTES) throw new AttachmentError(`“${checked.name}” was not added: one message’s attachments can come to at most ${mb(MAX_PENDING_BYTES)} together (the API’s request limit). Send these first, or remove one.`);
+    if (total > MAX_PENDING_BYTES) throw new AttachmentError(m('errors:attachment.pendingBytes', { name: checked.name, limit: mb(MAX_PENDING_BYTES) }));
     if (this.totalBytes() + bytes.length > MAX_PENDING_TOTAL_BYTES) {
-      throw new AttachmentError(`“${checked.name}” was not added: files waiting to be sent in all conversations can come to at most ${mb(MAX_PENDING_TOTAL_BYTES)} together. Send or remove some first.`);
+      throw new AttachmentError(m('errors:attachment.pendingTotal', { name: checked.name, limit: mb(MAX_PENDING_TOTAL_BYTES) }));
     }
     const pending: PendingAttachment = { id: newAttachmentId(), name: checked.name, mediaType: checked.mediaType, bytes: bytes.length, data: bytes.slice() };
     this.byConversation.set(conversationId, [...list, pending]);
@@ -68,7 +69,7 @@ export class PendingAttachments {
     const list = this.byConversation.get(conversationId) ?? [];
     return ids.map((id) => {
       const a = list.find((p) => p.id === id);
-      if (!a) throw new AttachmentError('An attachment of this message is no longer waiting to be sent (removed, or the vault was locked). Attach it again.');
+      if (!a) throw new AttachmentError(m('errors:attachment.noLongerPending'));
       return a;
     });
   }

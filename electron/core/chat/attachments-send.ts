@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { BetaContentBlockParam, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AttachmentRef, TranscriptEntry } from '../../shared/chat';
 import { AttachmentError, imageSize, MANY_IMAGES, MAX_IMAGE_SIDE_MANY, MAX_IMAGES, MAX_PDF_PAGES, MAX_REQUEST_BYTES, pdfPages } from './attachments';
+import { m } from '../i18n/message';
 
 const SCHEME = 'mnemo-attachment:';
 
@@ -114,25 +115,25 @@ export function checkRequest(messages: BetaMessageParam[], sent: Sent[], fixed: 
   const newest = (list: Sent[]) => list.at(-1)!.ref.name;
   const images = sent.filter((s) => s.ref.mediaType.startsWith('image/'));
   if (images.length > MAX_IMAGES) {
-    throw new AttachmentError(`This message would send ${images.length} images to Claude (the conversation’s earlier ones count too); the API takes at most ${MAX_IMAGES} per request. Remove “${newest(images)}” and others, or start a new conversation.`);
+    throw new AttachmentError(m('errors:attachment.tooManyImages', { count: images.length, limit: MAX_IMAGES, name: newest(images) }));
   }
   if (images.length > MANY_IMAGES) {
     for (const s of images) {
       const size = imageSize(s.bytes, s.ref.mediaType);
       if (size && (size.width > MAX_IMAGE_SIDE_MANY || size.height > MAX_IMAGE_SIDE_MANY)) {
-        throw new AttachmentError(`“${s.ref.name}” is ${size.width}×${size.height} pixels; with more than ${MANY_IMAGES} images in a request the API takes at most ${MAX_IMAGE_SIDE_MANY}×${MAX_IMAGE_SIDE_MANY}. Attach a smaller copy, or fewer images.`);
+        throw new AttachmentError(m('errors:attachment.imageTooLargeMany', { name: s.ref.name, width: size.width, height: size.height, many: MANY_IMAGES, max: MAX_IMAGE_SIDE_MANY }));
       }
     }
   }
   const pdfs = sent.filter((s) => s.ref.mediaType === 'application/pdf');
   const pages = pdfs.reduce((n, s) => n + pdfPages(s.bytes), 0);
-  if (pages > MAX_PDF_PAGES) throw new AttachmentError(`The PDFs of this conversation have ${pages} pages together; the API reads at most ${MAX_PDF_PAGES} per request. Remove “${newest(pdfs)}”, or start a new conversation for it.`);
+  if (pages > MAX_PDF_PAGES) throw new AttachmentError(m('errors:attachment.tooManyPages', { count: pages, limit: MAX_PDF_PAGES, name: newest(pdfs) }));
   const size = fixed + Buffer.byteLength(JSON.stringify(messages));
   if (size > MAX_REQUEST_BYTES) {
     // The largest of this message's own attachments (the user can take it off); else the largest earlier one.
     const mine = sent.filter((s) => fresh.has(s.ref.id));
     const largest = [...(mine.length ? mine : sent)].sort((a, b) => b.bytes.length - a.bytes.length)[0];
-    const which = largest ? ` Remove “${largest.ref.name}” (${mb(largest.bytes.length)})` : ' Remove an attachment';
-    throw new AttachmentError(`This message with its attachments would make a ${mb(size)} request; the API takes at most ${mb(MAX_REQUEST_BYTES)}.${which}, or start a new conversation.`);
+    const sizes = { size: mb(size), limit: mb(MAX_REQUEST_BYTES) };
+    throw new AttachmentError(largest ? m('errors:attachment.requestTooBigNamed', { ...sizes, name: largest.ref.name, fileSize: mb(largest.bytes.length) }) : m('errors:attachment.requestTooBig', sizes));
   }
 }

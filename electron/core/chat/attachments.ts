@@ -17,6 +17,7 @@
  */
 import type { AttachmentMediaType } from '../../shared/chat';
 import { VaultError } from '../vault/types';
+import { m, type ErrorKey, type LocalMessage } from '../i18n/message';
 
 /** The API's per-request body limit (32 MB on standard endpoints; decimal, the smaller reading). */
 export const MAX_REQUEST_BYTES = 32_000_000;
@@ -60,7 +61,7 @@ export interface CheckedAttachment {
 
 /** Refusals say what was wrong with which file and what to do instead. */
 export class AttachmentError extends VaultError {
-  constructor(message: string) {
+  constructor(message: string | LocalMessage) {
     super('INVALID', message);
   }
 }
@@ -181,20 +182,21 @@ const EXTENSIONS: Record<string, AttachmentMediaType> = {
   webp: 'image/webp',
   pdf: 'application/pdf',
 };
-const LABEL: Record<AttachmentMediaType, string> = {
-  'image/png': 'a PNG image',
-  'image/jpeg': 'a JPEG image',
-  'image/gif': 'a GIF image',
-  'image/webp': 'a WebP image',
-  'application/pdf': 'a PDF',
-  'text/plain': 'a text file',
-};
+const LABEL = {
+  'image/png': 'errors:attachment.kind.png',
+  'image/jpeg': 'errors:attachment.kind.jpeg',
+  'image/gif': 'errors:attachment.kind.gif',
+  'image/webp': 'errors:attachment.kind.webp',
+  'application/pdf': 'errors:attachment.kind.pdf',
+  'text/plain': 'errors:attachment.kind.text',
+} as const satisfies Record<AttachmentMediaType, ErrorKey>;
+const label = (type: AttachmentMediaType) => m(LABEL[type]);
 
 /** Throws the AttachmentError for a file of `size` bytes that is empty or larger than any attachment may be (before reading it). */
 export function checkSize(rawName: string, size: number): void {
   const name = cleanName(rawName);
-  if (size === 0) throw new AttachmentError(`“${name}” is empty, so there is nothing to attach.`);
-  if (size > MAX_ATTACHMENT_BYTES) throw new AttachmentError(`“${name}” is ${mb(size)}; attachments can be at most ${mb(MAX_PDF_BYTES)} (a PDF), ${mb(MAX_IMAGE_BYTES)} (an image) or ${mb(MAX_TEXT_BYTES)} (text).`);
+  if (size === 0) throw new AttachmentError(m('errors:attachment.empty', { name }));
+  if (size > MAX_ATTACHMENT_BYTES) throw new AttachmentError(m('errors:attachment.tooBig', { name, size: mb(size), pdf: mb(MAX_PDF_BYTES), image: mb(MAX_IMAGE_BYTES), text: mb(MAX_TEXT_BYTES) }));
 }
 
 /**
@@ -207,31 +209,30 @@ export function checkAttachment(rawName: string, bytes: Uint8Array): CheckedAtta
   const name = cleanName(rawName);
   checkSize(rawName, bytes.length);
   const kind = sniff(bytes);
-  if (kind === 'html') throw new AttachmentError(`“${name}” is HTML or SVG markup, which cannot be attached. Attach a PNG, JPEG, GIF or WebP image, a PDF or a plain text file.`);
+  if (kind === 'html') throw new AttachmentError(m('errors:attachment.markup', { name }));
   if (kind === 'binary') {
     const ext = name.split('.').at(-1)?.toLowerCase() ?? '';
-    const hint = ext === 'txt' || ext === 'md' || ext === 'csv' ? ' It is not UTF-8 text: save it as UTF-8 and attach it again.' : '';
-    throw new AttachmentError(`“${name}” is not a file Claude can read here (PNG, JPEG, GIF or WebP images, PDFs and UTF-8 text).${hint}`);
+    throw new AttachmentError(ext === 'txt' || ext === 'md' || ext === 'csv' ? m('errors:attachment.notUtf8', { name }) : m('errors:attachment.unreadable', { name }));
   }
   const claimed = EXTENSIONS[name.split('.').at(-1)?.toLowerCase() ?? ''];
   if (claimed && claimed !== kind && !(claimed.startsWith('image/') && kind.startsWith('image/'))) {
-    throw new AttachmentError(`“${name}” is named as ${LABEL[claimed]} but its content is ${LABEL[kind]}, so it was not attached. Check the file.`);
+    throw new AttachmentError(m('errors:attachment.misnamed', { name, claimed: label(claimed), kind: label(kind) }));
   }
   if (kind === 'text/plain') {
-    if (bytes.length > MAX_TEXT_BYTES) throw new AttachmentError(`“${name}” is ${mb(bytes.length)} of text; text files can be at most ${mb(MAX_TEXT_BYTES)}. Attach a shorter part of it.`);
+    if (bytes.length > MAX_TEXT_BYTES) throw new AttachmentError(m('errors:attachment.textTooBig', { name, size: mb(bytes.length), limit: mb(MAX_TEXT_BYTES) }));
     return { name, mediaType: kind, bytes };
   }
   if (kind === 'application/pdf') {
-    if (bytes.length > MAX_PDF_BYTES) throw new AttachmentError(`“${name}” is ${mb(bytes.length)}; a PDF can be at most ${mb(MAX_PDF_BYTES)} to fit the API’s 32 MB request. Split it and attach a part.`);
+    if (bytes.length > MAX_PDF_BYTES) throw new AttachmentError(m('errors:attachment.pdfTooBig', { name, size: mb(bytes.length), limit: mb(MAX_PDF_BYTES) }));
     const pages = pdfPages(bytes);
-    if (pages > MAX_PDF_PAGES) throw new AttachmentError(`“${name}” has ${pages} pages; the API reads at most ${MAX_PDF_PAGES} pages per request. Split it and attach a part.`);
+    if (pages > MAX_PDF_PAGES) throw new AttachmentError(m('errors:attachment.pdfPages', { name, count: pages, limit: MAX_PDF_PAGES }));
     return { name, mediaType: kind, bytes };
   }
-  if (bytes.length > MAX_IMAGE_BYTES) throw new AttachmentError(`“${name}” is ${mb(bytes.length)}; the API takes images up to ${mb(MAX_IMAGE_BYTES)} (5 MB once encoded). Make it smaller and attach it again.`);
+  if (bytes.length > MAX_IMAGE_BYTES) throw new AttachmentError(m('errors:attachment.imageTooBig', { name, size: mb(bytes.length), limit: mb(MAX_IMAGE_BYTES) }));
   const size = imageSize(bytes, kind);
-  if (!size) throw new AttachmentError(`“${name}” looks like ${LABEL[kind]} but its header is damaged, so it was not attached.`);
+  if (!size) throw new AttachmentError(m('errors:attachment.badHeader', { name, kind: label(kind) }));
   if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE) {
-    throw new AttachmentError(`“${name}” is ${size.width}×${size.height} pixels; the API takes images up to ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE}. Make it smaller and attach it again.`);
+    throw new AttachmentError(m('errors:attachment.imageTooLarge', { name, width: size.width, height: size.height, max: MAX_IMAGE_SIDE }));
   }
   return { name, mediaType: kind, bytes, ...size };
 }

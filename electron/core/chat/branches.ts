@@ -10,14 +10,19 @@
  * (everything from the fork's exchange on, forks further down included) as
  * one immutable value each, stored beside the conversation's log. The head
  * holds only the forks' small records, so a turn's save costs what it did.
- * Showing another version stores the tail shown as a new value, puts the
- * asked one in the lists, then lets go of its old value: a crash in between
- * leaves a value nothing names, never a version lost.
+ * Showing another version puts the asked one in the lists and keeps its
+ * stored value as the fork's `kept` copy; switching away from it again
+ * stores nothing while it is unchanged (its digest says so), else stores it
+ * anew and lets go of the stale copy once the head is written. A crash in
+ * between leaves a value nothing names (unnamedTails finds it), never a
+ * version lost. The asked version's own entries still go into the log whole:
+ * the log holds the lists themselves (see README, "Versions").
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AttachmentRef, TranscriptEntry } from '../../shared/chat';
 import { VaultError } from '../vault/types';
+import { m } from '../i18n/message';
 
 /** A place where the conversation has more than one version: from exchange `at` (0 = the first message) on. */
 export interface Fork {
@@ -35,6 +40,12 @@ export interface Fork {
    * was made until then, which come back if the new version is never sent.
    */
   unsent?: { before: number; by: Fork['by'] };
+  /**
+   * The stored value of the version shown, as it was when it was last shown,
+   * and its digest (tailDigest): set aside unchanged, it is named again
+   * instead of stored again. Absent on forks written before it was kept.
+   */
+  kept?: { key: string; digest: string };
 }
 
 /** One version's tail: the lists from its exchange on, and the forks further down it. */
@@ -63,7 +74,7 @@ export interface Branchable {
 
 /** The most versions one message keeps: past it, a new one is refused rather than growing the head without bound. */
 export const MAX_VERSIONS = 100;
-const MISSING = 'A version of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+const missing = () => m('errors:versions.missing');
 
 /** Where exchange `at` begins: its user entry in the transcript and its user message in the API history. */
 export function exchangeAt(c: Branchable, at: number): { entry: number; message: number } {
@@ -80,7 +91,7 @@ function located(c: Branchable, at: number): { entry: number; message: number; s
   const entry = users[at];
   const message = starts[at - offset];
   if (!Number.isInteger(at) || entry === undefined || message === undefined) {
-    throw new VaultError('INVALID', at >= 0 && at < users.length ? 'This message was stored by an earlier version of Mnemo, so it cannot have versions; edit a later one.' : 'There is no such message in this conversation.');
+    throw new VaultError('INVALID', at >= 0 && at < users.length ? m('errors:versions.tooOld') : m('errors:versions.noMessage'));
   }
   // By position, never by value: a refused exchange's message is left out of the history, so it and the next share one.
   return { entry, message, start: at - offset };
@@ -88,7 +99,7 @@ function located(c: Branchable, at: number): { entry: number; message: number; s
 
 /** The exchange whose user message is transcript entry `entry` (what the window names). */
 export function exchangeOfEntry(c: Branchable, entry: number): number {
-  if (c.transcript[entry]?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  if (c.transcript[entry]?.role !== 'user') throw new VaultError('INVALID', m('errors:versions.noMessage'));
   return c.transcript.slice(0, entry).filter((e) => e.role === 'user').length;
 }
 
@@ -144,65 +155,96 @@ export function keptAttachments(c: Branchable): Set<string> {
 
 export const newTailKey = (): string => randomBytes(8).toString('hex');
 
+/** A digest of `tail`'s content, the same for equal content whatever the order of its objects' fields. */
+export function tailDigest(tail: Tail): string {
+  const sorted = (_k: string, v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  // 128 bits in 22 characters: the head holds one per fork and is written at every turn.
+  return createHash('sha256').update(JSON.stringify(tail, sorted)).digest().subarray(0, 16).toString('base64url');
+}
+
+/** `f` without the kept copy of its version shown (a new version is shown, or another one's copy goes in). */
+function withoutCopy(f: Fork): Fork {
+  const { kept: _copy, ...rest } = f;
+  return rest;
+}
+
+/**
+ * Sets `tail`, the version shown of `fork` (if any), aside: its kept copy when
+ * that is unchanged (nothing written), else a new stored value, and then the
+ * stale copy is the one to let go of once the head is written.
+ */
+async function setAside(fork: Fork | undefined, tail: Tail, tails: TailStore): Promise<{ key: string; release?: string }> {
+  if (fork?.kept && fork.kept.digest === tailDigest(tail)) return { key: fork.kept.key };
+  const key = newTailKey();
+  // Stored first: the head that names it is written after, by the caller.
+  await tails.put(key, tail);
+  return fork?.kept ? { key, release: fork.kept.key } : { key };
+}
+
 /**
  * Sets exchange `at` and all after it aside as a version, leaving `c` cut
  * before it, ready for the turn that makes the new version. The user's
  * message of that exchange comes back (a regeneration sends it again).
+ * `release` is the stored value to remove once the result is written.
  */
-export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork['by'], tails: TailStore): Promise<{ next: C; message: { text: string; attachments: AttachmentRef[] }; before: number }> {
+export async function branchAt<C extends Branchable>(c: C, at: number, by: Fork['by'], tails: TailStore): Promise<{ next: C; message: { text: string; attachments: AttachmentRef[] }; before: number; release?: string }> {
   const { kept, tail } = cutAt(c, at);
   const user = tail.transcript[0];
-  if (user?.role !== 'user') throw new VaultError('INVALID', 'There is no such message in this conversation.');
+  if (user?.role !== 'user') throw new VaultError('INVALID', m('errors:versions.noMessage'));
   const fork = kept.forks?.find((f) => f.at === at);
-  if (fork && fork.versions.length >= MAX_VERSIONS) throw new VaultError('INVALID', `This message already has ${MAX_VERSIONS} versions, the most one keeps. Edit a later message or start a new conversation.`);
-  const key = newTailKey();
-  // Stored first: the head that names it is written after, by the caller.
-  await tails.put(key, tail);
+  if (fork && fork.versions.length >= MAX_VERSIONS) throw new VaultError('INVALID', m('errors:versions.tooMany', { count: MAX_VERSIONS }));
+  const { key, release } = await setAside(fork, tail, tails);
   const files = [...new Set([...(fork?.files ?? []), ...filesOf(tail)])];
+  // The new version shown has no stored copy yet.
   const made: Fork = fork
-    ? { ...fork, versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}), unsent: { before: fork.shown, by: fork.by } }
+    ? { ...withoutCopy(fork), versions: [...fork.versions.map((v, i) => (i === fork.shown ? key : v)), null], shown: fork.versions.length, by: by === 'edit' || fork.by === 'edit' ? 'edit' : 'regenerate', ...(files.length ? { files } : {}), unsent: { before: fork.shown, by: fork.by } }
     : { at, shown: 1, versions: [key, null], by, ...(files.length ? { files } : {}), unsent: { before: 0, by } };
   // `updated` stays: the conversation moves up the list when the new version's turn is saved, not if it is never sent.
   const next = { ...kept, forks: [...(kept.forks ?? []).filter((f) => f.at !== at), made].sort((a, b) => a.at - b.at) };
-  return { next, message: { text: user.text, attachments: user.attachments ?? [] }, before: fork?.shown ?? 0 };
+  return { next, message: { text: user.text, attachments: user.attachments ?? [] }, before: fork?.shown ?? 0, ...(release ? { release } : {}) };
 }
 
 /**
  * `c` showing version `version` of the fork at exchange `at`. The version
- * shown until now is stored as a tail, unless it is empty (a new version
+ * shown until now is set aside (setAside), unless it is empty (a new version
  * whose message was never sent, or a crash before its reply): that one goes.
+ * The asked version's stored value stays, as the fork's kept copy.
  * `release` is the stored value to remove once the result is written.
  */
 export async function showVersion<C extends Branchable>(c: C, at: number, version: number, tails: TailStore): Promise<{ next: C; release?: string }> {
   const fork = c.forks?.find((f) => f.at === at);
-  if (!fork) throw new VaultError('INVALID', 'This message has no other versions.');
-  if (!Number.isInteger(version) || version < 0 || version >= fork.versions.length) throw new VaultError('INVALID', `There is no version ${version + 1} of this message; it has ${fork.versions.length}.`);
+  if (!fork) throw new VaultError('INVALID', m('errors:versions.none'));
+  if (!Number.isInteger(version) || version < 0 || version >= fork.versions.length) throw new VaultError('INVALID', m('errors:versions.noSuch', { version: version + 1, count: fork.versions.length }));
   if (version === fork.shown) return { next: c };
   const asked = fork.versions[version]!;
   const target = await tails.get(asked);
-  if (!target) throw new VaultError('DAMAGED', MISSING);
+  if (!target) throw new VaultError('DAMAGED', missing());
   // The fork's exchange may be cut from the lists (a new version not sent yet): then the lists end where it begins.
   const users = c.transcript.filter((e) => e.role === 'user').length;
   const { kept, tail } = users > at ? cutAt(c, at) : { kept: { ...c, forks: (c.forks ?? []).filter((f) => f.at <= at) }, tail: { messages: [], transcript: [], turnStarts: [], forks: [] } };
-  const { unsent, ...made } = fork;
+  const { unsent, ...made } = withoutCopy(fork);
   const versions = [...fork.versions];
   let shown = version;
+  let release: string | undefined;
   // An empty version goes, and with it what making it changed: an edit never sent leaves a regenerated reply's fork as it was.
   if (tail.transcript.length === 0 && unsent && fork.shown === versions.length - 1) made.by = unsent.by;
   if (tail.transcript.length === 0) {
     versions.splice(fork.shown, 1);
     if (fork.shown < version) shown--;
   } else {
-    const key = newTailKey();
-    await tails.put(key, tail);
-    versions[fork.shown] = key;
+    const aside = await setAside(fork, tail, tails);
+    versions[fork.shown] = aside.key;
+    release = aside.release;
   }
   versions[shown] = null;
   const others = (kept.forks ?? []).filter((f) => f.at !== at);
   const files = [...new Set([...(fork.files ?? []), ...filesOf(tail)])];
-  const forks = versions.length > 1 ? [...others, { ...made, versions, shown, ...(files.length ? { files } : {}) }] : others;
+  // With one version left there is no fork, and nothing to keep a copy of.
+  if (versions.length <= 1) return { next: tidy(joined({ ...kept, forks: others }, target)), release: asked };
+  const forks = [...others, { ...made, versions, shown, ...(files.length ? { files } : {}), kept: { key: asked, digest: tailDigest(target) } }];
   // `updated` stays, as for a pin: showing another version is no new message, so the list keeps its order.
-  return { next: tidy(joined({ ...kept, forks }, target)), release: asked };
+  return { next: tidy(joined({ ...kept, forks }, target)), ...(release ? { release } : {}) };
 }
 
 /**
@@ -229,6 +271,36 @@ export function unsentFork(c: Branchable): { at: number; before: number } | unde
   if (!fork) return undefined;
   const last = fork.versions.length - 1;
   return { at: fork.at, before: fork.unsent?.before ?? (fork.shown === last ? last - 1 : last) };
+}
+
+/**
+ * The stored tails that nothing names, of the keys `stored` beside a
+ * conversation whose head holds `forks`. A crash between storing a tail and
+ * writing the head that names it, or between writing a head and removing the
+ * tail it let go of, leaves one; each is a copy of what the lists or another
+ * version hold, so removing it loses nothing. Forks inside stored versions
+ * name tails too: those are read only while some stored key is not named yet.
+ */
+export async function unnamedTails(forks: readonly Fork[], stored: readonly string[], tails: Pick<TailStore, 'get'>): Promise<string[]> {
+  const named = new Set<string>();
+  const open = (fs: readonly Fork[]): string[] => {
+    const inner: string[] = [];
+    // A kept copy is named too; the forks inside it are those of the version shown (or, if it went stale, of nothing that can come back).
+    for (const f of fs) if (f.kept) named.add(f.kept.key);
+    for (const k of fs.flatMap((f) => f.versions)) {
+      if (!k || named.has(k)) continue;
+      named.add(k);
+      inner.push(k);
+    }
+    return inner;
+  };
+  const unnamed = () => stored.filter((k) => !named.has(k));
+  for (let next = open(forks); next.length && unnamed().length; ) {
+    const key = next.shift()!;
+    const tail = stored.includes(key) ? await tails.get(key) : undefined;
+    if (tail) next.push(...open(tail.forks));
+  }
+  return unnamed();
 }
 
 /** The versions the window shows: per fork, the transcript index of its message, the version shown, how many there are. */

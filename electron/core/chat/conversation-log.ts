@@ -23,6 +23,7 @@
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
+import { m } from '../i18n/message';
 
 /** What the log stores of a conversation: its id and three lists; every other field goes in the head as it is. */
 export interface LoggedConversation {
@@ -60,7 +61,7 @@ const GROUP = 32;
 const recordKey = (id: string, n: number) => `conversation-log/${id}/${n % GROUP}`;
 const groupKey = (id: string, g: number) => `conversation-log/${id}/g${g}`;
 const recordPrefix = (id: string) => `conversation-log/${id}/`;
-const DAMAGED = 'Part of this conversation is missing from the vault. Run “mnemo verify”, or restore the vault from a backup.';
+const damaged = () => m('errors:conversation.partMissing');
 
 /** Where a conversation read from the vault stands in its log, so a save can append to it without reading it again. */
 const loadedAt = new WeakMap<object, number>();
@@ -75,7 +76,7 @@ export async function readConversation<C extends LoggedConversation>(vault: Vaul
   const keys = [...Array.from({ length: groups }, (_, g) => groupKey(id, g)), ...Array.from({ length: raw.log - groups * GROUP }, (_, i) => recordKey(id, groups * GROUP + i))];
   for (const key of keys) {
     const rec = await vault.internal.getJSON<LogRecord>(key);
-    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    if (!rec) throw new VaultError('DAMAGED', damaged(), headKey(id));
     lists.messages = cut(lists.messages, rec.m);
     lists.transcript = cut(lists.transcript, rec.t);
     lists.turnStarts = cut(lists.turnStarts, rec.s);
@@ -140,7 +141,7 @@ async function merged(vault: VaultApi, id: string, g: number): Promise<LogRecord
   let acc: LogRecord | undefined;
   for (let n = g * GROUP; n < (g + 1) * GROUP; n++) {
     const rec = await vault.internal.getJSON<LogRecord>(recordKey(id, n));
-    if (!rec) throw new VaultError('DAMAGED', DAMAGED, headKey(id));
+    if (!rec) throw new VaultError('DAMAGED', damaged(), headKey(id));
     acc = acc ? { m: compose(acc.m, rec.m), t: compose(acc.t, rec.t), s: compose(acc.s, rec.s) } : rec;
   }
   return acc!;
@@ -173,7 +174,7 @@ async function putRecord(vault: VaultApi, id: string, n: number, rec: LogRecord)
 }
 
 function cut<T>(list: T[], t: Tail<T>): T[] {
-  if (t.keep > list.length) throw new VaultError('DAMAGED', DAMAGED);
+  if (t.keep > list.length) throw new VaultError('DAMAGED', damaged());
   if (t.keep < list.length) list.length = t.keep;
   list.push(...t.add);
   return list;

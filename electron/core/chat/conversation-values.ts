@@ -7,6 +7,7 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import type { ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError } from '../vault/types';
 import type { Fork } from './branches';
+import { m } from '../i18n/message';
 
 export const UNTITLED = 'New conversation';
 
@@ -71,7 +72,7 @@ export function withModel(c: StoredConversation, model: string | undefined): Sto
 /** Taking back an exchange that has other versions would leave them named by nothing: it is edited in place instead. */
 export function refuseRewindOfVersions(c: StoredConversation): void {
   const last = c.transcript.filter((e) => e.role === 'user').length - 1;
-  if (c.forks?.some((f) => f.at >= last)) throw new VaultError('INVALID', 'This message has other versions, so it cannot be taken back. Use Edit on the message instead: the edit becomes one more version.');
+  if (c.forks?.some((f) => f.at >= last)) throw new VaultError('INVALID', m('errors:versions.cannotTakeBack'));
 }
 
 /** The conversation without its last exchange, and what the user said in it; NOT_FOUND if there is none. */
@@ -79,7 +80,7 @@ export function withoutLastExchange(c: StoredConversation): { text: string; rest
   const starts = [...(c.turnStarts ?? [])];
   const start = starts.pop();
   const userAt = c.transcript.map((e) => e.role).lastIndexOf('user');
-  if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', 'There is no message to take back in this conversation.');
+  if (start === undefined || userAt < 0) throw new VaultError('NOT_FOUND', m('errors:conversation.nothingToTakeBack'));
   return { text: c.transcript[userAt]!.text, rest: { ...c, updated: Date.now(), messages: c.messages.slice(0, start), transcript: c.transcript.slice(0, userAt), turnStarts: starts } };
 }
 

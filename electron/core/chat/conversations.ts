@@ -10,10 +10,11 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, showVersion, unsentFork, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
+import { m } from '../i18n/message';
 
 export type { StoredConversation } from './conversation-values';
 
@@ -31,7 +32,7 @@ export const projectOf = (c: { project?: string | undefined }): string => c.proj
 
 const ID = /^[0-9a-f]{16,32}$/;
 function checkId(id: string): void {
-  if (!ID.test(id)) throw new VaultError('INVALID', 'Unknown conversation id.');
+  if (!ID.test(id)) throw new VaultError('INVALID', m('errors:conversation.badId'));
 }
 
 /**
@@ -85,7 +86,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   async require(id: string): Promise<StoredConversation> {
     const c = await this.get(id);
-    if (!c) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!c) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
     return c;
   }
 
@@ -121,15 +122,15 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   async rename(id: string, title: string): Promise<void> {
     const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
-    if (!clean) throw new VaultError('INVALID', 'A conversation needs a title.');
+    if (!clean) throw new VaultError('INVALID', m('errors:conversation.needsTitle'));
     const done = await this.update(id, (c) => ({ ...c, title: clean }));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   /** Sets the model this conversation's next turns use; undefined goes back to the one in Settings. */
   async setModel(id: string, model: string | undefined): Promise<void> {
     const done = await this.update(id, (c) => withModel(c, model));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   /**
@@ -138,7 +139,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
    */
   async setFlags(id: string, flags: ConversationFlags): Promise<void> {
     const done = await this.update(id, (c) => withFlags(c, flags));
-    if (!done) throw new VaultError('NOT_FOUND', 'That conversation no longer exists.');
+    if (!done) throw new VaultError('NOT_FOUND', m('errors:conversation.gone'));
   }
 
   async delete(id: string): Promise<void> {
@@ -179,8 +180,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
     return this.serial(async () => {
       const c = await this.require(id);
-      const { next, message, before } = await branchAt(c, at, by, this.tails(id));
+      const { next, message, before, release } = await branchAt(c, at, by, this.tails(id));
       await this.write(next, c);
+      if (release) await this.tails(id).remove(release);
       return { message, before };
     });
   }
@@ -228,7 +230,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private tails(id: string): TailStore {
     checkId(id);
     const key = (k: string) => {
-      if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', 'A version of this conversation has a malformed name. Run “mnemo verify”.');
+      if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', m('errors:conversation.badVersionName'));
       return `conversation-log/${id}/b${k}`;
     };
     const internal = this.vault.internal;
@@ -243,8 +245,31 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private async sweep(): Promise<void> {
     await this.serial(async () => {
       for (const key of this.orphans()) await this.vault.internal.delete(key);
+      await this.sweepTails();
     });
     swept.add(this.vault);
+  }
+
+  /**
+   * Removes the stored versions nothing names (see unnamedTails: what a crash
+   * between a version's writes leaves). A conversation whose versions cannot
+   * be read is left as it is: opening it says what is damaged.
+   */
+  private async sweepTails(): Promise<void> {
+    const byId = new Map<string, string[]>();
+    for (const key of this.vault.internal.keys('conversation-log/')) {
+      const m = /^conversation-log\/([0-9a-f]{16,32})\/b([0-9a-f]{16})$/.exec(key);
+      if (m) byId.set(m[1]!, [...(byId.get(m[1]!) ?? []), m[2]!]);
+    }
+    for (const [id, stored] of byId) {
+      try {
+        const head = await readSummary(this.vault, id);
+        const forks = (head?.meta.forks ?? []) as Fork[];
+        for (const k of await unnamedTails(forks, stored, this.tails(id))) await this.tails(id).remove(k);
+      } catch (err) {
+        if (!(err instanceof VaultError)) throw err;
+      }
+    }
   }
 
   /** Log records and attachments of conversations whose head is gone. */

@@ -5,11 +5,25 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ChatErrorCode } from '../../shared/chat';
 import { VaultError } from '../vault/types';
+import { m, type ErrorKey, type LocalMessage, type MessageParams } from '../i18n/message';
 
 export interface MappedError {
   code: ChatErrorCode;
+  /** In English (stored with the reply, logs); `key` and `params` say it in the window's language. */
   message: string;
+  key?: ErrorKey;
+  params?: MessageParams;
   retryAfterSeconds?: number;
+}
+
+/** A mapped error from its code and message (made with m()). */
+export function mapped(code: ChatErrorCode, msg: LocalMessage, extra: { retryAfterSeconds?: number } = {}): MappedError {
+  return { code, message: msg.text, key: msg.key, ...(msg.params ? { params: msg.params } : {}), ...extra };
+}
+
+/** A mapped error as a message to say inside another one (its English when it has no key). */
+export function messageOfMapped(e: MappedError): LocalMessage {
+  return e.key ? { key: e.key, text: e.message, ...(e.params ? { params: e.params } : {}) } : m('errors:plain', { text: e.message });
 }
 
 /** Seconds from a retry-after header (seconds or an HTTP date), if present and sane. */
@@ -31,10 +45,10 @@ export function retryAfterSeconds(headers: Headers | undefined | null): number |
  */
 export function mapChatError(err: unknown, secrets: readonly string[] = []): MappedError {
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
-    return { code: 'cancelled', message: 'Stopped. The reply so far is kept; send a message to continue.' };
+    return mapped('cancelled', m('errors:chat.cancelled'));
   }
   if (err instanceof APIConnectionError) {
-    return { code: 'network', message: 'Could not reach the Anthropic API. Check your internet connection (or ANTHROPIC_BASE_URL, if you set it), then retry.' };
+    return mapped('network', m('errors:chat.network'));
   }
   if (err instanceof APIError) {
     // The body is the server's JSON, whatever its shape: only strings are read from it.
@@ -42,37 +56,37 @@ export function mapChatError(err: unknown, secrets: readonly string[] = []): Map
     const type = typeof body?.type === 'string' ? body.type : undefined;
     const apiMessage = typeof body?.message === 'string' ? body.message : '';
     const status = err.status;
-    if (status === 401) return { code: 'auth', message: 'The API key was refused (401). Check the key in Settings, or set a new one.' };
-    if (status === 403) return { code: 'permission', message: 'This API key may not use this model or feature (403). Check the model in Settings or your Anthropic plan.' };
+    if (status === 401) return mapped('auth', m('errors:chat.auth'));
+    if (status === 403) return mapped('permission', m('errors:chat.permission'));
     if (status === 429) {
       const after = retryAfterSeconds(err.headers);
-      return { code: 'rate_limited', message: `Rate limited by the Anthropic API (429); try again ${after !== undefined ? waitText(after) : 'shortly'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
+      return mapped('rate_limited', m('errors:chat.rateLimited', { when: after !== undefined ? waitText(after) : m('errors:chat.wait.shortly') }), after !== undefined ? { retryAfterSeconds: after } : {});
     }
     if (status === 529 || type === 'overloaded_error') {
       const after = retryAfterSeconds(err.headers);
-      return { code: 'overloaded', message: `Anthropic’s API is overloaded right now (529). Retry ${after !== undefined ? waitText(after) : 'in a minute'}.`, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
+      return mapped('overloaded', m('errors:chat.overloaded', { when: after !== undefined ? waitText(after) : m('errors:chat.wait.aMinute') }), after !== undefined ? { retryAfterSeconds: after } : {});
     }
-    if (status === 404) return { code: 'unknown', message: 'The API does not know this model or endpoint (404). Check the model name in Settings (and ANTHROPIC_BASE_URL, if you set it).' };
+    if (status === 404) return mapped('unknown', m('errors:chat.notFound'));
     if (status === 413 || /prompt is too long|too many tokens|context (window|length)/i.test(apiMessage)) {
-      return { code: 'too_large', message: 'This conversation is too long for the model. Start a new conversation, or turn on compaction in Settings.' };
+      return mapped('too_large', m('errors:chat.tooLong'));
     }
-    if (status !== undefined && status >= 500) return { code: 'server', message: `The Anthropic API had an internal error (${status}). Retry in a moment.` };
-    if (status === 400) return { code: 'unknown', message: `The Anthropic API refused the request (400): ${scrub(apiMessage, secrets)}` };
-    return { code: 'unknown', message: `The Anthropic API answered with an error${status ? ` (${status})` : ''}.` };
+    if (status !== undefined && status >= 500) return mapped('server', m('errors:chat.server', { status }));
+    if (status === 400) return mapped('unknown', m('errors:chat.badRequest', { detail: scrub(apiMessage, secrets) }));
+    return mapped('unknown', status ? m('errors:chat.apiErrorStatus', { status }) : m('errors:chat.apiError'));
   }
-  if (err instanceof VaultError && err.code === 'LOCKED') return { code: 'locked', message: 'The vault was locked during the reply. Unlock it and send again.' };
+  if (err instanceof VaultError && err.code === 'LOCKED') return mapped('locked', m('errors:chat.lockedDuring'));
   if (err instanceof Error && /terminated|socket|ECONNRESET|fetch failed|premature|stream|JSON|Unexpected/i.test(`${err.message} ${String((err as { cause?: { code?: string } }).cause?.code ?? '')}`)) {
-    return { code: 'network', message: 'The connection to the Anthropic API broke off in the middle of the reply. Retry.' };
+    return mapped('network', m('errors:chat.brokeOff'));
   }
-  return { code: 'unknown', message: 'Something went wrong while answering. Your message is kept; retry.' };
+  return mapped('unknown', m('errors:chat.unknown'));
 }
 
 /** "now", "in 30 s", "in 5 min", "in 2 h". */
-function waitText(seconds: number): string {
-  if (seconds <= 0) return 'now';
-  if (seconds < 90) return `in ${seconds} s`;
-  if (seconds < 90 * 60) return `in ${Math.round(seconds / 60)} min`;
-  return `in ${Math.round(seconds / 3600)} h`;
+function waitText(seconds: number): LocalMessage {
+  if (seconds <= 0) return m('errors:chat.wait.now');
+  if (seconds < 90) return m('errors:chat.wait.seconds', { count: seconds });
+  if (seconds < 90 * 60) return m('errors:chat.wait.minutes', { count: Math.round(seconds / 60) });
+  return m('errors:chat.wait.hours', { count: Math.round(seconds / 3600) });
 }
 
 /** How much of a secret, quoted anywhere in a word, is enough to cut the whole word. */

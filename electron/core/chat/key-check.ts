@@ -7,7 +7,8 @@
 import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import { VaultError } from '../vault/types';
 import { DEFAULT_BASE_URL, retryingFetch } from './client';
-import { mapChatError } from './errors';
+import { mapChatError, messageOfMapped } from './errors';
+import { m } from '../i18n/message';
 
 /** Long enough for a slow link, short enough that the user is not left waiting on a dead one. */
 export const KEY_CHECK_TIMEOUT_MS = 15_000;
@@ -39,12 +40,11 @@ export async function checkApiKey(apiKey: string, env: NodeJS.ProcessEnv, timeou
 
 function keyCheckError(err: unknown, apiKey: string): VaultError {
   if (err instanceof APIError && (err.status === 401 || err.status === 403)) {
-    const why = err.status === 401 ? 'Anthropic did not accept this API key (401)' : 'This API key may not use the API (403)';
-    return new VaultError('KEY_REFUSED', `${why}. Check that you copied the whole key, or make a new one in the Anthropic Console. Nothing was saved.`);
+    return new VaultError('KEY_REFUSED', err.status === 401 ? m('errors:apiKey.refused401') : m('errors:apiKey.refused403'));
   }
   if (err instanceof APIConnectionError) {
-    return new VaultError('KEY_UNCHECKED', 'Could not reach the Anthropic API to check the key. Check your internet connection (or ANTHROPIC_BASE_URL, if you set it) and try again. Nothing was saved.');
+    return new VaultError('KEY_UNCHECKED', m('errors:apiKey.unreachable'));
   }
   // The key was not refused, but not accepted either: say what the API said, in the chat's words.
-  return new VaultError('KEY_UNCHECKED', `The key could not be checked: ${mapChatError(err, [apiKey]).message} Nothing was saved.`);
+  return new VaultError('KEY_UNCHECKED', m('errors:apiKey.unchecked', { reason: messageOfMapped(mapChatError(err, [apiKey])) }));
 }

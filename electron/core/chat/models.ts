@@ -10,11 +10,12 @@ import { attachmentsOf, expandAttachments, type AttachmentBytes } from './attach
 import { VaultError, type VaultApi } from '../vault/types';
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
 import { createClient } from './client';
-import { mapChatError } from './errors';
+import { mapChatError, messageOfMapped } from './errors';
 import { answerDangling, sendable } from './history';
 import { systemPrompt } from './prompt';
 import { loadSettings } from './settings-store';
 import { priceTier } from './pricing';
+import { m } from '../i18n/message';
 
 const KEY = 'models';
 
@@ -70,9 +71,9 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
   const stored = await storedModels(vault);
   if (!opts.refresh && stored.fetched > 0) return withTiers(stored);
   const tc = await createClient(vault, { ...(opts.env ? { env: opts.env } : {}), maxRetries: opts.maxRetries ?? 2 });
-  if (!tc) throw new VaultError('INVALID', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then refresh the models.');
+  if (!tc) throw new VaultError('INVALID', m('errors:models.noKey'));
   // Said only when true: a first fetch that fails has nothing to fall back on.
-  const kept = stored.fetched > 0 ? ' The stored list is kept.' : '';
+  const kept = stored.fetched > 0;
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
   try {
@@ -93,11 +94,11 @@ export async function listModels(vault: VaultApi, opts: { refresh?: boolean; env
     }
   } catch (err) {
     if (err instanceof APIError || err instanceof APIConnectionError) {
-      throw new VaultError('IO', `The models could not be fetched: ${mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []).message}${kept}`);
+      throw new VaultError('IO', m(kept ? 'errors:models.fetchFailedKept' : 'errors:models.fetchFailed', { reason: messageOfMapped(mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : [])) }));
     }
-    throw new VaultError('IO', `The API's answer was not a list of models. Check ANTHROPIC_BASE_URL if you set it, then refresh again.${kept}`);
+    throw new VaultError('IO', kept ? m('errors:models.notAListKept') : m('errors:models.notAList'));
   }
-  if (models.length === 0) throw new VaultError('IO', `The API listed no models Mnemo can use. Refresh again later.${kept}`);
+  if (models.length === 0) throw new VaultError('IO', kept ? m('errors:models.noneUsableKept') : m('errors:models.noneUsable'));
   const list: ModelList = { models, fetched: Date.now() };
   await vault.internal.putJSON(KEY, list);
   return withTiers(list);

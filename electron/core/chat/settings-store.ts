@@ -5,6 +5,7 @@
  */
 import { Settings, type Settings as SettingsValue, type SettingsPatch } from '../../shared/settings';
 import { VaultError, type VaultApi } from '../vault/types';
+import { m } from '../i18n/message';
 
 const SETTINGS_KEY = 'settings';
 const API_KEY = 'secrets/api-key';
@@ -29,7 +30,7 @@ export async function saveSettings(vault: VaultApi, patch: SettingsPatch): Promi
   const next = Settings.safeParse({ ...current, ...patch, contextManagement: { ...current.contextManagement, ...patch.contextManagement } });
   if (!next.success) {
     const issue = next.error.issues[0];
-    throw new VaultError('INVALID', `Invalid setting ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not valid'}.`);
+    throw new VaultError('INVALID', m('errors:settings.invalid', { name: issue?.path.join('.') ?? '', detail: issue?.message ?? 'not valid' }));
   }
   await vault.internal.putJSON(SETTINGS_KEY, next.data);
   if (next.data.historyDepth !== vault.historyDepth()) await vault.setHistoryDepth(next.data.historyDepth);
@@ -46,7 +47,7 @@ export async function getApiKey(vault: VaultApi): Promise<string | undefined> {
 
 /** Refuses what cannot be an API key (too long, or with spaces inside) before it is stored or sent anywhere. */
 export function assertApiKeyShape(key: string): void {
-  if (key.trim().length > 500 || /\s/.test(key.trim())) throw new VaultError('INVALID', 'That does not look like an API key.');
+  if (key.trim().length > 500 || /\s/.test(key.trim())) throw new VaultError('INVALID', m('errors:apiKey.shape'));
 }
 
 /** Stores the API key (trimmed), or removes it with null. */

@@ -12,6 +12,7 @@ import { refuseRewindOfVersions, summaryOf, UNTITLED, withoutLastExchange, type 
 import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
 import type { AttachmentRef } from '../../shared/chat';
 import type { AttachmentBytes } from './attachments-send';
+import { m } from '../i18n/message';
 
 /** What Claude is told when a temporary chat tries to change memory. */
 export const TEMPORARY_MESSAGE = 'This is a temporary chat: it does not change memory. Nothing was written; tell the user if something should be remembered.';
@@ -64,7 +65,7 @@ export class TemporaryConversations implements ConversationStore, VersionedStore
 
   async require(id: string): Promise<StoredConversation> {
     const c = this.byId.get(id);
-    if (!c) throw new VaultError('NOT_FOUND', 'That temporary chat is gone (temporary chats end when closed or locked).');
+    if (!c) throw new VaultError('NOT_FOUND', m('errors:conversation.temporaryGone'));
     return c;
   }
 
@@ -86,8 +87,9 @@ export class TemporaryConversations implements ConversationStore, VersionedStore
   }
 
   async branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }> {
-    const { next, message, before } = await branchAt(await this.require(id), at, by, this.tails(id));
+    const { next, message, before, release } = await branchAt(await this.require(id), at, by, this.tails(id));
     this.byId.set(id, next);
+    if (release) await this.tails(id).remove(release);
     return { message, before };
   }
 
@@ -113,7 +115,7 @@ export class TemporaryConversations implements ConversationStore, VersionedStore
   }
 
   async putAttachment(conversationId: string, attachmentId: string, bytes: Uint8Array): Promise<void> {
-    if (!this.byId.has(conversationId)) throw new VaultError('NOT_FOUND', 'That temporary chat is gone (temporary chats end when closed or locked).');
+    if (!this.byId.has(conversationId)) throw new VaultError('NOT_FOUND', m('errors:conversation.temporaryGone'));
     const files = this.files.get(conversationId) ?? new Map<string, Uint8Array>();
     files.set(attachmentId, bytes.slice());
     this.files.set(conversationId, files);

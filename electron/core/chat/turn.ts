@@ -16,7 +16,8 @@ import { UNTITLED } from './conversation-values';
 import { nameConversation } from './auto-title';
 import { Projects } from '../projects/store';
 import { readOnlyMemory, type ConversationStore } from './temporary';
-import { mapChatError, type MappedError } from './errors';
+import { mapChatError, mapped, messageOfMapped, type MappedError } from './errors';
+import { m, type LocalMessage } from '../i18n/message';
 import { costUSD, type TokenCounts } from './pricing';
 import { systemPrompt } from './prompt';
 import { answerDangling, sendable, STOPPED_RESULT, withUserMessage } from './history';
@@ -79,16 +80,16 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   const conv = await conversations.require(opts.conversationId);
   const settings = await loadSettings(vault);
   const done = (stopReason: string) => emit({ type: 'done', stopReason, conversationId: conv.id });
-  const refuse = (code: 'unknown' | 'no_key', message: string) => {
-    emit({ type: 'error', code, message });
+  const refuse = (code: 'unknown' | 'no_key', message: LocalMessage) => {
+    emit({ type: 'error', ...mapped(code, message) });
     done('error');
     return false;
   };
-  if (opts.continueTurn && !canContinue(conv)) return refuse('unknown', 'There is nothing to continue in this conversation: its last reply was not stopped by the round limit.');
+  if (opts.continueTurn && !canContinue(conv)) return refuse('unknown', m('errors:turn.nothingToContinue'));
   // Claude sees the memory of the conversation's project as /memories; a deleted project's memory is out of reach.
   const memoryVault = await new Projects(vault).memoryVault(projectOf(conv)).catch(() => undefined);
   if (!memoryVault) {
-    return refuse('unknown', 'This conversation’s project was deleted, so its memory is out of reach. Restore the project (mnemo projects restore NAME) to continue here, or start a new conversation.');
+    return refuse('unknown', m('errors:turn.projectDeleted'));
   }
   // The API wants 1024 <= budget < max_tokens: a small max_tokens is raised to leave room for the answer.
   const thinkingBudget = settings.thinking ? Math.max(1024, Math.min(8192, Math.floor(settings.maxTokens / 2))) : undefined;
@@ -117,7 +118,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
     maxResponseBytes: responseByteLimit(maxTokens),
     onCut: () => void (ended ??= CUT_REPLY),
   });
-  if (!tc) return refuse('no_key', 'No Anthropic API key is set. Add one in Settings (or set ANTHROPIC_API_KEY), then send again.');
+  if (!tc) return refuse('no_key', m('errors:turn.noKey'));
   // The model picked for this conversation beside the message box, else the one in Settings.
   const model = conv.model ?? tc.connection.model;
 
@@ -144,7 +145,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   } catch (err) {
     if (!(err instanceof AttachmentError)) throw err;
     tools.dispose();
-    emit({ type: 'error', code: 'too_large', message: `${err.message} Your message was not sent; it is still in the box.` });
+    emit({ type: 'error', ...mapped('too_large', m('errors:turn.notSentInBox', { reason: err.local })) });
     done('error');
     return false;
   }
@@ -250,8 +251,8 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
       failure = roundsReached(rounds);
       stopReason = 'max_rounds';
     }
-    if (stopReason === 'max_tokens') failure = { code: 'max_tokens', message: 'The reply reached the maximum length. Ask Claude to continue, or raise “Max tokens” in Settings.' };
-    if (stopReason === 'refusal') failure = { code: 'refusal', message: 'Claude declined to answer this. That exchange is left out of what Claude sees next; rephrase the request, or start a new conversation.' };
+    if (stopReason === 'max_tokens') failure = mapped('max_tokens', m('errors:turn.maxTokens'));
+    if (stopReason === 'refusal') failure = mapped('refusal', m('errors:turn.refusal'));
   } catch (err) {
     const interrupted = outer?.reason instanceof TurnInterrupt;
     failure = ended ?? (interrupted ? INTERRUPTED_BY_LOCK : mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []));
@@ -309,7 +310,7 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
         usage,
         ...(thoughts.length ? { thinking: keptThinking(thoughts.join('\n\n')) } : {}),
         ...(stopReason === 'cancelled' ? { stopped: true } : {}),
-        ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message } } : {}),
+        ...(failure && failure.code !== 'cancelled' ? { error: { code: failure.code, message: failure.message, ...(failure.key ? { key: failure.key } : {}), ...(failure.params ? { params: failure.params } : {}) } } : {}),
       });
     } catch (err) {
       // The vault could not take the exchange (a full disk, a lock): say so, and leave no attachment it would not name.
@@ -324,11 +325,11 @@ export async function runTurn(opts: TurnOptions): Promise<boolean> {
   }
   if (tokens.inputTokens || tokens.outputTokens) emit({ type: 'usage', turn: usage });
   if (failure && !notSaved) {
-    const inBox = kept ? '' : ' Your message was not sent; it is still in the box.';
-    emit({ type: 'error', code: failure.code, message: failure.message + (failure.code === 'cancelled' ? '' : inBox), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
+    const told = kept || failure.code === 'cancelled' ? failure : mapped(failure.code, m('errors:turn.notSentInBox', { reason: messageOfMapped(failure) }));
+    emit({ type: 'error', ...told, ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
   }
   if (notSaved) {
-    emit({ type: 'error', code: notSaved.code === 'LOCKED' ? 'locked' : 'unknown', message: `${notSaved.message} Claude’s reply was not saved. Your message was not sent; it is still in the box.` });
+    emit({ type: 'error', ...mapped(notSaved.code === 'LOCKED' ? 'locked' : 'unknown', m('errors:turn.replyNotSaved', { reason: notSaved.local })) });
     done('error');
     return false;
   }

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { MemoryPathError } from '../memory/paths';
 import { VaultError, type VaultErrorCode } from '../vault/types';
-import type { MemoryBackend, MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryBackend, MemoryCommandAnswer } from './backend';
 import { APPROVAL_TIMEOUT_MS } from './channel-approvals';
 import { readToken } from './channel-files';
 import { FrameReader, writeFrame, writeLine } from './channel-frames';
@@ -21,8 +21,10 @@ export interface ConnectOptions {
   via: 'mcp' | 'cli';
   /** The MCP client's name (the app cleans it); for `cli`, anything. */
   client: string;
-  /** A project by name; absent: the first project. */
+  /** A project by name; absent (and no `projectId`): the first project. */
   project?: string;
+  /** A project by id, instead of by name. */
+  projectId?: string;
   readOnly: boolean;
   /** Told why the app refused the connection (MCP access off, no such project, locked…), to say so to the user. */
   onRefused?(refusal: { code: RefusalCode; message: string }): void;
@@ -68,7 +70,7 @@ export async function openChannel(opts: ConnectOptions): Promise<ChannelOutcome>
   const socket = net.connect(files.socket);
   const backend = new AppBackend(socket, opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const outcome = await backend.greet(
-    { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), readOnly: opts.readOnly },
+    { type: 'hello', version: CHANNEL_VERSION, token, via: opts.via, client: opts.client.slice(0, MAX_NAME), ...(opts.project !== undefined ? { project: opts.project } : {}), ...(opts.projectId !== undefined ? { projectId: opts.projectId } : {}), readOnly: opts.readOnly },
     opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
   );
   if (!('backend' in outcome)) socket.destroy();
@@ -94,6 +96,9 @@ class AppBackend implements MemoryBackend {
   private readonly waiting = new Map<number, Waiting>();
   private readonly changeListeners = new Set<(paths: string[]) => void>();
   private readonly goneListeners = new Set<() => void>();
+  private readonly accessListeners = new Set<(readOnly: boolean) => void>();
+  /** Whether the app lets this connection only view, as it last said. */
+  private readOnly = false;
   private nextId = 1;
   private gone = false;
   private closing = false;
@@ -123,7 +128,10 @@ class AppBackend implements MemoryBackend {
       });
       writeFrame(this.socket, hello, MAX_FRAME_BYTES, MAX_UNSENT);
       const answer = await first;
-      if (answer?.type === 'welcome') return { backend: this };
+      if (answer?.type === 'welcome') {
+        this.readOnly = answer.readOnly === true;
+        return { backend: this };
+      }
       if (answer?.type === 'refused') return { refused: { code: answer.code, message: answer.message } };
       return { absent: answer?.type === 'locked' ? 'locked' : slow ? 'slow' : 'no-answer' };
     } catch {
@@ -151,6 +159,10 @@ class AppBackend implements MemoryBackend {
     } else if (message.type === 'locked') {
       this.socket.destroy();
     } else if ('id' in message) {
+      if (message.type === 'result' && message.readOnly !== undefined && message.readOnly !== this.readOnly) {
+        this.readOnly = message.readOnly;
+        for (const l of this.accessListeners) l(message.readOnly);
+      }
       const w = this.waiting.get(message.id);
       this.waiting.delete(message.id);
       w?.settle(message);
@@ -168,8 +180,12 @@ class AppBackend implements MemoryBackend {
     for (const l of this.goneListeners) l();
   }
 
-  /** Sends a request and waits for its answer: undefined if the connection ended or the time ran out. */
-  private request(body: Record<string, unknown>): Promise<ServerMessage | 'late' | 'too-long' | undefined> {
+  /**
+   * Sends a request and waits for its answer: undefined if the connection ended, `late` if the time ran out.
+   * When `signal` aborts, the app is told (`cancel`), and the request waits on for the app's answer, which
+   * comes at once for a call still queued or held for the user.
+   */
+  private request(body: Record<string, unknown>, signal?: AbortSignal): Promise<ServerMessage | 'late' | 'too-long' | undefined> {
     if (this.gone) return Promise.resolve(undefined);
     const id = this.nextId++;
     let frame: string;
@@ -184,8 +200,10 @@ class AppBackend implements MemoryBackend {
         this.waiting.delete(id);
         settle('late');
       }, this.timeoutMs);
+      const cancel = () => void writeFrame(this.socket, { type: 'cancel', id }, MAX_FRAME_BYTES, MAX_UNSENT);
       const settle = (m: ServerMessage | 'late' | undefined) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
         if (this.waiting.size === 0 && !this.gone) this.socket.unref();
         resolve(m);
       };
@@ -193,13 +211,17 @@ class AppBackend implements MemoryBackend {
       this.socket.ref();
       if (writeLine(this.socket, frame, MAX_FRAME_BYTES, MAX_UNSENT) !== 'sent') {
         this.waiting.delete(id);
-        settle(undefined);
+        return settle(undefined);
       }
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
     });
   }
 
-  async call(input: unknown): Promise<MemoryCommandAnswer> {
-    const answer = await this.request({ type: 'call', input });
+  async call(input: unknown, opts: CallOptions = {}): Promise<MemoryCommandAnswer> {
+    // Sent as the time left, counted by the app from when the frame arrives.
+    const within = opts.deadline === undefined ? undefined : Math.max(0, Math.floor(opts.deadline - Date.now()));
+    const answer = await this.request({ type: 'call', input, ...(within !== undefined ? { within } : {}) }, opts.signal);
     if (answer === 'too-long') return { content: `Error: The input is too large to send to Mnemo (over ${MAX_FRAME_BYTES / 1024 / 1024} MB); a memory file holds at most 1 MB.`, is_error: true };
     if (answer === 'late') return LATE_ANSWER;
     if (answer?.type === 'result') return { content: answer.result.content, is_error: answer.result.is_error };
@@ -227,6 +249,13 @@ class AppBackend implements MemoryBackend {
   onGone(listener: () => void): () => void {
     this.goneListeners.add(listener);
     return () => this.goneListeners.delete(listener);
+  }
+
+  /** Told at once what the app last said, then each time it changes. */
+  onAccess(listener: (readOnly: boolean) => void): () => void {
+    this.accessListeners.add(listener);
+    listener(this.readOnly);
+    return () => this.accessListeners.delete(listener);
   }
 
   async close(): Promise<void> {

@@ -10,11 +10,13 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { m, type LocalMessage } from '../i18n/message';
 
 /** Why the channel could not start or be used; the message is for the user and names no host path. */
 export class ChannelError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `message` in English; `local` the same by catalog key, for the window's language. */
+  constructor(readonly local: LocalMessage) {
+    super(local.text);
     this.name = 'ChannelError';
   }
 }
@@ -34,8 +36,8 @@ export async function prepareStateDir(dir: string, platform: NodeJS.Platform = p
   if (!posix(platform)) return;
   await checkAncestors(dir);
   const st = await fs.lstat(dir);
-  if (!st.isDirectory()) throw new ChannelError('Mnemo’s state folder is not a folder (it may be a link), so the channel for other apps was not started.');
-  if (myUid() !== undefined && st.uid !== myUid()) throw new ChannelError('Mnemo’s state folder belongs to another user, so the channel for other apps was not started.');
+  if (!st.isDirectory()) throw new ChannelError(m('errors:channel.stateNotFolder'));
+  if (myUid() !== undefined && st.uid !== myUid()) throw new ChannelError(m('errors:channel.stateOtherUser'));
   if ((st.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
 }
 
@@ -57,7 +59,7 @@ async function checkAncestors(dir: string): Promise<void> {
       seen.add(at);
       const st = await fs.stat(at);
       const othersMayRename = (st.uid !== uid && st.uid !== 0) || ((st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0);
-      if (othersMayRename) throw new ChannelError('A folder above Mnemo’s state folder can be changed by another user, so the channel for other apps was not started.');
+      if (othersMayRename) throw new ChannelError(m('errors:channel.ancestorWritable'));
     }
   }
 }
@@ -175,17 +177,17 @@ export async function listenOn(server: net.Server, at: string, platform: NodeJS.
       await listen(server, at);
     } catch (e) {
       if (code(e) !== 'EADDRINUSE' || !posix(platform)) throw e;
-      if (await answers(at)) throw new ChannelError('Another Mnemo is already serving this vault to other apps, so this one does not.');
+      if (await answers(at)) throw new ChannelError(m('errors:channel.alreadyServed'));
       const st = await fs.lstat(at).catch(() => undefined);
-      if (st && !st.isSocket()) throw new ChannelError('Something other than Mnemo’s channel sits in its place in the state folder, so the channel for other apps was not started.');
+      if (st && !st.isSocket()) throw new ChannelError(m('errors:channel.somethingElse'));
       await fs.rm(at, { force: true });
       await listen(server, at);
     }
     if (posix(platform)) await fs.chmod(at, 0o600);
   } catch (e) {
     if (e instanceof ChannelError) throw e;
-    if (code(e) === 'ENAMETOOLONG' || code(e) === 'EINVAL') throw new ChannelError('The path of Mnemo’s state folder is too long for a local socket, so the channel for other apps was not started.');
-    throw new ChannelError(`The channel for other apps could not start (${code(e) ?? 'unknown error'}).`);
+    if (code(e) === 'ENAMETOOLONG' || code(e) === 'EINVAL') throw new ChannelError(m('errors:channel.pathTooLong'));
+    throw new ChannelError(m('errors:channel.failedCode', { code: code(e) ?? 'unknown error' }));
   }
 }
 

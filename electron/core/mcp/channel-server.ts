@@ -10,13 +10,13 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
-import type { MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryCommandAnswer } from './backend';
 import { FrameReader, writeFrame } from './channel-frames';
 import { listenOn, prepareStateDir, removeSocket, removeToken, writeToken } from './channel-files';
 import { CHANNEL_VERSION, channelFiles, ClientMessage, MAX_FRAME_BYTES, type FileInfo, type ServerMessage } from './protocol';
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>;
-type Request = Exclude<ClientMessage, { type: 'hello' }>;
+type Request = Exclude<ClientMessage, { type: 'hello' } | { type: 'cancel' }>;
 export type RefusalCode = Extract<ServerMessage, { type: 'refused' }>['code'];
 
 /** An error answered to a `read` or `list` request, with a code the client can act on and a message meant for it. */
@@ -34,7 +34,10 @@ export class ChannelRequestError extends Error {
 export interface ChannelSession {
   /** The project's name, as the welcome says it. */
   readonly project: string;
-  call(input: unknown): Promise<MemoryCommandAnswer>;
+  /** Whether the connection may only view, as things stood when it opened (the welcome says it). */
+  readonly readOnly?: boolean;
+  /** `signal` aborts when the client cancels or its connection closes; `deadline` is when its client stops waiting. */
+  call(input: unknown, opts?: CallOptions): Promise<MemoryCommandAnswer & { readOnly?: boolean }>;
   list(): Promise<FileInfo[]>;
   /** Throws a ChannelRequestError (NOT_FOUND, BAD_PATH, LOCKED, …) for the client. */
   read(path: string): Promise<string>;
@@ -74,6 +77,8 @@ export const CHANNEL_LIMITS = { maxConnections: 16, maxQueue: 32, maxUnread: 2 *
 /** What a queued call is answered with when the vault locks before it runs. */
 const LOCKED_ANSWER: MemoryCommandAnswer = { content: 'Error: The memory vault was locked in Mnemo before this call ran; nothing was changed.', is_error: true };
 const BUSY_ANSWER: MemoryCommandAnswer = { content: 'Error: Too many memory calls are waiting in Mnemo; this one was not run. Wait for the earlier ones to finish, then try again.', is_error: true };
+/** What a call is answered with when its client cancels it before it ran (the client no longer waits for it). */
+const CANCELLED_ANSWER: MemoryCommandAnswer = { content: 'Error: The call was cancelled before it ran; nothing was changed.', is_error: true };
 const TOO_LONG_ANSWER: MemoryCommandAnswer = { content: 'Error: The answer was too long to send over the channel; view a smaller part (view_range) or a subfolder.', is_error: true };
 
 const posix = (platform: NodeJS.Platform) => platform !== 'win32';
@@ -90,7 +95,10 @@ class Connection {
   private readonly reader: FrameReader;
   private session: ChannelSession | undefined;
   private stopWatching: (() => void) | undefined;
-  private readonly queue: Array<{ request: Request; weight: number }> = [];
+  /** Requests waiting behind the one served, with their size (for the server's budget) and when they came. */
+  private readonly queue: Array<{ request: Request; weight: number; arrived: number }> = [];
+  /** The request being served, and how to tell it its client has stopped waiting. */
+  private current: { id: number; abort: AbortController } | undefined;
   /** Reading stops while the hello is decided, and while the server's queued bytes are over their budget. */
   private awaitingHello = false;
   heldBack = false;
@@ -99,6 +107,11 @@ class Connection {
   private helloTimer: NodeJS.Timeout | undefined;
   private greeted = false;
   private beforeHello = 0;
+  /**
+   * Answers to requests that came right behind the hello and were answered unrun (cancelled, over the queue) before
+   * it was decided: sent after the welcome, never before it, and never to a connection that is refused.
+   */
+  private early: Array<() => void> = [];
 
   constructor(
     readonly socket: net.Socket,
@@ -138,6 +151,8 @@ class Connection {
     clearTimeout(this.helloTimer);
     this.reader.stop();
     this.stopWatching?.();
+    // Nobody is left to answer: a change held for the user is withdrawn rather than made for a client that is gone.
+    this.current?.abort.abort();
     this.server.weigh(-this.queue.splice(0).reduce((sum, q) => sum + q.weight, 0));
     this.server.forget(this);
   }
@@ -152,6 +167,8 @@ class Connection {
     if (!this.greeted) return void this.hello(raw);
     const parsed = ClientMessage.safeParse(raw);
     if (!parsed.success || parsed.data.type === 'hello') return this.close();
+    // Heard at once, not queued: the request it names may be the one being served.
+    if (parsed.data.type === 'cancel') return this.cancel(parsed.data.id);
     // A client may send calls right behind its hello: they wait in the queue until the hello is decided.
     this.enqueue(parsed.data, line.length);
   }
@@ -183,7 +200,8 @@ class Connection {
     if ('refused' in opened) return this.finish({ type: 'refused', code: opened.refused, message: opened.message });
     if (this.server.stopping) return this.finish({ type: 'locked' });
     this.session = opened;
-    this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project });
+    this.send({ type: 'welcome', version: CHANNEL_VERSION, project: opened.project, ...(opened.readOnly !== undefined ? { readOnly: opened.readOnly } : {}) });
+    for (const answer of this.early.splice(0)) answer();
     this.stopWatching = opened.onChange((paths) => void this.send({ type: 'changed', paths }));
     this.awaitingHello = false;
     this.readOn();
@@ -198,7 +216,7 @@ class Connection {
   private enqueue(request: Request, weight: number): void {
     if (this.server.stopping) return this.answerUnrun(request, LOCKED_ANSWER, 'LOCKED');
     if (this.queue.length >= this.server.limits.maxQueue) return this.answerUnrun(request, BUSY_ANSWER, 'BUSY');
-    this.queue.push({ request, weight });
+    this.queue.push({ request, weight, arrived: Date.now() });
     if (this.server.weigh(weight)) {
       this.heldBack = true;
       this.socket.pause();
@@ -207,36 +225,52 @@ class Connection {
   }
 
   /** The next queued request, its bytes given back to the server's budget. */
-  private take(): Request | undefined {
+  private take(): { request: Request; arrived: number } | undefined {
     const next = this.queue.shift();
     if (next) this.server.weigh(-next.weight);
-    return next?.request;
+    return next;
+  }
+
+  /** The client no longer waits for request `id`: the one served is told; a queued one is answered without running. */
+  private cancel(id: number): void {
+    if (this.current?.id === id) return this.current.abort.abort();
+    const at = this.queue.findIndex((q) => q.request.id === id);
+    if (at < 0) return;
+    const [dropped] = this.queue.splice(at, 1);
+    this.server.weigh(-dropped!.weight);
+    this.answerUnrun(dropped!.request, CANCELLED_ANSWER, 'CANCELLED');
   }
 
   /** Answers a request without running it. */
   private answerUnrun(request: Request, answer: MemoryCommandAnswer, code: string): void {
+    if (!this.session) return void this.early.push(() => this.answerUnrun(request, answer, code));
     if (request.type === 'call') this.send({ type: 'result', id: request.id, result: answer });
     else this.send({ type: 'error', id: request.id, code, message: answer.content.replace(/^Error: /, '') });
   }
 
   private async drain(): Promise<void> {
-    for (let next = this.take(); next && !this.socket.destroyed; next = this.take()) await this.serve(next);
+    for (let next = this.take(); next && !this.socket.destroyed; next = this.take()) await this.serve(next.request, next.arrived);
     this.running = undefined;
   }
 
-  private async serve(request: Request): Promise<void> {
+  private async serve(request: Request, arrived: number): Promise<void> {
+    const abort = new AbortController();
+    this.current = { id: request.id, abort };
     try {
-      await this.answer(this.session!, request);
+      await this.answer(this.session!, request, { signal: abort.signal, ...(request.type === 'call' && request.within !== undefined ? { deadline: arrived + request.within } : {}) });
     } catch {
       // A service that throws must not end the queue: the request gets an error and the next one runs.
       this.answerUnrun(request, { content: 'Error: The call failed because of an unexpected problem in Mnemo; nothing more is known.', is_error: true }, 'INTERNAL');
+    } finally {
+      this.current = undefined;
     }
   }
 
-  private async answer(session: ChannelSession, request: Request): Promise<void> {
+  private async answer(session: ChannelSession, request: Request, opts: CallOptions): Promise<void> {
     if (request.type === 'call') {
-      const result = await session.call(request.input);
-      if (this.send({ type: 'result', id: request.id, result }) === 'too-long') this.send({ type: 'result', id: request.id, result: TOO_LONG_ANSWER });
+      const { readOnly, ...result } = await session.call(request.input, opts);
+      const access = readOnly !== undefined ? { readOnly } : {};
+      if (this.send({ type: 'result', id: request.id, result, ...access }) === 'too-long') this.send({ type: 'result', id: request.id, result: TOO_LONG_ANSWER, ...access });
     } else {
       try {
         const sent =
@@ -254,7 +288,7 @@ class Connection {
 
   /** The vault is locking: queued requests are answered unrun; the one being served finishes. */
   dropQueue(): void {
-    for (let r = this.take(); r; r = this.take()) this.answerUnrun(r, LOCKED_ANSWER, 'LOCKED');
+    for (let r = this.take(); r; r = this.take()) this.answerUnrun(r.request, LOCKED_ANSWER, 'LOCKED');
   }
 }
 

@@ -19,10 +19,11 @@ import type { MemoryScope } from '../projects/scope';
 import { Projects } from '../projects/store';
 import { VaultError, type Provenance, type VaultApi } from '../vault/types';
 import type { Settings } from '../../shared/settings';
-import type { MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
 import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
+import { accessOf, currentAccess, type ClientAccess } from './client-rules';
 import { cleanClientName, type ClientMessage } from './protocol';
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>;
@@ -30,9 +31,20 @@ type Hello = Extract<ClientMessage, { type: 'hello' }>;
 /** The chat's own words when the user says no (electron/core/chat/tools.ts), so Claude reads a denial the same way. */
 export const DECLINED_MESSAGE = 'The user declined this change to memory. Nothing was changed.';
 export const NOT_IN_TIME_MESSAGE = 'The change was not approved in time; nothing was changed.';
+/** When the vault locks while a change waits: nobody declined it, and it can no longer be approved. */
+export const LOCKED_WHILE_WAITING_MESSAGE = 'Mnemo was locked before this change was approved; nothing was changed.';
+/** When what the card showed is no longer what the change would do: the memory changed while it waited. */
+export const CHANGED_WHILE_WAITING_MESSAGE = 'The memory changed while this change waited for approval, so what the user was shown is no longer what it would do; nothing was changed. View the memory and try again.';
+/** Logged (the client that cancelled no longer reads an answer) when a change is withdrawn before the user decided. */
+export const CANCELLED_MESSAGE = 'The call was cancelled before the user approved the change; nothing was changed.';
 export const MCP_OFF_MESSAGE = 'MCP access is off in Mnemo’s Settings (Use this memory in other apps); turn it on there to use this memory from other apps.';
 export const LOCKED_MESSAGE = 'Mnemo is locked; unlock it, or give mnemo the passphrase (MNEMO_PASSPHRASE or --passphrase-file).';
-const readOnlyMessage = (client: string) => `Mnemo lets ${client} view this memory but not change it (MCP access is read-only). Nothing was written; tell the user if something should be remembered.`;
+/** Why a connection may only view: the access level (or `--read-only`), or the user's rule for this app. */
+type ReadOnlyWhy = 'access' | 'client';
+const readOnlyMessage = (client: string, why: ReadOnlyWhy) =>
+  `Mnemo lets ${client} view this memory but not change it (${why === 'client' ? `${client} is set to view only in Mnemo’s Settings` : 'MCP access is read-only'}). Nothing was written; tell the user if something should be remembered.`;
+/** What an app Mnemo has not seen before may do, by the user's setting. */
+const newClientAccess = (settings: Settings): ClientAccess => (settings.mcpNewClientsReadOnly ? 'read-only' : 'read-write');
 
 const WRITES = ['create', 'str_replace', 'insert', 'delete', 'rename'] as const;
 const COMMANDS = new Set<string>(['view', ...WRITES]);
@@ -77,12 +89,14 @@ export class AppChannelService implements ChannelService {
     } catch {
       return { refused: 'LOCKED', message: LOCKED_MESSAGE };
     }
-    if ((await loadSettings(vault)).mcpAccess === 'off') return { refused: 'MCP_OFF', message: MCP_OFF_MESSAGE };
+    const settings = await loadSettings(vault);
+    if (settings.mcpAccess === 'off') return { refused: 'MCP_OFF', message: MCP_OFF_MESSAGE };
     const projects = new Projects(vault);
     let project: { id: string; name: string };
     try {
-      project = hello.project !== undefined ? await projects.byName(hello.project) : (await projects.list())[0]!;
+      project = hello.projectId !== undefined ? await projects.require(hello.projectId) : hello.project !== undefined ? await projects.byName(hello.project) : (await projects.list())[0]!;
     } catch {
+      if (hello.projectId !== undefined) return { refused: 'NO_PROJECT', message: `Mnemo has no project with the id ${sayName(hello.projectId)} (it may have been deleted). Copy the configuration again from Mnemo’s Settings.` };
       return { refused: 'NO_PROJECT', message: `Mnemo has no project named “${sayName(hello.project ?? '')}”. Check the name in Mnemo (the project list in the chat’s sidebar).` };
     }
     const peer: Peer = {
@@ -92,20 +106,23 @@ export class AppChannelService implements ChannelService {
       project: { id: project.id, name: project.name },
       scope: await projects.memoryScope(project.id),
     };
-    return this.session(vault, peer);
+    // Remembered by name at its first connection, so the user can find it in Settings and set what it may do.
+    const rule = await accessOf(vault.internal, peer.client, newClientAccess(settings));
+    return this.session(vault, peer, peer.readOnly || settings.mcpAccess === 'read-only' || rule === 'read-only');
   }
 
-  private session(vault: VaultApi, peer: Peer): ChannelSession {
+  private session(vault: VaultApi, peer: Peer, readOnly: boolean): ChannelSession {
     const log = (command: string, ok: boolean, path?: string, newPath?: string) =>
       this.opts.log.add({ at: Date.now(), client: peer.client, via: peer.via, project: peer.project.name, command, ok, ...(path ? { path } : {}), ...(newPath ? { newPath } : {}) });
     return {
       project: peer.project.name,
-      call: async (input) => {
+      readOnly,
+      call: async (input, opts) => {
         const o = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
         const command = typeof o.command === 'string' && COMMANDS.has(o.command) ? o.command : 'invalid';
-        let answer: MemoryCommandAnswer;
+        let answer: MemoryCommandAnswer & { readOnly?: boolean };
         try {
-          answer = await this.call(peer, input);
+          answer = await this.call(peer, input, opts);
         } catch {
           answer = { content: 'Error: The call failed because of an unexpected problem in Mnemo. Nothing more is known; try again.', is_error: true };
         }
@@ -159,7 +176,7 @@ export class AppChannelService implements ChannelService {
    * off, it is not rolled back and the project still exists (else a ChannelRequestError saying which).
    * The settings are read on every request, so a change in Settings applies to an open connection's next one.
    */
-  private async memory(peer: Peer): Promise<{ memory: VaultApi; settings: Settings }> {
+  private async memory(peer: Peer): Promise<{ memory: VaultApi; settings: Settings; readOnly: ReadOnlyWhy | undefined }> {
     let vault: VaultApi;
     try {
       vault = this.opts.vault();
@@ -173,15 +190,21 @@ export class AppChannelService implements ChannelService {
     const memory = await new Projects(vault).memoryVault(peer.project.id).catch(() => {
       throw new ChannelRequestError('NO_PROJECT', `The project “${peer.project.name}” was deleted in Mnemo.`);
     });
-    return { memory, settings };
+    const rule = await currentAccess(vault.internal, peer.client, newClientAccess(settings));
+    const readOnly = peer.readOnly || settings.mcpAccess === 'read-only' ? 'access' : rule === 'read-only' ? 'client' : undefined;
+    return { memory, settings, readOnly };
   }
 
-  /** One memory-tool call, answered as the memory tool answers (never throws for a bad call). */
-  private async call(peer: Peer, input: unknown): Promise<MemoryCommandAnswer> {
+  /**
+   * One memory-tool call, answered as the memory tool answers (never throws for a bad call), with whether this
+   * connection may only view now (so `mnemo mcp` can say so in its tool's annotations).
+   */
+  private async call(peer: Peer, input: unknown, opts: CallOptions = {}): Promise<MemoryCommandAnswer & { readOnly?: boolean }> {
     let memory: VaultApi;
     let settings: Settings;
+    let readOnly: ReadOnlyWhy | undefined;
     try {
-      ({ memory, settings } = await this.memory(peer));
+      ({ memory, settings, readOnly } = await this.memory(peer));
     } catch (e) {
       // Locked: the memory tool's own words for it; anything else says what the app refuses.
       if (e instanceof ChannelRequestError && e.code === 'LOCKED') return { content: `Error: ${toToolError(new VaultError('LOCKED', 'locked'), { command: 'memory', path: MEMORY_ROOT }).message}`, is_error: true };
@@ -189,37 +212,47 @@ export class AppChannelService implements ChannelService {
     }
     const by: Provenance = peer.via === 'mcp' ? { kind: 'mcp', client: peer.client } : { kind: 'cli' };
     const base = createMemoryHandlers(memory, { guardMode: () => settings.guardMode, source: 'cli', by, ...(this.opts.limits ? { limits: this.opts.limits } : {}) });
-    const readOnly = peer.readOnly || settings.mcpAccess === 'read-only';
-    const handlers = readOnly ? refuseWrites(base, readOnlyMessage(peer.client)) : settings.approvalMode ? this.gated(base, memory, peer) : base;
-    return runMemoryCommand(handlers, input);
+    const handlers = readOnly ? refuseWrites(base, readOnlyMessage(peer.client, readOnly)) : settings.approvalMode ? this.gated(base, memory, peer, opts) : base;
+    return { ...(await runMemoryCommand(handlers, input)), readOnly: readOnly !== undefined };
   }
 
-  /** The handlers with every write held until the user decides in the window. */
-  private gated(base: MemoryToolHandlers, memory: VaultApi, peer: Peer): MemoryToolHandlers {
+  /** The handlers with every write held until the user decides in the window, or the client stops waiting (`opts`). */
+  private gated(base: MemoryToolHandlers, memory: VaultApi, peer: Peer, opts: CallOptions): MemoryToolHandlers {
     const gate = async (command: string, cmd: Record<string, unknown>) => {
       const path = canonical(command === 'rename' ? cmd.old_path : cmd.path);
       // A path the tool refuses changes nothing: it gets the tool's own error, without asking anyone.
       if (path === undefined) return;
       const newPath = command === 'rename' ? canonical(cmd.new_path) : undefined;
       const preview = [cmd.file_text, cmd.new_str, cmd.insert_text].find((t): t is string => typeof t === 'string');
+      // Taken before the card is described: an Allow applies to the memory the card showed, or to nothing.
+      const shown = fingerprint(memory, [path, newPath]);
       const change = await describeChange(memory.memory, command, cmd);
-      const decision = await this.opts.approvals.ask({
-        client: peer.client,
-        via: peer.via,
-        project: peer.project.id,
-        projectName: peer.project.name,
-        command,
-        path,
-        ...(newPath !== undefined ? { newPath } : {}),
-        ...(preview !== undefined ? { preview } : {}),
-        ...(change.diff || change.removes ? { change } : {}),
-      });
+      const decision = await this.opts.approvals.ask(
+        {
+          client: peer.client,
+          via: peer.via,
+          project: peer.project.id,
+          projectName: peer.project.name,
+          command,
+          path,
+          ...(newPath !== undefined ? { newPath } : {}),
+          ...(preview !== undefined ? { preview } : {}),
+          ...(change.diff || change.removes ? { change } : {}),
+        },
+        opts,
+      );
       if (decision === 'deny') throw new MemoryToolError(DECLINED_MESSAGE);
       if (decision === 'timeout') throw new MemoryToolError(NOT_IN_TIME_MESSAGE);
+      if (decision === 'cancelled') throw new MemoryToolError(CANCELLED_MESSAGE);
+      if (decision === 'locked') throw new MemoryToolError(LOCKED_WHILE_WAITING_MESSAGE);
       // Access may have been narrowed while the change waited: what the user set last wins over an Allow on an older card.
-      const access = (await loadSettings(this.opts.vault())).mcpAccess;
-      if (access === 'off') throw new MemoryToolError(`${MCP_OFF_MESSAGE} Nothing was changed.`);
-      if (access === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client));
+      const vault = this.opts.vault();
+      const settings = await loadSettings(vault);
+      if (settings.mcpAccess === 'off') throw new MemoryToolError(`${MCP_OFF_MESSAGE} Nothing was changed.`);
+      if (settings.mcpAccess === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client, 'access'));
+      if ((await currentAccess(vault.internal, peer.client, newClientAccess(settings))) === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client, 'client'));
+      // Another change allowed first, or the user's own edit, would make the Allow apply to a file the card never showed.
+      if (fingerprint(memory, [path, newPath]) !== shown) throw new MemoryToolError(CHANGED_WHILE_WAITING_MESSAGE);
     };
     const wrap =
       <C>(command: string, fn: (c: C) => ReturnType<MemoryToolHandlers['create']>) =>
@@ -236,6 +269,19 @@ export class AppChannelService implements ChannelService {
       rename: wrap('rename', (c) => base.rename(c)),
     };
   }
+}
+
+/** What is at `paths` now (each entry's kind and version, a folder's files too): equal strings, nothing there changed. */
+function fingerprint(memory: VaultApi, paths: Array<string | undefined>): string {
+  return JSON.stringify(
+    paths.map((p) => {
+      if (p === undefined) return null;
+      const meta = memory.memory.stat(p);
+      if (!meta) return '-';
+      if (meta.kind === 'file') return `${meta.version}`;
+      return memory.memory.list(p, Infinity).map((e) => (e.kind === 'file' ? `${e.path}:${e.version}` : e.path));
+    }),
+  );
 }
 
 /** `view` as usual; every write answered with `message` and nothing changed. */

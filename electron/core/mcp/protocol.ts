@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
-export const CHANNEL_VERSION = 1;
+/** 2: a call may say how long its client waits (`within`), and a client may `cancel` a request. */
+export const CHANNEL_VERSION = 2;
 /** A memory is at most 1 MiB; a frame carries one, JSON-escaped, with room to spare. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 /** The longest MCP client name kept (as provenance and in the call log). */
@@ -57,12 +58,22 @@ export const ClientMessage = z.discriminatedUnion('type', [
     /** `mcp`: an MCP client named `client`; `cli`: `mnemo memory`. */
     via: z.enum(['mcp', 'cli']),
     client: z.string().max(1024),
-    /** A project by name; absent: the first project. */
+    /** A project by name; absent (and no `projectId`): the first project. */
     project: z.string().max(1024).optional(),
+    /** A project by id (`mnemo mcp --project-id`), instead of by name. */
+    projectId: z.string().max(64).optional(),
     readOnly: z.boolean(),
   }),
-  /** One memory-tool call; answered with `result`. */
-  z.object({ type: z.literal('call'), id: Id, input: z.unknown() }),
+  /**
+   * One memory-tool call; answered with `result`. `within`: how many ms its client still waits for the answer
+   * (a change held for the user's approval is answered "not approved in time" by then, before the client gives up).
+   */
+  z.object({ type: z.literal('call'), id: Id, input: z.unknown(), within: z.number().int().min(0).max(24 * 60 * 60_000).optional() }),
+  /**
+   * The client no longer waits for request `id` (its MCP client cancelled it, or gave up): one still queued is
+   * answered without running, a change waiting for the user is withdrawn. Not answered itself.
+   */
+  z.object({ type: z.literal('cancel'), id: Id }),
   /** The project's memory files (for MCP resources); answered with `files`. */
   z.object({ type: z.literal('list'), id: Id }),
   /** One memory's text (for MCP resources); answered with `text` or `error`. */
@@ -74,10 +85,12 @@ const FileInfo = z.object({ path: z.string(), size: z.number(), modified: z.numb
 export type FileInfo = z.infer<typeof FileInfo>;
 
 export const ServerMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('welcome'), version: z.literal(CHANNEL_VERSION), project: z.string() }),
+  /** `readOnly`: the connection may only view (the access level, `--read-only`, or the user's rule for this app). */
+  z.object({ type: z.literal('welcome'), version: z.literal(CHANNEL_VERSION), project: z.string(), readOnly: z.boolean().optional() }),
   /** The hello was refused; the app closes the connection after this frame. */
   z.object({ type: z.literal('refused'), code: z.enum(['BAD_TOKEN', 'LOCKED', 'MCP_OFF', 'NO_PROJECT', 'VERSION', 'BUSY']), message: z.string() }),
-  z.object({ type: z.literal('result'), id: Id, result: MemoryCommandResult }),
+  /** A call's answer, and whether the connection may only view as of this call (the user may change it meanwhile). */
+  z.object({ type: z.literal('result'), id: Id, result: MemoryCommandResult, readOnly: z.boolean().optional() }),
   z.object({ type: z.literal('files'), id: Id, files: z.array(FileInfo) }),
   z.object({ type: z.literal('text'), id: Id, text: z.string() }),
   z.object({ type: z.literal('error'), id: Id, code: z.string(), message: z.string() }),

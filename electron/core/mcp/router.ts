@@ -7,7 +7,7 @@
  * goes to the vault.
  */
 import type { FileInfo } from './protocol';
-import type { MemoryBackend, MemoryCommandAnswer } from './backend';
+import type { CallOptions, MemoryBackend, MemoryCommandAnswer } from './backend';
 
 /** How often, at most, a call asks for the app again while the vault serves. */
 export const APP_RETRY_MS = 2000;
@@ -28,6 +28,10 @@ export interface Router extends MemoryBackend {
   readonly kind: 'app' | 'vault';
   /** Asks the vault backend (if it has `watch`) to look for changes by others while something is subscribed. */
   watch(on: boolean): void;
+  /** Looks for the app now (at most once per retry period), so what it allows is known before the first call. */
+  prime(): Promise<void>;
+  /** Whether the app lets this server only view: what it last said while it serves; false while the vault serves. */
+  onAccess(listener: (readOnly: boolean) => void): () => void;
 }
 
 type Watchable = MemoryBackend & { watch?(on: boolean): void };
@@ -39,6 +43,13 @@ export function createRouter(opts: RouterOptions): Router {
   const log = opts.log ?? (() => undefined);
   const changeListeners = new Set<(paths: string[]) => void>();
   const goneListeners = new Set<() => void>();
+  const accessListeners = new Set<(readOnly: boolean) => void>();
+  let appReadOnly = false;
+  const access = (readOnly: boolean) => {
+    if (readOnly === appReadOnly) return;
+    appReadOnly = readOnly;
+    for (const l of accessListeners) l(readOnly);
+  };
   const forward = (paths: string[]) => {
     for (const l of changeListeners) l(paths);
   };
@@ -56,6 +67,8 @@ export function createRouter(opts: RouterOptions): Router {
     const { backend, off } = app;
     app = undefined;
     off();
+    // The vault serves next: the app's rules for this client do not reach it (only --read-only does).
+    access(false);
     // The app is gone or going: closing our end is all that is left to do, and it must not fail the next call.
     void backend.close().catch(() => undefined);
     log('the Mnemo app stopped answering (locked or closed); calls now go to the vault');
@@ -86,7 +99,8 @@ export function createRouter(opts: RouterOptions): Router {
     }
     const offChange = backend.onChange(forward);
     const offGone = backend.onGone(dropApp);
-    app = { backend, off: () => (offChange(), offGone()) };
+    const offAccess = backend.onAccess?.(access) ?? (() => undefined);
+    app = { backend, off: () => (offChange(), offGone(), offAccess()) };
     // While the app serves it reports every change itself; the vault's own watch would only repeat them.
     vaultFeed?.();
     vaultFeed = undefined;
@@ -135,12 +149,19 @@ export function createRouter(opts: RouterOptions): Router {
     get kind() {
       return kind;
     },
+    async prime() {
+      await tryApp();
+    },
+    onAccess(listener) {
+      accessListeners.add(listener);
+      return () => accessListeners.delete(listener);
+    },
     watch(on: boolean) {
       watching = on;
       void vault?.then((b: Watchable) => b.watch?.(on)).catch(() => undefined);
     },
     // A call is never retried on the vault: the app may have applied it before it went.
-    call: (input: unknown): Promise<MemoryCommandAnswer> => serve((b) => b.call(input), false),
+    call: (input: unknown, callOpts?: CallOptions): Promise<MemoryCommandAnswer> => serve((b) => b.call(input, callOpts), false),
     list: (): Promise<FileInfo[]> => serve((b) => b.list(), true),
     read: (path: string): Promise<string> => serve((b) => b.read(path), true),
     onChange(listener) {

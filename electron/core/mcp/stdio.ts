@@ -82,6 +82,8 @@ export class BoundedStdioTransport extends StdioServerTransport {
   private gone = false;
   private closing = false;
   private waiters: Array<() => void> = [];
+  /** Told each time the last request read so far is answered. */
+  private answeredWaiters: Array<() => void> = [];
 
   constructor(
     private readonly input: Readable,
@@ -159,10 +161,28 @@ export class BoundedStdioTransport extends StdioServerTransport {
     if (w === undefined) return;
     this.pending.delete(id);
     this.pendingWeight -= w;
+    if (this.pending.size === 0) {
+      const waiters = this.answeredWaiters;
+      this.answeredWaiters = [];
+      for (const f of waiters) f();
+    }
     if (this.heavy && this.pendingWeight <= this.maxPending) {
       this.heavy = false;
       if (!this.paused && !this.closing) this.input.resume();
     }
+  }
+
+  /**
+   * Resolves once every request read so far has its answer handed to stdout (at once if so now), or after
+   * `timeoutMs` if one never gets one. The SDK answers a few microtasks after a handler returns: a call the queue
+   * has finished may not be answered yet, and closing the server then would drop its answer.
+   */
+  allAnswered(timeoutMs = 5000): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.answeredWaiters.push(() => (clearTimeout(timer), resolve()));
+    });
   }
 
   /** Resolves once the unread answers are down to the soft bound (at once if they are). */

@@ -50,8 +50,10 @@ export interface VaultBackendOptions {
   open(): Promise<VaultSession>;
   /** The passphrase, or a VaultUnavailable saying there is none. Never prompts: stdin is the MCP stream. */
   passphrase(): Promise<string>;
-  /** The project by name; absent: the first project. */
+  /** The project by name; absent (and no `projectId`): the first project. */
   project?: string | undefined;
+  /** The project by id, instead of by name. */
+  projectId?: string | undefined;
   readOnly: boolean;
   /** The MCP client's name (cleaned), recorded with every write. */
   client(): string;
@@ -116,7 +118,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
       const vault = session.vault;
       if (!opts.readOnly && !vault.isRolledBack()) {
         const moved = await session.hold(() => moveAsidePreProjectsMemory(vault));
-        if (moved) log(moved);
+        if (moved) log(moved.text);
       }
       if (opts.readOnly) return { session };
       // Renames through this server keep the review inbox's notes right, as `mnemo memory`'s do.
@@ -134,7 +136,7 @@ export function createVaultBackend(opts: VaultBackendOptions): VaultBackend {
   async function projectOf(u: Unlocked): Promise<VaultApi> {
     const projects = new Projects(u.session.vault);
     if (u.projectId === undefined) {
-      u.projectId = opts.project === undefined ? FIRST_PROJECT_ID : (await projects.byName(opts.project)).id;
+      u.projectId = opts.projectId !== undefined ? (await projects.require(opts.projectId)).id : opts.project === undefined ? FIRST_PROJECT_ID : (await projects.byName(opts.project)).id;
       const project = await projects.memoryVault(u.projectId);
       snapshot = files(project);
       return project;

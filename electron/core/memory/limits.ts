@@ -29,21 +29,35 @@ export function resolveLimits(overrides: Partial<MemoryLimits> = {}): MemoryLimi
   return limits;
 }
 
+/** Which limit a write would break, with the sizes: for the window's and the CLI's own wording of it. */
+export type SizeExcess = { kind: 'file'; size: number; limit: number } | { kind: 'total'; size: number; limit: number };
+
+/**
+ * Which limit a write of `newBytes` to a file (replacing `oldBytes`) would break, or undefined when it
+ * fits. `totalBytes` is the vault's current total.
+ */
+export function sizeExcess(newBytes: number, oldBytes: number, totalBytes: number, limits: Pick<MemoryLimits, 'maxFileBytes' | 'maxVaultBytes'>): SizeExcess | undefined {
+  if (newBytes > limits.maxFileBytes) return { kind: 'file', size: newBytes, limit: limits.maxFileBytes };
+  const nextTotal = totalBytes - oldBytes + newBytes;
+  if (newBytes > oldBytes && nextTotal > limits.maxVaultBytes) return { kind: 'total', size: nextTotal, limit: limits.maxVaultBytes };
+  return undefined;
+}
+
 /**
  * Why a write of `newBytes` to `path` (replacing `oldBytes`) would break a
- * limit, or undefined when it fits. `totalBytes` is the vault's current total.
+ * limit, or undefined when it fits, told to Claude. `totalBytes` is the vault's current total.
  */
 export function sizeProblem(path: string, newBytes: number, oldBytes: number, totalBytes: number, limits: Pick<MemoryLimits, 'maxFileBytes' | 'maxVaultBytes'>): string | undefined {
-  if (newBytes > limits.maxFileBytes) {
+  const excess = sizeExcess(newBytes, oldBytes, totalBytes, limits);
+  if (excess?.kind === 'file') {
     return (
-      `No change was made: ${path} would be ${formatFileSize(newBytes)}, over the ${formatFileSize(limits.maxFileBytes)} limit for one memory file. ` +
+      `No change was made: ${path} would be ${formatFileSize(excess.size)}, over the ${formatFileSize(excess.limit)} limit for one memory file. ` +
       'Keep memory files short: summarise, or split the content over several files.'
     );
   }
-  const nextTotal = totalBytes - oldBytes + newBytes;
-  if (newBytes > oldBytes && nextTotal > limits.maxVaultBytes) {
+  if (excess?.kind === 'total') {
     return (
-      `No change was made: the memory directory would hold ${formatFileSize(nextTotal)}, over its ${formatFileSize(limits.maxVaultBytes)} limit. ` +
+      `No change was made: the memory directory would hold ${formatFileSize(excess.size)}, over its ${formatFileSize(excess.limit)} limit. ` +
       'Delete or shorten memories that are no longer needed, then try again.'
     );
   }

@@ -5,6 +5,8 @@
  * normalises or displays it.
  */
 
+import { m, type LocalMessage } from '../i18n/message';
+
 /** The root of the memory namespace, as Claude knows it. */
 export const MEMORY_ROOT = '/memories';
 // The limits below are the smallest of the common file systems', so every memory can be exported
@@ -21,7 +23,14 @@ export const MAX_DEPTH = 32;
  * never repeats the path: a refused path may name a place on the host.
  */
 export class MemoryPathError extends Error {
-  constructor(message: string) {
+  /**
+   * `message` is what Claude is told, literal English (the tool's contract); `local`, when given, is the
+   * same said for the window and the CLI, by catalog key, in the user's language.
+   */
+  constructor(
+    message: string,
+    readonly local?: LocalMessage,
+  ) {
     super(message);
     this.name = 'MemoryPathError';
   }
@@ -48,43 +57,46 @@ function codePoint(ch: string): string {
  */
 export function validateMemoryPath(input: unknown): string {
   if (typeof input !== 'string') {
-    throw new MemoryPathError(`The path must be a string starting with ${MEMORY_ROOT}, got ${input === null ? 'null' : typeof input}.`);
+    throw new MemoryPathError(`The path must be a string starting with ${MEMORY_ROOT}, got ${input === null ? 'null' : typeof input}.`, m('errors:path.notAString', { root: MEMORY_ROOT, got: input === null ? 'null' : typeof input }));
   }
   if (LONE_SURROGATE.test(input)) {
-    throw new MemoryPathError('The path contains an unpaired surrogate (malformed Unicode); send it as valid UTF-8 text.');
+    throw new MemoryPathError('The path contains an unpaired surrogate (malformed Unicode); send it as valid UTF-8 text.', m('errors:path.loneSurrogate'));
   }
   const p = input.normalize('NFC');
-  if (p.length === 0) throw new MemoryPathError(`The path is empty; memory paths start with ${MEMORY_ROOT}.`);
+  if (p.length === 0) throw new MemoryPathError(`The path is empty; memory paths start with ${MEMORY_ROOT}.`, m('errors:path.empty', { root: MEMORY_ROOT }));
   // Bytes, not characters: file systems count bytes (or UTF-16 units, never more than the bytes).
   const bytes = Buffer.byteLength(p, 'utf8');
   if (bytes > MAX_PATH_BYTES) {
-    throw new MemoryPathError(`The path is too long (${bytes} bytes); memory paths may have at most ${MAX_PATH_BYTES} bytes. Use shorter names or fewer folders.`);
+    throw new MemoryPathError(`The path is too long (${bytes} bytes); memory paths may have at most ${MAX_PATH_BYTES} bytes. Use shorter names or fewer folders.`, m('errors:path.tooLong', { bytes, max: MAX_PATH_BYTES }));
   }
   const invisible = INVISIBLE.exec(p);
   if (invisible) {
     throw new MemoryPathError(
       `The path contains a control or invisible character (${codePoint(invisible[0])}), which memory paths may not contain.`,
+      m('errors:path.invisible', { char: codePoint(invisible[0]) }),
     );
   }
   if (p !== MEMORY_ROOT && !p.startsWith(MEMORY_ROOT + '/')) {
     if (p.startsWith(MEMORY_ROOT)) {
-      throw new MemoryPathError(`Path must be ${MEMORY_ROOT} or start with ${MEMORY_ROOT}/; a name such as ${MEMORY_ROOT}X is outside the memory directory.`);
+      throw new MemoryPathError(`Path must be ${MEMORY_ROOT} or start with ${MEMORY_ROOT}/; a name such as ${MEMORY_ROOT}X is outside the memory directory.`, m('errors:path.rootPrefix', { root: MEMORY_ROOT }));
     }
-    throw new MemoryPathError(`Path must start with ${MEMORY_ROOT}; the path given is outside the memory directory. Memory paths look like ${MEMORY_ROOT}/notes.md.`);
+    throw new MemoryPathError(`Path must start with ${MEMORY_ROOT}; the path given is outside the memory directory. Memory paths look like ${MEMORY_ROOT}/notes.md.`, m('errors:path.outside', { root: MEMORY_ROOT }));
   }
   if (p.includes('\\')) {
-    throw new MemoryPathError(`The path contains a backslash; memory paths use / between names and may not contain \\.`);
+    throw new MemoryPathError(`The path contains a backslash; memory paths use / between names and may not contain \\.`, m('errors:path.backslash'));
   }
   const escape = PERCENT_ESCAPE.exec(p);
   if (escape) {
     throw new MemoryPathError(
       `The path contains the percent-encoded sequence ${escape[0]}; memory paths are plain text, not URL-encoded.`,
+      m('errors:path.percent', { sequence: escape[0] }),
     );
   }
   const lookAlike = LOOK_ALIKE.exec(p);
   if (lookAlike) {
     throw new MemoryPathError(
       `The path contains "${lookAlike[0]}" (${codePoint(lookAlike[0])}), which looks like / \\ or . but is not; use plain ASCII in paths.`,
+      m('errors:path.lookAlike', { char: lookAlike[0], code: codePoint(lookAlike[0]) }),
     );
   }
   // One trailing slash is a common way to name a directory; it is dropped, not an empty name.
@@ -92,7 +104,7 @@ export function validateMemoryPath(input: unknown): string {
   if (canonical === MEMORY_ROOT) return canonical;
   const segments = canonical.slice(MEMORY_ROOT.length + 1).split('/');
   if (segments.length > MAX_DEPTH) {
-    throw new MemoryPathError(`The path is too deep (${segments.length} names below ${MEMORY_ROOT}); at most ${MAX_DEPTH} are allowed. Use fewer folders.`);
+    throw new MemoryPathError(`The path is too deep (${segments.length} names below ${MEMORY_ROOT}); at most ${MAX_DEPTH} are allowed. Use fewer folders.`, m('errors:path.tooDeep', { depth: segments.length, root: MEMORY_ROOT, max: MAX_DEPTH }));
   }
   for (const segment of segments) {
     checkSegment(segment);
@@ -102,23 +114,23 @@ export function validateMemoryPath(input: unknown): string {
 
 function checkSegment(segment: string): void {
   if (segment === '') {
-    throw new MemoryPathError(`The path contains an empty name (//); write each directory name once, separated by a single /.`);
+    throw new MemoryPathError(`The path contains an empty name (//); write each directory name once, separated by a single /.`, m('errors:path.emptyName'));
   }
   if (segment === '..') {
-    throw new MemoryPathError('Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".');
+    throw new MemoryPathError('Path would escape /memories directory: it contains a ".." segment. Write the full path from /memories without "..".', m('errors:path.dotDot', { root: MEMORY_ROOT }));
   }
   if (segment === '.') {
-    throw new MemoryPathError(`The path contains a "." segment; write the path without it.`);
+    throw new MemoryPathError(`The path contains a "." segment; write the path without it.`, m('errors:path.dot'));
   }
   if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
-    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} bytes; use shorter file and directory names.`);
+    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} bytes; use shorter file and directory names.`, m('errors:path.nameTooLong', { max: MAX_SEGMENT_BYTES }));
   }
   // HFS+ stores names decomposed (NFD) and NTFS counts UTF-16 units: some names grow past 255 only there.
   if (segment.normalize('NFD').length > MAX_SEGMENT_BYTES) {
-    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} characters once accents are stored separately, as macOS does; use shorter file and directory names.`);
+    throw new MemoryPathError(`The path has a name longer than ${MAX_SEGMENT_BYTES} characters once accents are stored separately, as macOS does; use shorter file and directory names.`, m('errors:path.nameTooLongNfd', { max: MAX_SEGMENT_BYTES }));
   }
   if (segment.trim() === '') {
-    throw new MemoryPathError(`The path contains a name made only of spaces; give every file and directory a visible name.`);
+    throw new MemoryPathError(`The path contains a name made only of spaces; give every file and directory a visible name.`, m('errors:path.blankName'));
   }
 }
 
@@ -131,6 +143,13 @@ export function isWithin(p: string, dir: string): boolean {
 export function parentPath(p: string): string {
   const i = p.lastIndexOf('/');
   return i <= 0 ? MEMORY_ROOT : p.slice(0, i);
+}
+
+/** Why a move is refused, for the window and the CLI: the path limits a path inside it would break there. */
+function movedRefusal(from: string, to: string, inner: LocalMessage | undefined): LocalMessage {
+  if (inner?.key === 'errors:path.tooLong') return m('errors:path.moveTooLong', { from, to, ...inner.params });
+  if (inner?.key === 'errors:path.tooDeep') return m('errors:path.moveTooDeep', { from, to, ...inner.params });
+  return m('errors:path.cannotMove', { from, to, reason: inner ?? m('errors:path.invalid') });
 }
 
 /**
@@ -146,7 +165,7 @@ export function validateMovedPaths(from: string, to: string, paths: Iterable<str
       validateMemoryPath(to + p.slice(from.length));
     } catch (e) {
       if (!(e instanceof MemoryPathError)) throw e;
-      throw new MemoryPathError(`Cannot move ${from} to ${to}: ${e.message.replace(/^The path /, 'a path inside it would be ')}`);
+      throw new MemoryPathError(`Cannot move ${from} to ${to}: ${e.message.replace(/^The path /, 'a path inside it would be ')}`, movedRefusal(from, to, e.local));
     }
   }
 }

@@ -7,6 +7,7 @@
  */
 import { MAX_DEPTH, MEMORY_ROOT, MemoryPathError, validateMovedPaths } from '../memory/paths';
 import type { VaultApi } from '../vault/types';
+import { m, type LocalMessage } from '../i18n/message';
 import { PROJECTS_DIR } from './scope';
 import { Projects } from './store';
 
@@ -43,10 +44,10 @@ function targetFor(vault: VaultApi, stray: string, moved: string): string | unde
 /**
  * Moves whatever at PROJECTS_DIR no project owns (a file there, or entries
  * not named by a live or deleted project's id) to MOVED_ASIDE. Returns a
- * notice for the user, or undefined when there was nothing to move. The vault
+ * notice for the user (English in `text`), or undefined when there was nothing to move. The vault
  * must be unlocked and writable.
  */
-export async function moveAsidePreProjectsMemory(vault: VaultApi): Promise<string | undefined> {
+export async function moveAsidePreProjectsMemory(vault: VaultApi): Promise<LocalMessage | undefined> {
   const meta = vault.memory.stat(PROJECTS_DIR);
   if (!meta) return undefined;
   let moved: string;
@@ -73,9 +74,11 @@ export async function moveAsidePreProjectsMemory(vault: VaultApi): Promise<strin
       await vault.memory.rename(e.path, to, 'system');
     }
     const places = [...(vault.memory.stat(moved) ? [moved] : []), ...elsewhere];
-    const left = stuck.length ? ` ${stuck.join(', ')} could not be moved: a path inside it would be too long anywhere else, so it stays where it is.` : '';
-    if (places.length === 0) return `Memories made before projects existed are in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in.${left}`;
-    return `Memories made before projects existed were in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in; they were moved to ${places.join(', ')}, where you and Claude can reach them, so every project works.${left}`;
+    const from = PROJECTS_DIR;
+    const left = stuck.join(', ');
+    if (places.length === 0) return stuck.length ? m('errors:notice.straysStayStuck', { from, stuck: left }) : m('errors:notice.straysStay', { from });
+    const to = places.join(', ');
+    return stuck.length ? m('errors:notice.straysMovedStuck', { from, to, stuck: left }) : m('errors:notice.straysMoved', { from, to });
   }
-  return `A memory made before projects existed was in ${PROJECTS_DIR}, the folder Mnemo now keeps projects in; it was moved to ${moved}, where you and Claude can reach it, so every project works.`;
+  return m('errors:notice.fileMoved', { from: PROJECTS_DIR, to: moved });
 }

@@ -6,6 +6,7 @@
 import { Conversations, type StoredConversation } from '../chat/conversations';
 import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID, Projects } from './store';
+import { m } from '../i18n/message';
 
 /** Only the items of live (not deleted) projects; an item without a project is in the first. */
 export async function inLiveProjects<T extends { project?: string | undefined }>(vault: VaultApi, list: T[]): Promise<T[]> {
@@ -17,7 +18,7 @@ export async function inLiveProjects<T extends { project?: string | undefined }>
 export async function requireLiveConversation(vault: VaultApi, id: string): Promise<StoredConversation> {
   const c = await new Conversations(vault).require(id);
   if ((await inLiveProjects(vault, [c])).length === 0) {
-    throw new VaultError('NOT_FOUND', 'That conversation is in a deleted project. Restore the project to open it.');
+    throw new VaultError('NOT_FOUND', m('errors:conversation.inDeletedProject'));
   }
   return c;
 }

@@ -10,6 +10,7 @@
  */
 import { MEMORY_ROOT, MemoryPathError } from '../memory/paths';
 import { VaultError, type ChangeSource, type EntryMeta, type MemoryOps, type VaultApi, type VaultChange } from '../vault/types';
+import { m } from '../i18n/message';
 
 /** The folder under `/memories` that holds every project but the first. Hidden (leading dot), so listings leave it out. */
 export const PROJECTS_DIR = `${MEMORY_ROOT}/.mnemo-projects`;
@@ -34,7 +35,7 @@ export class MemoryScope {
   toVault(path: string): string {
     if (this.isBase) {
       if (isWithinDir(path, PROJECTS_DIR)) {
-        throw new MemoryPathError(`The name ${PROJECTS_DIR.slice(MEMORY_ROOT.length + 1)} directly under ${MEMORY_ROOT} is reserved by Mnemo; choose another name.`);
+        throw new MemoryPathError(`The name ${PROJECTS_DIR.slice(MEMORY_ROOT.length + 1)} directly under ${MEMORY_ROOT} is reserved by Mnemo; choose another name.`, m('errors:path.reserved', { name: PROJECTS_DIR.slice(MEMORY_ROOT.length + 1), root: MEMORY_ROOT }));
       }
       return path;
     }
@@ -51,9 +52,8 @@ export class MemoryScope {
   /** A vault error with its subject and message in this project's terms, so no internal folder reaches Claude or the UI. */
   error(e: unknown): unknown {
     if (this.isBase || !(e instanceof VaultError)) return e;
-    const message = e.message.split(this.root).join(MEMORY_ROOT);
     const subject = e.subject === undefined ? undefined : (this.fromVault(e.subject) ?? MEMORY_ROOT);
-    return new VaultError(e.code, message, subject);
+    return e.with({ subject, reword: (text) => text.split(this.root).join(MEMORY_ROOT) });
   }
 
   entry<T extends EntryMeta>(e: T): T {
@@ -101,16 +101,16 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
     writeFile: wrap(async (p: string, text: string, o: Parameters<MemoryOps['writeFile']>[2]) => {
       // A project's root may not exist yet, and the vault would then take a file there: the project's
       // /memories would be a file, which nothing in the project could list, write under, rename or delete.
-      if (p === MEMORY_ROOT) throw new VaultError('NOT_A_FILE', `${MEMORY_ROOT} is a folder; give a file path inside it, such as ${MEMORY_ROOT}/notes.md.`, MEMORY_ROOT);
+      if (p === MEMORY_ROOT) throw new VaultError('NOT_A_FILE', m('errors:memory.rootIsFolder', { root: MEMORY_ROOT }), MEMORY_ROOT);
       return scope.entry(await ops.writeFile(v(p), text, o));
     }),
     mkdir: wrap((p: string, source: Parameters<MemoryOps['mkdir']>[1]) => ops.mkdir(v(p), source)),
     remove: wrap((p: string, source: Parameters<MemoryOps['remove']>[1], by?: Parameters<MemoryOps['remove']>[2]) => {
-      if (!scope.isBase && p === MEMORY_ROOT) throw new VaultError('INVALID', `${MEMORY_ROOT} itself cannot be deleted.`, MEMORY_ROOT);
+      if (!scope.isBase && p === MEMORY_ROOT) throw new VaultError('INVALID', m('errors:memory.rootDelete', { root: MEMORY_ROOT }), MEMORY_ROOT);
       return ops.remove(v(p), source, by);
     }),
     rename: wrap((a: string, b: string, source: Parameters<MemoryOps['rename']>[2], by?: Parameters<MemoryOps['rename']>[3]) => {
-      if (!scope.isBase && (a === MEMORY_ROOT || b === MEMORY_ROOT)) throw new VaultError('INVALID', `${MEMORY_ROOT} itself cannot be renamed.`, a);
+      if (!scope.isBase && (a === MEMORY_ROOT || b === MEMORY_ROOT)) throw new VaultError('INVALID', m('errors:memory.rootRename', { root: MEMORY_ROOT }), a);
       return ops.rename(v(a), v(b), source, by);
     }),
     // The size limit is the vault's, shared by every project.

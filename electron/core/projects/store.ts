@@ -22,6 +22,7 @@ import { displayProjects } from '../vault/sync/merge-rules';
 import { VaultError, type VaultApi } from '../vault/types';
 import { MAX_PROJECT_NAME, sameName, withSuffix } from './names';
 import { MemoryScope, projectRoot, scopedVault } from './scope';
+import { m } from '../i18n/message';
 
 export { MAX_PROJECT_NAME };
 
@@ -63,9 +64,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202
 /** A project name as stored (NFC, trimmed), or INVALID saying what is wrong with it. */
 export function validateProjectName(input: string): string {
   const name = input.normalize('NFC').trim();
-  if (!name) throw new VaultError('INVALID', 'A project needs a name; type one.');
-  if (CONTROL.test(name)) throw new VaultError('INVALID', 'A project name cannot contain control characters or invisible ones (such as line breaks, tabs or zero-width spaces); type it on one line with visible characters only.');
-  if ([...name].length > MAX_PROJECT_NAME) throw new VaultError('INVALID', `A project name can be at most ${MAX_PROJECT_NAME} characters; choose a shorter one.`);
+  if (!name) throw new VaultError('INVALID', m('errors:project.nameEmpty'));
+  if (CONTROL.test(name)) throw new VaultError('INVALID', m('errors:project.nameInvisible'));
+  if ([...name].length > MAX_PROJECT_NAME) throw new VaultError('INVALID', m('errors:project.nameTooLong', { count: MAX_PROJECT_NAME }));
   return name;
 }
 
@@ -130,14 +131,14 @@ export class Projects {
   /** The project with this id, or NOT_FOUND. */
   async require(id: string): Promise<Project> {
     const p = (await this.list()).find((x) => x.id === id);
-    if (!p) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted). Pick another project.');
+    if (!p) throw new VaultError('NOT_FOUND', m('errors:project.gonePick'));
     return p;
   }
 
   /** The project with this name (case-insensitive), or NOT_FOUND naming it. */
   async byName(name: string): Promise<Project> {
     const p = (await this.list()).find((x) => sameName(x.name, name.normalize('NFC').trim()));
-    if (!p) throw new VaultError('NOT_FOUND', `There is no project named "${name}". List them with "mnemo projects".`);
+    if (!p) throw new VaultError('NOT_FOUND', m('errors:project.noneNamed', { name }));
     return p;
   }
 
@@ -158,7 +159,7 @@ export class Projects {
     return this.serial(async () => {
       const list = await this.load();
       const at = list.projects.findIndex((p) => p.id === id);
-      if (at < 0) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted).');
+      if (at < 0) throw new VaultError('NOT_FOUND', m('errors:project.gone'));
       this.checkUnique(list, clean, id);
       const renamed = { ...list.projects[at]!, name: clean };
       await this.save({ ...list, projects: list.projects.map((p, i) => (i === at ? renamed : p)) }, renamed);
@@ -172,11 +173,11 @@ export class Projects {
    * The first project holds the vault's own memory root and cannot be deleted.
    */
   async delete(id: string): Promise<void> {
-    if (id === FIRST_PROJECT_ID) throw new VaultError('INVALID', 'The first project holds the memories the vault started with and cannot be deleted; rename it instead.');
+    if (id === FIRST_PROJECT_ID) throw new VaultError('INVALID', m('errors:project.firstUndeletable'));
     await this.serial(async () => {
       const list = await this.load();
       const project = list.projects.find((p) => p.id === id);
-      if (!project) throw new VaultError('NOT_FOUND', 'That project does not exist (it may have been deleted already).');
+      if (!project) throw new VaultError('NOT_FOUND', m('errors:project.goneAlready'));
       const gone = { ...project, deleted: Date.now() };
       await this.save({ projects: list.projects.filter((p) => p.id !== id), deleted: [...list.deleted, gone] }, gone);
     });
@@ -187,7 +188,7 @@ export class Projects {
     return this.serial(async () => {
       const list = await this.load();
       const gone = list.deleted.find((p) => p.id === id);
-      if (!gone) throw new VaultError('NOT_FOUND', 'There is no deleted project with that id.');
+      if (!gone) throw new VaultError('NOT_FOUND', m('errors:project.noDeletedId'));
       let name = gone.name;
       for (let n = 2; list.projects.some((p) => sameName(p.name, name)); n++) name = withSuffix(gone.name, ` (${n})`);
       const project: Project = { id: gone.id, name, created: gone.created };
@@ -209,7 +210,7 @@ export class Projects {
 
   private checkUnique(list: StoredList, name: string, except?: string): void {
     if (list.projects.some((p) => p.id !== except && sameName(p.name, name))) {
-      throw new VaultError('EXISTS', `A project named "${name}" already exists; choose another name.`);
+      throw new VaultError('EXISTS', m('errors:project.nameTaken', { name }));
     }
   }
 }

@@ -27,6 +27,7 @@ import { FIRST_PROJECT_ID, Projects } from '../projects/store';
 import type { Vault } from '../vault/vault';
 import { VaultError, type FileMeta, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
 import { acknowledges, authorOf, baseVersion, recordFor, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
+import { m } from '../i18n/message';
 
 export type { ReviewEntry, ReviewRecord } from './rules';
 
@@ -37,7 +38,7 @@ export type ReviewVault = VaultApi & Pick<Vault, 'versions' | 'writer' | 'trash'
 export function reviewVault(vault: VaultApi): ReviewVault {
   const v = vault as Partial<ReviewVault>;
   if (typeof v.versions !== 'function' || typeof v.writer !== 'function' || typeof v.trash !== 'function') {
-    throw new VaultError('INVALID', 'This view of the vault cannot list changes to review; open the vault itself.');
+    throw new VaultError('INVALID', m('errors:review.notAVault'));
   }
   return vault as ReviewVault;
 }

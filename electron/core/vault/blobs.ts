@@ -9,6 +9,7 @@ import type { VaultFile, VaultFs } from './fsio';
 import { hexBytes } from './records';
 import type { BlobRef, State } from './state';
 import { VaultError } from './types';
+import { m } from '../i18n/message';
 
 const MAGIC = {
   blobs: utf8('MNEMOBL1'),
@@ -58,8 +59,8 @@ export class BlobStore {
   async readBlob(kind: BlobKind, ref: BlobRef, subject: string): Promise<Uint8Array> {
     const damaged = () =>
       this.ended
-        ? new VaultError('LOCKED', 'The vault was locked, or its keys were changed, while this was being read; unlock it if needed and try again.')
-        : new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files; restore it from history or a backup.`, subject);
+        ? new VaultError('LOCKED', m('errors:vault.lockedWhileReading'))
+        : new VaultError('DAMAGED', m('errors:vault.blobDamaged', { subject }), subject);
     const bytes = await this.readRaw(ref);
     if (!bytes) throw damaged();
     const ad = concat(MAGIC[kind], this.vaultId, hexBytes(ref.id));

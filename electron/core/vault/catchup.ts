@@ -12,6 +12,7 @@ import type { Session } from './session';
 import type { State } from './state';
 import type { Store } from './store';
 import { VaultError } from './types';
+import { m } from '../i18n/message';
 
 /** What a catch-up needs from the vault besides the session and vault.json. */
 export interface CatchUpHost {
@@ -23,12 +24,12 @@ export interface CatchUpHost {
   lock(): void;
 }
 
-export const keysChanged = (): VaultError => new VaultError('LOCKED', "The vault's keys were changed in another window or command; unlock again.");
+export const keysChanged = (): VaultError => new VaultError('LOCKED', m('errors:vault.keysChanged'));
 
 export const wentBack = (): VaultError =>
   new VaultError(
     'ROLLED_BACK',
-    'The vault on disk went back to an older copy while it was open here (a backup was restored, or a sync brought back an older copy), so nothing more was changed and it was locked. Unlock it again to check it.',
+    m('errors:vault.wentBack'),
   );
 
 /**
@@ -53,7 +54,7 @@ export async function catchUp(s: Session, hf: HeaderFile, host: CatchUpHost): Pr
     });
   } catch (e) {
     // Locked meanwhile by someone else: its keys were wiped under the catch-up, whose failure says nothing about the vault.
-    if (!ended && !host.isCurrent()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!ended && !host.isCurrent()) throw new VaultError('LOCKED', m('errors:vault.locked'));
     throw e;
   }
 }

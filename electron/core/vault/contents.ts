@@ -15,6 +15,7 @@ import { emptyTrash, listTrash, restoreFromTrash } from './trash';
 import { emptyTrash2, history2, readVersion2, restoreDeleted2, setDepth2, trash2, versions2, writer2 } from './sync/contents2';
 import { importBatch2, internalStore2, memoryOps2 } from './sync/ops2';
 import { readOnlyError, VaultError, type ChangeSource, type FileMeta, type HistoryEntry, type InternalStore, type MemoryOps, type Provenance, type SizeLimits, type TrashEntry, type VersionEntry } from './types';
+import { m } from '../i18n/message';
 
 export abstract class VaultContents extends SessionQueue {
   readonly memory: MemoryOps;
@@ -128,7 +129,7 @@ export abstract class VaultContents extends SessionQueue {
   }
 
   setHistoryDepth(n: number): Promise<void> {
-    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', 'History depth must be a whole number from 0 to 1000.'));
+    if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', m('errors:history.depthRange', { min: 0, max: 1000 })));
     return this.task(async () => (this.session2 ? setDepth2(this.session2, n) : this.unlocked().commit({ t: 'depth', n })));
   }
 }

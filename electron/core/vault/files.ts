@@ -7,24 +7,24 @@ import path from 'node:path';
 import { randomBytes, toHex } from './crypto';
 import type { VaultFs } from './fsio';
 import { VaultError } from './types';
+import { m, type ErrorKey, type LocalMessage } from '../i18n/message';
+
+/** What a vault file operation was doing, said inside "Could not …" (a verb phrase in each language). */
+export type IoAction = Extract<ErrorKey, `errors:io.action.${string}`>;
 
 /** A full disk or quota, said as what it is and what to do (every change is atomic: the failed one was not saved). */
-export const diskFull = (what: string): VaultError =>
-  new VaultError(
-    'DISK_FULL',
-    `Could not ${what}: the disk that holds the vault is full (or your disk quota is used up), so the change was not saved. Everything saved before is safe. Free some space on that disk, then try again.`,
-  );
+export const diskFull = (what: LocalMessage): VaultError => new VaultError('DISK_FULL', m('errors:io.diskFull', { what }));
 
 /** Runs `fn`, turning any OS error into a generic IO VaultError (no host paths, no OS text). */
-export async function io<T>(what: string, fn: () => Promise<T>): Promise<T> {
+export async function io<T>(action: IoAction, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof VaultError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
+    const what = m(action);
     if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(what);
-    const hint = code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : '';
-    throw new VaultError('IO', `Could not ${what}.${hint}`);
+    throw new VaultError('IO', code === 'EACCES' || code === 'EPERM' ? m('errors:io.failedDenied', { what }) : m('errors:io.failed', { what }));
   }
 }
 

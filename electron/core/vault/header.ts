@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { fromB64, fromHex, hash, open, seal, toB64, toHex, utf8 } from './crypto';
 import { kdfInBounds } from './kdf';
 import { VaultError } from './types';
+import { m } from '../i18n/message';
 
 export const FORMAT = 'mnemo-vault';
 export const VERSION = 1;
@@ -98,7 +99,7 @@ export function headerBytesAuthentic(bytes: Uint8Array | undefined, vmk: Uint8Ar
 
 /** The message for a header whose slots, counter or KDF settings were changed by someone without the key. */
 export const headerModified = (): VaultError =>
-  new VaultError('DAMAGED', 'The vault header was modified (vault.json): its key slots or settings were changed without the vault key. Restore vault.json from a backup you trust.', 'vault.json');
+  new VaultError('DAMAGED', m('errors:header.modified'), 'vault.json');
 
 /** The exact bytes written to vault.json. */
 export function serializeHeader(h: Header): Uint8Array {
@@ -107,7 +108,7 @@ export function serializeHeader(h: Header): Uint8Array {
   return utf8(JSON.stringify({ ...body, check }, null, 2) + '\n');
 }
 
-const damaged = () => new VaultError('DAMAGED', 'vault.json is damaged or was modified; restore it from a backup.', 'vault.json');
+const damaged = () => new VaultError('DAMAGED', m('errors:header.damaged'), 'vault.json');
 
 /**
  * Parses vault.json, refusing anything not byte-for-byte canonical or outside
@@ -125,10 +126,10 @@ export function parseHeader(bytes: Uint8Array, maxVersion: number = VERSION): He
   const again = serializeHeader(body);
   if (again.length !== bytes.length || !again.every((b, i) => b === bytes[i])) throw damaged();
   if (toHex(hash(utf8(JSON.stringify(canonicalBody(body))))) !== check) throw damaged();
-  if (body.version < VERSION || body.version > maxVersion) throw new VaultError('BAD_HEADER', `This vault has format version ${body.version}; this build of Mnemo reads version ${maxVersion}. Update Mnemo.`, 'vault.json');
+  if (body.version < VERSION || body.version > maxVersion) throw new VaultError('BAD_HEADER', m('errors:header.version', { version: body.version, supported: maxVersion }), 'vault.json');
   for (const slot of body.slots) {
     if (slot.type === 'passphrase' && !kdfInBounds(slot.kdf)) {
-      throw new VaultError('BAD_HEADER', 'The vault asks for key-derivation settings outside the safe range; it will not be opened.', 'vault.json');
+      throw new VaultError('BAD_HEADER', m('errors:header.kdfOutOfRange'), 'vault.json');
     }
   }
   return body;

@@ -5,13 +5,14 @@
  * this device's back.
  */
 import path from 'node:path';
-import { sameBytes } from './crypto';
+import { cryptoReady, sameBytes } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
 import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
 import { SYNC_MARKERS } from './sync/layout';
 import { readOnlyError, VaultError } from './types';
+import { m } from '../i18n/message';
 
 const HEADER_FILE = 'vault.json';
 /**
@@ -35,7 +36,7 @@ export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'inter
 export const headerMissing = (): VaultError =>
   new VaultError(
     'DAMAGED',
-    'This vault is damaged: its header file vault.json is missing, while its encrypted memories (the manifest and segments) are still there. Nothing can be opened without it. Put back vault.json from a backup of this vault (it opens with the passphrase it had when that backup was made); do not make a new vault here. If this folder is only what an interrupted vault creation left, it holds no memories: move it away and create the vault again.',
+    m('errors:header.missing'),
     'vault.json',
   );
 
@@ -132,14 +133,18 @@ export class HeaderFile {
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
   static async read(dir: string, fsx: VaultFs, maxVersion: number = VERSION): Promise<Header> {
-    return parseHeader(await HeaderFile.readBytes(dir, fsx), maxVersion);
+    const bytes = await HeaderFile.readBytes(dir, fsx);
+    // Parsing hashes with libsodium, whose WebAssembly loads asynchronously: a process that reads a header before
+    // opening any vault (`mnemo memory` and `mnemo mcp` looking for the app's channel) may get here before it has.
+    await cryptoReady();
+    return parseHeader(bytes, maxVersion);
   }
 
   private static async readBytes(dir: string, fsx: VaultFs): Promise<Uint8Array> {
-    const bytes = await io('read vault.json', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
+    const bytes = await io('errors:io.action.readHeader', () => readIfExists(fsx, path.join(dir, HEADER_FILE)));
     if (!bytes) {
       if ((await HeaderFile.contents(dir, fsx).catch(() => 'other')) === 'headless') throw headerMissing();
-      throw new VaultError('NO_VAULT', 'There is no vault here yet; create one first.');
+      throw new VaultError('NO_VAULT', m('errors:vault.none'));
     }
     return bytes;
   }
@@ -172,7 +177,7 @@ export class HeaderFile {
   async create(): Promise<void> {
     try {
       const bytes = serializeHeader(this.header);
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
+      await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
       this.bytes = bytes;
     } finally {
       this.onReplaced();
@@ -200,7 +205,7 @@ export class HeaderFile {
 
   /** Accepts the vault at generation `gen` as it is: lowers the mark to it and clears the alarm. */
   async accept(gen: number): Promise<void> {
-    await io('accept the rollback', () => this.hwm.accept(gen, seenOf(this.header)));
+    await io('errors:io.action.acceptRollback', () => this.hwm.accept(gen, seenOf(this.header)));
     this.olderHeader = false;
     this.rolledBack = false;
   }
@@ -211,7 +216,7 @@ export class HeaderFile {
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
     const bytes = serializeHeader(sealed);
     try {
-      await io('write vault.json', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
+      await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
     } finally {
       this.onReplaced();
     }

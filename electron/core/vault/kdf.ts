@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { VaultError, type KdfParams } from './types';
+import { m } from '../i18n/message';
 
 const MiB = 1024 * 1024;
 export const KDF_FLOOR: KdfParams = { opslimit: 2, memlimit: 64 * MiB };
@@ -26,7 +27,7 @@ export function kdfInBounds(p: KdfParams): boolean {
 
 /** INVALID unless `kdf` (if given, e.g. a new cost for a passphrase) lies within the floor and ceiling. */
 export function checkKdf(kdf: KdfParams | undefined): void {
-  if (kdf && !kdfInBounds(kdf)) throw new VaultError('INVALID', 'Key-derivation settings must be 2 to 10 passes and 64 MiB to 1 GiB of memory.');
+  if (kdf && !kdfInBounds(kdf)) throw new VaultError('INVALID', m('errors:kdf.bounds'));
 }
 
 // The worker is a file of its own, found beside this module: kdf-worker.cjs in the source
@@ -46,12 +47,12 @@ export async function deriveKey(password: Uint8Array, salt: Uint8Array, params: 
 function deriveTimed(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<{ key: Uint8Array; ms: number }> {
   if (!kdfInBounds(params)) {
     password.fill(0);
-    return Promise.reject(new VaultError('BAD_HEADER', 'The vault asks for key-derivation settings outside the safe range; it will not be opened.', 'vault.json'));
+    return Promise.reject(new VaultError('BAD_HEADER', m('errors:header.kdfOutOfRange'), 'vault.json'));
   }
   return new Promise((resolve, reject) => {
     if (!existsSync(WORKER_FILE)) {
       password.fill(0);
-      reject(new VaultError('IO', 'This installation of Mnemo is missing its key-derivation worker; reinstall Mnemo.'));
+      reject(new VaultError('IO', m('errors:kdf.noWorker')));
       return;
     }
     const worker = new Worker(WORKER_FILE, { workerData: { password, salt, opslimit: params.opslimit, memlimit: params.memlimit } });
@@ -63,16 +64,16 @@ function deriveTimed(password: Uint8Array, salt: Uint8Array, params: KdfParams):
       void worker.terminate();
       const key = msg.key;
       if (!key || key.length !== 32 || key.every((b) => b === 0)) {
-        reject(new VaultError('IO', 'Deriving the key from the passphrase failed.'));
+        reject(new VaultError('IO', m('errors:kdf.failed')));
         return;
       }
       resolve({ key, ms: msg.ms ?? 0 });
     });
     worker.once('error', () => {
-      if (!settled) reject(new VaultError('IO', 'Deriving the key from the passphrase failed (not enough memory?).'));
+      if (!settled) reject(new VaultError('IO', m('errors:kdf.outOfMemory')));
     });
     worker.once('exit', () => {
-      if (!settled) reject(new VaultError('IO', 'Deriving the key from the passphrase was interrupted.'));
+      if (!settled) reject(new VaultError('IO', m('errors:kdf.interrupted')));
     });
   });
 }

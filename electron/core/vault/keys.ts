@@ -7,13 +7,14 @@ import { deriveKey, KDF_FLOOR, SALT_BYTES } from './kdf';
 import { FORMAT, sealHeader, unwrapSlot, VERSION, wrapSlot, type Header, type SlotHeader } from './header';
 import type { StoreKeys } from './store';
 import { VaultError, type KdfParams } from './types';
+import { m } from '../i18n/message';
 
 type PassSlot = Extract<SlotHeader, { type: 'passphrase' }>;
 type RecoverySlot = Extract<SlotHeader, { type: 'recovery' }>;
 type HeaderId = Pick<Header, 'format' | 'version' | 'vaultId'>;
 
 export function checkPassphrase(passphrase: unknown): string {
-  if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('INVALID', 'Enter a passphrase.');
+  if (typeof passphrase !== 'string' || passphrase.length === 0) throw new VaultError('INVALID', m('errors:unlock.emptyPassphrase'));
   // The same passphrase typed on another OS may arrive in another Unicode form.
   return passphrase.normalize('NFC');
 }
@@ -44,11 +45,11 @@ export async function withPassphrase(h: Header, next: string, kdf: KdfParams | u
 /** Unwraps the master key with a passphrase; BAD_PASSPHRASE if it does not open the slot. */
 export async function unwrapWithPassphrase(h: Header, passphrase: string): Promise<Uint8Array> {
   const slot = h.slots.find((s): s is PassSlot => s.type === 'passphrase');
-  if (!slot) throw new VaultError('BAD_HEADER', 'This vault has no passphrase slot.', 'vault.json');
+  if (!slot) throw new VaultError('BAD_HEADER', m('errors:header.noPassphraseSlot'), 'vault.json');
   const kek = await deriveKey(utf8(checkPassphrase(passphrase)), fromB64(slot.kdf.salt), slot.kdf);
   const vmk = unwrapSlot(h, slot, kek);
   wipe(kek);
-  if (!vmk) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase: it does not open this vault. Nothing was changed; check it and try again, or use your recovery key.');
+  if (!vmk) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphrase'));
   return vmk;
 }
 
@@ -84,7 +85,7 @@ function checkGroup(rk: Uint8Array): string {
 }
 
 const typo = () =>
-  new VaultError('INVALID', 'That recovery key has a typo: a character is wrong, missing or extra. Check it against your copy and type it again; nothing was changed.');
+  new VaultError('INVALID', m('errors:unlock.recoveryKeyTypo'));
 
 /**
  * The recovery key's 32 bytes from the text as typed (case, spaces and dashes
@@ -95,7 +96,7 @@ export function parseRecoveryKey(text: unknown): Uint8Array {
   if (typeof text !== 'string') throw typo();
   const clean = text.toUpperCase().replace(/[\s-]/g, '');
   if (clean.length !== KEY_CHARS && clean.length !== KEY_CHARS + CHECK_CHARS) {
-    throw new VaultError('INVALID', 'That is not a recovery key: it is 14 groups of four letters and digits separated by dashes (13 for keys made by older versions).');
+    throw new VaultError('INVALID', m('errors:unlock.notARecoveryKey', { groups: 14, oldGroups: 13 }));
   }
   const rk = fromRecoveryText(clean.slice(0, KEY_CHARS), KEY_BYTES);
   if (!rk) throw typo();
@@ -110,11 +111,11 @@ export function parseRecoveryKey(text: unknown): Uint8Array {
 export function unwrapWithRecoveryKey(h: Header, text: unknown): Uint8Array {
   const rk = parseRecoveryKey(text);
   const slot = h.slots.find((s): s is RecoverySlot => s.type === 'recovery');
-  if (!slot) throw new VaultError('BAD_PASSPHRASE', 'This vault has no recovery key; unlock it with the passphrase.');
+  if (!slot) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.noRecoveryKey'));
   const kek = recoveryKek(fromB64(slot.salt), rk);
   const vmk = unwrapSlot(h, slot, kek);
   wipe(rk, kek);
-  if (!vmk) throw new VaultError('BAD_PASSPHRASE', 'That recovery key does not open this vault. Nothing was changed.');
+  if (!vmk) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongRecoveryKey'));
   return vmk;
 }
 

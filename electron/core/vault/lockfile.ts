@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { holderLives, readRecord, removeRecord, shownHost, writeRecord } from './lockrecord';
 import { diskFull } from './files';
+import { m, type LocalMessage } from '../i18n/message';
 import { VaultError } from './types';
 
 export { shownHost } from './lockrecord';
@@ -49,9 +50,8 @@ const LOCK_AT = 2 ** 40;
 /** A writer keeps vault.json locked all session, except on Windows, where a file held open cannot be replaced by a rename. */
 const KEEP_HEADER = process.platform !== 'win32';
 
-const inUse = (pid?: number) =>
-  new VaultError('IN_USE', `The vault is open in another Mnemo window or mnemo command${pid ? ` (process ${pid})` : ''}; close it there first.`);
-const cannotLock = (why = '') => new VaultError('IO', `Could not lock the vault for this process.${why}`);
+const inUse = (pid?: number) => new VaultError('IN_USE', pid ? m('errors:lock.inUseBy', { pid }) : m('errors:lock.inUse'));
+const cannotLock = (why: LocalMessage = m('errors:lock.cannotLock')) => new VaultError('IO', why);
 
 const O = fs.constants;
 const NOFOLLOW = O.O_NOFOLLOW ?? 0;
@@ -69,7 +69,7 @@ function locks(): Promise<NativeLocks> {
     (m) => ((m as { default?: NativeLocks }).default ?? m) as NativeLocks,
     () => {
       native = undefined;
-      throw cannotLock(' This installation of Mnemo has no file-locking module for this system; reinstall Mnemo.');
+      throw cannotLock(m('errors:lock.noModule'));
     },
   );
   return native;
@@ -104,14 +104,14 @@ function openFile(file: string, flags: number): number | undefined {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw cannotLock(` Its file ${path.basename(file)} is a link; remove it and try again.`);
-    if (code === 'EISDIR') throw cannotLock(` Its file ${path.basename(file)} is not a regular file; remove it and try again.`);
-    if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(`make the file ${path.basename(file)} that locks the vault`);
-    throw cannotLock(code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : code === 'EROFS' ? ' The disk is read-only.' : '');
+    if (code === 'ELOOP') throw cannotLock(m('errors:lock.isLink', { file: path.basename(file) }));
+    if (code === 'EISDIR') throw cannotLock(m('errors:lock.notAFile', { file: path.basename(file) }));
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw diskFull(m('errors:io.action.makeLockFile', { file: path.basename(file) }));
+    throw cannotLock(code === 'EACCES' || code === 'EPERM' ? m('errors:lock.denied') : code === 'EROFS' ? m('errors:lock.readOnlyDisk') : undefined);
   }
   if (!fs.fstatSync(fd).isFile()) {
     closeQuietly(fd);
-    throw cannotLock(` Its file ${path.basename(file)} is not a regular file; remove it and try again.`);
+    throw cannotLock(m('errors:lock.notAFile', { file: path.basename(file) }));
   }
   return fd;
 }
@@ -214,7 +214,7 @@ function readerLock(n: NativeLocks, dir: string): Held | null {
     // The folder is not on this computer's disk at all (the caller reads it through another VaultFs, as the
     // crash simulator's in-memory disk does): there is nothing here for another process to reach, so nothing to lock.
     if (!fs.existsSync(dir)) return { lock: NOT_ON_DISK, header: undefined };
-    throw cannotLock(' The vault has neither vault.json nor .vault.lock.');
+    throw cannotLock(m('errors:lock.noFiles'));
   }
   // A writer may have made .vault.lock meanwhile; if so, that is the lock that counts.
   if (fs.existsSync(lockPath)) {
@@ -315,7 +315,7 @@ function tryAcquire(n: NativeLocks, dir: string, opts: LockOptions): HeldLock | 
     closeAll();
     throw new VaultError(
       'IN_USE',
-      `The vault is open on ${shownHost(record.host)} (it is in a shared or synced folder). Close Mnemo there first; if that computer is off or crashed, delete the file .lock in the vault folder and try again.`,
+      m('errors:lock.openOnHost', { host: shownHost(record.host) }),
     );
   }
   if (record && holderLives(record)) {

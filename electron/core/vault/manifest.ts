@@ -36,7 +36,7 @@ export class Manifests {
 
   /** The decrypted snapshot in `file`: undefined if the file is missing, null if it fails authentication. */
   async read(file: string): Promise<Snapshot | undefined | null> {
-    const raw = await io('read the vault', () => readIfExists(this.fs, file));
+    const raw = await io('errors:io.action.readVault', () => readIfExists(this.fs, file));
     if (!raw) return undefined;
     const snap = openManifest(this.keys.manifest, this.vaultId, raw) ?? null;
     if (snap && file === this.path) this.identity = manifestIdentity(raw);
@@ -46,7 +46,7 @@ export class Manifests {
 
   /** The identity of the manifest file at `path` now (undefined if there is none): a few bytes read, nothing decrypted. */
   async identityOnDisk(): Promise<string | undefined> {
-    return io('read the vault', async () => {
+    return io('errors:io.action.readVault', async () => {
       let fh;
       try {
         fh = await this.fs.open(this.path, 'read');
@@ -73,7 +73,7 @@ export class Manifests {
 
   /** Finishes a checkpoint cut off between its two renames: `.next` was durable, so it becomes the manifest. */
   async finishNext(): Promise<void> {
-    await io('save the vault index', async () => {
+    await io('errors:io.action.saveIndex', async () => {
       await this.fs.rename(this.nextPath, this.path);
       await this.fs.syncDir(this.dir);
     });

@@ -2,7 +2,9 @@
  * The memory namespace and the internal store as seen from inside the vault's
  * mutation queue: checks, then one journal record, then the in-memory State.
  */
-import { sizeProblem } from '../memory/limits';
+import { formatFileSize } from '../memory/format';
+import { sizeExcess, type MemoryLimits } from '../memory/limits';
+import { m, type LocalMessage } from '../i18n/message';
 import { fromUtf8, utf8, wipe } from './crypto';
 import { parentOf, ROOT, type Op, type State } from './state';
 import type { Store } from './store';
@@ -24,17 +26,30 @@ export function provenanceOf(source: ChangeSource): Provenance {
   return { kind: source };
 }
 
-const notFound = (p: string) => new VaultError('NOT_FOUND', `${p} does not exist.`, p);
+const notFound = (p: string) => new VaultError('NOT_FOUND', m('errors:memory.notFound', { path: p }), p);
+
+/**
+ * Why a write of `newBytes` to `path` would break a size limit, said to the user (the memory tool tells
+ * Claude in its own words: memory/limits.ts), or undefined when it fits. `copy`: the write is a copy to
+ * another project.
+ */
+export function sizeRefusal(path: string, newBytes: number, oldBytes: number, totalBytes: number, limits: Pick<MemoryLimits, 'maxFileBytes' | 'maxVaultBytes'>, copy = false): LocalMessage | undefined {
+  const excess = sizeExcess(newBytes, oldBytes, totalBytes, limits);
+  if (!excess) return undefined;
+  const sizes = { size: formatFileSize(excess.size), limit: formatFileSize(excess.limit) };
+  if (excess.kind === 'file') return copy ? m('errors:memory.copyTooBig', { path, ...sizes }) : m('errors:memory.tooBig', { path, ...sizes });
+  return copy ? m('errors:memory.copyVaultFull', sizes) : m('errors:memory.vaultFull', sizes);
+}
 
 function checkParents(st: State, p: string): void {
   for (let dir = parentOf(p); dir.length >= ROOT.length; dir = parentOf(dir)) {
-    if (st.files.has(dir)) throw new VaultError('NOT_A_DIRECTORY', `${dir} is a file, not a directory.`, dir);
+    if (st.files.has(dir)) throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.parentIsFile', { path: dir }), dir);
     if (st.dirs.has(dir)) return;
   }
 }
 
 function checkInside(p: string): void {
-  if (p !== ROOT && !p.startsWith(ROOT + '/')) throw new VaultError('INVALID', `${p} is outside ${ROOT}.`, p);
+  if (p !== ROOT && !p.startsWith(ROOT + '/')) throw new VaultError('INVALID', m('errors:memory.outside', { path: p, root: ROOT }), p);
 }
 
 /** MemoryOps bound to `get()`, which throws LOCKED when the vault is locked. */
@@ -43,14 +58,14 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
     stat: (p) => get().state.stat(p),
     list: (dir, depth) => {
       const { state } = get();
-      if (!state.dirs.has(dir)) throw state.files.has(dir) ? new VaultError('NOT_A_DIRECTORY', `${dir} is a file.`, dir) : notFound(dir);
+      if (!state.dirs.has(dir)) throw state.files.has(dir) ? new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: dir }), dir) : notFound(dir);
       return state.list(dir, depth);
     },
     totalSize: () => get().state.totalSize(),
     async readFile(p) {
       const { state, store } = get();
       const rec = state.files.get(p);
-      if (!rec) throw state.dirs.has(p) ? new VaultError('NOT_A_FILE', `${p} is a directory.`, p) : notFound(p);
+      if (!rec) throw state.dirs.has(p) ? new VaultError('NOT_A_FILE', m('errors:memory.isFolder', { path: p }), p) : notFound(p);
       const bytes = await store.readBlob('blobs', rec.b, p);
       try {
         return fromUtf8(bytes);
@@ -62,16 +77,16 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
       checkInside(p);
       const u = get();
       const { state, store } = u;
-      if (p === ROOT || state.dirs.has(p)) throw new VaultError('NOT_A_FILE', `${p} is a directory.`, p);
+      if (p === ROOT || state.dirs.has(p)) throw new VaultError('NOT_A_FILE', m('errors:memory.isFolder', { path: p }), p);
       const existing = state.files.get(p);
-      if (opts.mode === 'create' && existing) throw new VaultError('EXISTS', `${p} already exists.`, p);
+      if (opts.mode === 'create' && existing) throw new VaultError('EXISTS', m('errors:memory.exists', { path: p }), p);
       if (opts.mode === 'update' && !existing) throw notFound(p);
       if (opts.expectedVersion !== undefined && (existing?.v ?? 0) !== opts.expectedVersion) {
-        throw new VaultError('CONFLICT', `${p} changed since it was opened (now version ${existing?.v ?? 'deleted'}).`, p);
+        throw new VaultError('CONFLICT', existing ? m('errors:memory.changedSince', { path: p, version: existing.v }) : m('errors:memory.deletedSince', { path: p }), p);
       }
       checkParents(state, p);
       const plain = utf8(text);
-      const problem = opts.limits && sizeProblem(p, plain.length, existing?.s ?? 0, state.totalSize(), opts.limits);
+      const problem = opts.limits && sizeRefusal(p, plain.length, existing?.s ?? 0, state.totalSize(), opts.limits);
       if (problem) {
         wipe(plain);
         throw new VaultError('LIMIT', problem, p);
@@ -87,7 +102,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
     async mkdir(p, source: ChangeSource) {
       checkInside(p);
       const u = get();
-      if (u.state.files.has(p)) throw new VaultError('NOT_A_DIRECTORY', `${p} is a file.`, p);
+      if (u.state.files.has(p)) throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: p }), p);
       if (u.state.dirs.has(p)) return;
       checkParents(u.state, p + '/x');
       await u.commit({ t: 'mkdir', p, at: Date.now() });
@@ -95,7 +110,7 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
     },
     async remove(p, source: ChangeSource, by?: Provenance) {
       const u = get();
-      if (p === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be deleted.`, p);
+      if (p === ROOT) throw new VaultError('INVALID', m('errors:memory.rootDelete', { root: ROOT }), p);
       if (!u.state.stat(p)) throw notFound(p);
       await u.commit({ t: 'rm', p, at: Date.now(), w: by ?? provenanceOf(source) });
       u.emit({ op: 'delete', path: p, source });
@@ -103,10 +118,10 @@ export function memoryOps(get: () => Unlocked): MemoryOps {
     async rename(from, to, source: ChangeSource, by?: Provenance) {
       checkInside(to);
       const u = get();
-      if (from === ROOT || to === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be renamed.`, from);
+      if (from === ROOT || to === ROOT) throw new VaultError('INVALID', m('errors:memory.rootRename', { root: ROOT }), from);
       if (!u.state.stat(from)) throw notFound(from);
-      if (u.state.stat(to)) throw new VaultError('EXISTS', `${to} already exists.`, to);
-      if (to.startsWith(from + '/')) throw new VaultError('INVALID', `${from} cannot be moved inside itself.`, to);
+      if (u.state.stat(to)) throw new VaultError('EXISTS', m('errors:memory.exists', { path: to }), to);
+      if (to.startsWith(from + '/')) throw new VaultError('INVALID', m('errors:memory.intoItself', { path: from }), to);
       checkParents(u.state, to);
       await u.commit({ t: 'mv', p: from, np: to, at: Date.now() });
       u.emit({ op: 'rename', path: from, newPath: to, source, ...(by ? { by } : {}) });
@@ -136,12 +151,12 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
   const seen = new Set<string>();
   for (const item of items) {
     checkInside(item.path);
-    if (seen.has(item.path)) throw new VaultError('INVALID', `${item.path} appears twice in the import; nothing was imported.`, item.path);
+    if (seen.has(item.path)) throw new VaultError('INVALID', m('errors:import.twice', { path: item.path }), item.path);
     seen.add(item.path);
-    if (item.path === ROOT || state.dirs.has(item.path)) throw new VaultError('NOT_A_FILE', `${item.path} is a folder in the vault; nothing was imported.`, item.path);
+    if (item.path === ROOT || state.dirs.has(item.path)) throw new VaultError('NOT_A_FILE', m('errors:import.isFolder', { path: item.path }), item.path);
     const bytes = utf8(item.text);
     if (bytes.length > opts.maxFileBytes) {
-      throw new VaultError('LIMIT', `${item.path} is ${bytes.length} bytes, over the ${opts.maxFileBytes}-byte limit for one memory file; nothing was imported. Split or shorten it.`, item.path);
+      throw new VaultError('LIMIT', m('errors:import.tooBig', { path: item.path, size: bytes.length, limit: opts.maxFileBytes }), item.path);
     }
     const existing = state.files.get(item.path);
     if (existing) {
@@ -152,7 +167,7 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
         wipe(bytes);
         continue;
       }
-      if (!opts.overwrite) throw new VaultError('EXISTS', `${item.path} already exists with different text (use --overwrite to replace it); nothing was imported.`, item.path);
+      if (!opts.overwrite) throw new VaultError('EXISTS', m('errors:import.exists', { path: item.path }), item.path);
       total -= existing.s;
     }
     checkParents(state, item.path);
@@ -166,13 +181,13 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
     for (let dir = parentOf(p); dir.length > ROOT.length; dir = parentOf(dir)) {
       if (seen.has(dir)) {
         for (const t of todo) wipe(t.bytes);
-        throw new VaultError('NOT_A_DIRECTORY', `${dir} is both a file and a folder in the import; nothing was imported.`, dir);
+        throw new VaultError('NOT_A_DIRECTORY', m('errors:import.fileAndFolder', { path: dir }), dir);
       }
     }
   }
   if (total > opts.maxTotalBytes) {
     for (const t of todo) wipe(t.bytes);
-    throw new VaultError('LIMIT', `The import would bring the memories to ${total} bytes, over the ${opts.maxTotalBytes}-byte limit; nothing was imported.`);
+    throw new VaultError('LIMIT', m('errors:import.vaultFull', { size: total, limit: opts.maxTotalBytes }));
   }
   if (!todo.length) return 0;
   const at = Date.now();
@@ -190,7 +205,7 @@ export async function importBatch(u: Unlocked, items: ImportItem[], opts: { over
 
 const INTERNAL_KEY = /^(?=.{1,200}$)[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/;
 function checkKey(key: string): void {
-  if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', 'Invalid internal key.', key);
+  if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', m('errors:vault.badInternalKey'), key);
 }
 
 /** The internal namespace (settings, API key, conversations): same vault, separate key, unreachable by the memory tool. */

@@ -10,6 +10,7 @@ import type { Unlocked } from './ops';
 import type { StoreKeys } from './store';
 import type { SyncSession } from './sync/session2';
 import { VaultError, type VaultChange } from './types';
+import { m } from '../i18n/message';
 
 /** An unlocked vault: its master key, the keys derived from it, and what the ops need. */
 export interface Session extends Unlocked {
@@ -48,12 +49,12 @@ export abstract class SessionQueue {
 
   /** The format-2 session; LOCKED when there is none. */
   protected unlocked2(): SyncSession {
-    if (!this.session2) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!this.session2) throw new VaultError('LOCKED', m('errors:vault.locked'));
     return this.session2;
   }
 
   protected unlocked(): Session {
-    if (!this.session) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!this.session) throw new VaultError('LOCKED', m('errors:vault.locked'));
     return this.session;
   }
 

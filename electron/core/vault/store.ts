@@ -21,6 +21,7 @@ import { SEG_HEADER, SegmentCodec } from './records';
 import { replayFrom, replaySegment } from './replay';
 import { State, type Op, type Snapshot } from './state';
 import { readOnlyError, VaultError } from './types';
+import { m } from '../i18n/message';
 
 /** How a Store reaches the disk, and whether it may change it. */
 export interface StoreOptions {
@@ -80,7 +81,7 @@ export class Store extends BlobStore {
   /** Writes the first journal segment and manifest of a new vault (or of a rotation's new key epoch). */
   static async initialize(dir: string, vaultId: Uint8Array, keys: StoreKeys, manifestId: string, state: State, journalLimit?: number, opts: StoreOptions = {}): Promise<Store> {
     const store = new Store(dir, vaultId, keys, manifestId, journalLimit, opts);
-    await io('create the vault files', async () => {
+    await io('errors:io.action.createFiles', async () => {
       await store.fs.mkdir(path.join(dir, 'segments'));
       await store.fs.syncDir(dir);
       await store.startJournal();
@@ -100,7 +101,7 @@ export class Store extends BlobStore {
    * checkpoint's manifest and the journals written since, and reported.
    */
   async load(): Promise<State> {
-    if (!this.readOnly) await io('read the vault', () => removeTemps(this.fs, this.dir));
+    if (!this.readOnly) await io('errors:io.action.readVault', () => removeTemps(this.fs, this.dir));
     const snap = await this.manifests.read(this.manifests.path);
     const state = snap ? await this.resume(snap) : await this.loadFallback(snap);
     this.liveBytes = liveSize(state);
@@ -118,7 +119,7 @@ export class Store extends BlobStore {
       return state;
     }
     const prev = snap === null ? await this.manifests.read(this.manifests.prevPath) : undefined;
-    if (!prev) throw new VaultError('DAMAGED', 'The vault index (manifest) is missing or fails authentication, so recent changes may have been cut off; restore the vault from a backup.', 'manifest');
+    if (!prev) throw new VaultError('DAMAGED', m('errors:vault.manifestDamaged'), 'manifest');
     this.problems.push('manifest: damaged; the vault was rebuilt from the previous checkpoint and the journal');
     return this.recover(prev);
   }
@@ -128,7 +129,7 @@ export class Store extends BlobStore {
     this.manifestJournal = snap.journal;
     const state = State.fromSnapshot(snap);
     this.listed = new Set([...snap.segs, snap.journal]);
-    await io('read the vault journal', async () => {
+    await io('errors:io.action.readJournal', async () => {
       const file = path.join(this.dir, segmentFile(snap.journal));
       const bytes = await readIfExists(this.fs, file);
       if (!bytes) {
@@ -161,7 +162,7 @@ export class Store extends BlobStore {
     const listed = new Set([...prev.segs, prev.journal]);
     const replayed = new Set<string>();
     this.mustCheckpoint = true;
-    await io('read the vault journal', async () => {
+    await io('errors:io.action.readJournal', async () => {
       const dir = path.join(this.dir, 'segments');
       const others = (await this.fs.readdir(dir)).filter((n) => !n.startsWith('.') && !listed.has(n));
       const byAge = await Promise.all(others.map(async (id) => ({ id, at: (await this.fs.stat(path.join(dir, id))).mtimeMs })));
@@ -194,7 +195,7 @@ export class Store extends BlobStore {
     const fh = j?.fh;
     if (this.readOnly || !j || !fh || this.mustCheckpoint || j.id !== this.manifestJournal || !this.manifests.identity) return false;
     if ((await this.manifests.identityOnDisk()) !== this.manifests.identity) return false;
-    return io('read the vault journal', async () => {
+    return io('errors:io.action.readJournal', async () => {
       const file = path.join(this.dir, segmentFile(j.id));
       const size = (await this.fs.stat(file)).size;
       // Shorter than what was written and seen: not growth. Loaded afresh, a lost change shows as a rollback.
@@ -268,7 +269,7 @@ export class Store extends BlobStore {
     // A relocation changes where a blob lives, not what the vault holds: it takes no generation.
     const { bytes: record, blobAt } = this.codec.encode(j.id, j.size, { g: op.t === 'reloc' || op.t === 'blob' ? 0 : state.gen + 1, op }, blob?.bytes ?? new Uint8Array(0));
     try {
-      await io('save the change', async () => {
+      await io('errors:io.action.saveChange', async () => {
         const bytesWritten = await fh.write(record, j.size);
         if (bytesWritten !== record.length) throw new Error('short write');
         // The journal is opened O_DSYNC: the write returns once the record is on disk, one system call instead of two.
@@ -319,7 +320,7 @@ export class Store extends BlobStore {
 
   /** Makes appends made with `sync = false` durable. */
   async flush(): Promise<void> {
-    await io('save the change', async () => this.journal?.fh?.datasync());
+    await io('errors:io.action.saveChange', async () => this.journal?.fh?.datasync());
   }
 
   /**
@@ -331,7 +332,7 @@ export class Store extends BlobStore {
   async checkpoint(state: State, collect = true, scrub?: ReadonlySet<string>): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const tidy = collect && this.named;
-    await io('save the vault index', async () => {
+    await io('errors:io.action.saveIndex', async () => {
       const old = this.journal;
       try {
         await this.startJournal();
@@ -394,7 +395,7 @@ export class Store extends BlobStore {
    */
   async collect(live: Set<string>): Promise<void> {
     if (this.readOnly || !this.named) return;
-    await io('tidy the vault', async () => {
+    await io('errors:io.action.tidy', async () => {
       const mine = this.manifests.names();
       for (const name of await this.fs.readdir(this.dir)) {
         if (name.startsWith('manifest.') && !mine.has(name)) await this.fs.unlink(path.join(this.dir, name));
@@ -422,7 +423,7 @@ export class Store extends BlobStore {
   async verifySegments(): Promise<string[]> {
     const problems = await this.manifests.verify();
     for (const id of [...this.listed].sort()) {
-      const bytes = await io('read the vault', () => readIfExists(this.fs, path.join(this.dir, segmentFile(id))));
+      const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.dir, segmentFile(id))));
       // A torn tail of the journal was never acknowledged (a writer drops it; a read-only open leaves it): not damage.
       const readable = bytes && id === this.journal?.id ? bytes.subarray(0, this.journal.size) : bytes;
       problems.push(...(readable ? this.codec.verify(id, readable) : [`${segmentFile(id)}: missing`]));

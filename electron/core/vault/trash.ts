@@ -7,6 +7,7 @@
 import type { Unlocked } from './ops';
 import type { MemoryOps, FileMeta, SizeLimits, TrashEntry } from './types';
 import { VaultError } from './types';
+import { m } from '../i18n/message';
 
 /** Deleted memories with kept versions, sorted by path. */
 export function listTrash(u: Unlocked): TrashEntry[] {
@@ -21,10 +22,10 @@ export function listTrash(u: Unlocked): TrashEntry[] {
  */
 export async function restoreFromTrash(u: Unlocked, ops: MemoryOps, readVersion: (p: string, v: number) => Promise<string>, p: string, version?: number, limits?: SizeLimits): Promise<FileMeta> {
   const entry = u.state.trashed().find((t) => t.path === p);
-  if (ops.stat(p)) throw new VaultError('EXISTS', `${p} is in use by another memory or folder now. Rename or delete that one, then restore again.`, p);
-  if (!entry) throw new VaultError('NOT_FOUND', `${p} is not in the trash.`, p);
+  if (ops.stat(p)) throw new VaultError('EXISTS', m('errors:trash.pathTaken', { path: p }), p);
+  if (!entry) throw new VaultError('NOT_FOUND', m('errors:trash.notThere', { path: p }), p);
   const v = version ?? entry.versions[entry.versions.length - 1]!.version;
-  if (!entry.versions.some((e) => e.version === v)) throw new VaultError('NOT_FOUND', `Version ${v} of ${p} is not in the trash.`, p);
+  if (!entry.versions.some((e) => e.version === v)) throw new VaultError('NOT_FOUND', m('errors:trash.noVersion', { version: v, path: p }), p);
   const text = await readVersion(p, v);
   return ops.writeFile(p, text, { mode: 'create', source: 'user', by: { kind: 'restore', fromVersion: v }, ...(limits ? { limits } : {}) });
 }

@@ -7,6 +7,7 @@
  * never sees a host path from above and never returns one.
  */
 
+import { m, type ErrorKey, type Keyed, type LocalMessage, type MessageParams } from '../i18n/message';
 import type { VaultFs } from './fsio';
 
 /** Why a vault operation failed. Messages never contain host paths or secrets. */
@@ -35,19 +36,43 @@ export type VaultErrorCode =
 export class VaultError extends Error {
   /** The virtual path (or internal key, or vault file name like `blobs/…`) concerned, if any. */
   readonly subject: string | undefined;
+  /** The message's catalog key (`errors:…`) and parameters, when it was made with `m()`: the window says it in its language. */
+  readonly key: string | undefined;
+  readonly params: MessageParams | undefined;
+  /** `message`: English text, or `m(key, params)` (core/i18n/message.ts), whose English becomes the message. */
   constructor(
     readonly code: VaultErrorCode,
-    message: string,
+    message: string | LocalMessage,
     subject?: string,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message.text);
     this.name = 'VaultError';
     this.subject = subject;
+    this.key = typeof message === 'string' ? undefined : message.key;
+    this.params = typeof message === 'string' ? undefined : message.params;
+  }
+
+  /** The message as made with m(), to say inside another message or send on (English without a key is sent as it is). */
+  get local(): LocalMessage {
+    return this.key === undefined ? m('errors:plain', { text: this.message }) : { key: this.key as ErrorKey, text: this.message, ...(this.params ? { params: this.params } : {}) };
+  }
+
+  /**
+   * This error with another code or subject, and its text passed through `reword` (the English and every
+   * string parameter, nested ones too): how a project's scope says an internal path in its own terms.
+   */
+  with(opts: { code?: VaultErrorCode; subject?: string | undefined; reword?: (text: string) => string }): VaultError {
+    const reword = opts.reword ?? ((t: string) => t);
+    const params = (p: MessageParams): MessageParams =>
+      Object.fromEntries(Object.entries(p).map(([n, v]) => [n, typeof v === 'string' ? reword(v) : typeof v === 'number' ? v : Array.isArray(v) ? v.map(keyed) : keyed(v)]));
+    const keyed = (k: Keyed): Keyed => (k.params ? { key: k.key, params: params(k.params) } : k);
+    const message = this.key === undefined ? reword(this.message) : { key: this.key as ErrorKey, text: reword(this.message), ...(this.params ? { params: params(this.params) } : {}) };
+    return new VaultError(opts.code ?? this.code, message, 'subject' in opts ? opts.subject : this.subject);
   }
 }
 
 /** The error every change to a vault opened read-only fails with. */
-export const readOnlyError = (): VaultError => new VaultError('INVALID', 'This vault was opened read-only; nothing was changed. Open it normally to make changes.');
+export const readOnlyError = (): VaultError => new VaultError('INVALID', m('errors:vault.readOnly'));
 
 export interface KdfParams {
   /** crypto_pwhash opslimit; floor 2, ceiling 10. */
@@ -142,6 +167,8 @@ export interface UnlockReport {
   damaged: string[];
   /** Things done on open the user is told about (e.g. a pre-projects memory moved aside; see projects/legacy.ts). */
   notices?: string[];
+  /** The same notices by catalog key, for the window's language (core/i18n/message.ts). */
+  noticeKeys?: Keyed[];
   /** Format 2 only, when not empty: what is still arriving from other computers, one line per device. */
   waiting?: string[];
 }

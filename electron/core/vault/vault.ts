@@ -26,6 +26,7 @@ import { VERSION, VERSION_2 } from './header';
 import { AckTimer, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
+import { m } from '../i18n/message';
 
 /** Options a Vault keeps from open or create. */
 type Kept = Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs' | 'format2' | 'ackDelayMs'>;
@@ -79,10 +80,10 @@ export class Vault extends VaultContents implements VaultApi {
    * anything else. A new vault never deletes or overwrites a file.
    */
   static async mayCreateIn(dir: string, fsx: VaultFs = nodeFs): Promise<void> {
-    const what = await io('read the vault folder', () => HeaderFile.contents(dir, fsx));
-    if (what === 'vault') throw new VaultError('ALREADY_EXISTS', 'A vault already exists here; unlock it instead.');
+    const what = await io('errors:io.action.readFolder', () => HeaderFile.contents(dir, fsx));
+    if (what === 'vault') throw new VaultError('ALREADY_EXISTS', m('errors:vault.alreadyHere'));
     if (what === 'headless') throw headerMissing();
-    if (what === 'other') throw new VaultError('INVALID', 'The folder for the new vault is not empty; a vault is made only in a new or empty folder, so nothing was changed. Choose another folder, or move its files away first.');
+    if (what === 'other') throw new VaultError('INVALID', m('errors:vault.folderNotEmpty'));
   }
 
   /**
@@ -95,14 +96,14 @@ export class Vault extends VaultContents implements VaultApi {
     const fsx = opts.fs ?? nodeFs;
     await Vault.mayCreateIn(dir, fsx);
     const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
-    await io('create the vault folder', () => fsx.mkdir(dir));
+    await io('errors:io.action.createFolder', () => fsx.mkdir(dir));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
     const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs, format2: opts.format2, ackDelayMs: opts.ackDelayMs });
     await vault.gate.take();
     try {
       // Again under the lock: nothing may have arrived since the first look.
       await Vault.mayCreateIn(dir, fsx);
-      await io('create the vault files', () => HeaderFile.startCreating(dir, fsx));
+      await io('errors:io.action.createFiles', () => HeaderFile.startCreating(dir, fsx));
       vault.begin(vmk, keys, await Store.initialize(dir, vaultIdBytes(header), keys, header.manifest, state, opts.journalLimit, { fs: fsx }), state);
       vault.unlockedWith = 'passphrase';
       // In the journal before vault.json exists, so no vault is ever without the mark that refuses a stripped MAC.
@@ -130,8 +131,8 @@ export class Vault extends VaultContents implements VaultApi {
    */
   static async open(dir: string, opts: OpenOptions = {}): Promise<Vault> {
     await cryptoReady();
-    if (opts.lockPerCall && (opts.readOnly || opts.releaseWhenLocked)) throw new VaultError('INVALID', 'A vault held per call is opened for changes and holds its lock only per call.');
-    if (opts.releaseWhenLocked && opts.readOnly) throw new VaultError('INVALID', 'A vault opened read-only holds its lock while open.');
+    if (opts.lockPerCall && (opts.readOnly || opts.releaseWhenLocked)) throw new VaultError('INVALID', m('errors:vault.perCallOptions'));
+    if (opts.releaseWhenLocked && opts.readOnly) throw new VaultError('INVALID', m('errors:vault.readOnlyOptions'));
     const fsx = opts.fs ?? nodeFs;
     const vault = new Vault(dir, await HeaderFile.read(dir, fsx, format2On(opts) ? VERSION_2 : VERSION), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
     if (vault.gate.mode !== 'open') return vault;
@@ -179,7 +180,7 @@ export class Vault extends VaultContents implements VaultApi {
         throw e;
       }
       wipe(vmk);
-      if (attempt === 3) throw new VaultError('IN_USE', "The vault's keys are being changed in another Mnemo window or mnemo command; try again in a moment.");
+      if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
     }
   }
 
@@ -376,7 +377,7 @@ export class Vault extends VaultContents implements VaultApi {
     await this.task(async () => {
       const s = this.unlocked();
       if (this.unlockedWith !== 'recovery') {
-        throw new VaultError('INVALID', 'Setting a passphrase without the current one needs a vault unlocked with the recovery key; otherwise change it with the current passphrase.');
+        throw new VaultError('INVALID', m('errors:vault.setNeedsRecovery'));
       }
       await this.replacePassphraseSlot(next, kdf, s.vmk);
     });
@@ -391,7 +392,7 @@ export class Vault extends VaultContents implements VaultApi {
     const vmk = await unwrapWithPassphrase(this.header, passphrase);
     const same = !this.session || sameBytes(vmk, this.session.vmk);
     wipe(vmk);
-    if (!same) throw new VaultError('BAD_PASSPHRASE', 'Wrong passphrase. Nothing was changed.');
+    if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
   }
 
   /**
@@ -406,7 +407,7 @@ export class Vault extends VaultContents implements VaultApi {
   async rotateKeys(passphrase: string): Promise<string> {
     return this.task(async () => {
       // Key epochs across devices (carry, close) come with stage 5 of docs/sync-design.md.
-      if (this.session2) throw new VaultError('INVALID', 'Changing the keys of a vault in format 2 is not possible yet; nothing was changed.');
+      if (this.session2) throw new VaultError('INVALID', m('errors:vault.keysChangeFormat2'));
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);

@@ -25,6 +25,7 @@ import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
 import { verify2 } from './sync/contents2';
 import { VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
+import { keyed, m } from '../i18n/message';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 export const HEADER_MAC_MARK = 'vault/header-mac';
@@ -47,7 +48,7 @@ export function deviceLockDir(stateDir: string, vaultId: string): string {
     fs.closeSync(fs.openSync(path.join(dir, '.vault.lock'), 'a', 0o600));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new VaultError('IO', `Could not make this computer's lock for the vault in its state folder.${code === 'EACCES' || code === 'EPERM' ? ' Permission denied.' : ''}`);
+    throw new VaultError('IO', code === 'EACCES' || code === 'EPERM' ? m('errors:lock.deviceLockDenied') : m('errors:lock.deviceLock'));
   }
   return dir;
 }
@@ -64,7 +65,7 @@ export interface Open2 {
 
 /** True when the vault folder holds v1 files (a manifest of this epoch or its leftovers). */
 async function hasV1(o: Open2): Promise<boolean> {
-  const names = await io('read the vault', () => o.fs.readdir(o.dir));
+  const names = await io('errors:io.action.readVault', () => o.fs.readdir(o.dir));
   return names.some((n) => n.startsWith(`manifest.${o.header.manifest}`));
 }
 
@@ -159,7 +160,12 @@ export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<Ve
 export function unlockReport2(s: SyncSession, rolledBack: boolean): UnlockReport {
   const waiting = waitingLines(s);
   const notices = s.store.notices;
-  return { rolledBack, damaged: [...s.store.problems, ...s.store.report.damage], ...(notices.length ? { notices } : {}), ...(waiting.length ? { waiting } : {}) };
+  return {
+    rolledBack,
+    damaged: [...s.store.problems, ...s.store.report.damage],
+    ...(notices.length ? { notices: notices.map((n) => n.text), noticeKeys: notices.map(keyed) } : {}),
+    ...(waiting.length ? { waiting } : {}),
+  };
 }
 
 const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);

@@ -11,6 +11,7 @@ import { requireLiveConversation } from '../../core/projects/live';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { keyed, m, type LocalMessage } from '../../core/i18n/message';
 
 export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' | 'chatAttachData' | 'chatAttachDrop' | 'chatAttachmentGet'> {
   /** The conversation must exist (stored or temporary) before files are held for it. */
@@ -23,9 +24,9 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
    * and their conversation still exists (a temporary chat may have been closed).
    */
   const stillWanted = async (id: string, locks: number) => {
-    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked while the files were being chosen, so none were attached. Unlock it and attach them again.');
+    if (s.locks !== locks) throw new VaultError('LOCKED', m('errors:attachment.lockedWhilePicking'));
     await exists(id);
-    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked while the files were being chosen, so none were attached. Unlock it and attach them again.');
+    if (s.locks !== locks) throw new VaultError('LOCKED', m('errors:attachment.lockedWhilePicking'));
   };
   return {
     chatAttachPick: async ({ id }) => {
@@ -33,20 +34,20 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
       const locks = s.locks;
       const files = (await s.ctx.pickFiles?.()) ?? [];
       // In the order picked: a file read, or why it could not be.
-      const read: Array<{ name: string; bytes: Uint8Array } | { refusal: string }> = [];
+      const read: Array<{ name: string; bytes: Uint8Array } | { refusal: LocalMessage }> = [];
       for (const file of files) {
         const name = path.basename(file);
         try {
           // Size before reading, so a huge pick is refused without loading it.
           const st = await fs.stat(file).catch(() => undefined);
-          if (!st?.isFile()) throw new AttachmentError(`“${name}” could not be read. Check that it is a file you can open.`);
+          if (!st?.isFile()) throw new AttachmentError(m('errors:attachment.cannotRead', { name }));
           checkSize(name, st.size);
           const bytes = await fs.readFile(file).catch(() => undefined);
-          if (!bytes) throw new AttachmentError(`“${name}” could not be read. Check that it is a file you can open.`);
+          if (!bytes) throw new AttachmentError(m('errors:attachment.cannotRead', { name }));
           read.push({ name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
         } catch (err) {
           if (!(err instanceof AttachmentError)) throw err;
-          read.push({ refusal: err.message });
+          read.push({ refusal: err.local });
         }
       }
       try {
@@ -57,7 +58,7 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
       }
       // Held with no await between the check and the last one, so a lock cannot come in between.
       const added = [];
-      const refused: string[] = [];
+      const refused: LocalMessage[] = [];
       for (const f of read) {
         if ('refusal' in f) {
           refused.push(f.refusal);
@@ -68,12 +69,12 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
           added.push(s.attachments.add(id, name, bytes));
         } catch (err) {
           if (!(err instanceof AttachmentError)) throw err;
-          refused.push(err.message);
+          refused.push(err.local);
         } finally {
           bytes.fill(0);
         }
       }
-      return { added, refused };
+      return { added, refused: refused.map((r) => r.text), refusedKeys: refused.map(keyed) };
     },
     chatAttachData: async ({ id, name, data }) => {
       const locks = s.locks;
@@ -94,7 +95,7 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
       const ref = c.transcript.flatMap((e) => (e.role === 'user' ? (e.attachments ?? []) : [])).find((a) => a.id === attachmentId);
       const store = s.temporary.has(conversationId) ? s.temporary : new Conversations(s.unlocked());
       const bytes = ref ? await store.getAttachment(conversationId, attachmentId) : undefined;
-      if (!ref || !bytes) throw new VaultError('NOT_FOUND', 'That attachment is not in this conversation (or is missing from the vault).');
+      if (!ref || !bytes) throw new VaultError('NOT_FOUND', m('errors:attachment.notInConversation'));
       return { mediaType: ref.mediaType, data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
     },
   };

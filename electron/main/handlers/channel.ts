@@ -4,14 +4,18 @@
  * run), copying one, the call log, and the user's decisions on changes other
  * apps wait to have approved.
  */
+import { clientWidening } from '../../core/chat/settings-policy';
+import { knownClients, setAccess } from '../../core/mcp/client-rules';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { VaultError } from '../../core/vault/types';
 import { projectConfigs } from '../channel-configs';
 import type { ChannelHost } from '../channel-host';
+import { requireConsent } from './consent';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { m } from '../../core/i18n/message';
 
-export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'channelStatus' | 'channelConfigs' | 'channelCopyConfig' | 'channelLog' | 'channelPending' | 'channelDecide'> {
+export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'channelStatus' | 'channelConfigs' | 'channelCopyConfig' | 'channelLog' | 'channelClients' | 'channelSetClientAccess' | 'channelPending' | 'channelDecide'> {
   return {
     channelStatus: async () => (s.unlocked(), host.status()),
     channelConfigs: async ({ readOnly }) => (await new Projects(s.unlocked()).list()).map((p) => projectConfigs(p, p.id === FIRST_PROJECT_ID, readOnly)),
@@ -22,9 +26,19 @@ export function channelHandlers(s: AppSession, host: ChannelHost): HandlersFor<'
       return { copied: true };
     },
     channelLog: async () => host.calls(),
+    channelClients: async () => knownClients(s.unlocked().internal),
+    channelSetClientAccess: async ({ client, access, passphrase }) => {
+      const store = s.unlocked().internal;
+      const known = (await knownClients(store)).find((c) => c.name === client);
+      if (!known) throw new VaultError('NOT_FOUND', m('errors:apps.unknown'));
+      // Narrowing applies at once; letting an app change memory is a weakening, allowed as any other is.
+      const wider = clientWidening(client, known.access, access);
+      if (wider.length) await requireConsent(s, wider, passphrase);
+      return setAccess(store, client, access);
+    },
     channelPending: async () => host.approvals.list(),
     channelDecide: async ({ id, allow }) => {
-      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval (it was decided, timed out, or the vault locked).');
+      if (!host.approvals.decide(id, allow)) throw new VaultError('NOT_FOUND', m('errors:apps.approvalGone'));
       return null;
     },
   };

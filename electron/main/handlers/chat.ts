@@ -15,6 +15,7 @@ import type { AppSession, RunningTurn } from './session';
 import type { TurnOptions } from '../../core/chat/turn';
 import type { HandlersFor } from './types';
 import { attachmentHandlers } from './attachments';
+import { m, said, type LocalMessage } from '../../core/i18n/message';
 
 export function chatHandlers(
   s: AppSession,
@@ -67,7 +68,7 @@ export function chatHandlers(
     chatSetFlags: async ({ id, pinned, archived }) => {
       // A temporary chat can be pinned for this session; archiving one would only hide what closing forgets.
       if (s.temporary.has(id)) {
-        if (archived) throw new VaultError('INVALID', 'A temporary chat is not kept, so it cannot be archived; close it instead.');
+        if (archived) throw new VaultError('INVALID', m('errors:conversation.temporaryArchive'));
         await s.temporary.update(id, (c) => withFlags(c, { pinned }));
       } else await requireLiveConversation(s.unlocked(), id).then(() => conversations().setFlags(id, { pinned, archived }));
       return null;
@@ -95,7 +96,7 @@ export function chatHandlers(
       // An edit: the message at `replace` and all after it become the other version; its attachments go again.
       return startVersion(s, id, ready, replace, 'edit', async (message, again) => {
         const all = [...again, ...attachments.filter((a) => !again.some((b) => b.id === a.id))];
-        if (!text.trim() && all.length === 0) throw new VaultError('INVALID', 'A message needs words or an attachment.');
+        if (!text.trim() && all.length === 0) throw new VaultError('INVALID', m('errors:chat.emptyMessage'));
         return { userText: text, attachments: all, onSaved: sent };
       });
     },
@@ -105,7 +106,7 @@ export function chatHandlers(
       const c = s.temporary.get(id) ?? (await conversations().require(id));
       const at = exchangeOfEntry(c, entry);
       // Held while it switches, as a turn is: a send meanwhile is refused, and a lock waits for the switch to be written.
-      const slot = reserveTurn(s, 'Claude is still answering; stop it or wait before showing another version.');
+      const slot = reserveTurn(s, m('errors:chat.busyVersion'));
       const switched = store.showVersion(id, at, version);
       slot.turn.finished = switched.catch(() => undefined);
       try {
@@ -123,13 +124,13 @@ export function chatHandlers(
     chatApprove: async ({ turnId, callId, allow }) => {
       const turn = s.turns.get(turnId);
       const resolve = turn?.approvals.get(callId);
-      if (!resolve) throw new VaultError('NOT_FOUND', 'That change is no longer waiting for approval.');
+      if (!resolve) throw new VaultError('NOT_FOUND', m('errors:chat.approvalGone'));
       turn!.approvals.delete(callId);
       resolve(allow);
       return null;
     },
     chatRewind: async ({ id }) => {
-      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it first.');
+      if (s.turns.size > 0) throw new VaultError('INVALID', m('errors:chat.busyStopFirst'));
       const store = s.temporary.has(id) ? s.temporary : conversations();
       const before = s.temporary.has(id) ? await s.temporary.require(id) : await requireLiveConversation(s.unlocked(), id);
       const last = [...before.transcript].reverse().find((e) => e.role === 'user');
@@ -151,7 +152,7 @@ export function chatHandlers(
         // since, nor write over the edits made after it. Checked and done in one queue turn.
         const now = ops.stat(p);
         if (now?.kind !== 'file' || now.version !== version) {
-          throw new VaultError('CONFLICT', `${p} has changed since this change (or is gone), so it was not undone. Its history in the Memories tab can restore any version.`, p);
+          throw new VaultError('CONFLICT', m('errors:chat.undoConflict', { path: p }), p);
         }
         // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
         if (version <= 1) await ops.remove(p, 'user');
@@ -167,8 +168,8 @@ async function readyForTurn(s: AppSession, id: string): Promise<Pick<TurnOptions
   const vault = s.unlocked();
   const temporary = s.temporary.has(id) ? s.temporary : undefined;
   if (!temporary) await requireLiveConversation(vault, id);
-  if (s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
-  if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', 'Claude is still answering; stop it or wait before sending another message.');
+  if (s.isLocking) throw new VaultError('LOCKED', m('errors:chat.locking'));
+  if ([...s.turns.values()].length > 0) throw new VaultError('INVALID', m('errors:chat.busySend'));
   return { vault, ...(temporary ? { conversations: temporary } : {}) };
 }
 
@@ -209,12 +210,12 @@ async function startVersion(
       const again: PendingAttachment[] = [];
       for (const a of message.attachments) {
         const data = await store.getAttachment(id, a.id);
-        if (!data) throw new VaultError('DAMAGED', `The attachment “${a.name}” of this message is missing from the vault, so it cannot be sent again.`);
+        if (!data) throw new VaultError('DAMAGED', m('errors:attachment.missingToResend', { name: a.name }));
         again.push({ ...a, data });
       }
       const { userText, attachments, onSaved } = await prepare(message, again);
       // A lock that came meanwhile stopped this turn before it began: nothing is sent, and the version shown before comes back.
-      if (slot.turn.controller.signal.aborted || s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
+      if (slot.turn.controller.signal.aborted || s.isLocking) throw new VaultError('LOCKED', m('errors:chat.locking'));
       return startTurn(s, id, { ...ready, userText, ...(attachments.length ? { attachments } : {}) }, onSaved, {
         slot,
         // Not sent: the version shown before comes back (and the empty new one goes) before the window reloads.
@@ -235,10 +236,10 @@ async function startVersion(
 }
 
 /** A turn's place in `s.turns`, taken before it starts (a send that first stores something holds it meanwhile). */
-function reserveTurn(s: AppSession, busy = 'Claude is still answering; stop it or wait before sending another message.'): { turnId: string; turn: RunningTurn } {
+function reserveTurn(s: AppSession, busy: LocalMessage = m('errors:chat.busySend')): { turnId: string; turn: RunningTurn } {
   // Checked with nothing awaited before the slot is taken, so of two calls at once exactly one gets it.
   if (s.turns.size > 0) throw new VaultError('INVALID', busy);
-  if (s.isLocking) throw new VaultError('LOCKED', 'The vault is locking; unlock it again to send.');
+  if (s.isLocking) throw new VaultError('LOCKED', m('errors:chat.locking'));
   const slot = { turnId: randomBytes(8).toString('hex'), turn: { controller: new AbortController(), approvals: new Map<string, (allow: boolean) => void>() } };
   s.turns.set(slot.turnId, slot.turn);
   return slot;
@@ -275,7 +276,7 @@ function startTurn(
     .catch(async () => {
       // Taken back only if its message is not in the conversation (dropUnsent checks): a saved one stays.
       await more.afterTurn?.(false).catch(() => undefined);
-      s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', message: 'The reply failed unexpectedly. Your conversation is saved; send again.' } });
+      s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'error', code: 'unknown', ...said(m('errors:chat.failedUnexpectedly')) } });
       // The window ends a turn on `done` only; without it, it would wait for this one forever.
       s.ctx.emit('chatEvent', { turnId, conversationId: id, event: { type: 'done', stopReason: 'error', conversationId: id } });
     })

@@ -5,6 +5,8 @@
  * The window can ask; it cannot decide (DESIGN.md §9b).
  */
 import { VaultError } from '../../core/vault/types';
+import { englishErrors, m, say, type Keyed, type LocalMessage } from '../../core/i18n/message';
+import type { Translate } from '../../core/i18n/translator';
 import type { AppSession } from './session';
 
 /** Sessions whose consent dialog is open now. */
@@ -19,8 +21,15 @@ export const CONSENT_COOLDOWN_MS = 60_000;
 
 /** What main's own dialog shows: the question, and the changes asked for, one a line. */
 export interface ConsentQuestion {
+  /** In English (tests, logs); `changes` lets main's dialog say it in the app's language (consentDialog). */
   message: string;
   detail: string;
+  changes?: readonly Keyed[];
+}
+
+/** The consent dialog's question and detail in the language of `t`: the changes one a line, then what to do if unasked. */
+export function consentDialog(t: Translate, changes: readonly Keyed[]): { message: string; detail: string } {
+  return { message: t('errors:consent.question'), detail: t('errors:consent.detail', { changes: changes.map((c) => say(t, c)).join(t('errors:consent.lineBreak')) }) };
 }
 
 /**
@@ -28,13 +37,13 @@ export interface ConsentQuestion {
  * a yes in main's own dialog. Otherwise NEEDS_CONSENT (or BAD_PASSPHRASE for a
  * wrong one), and the caller changes nothing.
  */
-export async function requireConsent(s: AppSession, changes: string[], passphrase: string | undefined): Promise<void> {
+export async function requireConsent(s: AppSession, changes: LocalMessage[], passphrase: string | undefined): Promise<void> {
   const vault = s.unlocked();
   if (passphrase !== undefined) {
     await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
     return;
   }
-  const question = { message: 'The Mnemo window asks to make this change. Allow it?', detail: `${changes.join('.\n')}.\n\nIf you did not ask for this, choose Cancel.` };
+  const question = { ...consentDialog(englishErrors(), changes), changes };
   // One dialog at a time: a page asking in a loop gets refusals, not a stack of dialogs to click through.
   const now = s.ctx.now ?? Date.now;
   const coolingDown = now() - (declined.get(s) ?? -Infinity) < CONSENT_COOLDOWN_MS;
@@ -47,8 +56,5 @@ export async function requireConsent(s: AppSession, changes: string[], passphras
       asking.delete(s);
     }
   }
-  throw new VaultError(
-    'NEEDS_CONSENT',
-    `Nothing was changed: this needs your passphrase (or your OK in Mnemo's own dialog). Enter your passphrase to go ahead. The change: ${changes.join('; ')}.`,
-  );
+  throw new VaultError('NEEDS_CONSENT', m('errors:consent.needed', { changes }));
 }

@@ -5,6 +5,7 @@
  * fast as Argon2id runs, and run dozens at once (each taking 64 MiB or more).
  */
 import { VaultError } from '../../core/vault/types';
+import { m } from '../../core/i18n/message';
 
 /** Wrong tries in a row that cost nothing extra (a person mistyping). */
 export const FREE_TRIES = 5;
@@ -30,7 +31,7 @@ export class GuessLimiter {
       const wait = this.notBefore - this.now();
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
-        throw new VaultError('BAD_PASSPHRASE', `Too many wrong tries. Wait ${seconds} second${seconds === 1 ? '' : 's'}, then try again. Nothing was changed.`);
+        throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.tooManyTries', { count: seconds }));
       }
       try {
         const result = await check();

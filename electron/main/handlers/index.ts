@@ -6,7 +6,8 @@
  */
 import { MemoryPathError } from '../../core/memory/paths';
 import { VaultError } from '../../core/vault/types';
-import { CALLS, type CallName, type Result } from '../../shared/ipc';
+import { m, type LocalMessage } from '../../core/i18n/message';
+import { CALLS, type CallName, type Result, type ResultError } from '../../shared/ipc';
 import { brokenBound } from '../../shared/limits';
 import { ChannelHost, type ChannelHostOptions } from '../channel-host';
 import { channelHandlers } from './channel';
@@ -14,6 +15,7 @@ import { chatHandlers } from './chat';
 import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
+import { prefsHandlers } from './prefs';
 import { projectHandlers } from './projects';
 import { reviewHandlers } from './review';
 import { AppSession, type HandlerContext } from './session';
@@ -44,6 +46,7 @@ export function createHandlers(ctx: HandlerContext & { channel?: ChannelHostOpti
     ...strengthHandlers(),
     ...kdfHandlers(session),
     ...projectHandlers(session),
+    ...prefsHandlers(session),
     ...draftHandlers(session),
     ...reviewHandlers(session),
     ...channelHandlers(session, channel),
@@ -58,7 +61,7 @@ export async function dispatch(handlers: Handlers, name: CallName, rawArgs: unkn
   if (!args.success) {
     // A size bound says which limit was passed; anything else malformed is simply ignored.
     const bound = brokenBound(args.error);
-    return { ok: false, error: bound ? { code: 'LIMIT', message: bound } : { code: 'BAD_INPUT', message: 'The request was malformed and was ignored.' } };
+    return { ok: false, error: bound ? { code: 'LIMIT', ...bound } : { code: 'BAD_INPUT', ...keyed(m('errors:request.malformed')) } };
   }
   try {
     const value = await (handlers[name] as (...a: unknown[]) => Promise<unknown>)(...(args.data as unknown[]));
@@ -69,8 +72,13 @@ export async function dispatch(handlers: Handlers, name: CallName, rawArgs: unkn
   }
 }
 
-function toError(err: unknown): { code: string; message: string } {
-  if (err instanceof VaultError) return { code: err.code, message: err.message };
-  if (err instanceof MemoryPathError) return { code: 'BAD_PATH', message: err.message };
-  return { code: 'INTERNAL', message: 'Something went wrong. Try again; if it keeps happening, check the vault in Settings.' };
+/** A message made with m(): its English, its key and its parameters, as the envelope carries them. */
+function keyed(msg: LocalMessage): Pick<ResultError, 'message' | 'key' | 'params'> {
+  return { message: msg.text, key: msg.key, ...(msg.params ? { params: msg.params } : {}) };
+}
+
+function toError(err: unknown): ResultError {
+  if (err instanceof VaultError) return { code: err.code, message: err.message, ...(err.key ? { key: err.key } : {}), ...(err.params ? { params: err.params } : {}) };
+  if (err instanceof MemoryPathError) return { code: 'BAD_PATH', message: err.message, ...(err.local ? keyed(err.local) : {}) };
+  return { code: 'INTERNAL', ...keyed(m('errors:request.internal')) };
 }

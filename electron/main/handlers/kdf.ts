@@ -3,6 +3,7 @@ import { calibrateKdf, KDF_CEILING } from '../../core/vault/kdf';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { m } from '../../core/i18n/message';
 
 /** The cost to move to: the higher of the current and this computer's calibrated cost in each dimension, else one more pass; never lower, never above the ceiling. */
 export function strongerKdf(current: KdfParams, calibrated: KdfParams): KdfParams | undefined {
@@ -17,7 +18,7 @@ export function kdfHandlers(s: AppSession): HandlersFor<'vaultStrengthenKdf'> {
       const vault = s.unlocked();
       await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
       const next = strongerKdf(vault.passphraseKdf(), await calibrateKdf());
-      if (!next) throw new VaultError('INVALID', 'Key derivation is already at the highest cost Mnemo allows (10 passes, 1 GiB). Nothing was changed.');
+      if (!next) throw new VaultError('INVALID', m('errors:kdf.atMaximum'));
       await vault.changePassphrase(passphrase, passphrase, next);
       return { opslimit: next.opslimit, memlimitMiB: Math.round(next.memlimit / 1024 / 1024) };
     },

@@ -8,6 +8,7 @@ import { Projects } from '../../core/projects/store';
 import { VaultError } from '../../core/vault/types';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { m } from '../../core/i18n/message';
 
 export function projectHandlers(
   s: AppSession,
@@ -21,7 +22,7 @@ export function projectHandlers(
     projectsRename: async ({ id, name }) => projects().rename(id, name),
     projectsDelete: async ({ id }) => {
       // A reply in flight holds its project's memory and would go on writing there after the project is gone.
-      if (s.turns.size > 0) throw new VaultError('INVALID', 'Claude is still answering; stop the reply or wait for it to end, then delete the project.');
+      if (s.turns.size > 0) throw new VaultError('INVALID', m('errors:project.busy'));
       await projects().delete(id);
       // A temporary chat of a deleted project has nowhere to read memory from: it ends with its project.
       for (const c of s.temporary.list()) if (c.project === id) s.temporary.delete(c.id);
@@ -41,7 +42,7 @@ export function projectHandlers(
       try {
         await fs.writeFile(target, markdown, { encoding: 'utf8', mode: 0o600 });
       } catch {
-        throw new VaultError('IO', 'The conversation could not be saved there. Pick another folder (one you can write to) and try again.');
+        throw new VaultError('IO', m('errors:conversation.exportFailed'));
       }
       return { saved: true };
     },

@@ -18,6 +18,7 @@ import type { SecretClipboard } from '../clipboard';
 import type { LinkPorts } from '../links';
 import type { ConsentQuestion } from './consent';
 import { GuessLimiter } from './guesses';
+import { m, said } from '../../core/i18n/message';
 
 export interface HandlerContext {
   userDataDir: string;
@@ -171,12 +172,12 @@ export class AppSession {
 
   /** The vault if unlocked, else LOCKED. */
   unlocked(): Vault {
-    if (!this.vault?.isUnlocked()) throw new VaultError('LOCKED', 'The vault is locked; unlock it first.');
+    if (!this.vault?.isUnlocked()) throw new VaultError('LOCKED', m('errors:vault.locked'));
     return this.vault;
   }
 
   async create(passphrase: string): Promise<string> {
-    if (this.vault) throw new VaultError('ALREADY_EXISTS', 'A vault already exists; unlock it instead.');
+    if (this.vault) throw new VaultError('ALREADY_EXISTS', m('errors:vault.alreadyExists'));
     // Refuses a vault, a damaged one (its data without vault.json) and a folder holding anything else.
     await Vault.mayCreateIn(this.dir);
     const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
@@ -262,7 +263,7 @@ export class AppSession {
   private async keepDrafts(vault: Vault): Promise<void> {
     const { failed, drafts } = await this.drafts.persist(vault);
     this.drafts.forget();
-    if (failed) this.ctx.emit('draftsNotSaved', { drafts, message: failed });
+    if (failed) this.ctx.emit('draftsNotSaved', { drafts, ...said(failed) });
   }
 
   /** Locks and releases the vault and clears a recovery key still in the clipboard (app quit). */

@@ -1,10 +1,11 @@
 /** Handlers for settings. The API key goes in and never comes back out: the window only learns whether one is set. */
 import { createClient } from '../../core/chat/client';
-import { mapChatError } from '../../core/chat/errors';
+import { mapChatError, messageOfMapped } from '../../core/chat/errors';
 import { checkApiKey } from '../../core/chat/key-check';
 import { weakenings } from '../../core/chat/settings-policy';
 import { assertApiKeyShape, hasApiKey, loadSettings, saveSettings, setApiKey } from '../../core/chat/settings-store';
 import { requireConsent } from './consent';
+import { m, said } from '../../core/i18n/message';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 
@@ -37,19 +38,19 @@ export function settingsHandlers(s: AppSession): HandlersFor<'settingsGet' | 'se
         await checkApiKey(apiKey.trim(), s.ctx.env);
       }
       if (await hasApiKey(vault)) {
-        await requireConsent(s, [removing ? 'Remove the API key stored in the vault' : 'Replace the API key stored in the vault with another one (later chats, and the memories Claude reads in them, go to that key’s account)'], passphrase);
+        await requireConsent(s, [removing ? m('errors:change.apiKeyRemove') : m('errors:change.apiKeyReplace')], passphrase);
       }
       await setApiKey(vault, apiKey);
       return keyStatus(vault);
     },
     settingsTestConnection: async () => {
       const tc = await createClient(s.unlocked(), { env: s.ctx.env, maxRetries: 0 });
-      if (!tc) return { ok: false, message: 'No API key is set.' };
+      if (!tc) return { ok: false, ...said(m('errors:connection.noKey')) };
       try {
         await tc.client.messages.create({ model: tc.connection.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
-        return { ok: true, message: `Connected; ${tc.connection.model} answered.` };
+        return { ok: true, ...said(m('errors:connection.ok', { model: tc.connection.model })) };
       } catch (err) {
-        return { ok: false, message: mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []).message };
+        return { ok: false, ...said(messageOfMapped(mapChatError(err, tc.connection.apiKey ? [tc.connection.apiKey] : []))) };
       }
     },
   };

@@ -6,6 +6,7 @@ import { VaultError, type UnlockReport } from '../../core/vault/types';
 import type { Vault } from '../../core/vault/vault';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { keyed, m } from '../../core/i18n/message';
 
 /**
  * Runs a key rotation and keeps its new recovery key for Copy. A lock in the
@@ -20,7 +21,7 @@ async function rotating(s: AppSession, run: (vault: Vault) => Promise<string>): 
   try {
     key = await run(s.unlocked());
   } catch (err) {
-    if (s.locks !== locks) throw new VaultError('LOCKED', 'The vault was locked before the new recovery key was made, so there is none. Unlock it and try again.');
+    if (s.locks !== locks) throw new VaultError('LOCKED', m('errors:vault.lockedBeforeRecoveryKey'));
     throw err;
   }
   // The rotation finished, so the old key is revoked: the window must still get the new one, but a lock has forgotten what Copy may copy.
@@ -32,7 +33,7 @@ async function rotating(s: AppSession, run: (vault: Vault) => Promise<string>): 
 async function afterUnlock(vault: Vault, report: UnlockReport): Promise<UnlockReport> {
   if (report.rolledBack) return report;
   const moved = await moveAsidePreProjectsMemory(vault);
-  return moved ? { ...report, notices: [...(report.notices ?? []), moved] } : report;
+  return moved ? { ...report, notices: [...(report.notices ?? []), moved.text], noticeKeys: [...(report.noticeKeys ?? []), keyed(moved)] } : report;
 }
 
 /** The unlock's report, once the session's watchers (the channel for other apps) are told the vault is open. */
@@ -67,7 +68,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
     vaultSetPassphrase: async ({ next }) => {
       // Once per unlock, claimed before the first await so two racing calls cannot both set one; a failed try gives the claim back.
       if (s.passphraseSetSinceUnlock) {
-        throw new VaultError('INVALID', 'A new passphrase was already set after the recovery key was used. To change it again, use Change passphrase with the new one.');
+        throw new VaultError('INVALID', m('errors:vault.passphraseAlreadySet'));
       }
       s.passphraseSetSinceUnlock = true;
       try {
@@ -93,7 +94,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       const vault = s.unlocked();
       const target = await s.ctx.pickDirectory('backup');
       if (!target) return { saved: false };
-      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the backup.');
+      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', m('errors:transfer.backupNotEmpty'));
       await copyVault(vault, target);
       return { saved: true };
     },
@@ -103,7 +104,7 @@ export function vaultHandlers(s: AppSession): HandlersFor<
       await s.guesses.attempt(() => vault.verifyPassphrase(passphrase));
       const target = await s.ctx.pickDirectory('export');
       if (!target) return { saved: false, count: 0 };
-      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', 'Choose an empty folder for the export.');
+      if (!(await isFreshTarget(target))) throw new VaultError('INVALID', m('errors:transfer.exportNotEmpty'));
       return { saved: true, count: await exportPlaintext(vault, target) };
     },
   };

@@ -3,6 +3,7 @@ import { VaultError } from '../../core/vault/types';
 import { openLink } from '../links';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
+import { m } from '../../core/i18n/message';
 
 export function windowHandlers(s: AppSession): HandlersFor<'clipboardWriteRecoveryKey' | 'openLink'> {
   return {
@@ -10,7 +11,7 @@ export function windowHandlers(s: AppSession): HandlersFor<'clipboardWriteRecove
       s.unlocked();
       // Only the key main itself just handed out can be copied: the window cannot put other text there through this call.
       const key = s.shownRecoveryKey;
-      if (!key) throw new VaultError('NOT_FOUND', 'The recovery key can be copied only in the first minutes after it is shown. Copy it by hand from the screen, or make a new one in Settings.');
+      if (!key) throw new VaultError('NOT_FOUND', m('errors:vault.recoveryKeyNotCopyable'));
       if (!s.ctx.clipboard) return { copied: false };
       await s.ctx.clipboard.copy(key);
       return { copied: true };

@@ -1,56 +1,70 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { Diff } from '../../components/Diff';
+import { MemoryPath } from './MemoryPath';
 
 type Approval = Extract<ChatEvent, { type: 'approval' }>;
 
+/** What the card asks, by who asks (Claude, or another app named in the sentence) and what the change does. */
+const ASKS = {
+  claude: { create: 'approval.claudeCreate', change: 'approval.claudeChange', rename: 'approval.claudeRename', delete: 'approval.claudeDelete', deleteAll: 'approval.claudeDeleteAll' },
+  app: { create: 'approval.appCreate', change: 'approval.appChange', rename: 'approval.appRename', delete: 'approval.appDelete', deleteAll: 'approval.appDeleteAll' },
+} as const;
+
 /**
  * A held memory change and what it does: the diff of an edit, the old and new path of a rename, what a delete
- * removes. `who` asks (Claude in the chat; another app's name for a change asked over the local channel), and
- * `children` add what else the user should know (which project, until when it waits).
+ * removes. `who` asks (Claude in the chat when absent; another app's name for a change asked over the local
+ * channel), and `children` add what else the user should know (which project, until when it waits).
  */
-export function ApprovalCard({ approval: a, onDecide, who = 'Claude', children }: { approval: Approval; onDecide: (allow: boolean) => void; who?: string; children?: ReactNode }) {
+export function ApprovalCard({ approval: a, onDecide, who, children }: { approval: Approval; onDecide: (allow: boolean) => void; who?: string | undefined; children?: ReactNode }) {
+  const { t } = useTranslation('chat');
   const removes = a.change?.removes;
   const card = useRef<HTMLDivElement>(null);
   // A held change waits for the user: bring focus (and a screen reader) to it, so it is decided by keyboard without hunting.
   useEffect(() => card.current?.focus(), []);
+  const asks = ASKS[who === undefined ? 'claude' : 'app'];
+  const many = a.command === 'delete' && removes !== undefined && removes.files.length !== 1;
+  const kind = a.command === 'rename' ? 'rename' : a.command === 'delete' ? (many ? 'deleteAll' : 'delete') : a.command === 'create' ? 'create' : 'change';
   return (
-    <div className="approval" role="group" aria-label={who === 'Claude' ? `Approve ${a.command} ${a.path}` : `Approve ${a.command} ${a.path} for ${who}`} ref={card} tabIndex={-1}>
-      {a.command === 'rename' ? (
-        <p>
-          <bdi>{who}</bdi> wants to rename <code>{a.path}</code> to <code>{a.newPath ?? '?'}</code>
-        </p>
-      ) : a.command === 'delete' ? (
-        <p>
-          <bdi>{who}</bdi> wants to delete <code>{a.path}</code>
-          {removes && removes.files.length !== 1 ? ` and the ${removes.files.length} files in it` : null}
-        </p>
-      ) : (
-        <p>
-          <bdi>{who}</bdi> wants to {a.command === 'create' ? 'create' : 'change'} <code>{a.path}</code>
-        </p>
-      )}
+    <div className="approval" role="group" aria-label={who === undefined ? t('approval.label', { command: a.command, path: a.path }) : t('approval.labelFor', { command: a.command, path: a.path, who })} ref={card} tabIndex={-1}>
+      <p>
+        <Trans
+          t={t}
+          i18nKey={asks[kind]}
+          {...(many ? { count: removes!.files.length } : {})}
+          values={{ path: a.path, newPath: a.newPath ?? '?', who: who ?? '' }}
+          components={[<MemoryPath code path={a.path} />, <MemoryPath code path={a.newPath ?? '?'} />, <bdi />]}
+        />
+      </p>
       {children}
       {a.change?.diff ? (
-        <Diff before={a.change.diff.before} after={a.change.diff.after} label={`What ${a.command} changes in ${a.path}`} />
+        <Diff before={a.change.diff.before} after={a.change.diff.after} label={t('approval.diff', { command: a.command, path: a.path })} />
       ) : (
-        a.preview !== undefined && <pre className="preview">{a.preview}</pre>
-      )}
-      {removes && (removes.text !== undefined ? (
-        <pre className="preview" aria-label={`Text deleted from ${a.path}`}>{removes.text}</pre>
-      ) : (
-        removes.files.length > 0 && (
-          <ul aria-label={`Files deleted under ${a.path}`}>
-            {removes.files.map((f) => (
-              <li key={f}>
-                <code>{f}</code>
-              </li>
-            ))}
-          </ul>
+        a.preview !== undefined && (
+          <pre className="preview" dir="auto">
+            {a.preview}
+          </pre>
         )
-      ))}
-      <button onClick={() => onDecide(true)}>Approve</button>
-      <button onClick={() => onDecide(false)}>Deny</button>
+      )}
+      {removes &&
+        (removes.text !== undefined ? (
+          <pre className="preview" dir="auto" aria-label={t('approval.deletedText', { path: a.path })}>
+            {removes.text}
+          </pre>
+        ) : (
+          removes.files.length > 0 && (
+            <ul aria-label={t('approval.deletedFiles', { path: a.path })}>
+              {removes.files.map((f) => (
+                <li key={f}>
+                  <MemoryPath code path={f} />
+                </li>
+              ))}
+            </ul>
+          )
+        ))}
+      <button onClick={() => onDecide(true)}>{t('approval.approve')}</button>
+      <button onClick={() => onDecide(false)}>{t('approval.deny')}</button>
     </div>
   );
 }

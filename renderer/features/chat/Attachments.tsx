@@ -1,6 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '../../../electron/shared/chat';
 import { call, messageOf } from '../../lib/api';
+import { formatNumber, locale } from '../../lib/format';
+import { i18n } from '../../lib/i18n';
 
 /**
  * The largest file the window hands to main (main checks every limit again;
@@ -13,20 +16,35 @@ const MAX_FILE_BYTES = 23_000_000;
 /** The open conversation, whose sent attachments the transcript's thumbnails are read from. */
 export const AttachmentConversation = createContext<string | undefined>(undefined);
 
-const KIND: Record<AttachmentRef['mediaType'], string> = {
-  'image/png': 'PNG image',
-  'image/jpeg': 'JPEG image',
-  'image/gif': 'GIF image',
-  'image/webp': 'WebP image',
-  'application/pdf': 'PDF',
-  'text/plain': 'Text',
-};
+/** Each kind of file's name (catalog keys). */
+const KIND = {
+  'image/png': 'attachments.kind.png',
+  'image/jpeg': 'attachments.kind.jpeg',
+  'image/gif': 'attachments.kind.gif',
+  'image/webp': 'attachments.kind.webp',
+  'application/pdf': 'attachments.kind.pdf',
+  'text/plain': 'attachments.kind.text',
+} as const satisfies Record<AttachmentRef['mediaType'], string>;
 
+/**
+ * A file's size as the attachment limits are counted (1000-based: the API's 5 MB an image is 5,000,000
+ * bytes): "512 B", "12.3 kB", "50.0 MB", with the language's digits and separators.
+ */
 export function formatSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} kB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  if (bytes < 1000) return i18n.t('chat:attachments.bytes', { size: formatNumber(bytes) });
+  const [value, unit]: [number, string] = bytes < 1_000_000 ? [bytes / 1000, 'kilobyte'] : [bytes / 1_000_000, 'megabyte'];
+  const digits = bytes < 10_000 || bytes >= 1_000_000 ? 1 : 0;
+  return formatNumber(value, { style: 'unit', unit, unitDisplay: 'short', minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+/** "PNG image · 12 kB": a file's kind and size, in the window's language. */
+function metaOf(a: AttachmentRef): string {
+  const t = i18n.getFixedT(null, 'chat');
+  return t('attachments.meta', { kind: t(KIND[a.mediaType]), size: formatSize(a.bytes) });
+}
+
+/** Several file names as the language lists them ("a.png, b.pdf, c.txt"; "a.png、b.pdf"). */
+const namesOf = (refs: AttachmentRef[]) => new Intl.ListFormat(locale(), { type: 'conjunction', style: 'narrow' }).format(refs.map((r) => r.name));
 
 async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -47,7 +65,7 @@ export function useAttachments(conversation: () => Promise<string>) {
   const [status, setStatus] = useState('');
   const owner = useRef<string | undefined>(undefined);
   const added = (refs: AttachmentRef[]) => {
-    if (refs.length) setStatus(`Attached ${refs.map((r) => r.name).join(', ')}.`);
+    if (refs.length) setStatus(i18n.t('chat:attachments.attached', { names: namesOf(refs) }));
     setPending((p) => [...p, ...refs]);
   };
   const target = async () => {
@@ -75,11 +93,11 @@ export function useAttachments(conversation: () => Promise<string>) {
     const id = await target().catch((err: unknown) => (problems.push(messageOf(err)), undefined));
     for (const f of id ? files : []) {
       if (f.size > MAX_FILE_BYTES) {
-        problems.push(`“${f.name}” is ${formatSize(f.size)}; attachments can be at most ${formatSize(MAX_FILE_BYTES)} (a PDF), less for images and text.`);
+        problems.push(i18n.t('chat:attachments.tooBig', { name: f.name, size: formatSize(f.size), max: formatSize(MAX_FILE_BYTES) }));
         continue;
       }
       try {
-        refs.push(await call('chatAttachData', { id: id!, name: f.name || 'pasted', data: await base64Of(f) }));
+        refs.push(await call('chatAttachData', { id: id!, name: f.name || i18n.t('chat:attachments.pastedName'), data: await base64Of(f) }));
       } catch (err) {
         problems.push(messageOf(err));
       }
@@ -90,7 +108,7 @@ export function useAttachments(conversation: () => Promise<string>) {
 
   const remove = useCallback((ref: AttachmentRef) => {
     setPending((p) => p.filter((a) => a.id !== ref.id));
-    setStatus(`Removed ${ref.name}.`);
+    setStatus(i18n.t('chat:attachments.removed', { name: ref.name }));
     if (owner.current) void call('chatAttachDrop', { id: owner.current, attachmentIds: [ref.id] }).catch(() => undefined);
   }, []);
 
@@ -121,17 +139,16 @@ export type AttachmentsState = ReturnType<typeof useAttachments>;
 
 /** The chips of attachments waiting to be sent, each with a Remove button. */
 export function PendingChips({ items, onRemove }: { items: AttachmentRef[]; onRemove?: (ref: AttachmentRef) => void }) {
+  const { t } = useTranslation('chat');
   if (!items.length) return null;
   return (
-    <ul className="attachment-chips" aria-label={onRemove ? 'Attachments to send' : 'Attachments'}>
+    <ul className="attachment-chips" aria-label={onRemove ? t('attachments.toSend') : t('attachments.list')}>
       {items.map((a) => (
         <li key={a.id} className="attachment-chip">
-          <span className="file-name">{a.name}</span>
-          <span className="file-meta">
-            {KIND[a.mediaType]} · {formatSize(a.bytes)}
-          </span>
+          <bdi className="file-name">{a.name}</bdi>
+          <span className="file-meta">{metaOf(a)}</span>
           {onRemove && (
-            <button type="button" className="chip-remove" aria-label={`Remove ${a.name}`} title={`Remove ${a.name}`} onClick={() => onRemove(a)}>
+            <button type="button" className="chip-remove" aria-label={t('attachments.remove', { name: a.name })} title={t('attachments.remove', { name: a.name })} onClick={() => onRemove(a)}>
               ×
             </button>
           )}
@@ -143,8 +160,9 @@ export function PendingChips({ items, onRemove }: { items: AttachmentRef[]; onRe
 
 /** A sent message's attachments: images as thumbnails, other files as cards with name, type and size. */
 export function SentAttachments({ items }: { items: AttachmentRef[] }) {
+  const { t } = useTranslation('chat');
   return (
-    <ul className="attachments" aria-label="Attachments">
+    <ul className="attachments" aria-label={t('attachments.list')}>
       {items.map((a) =>
         a.mediaType.startsWith('image/') ? (
           <li key={a.id} className="attachment-thumb">
@@ -153,12 +171,10 @@ export function SentAttachments({ items }: { items: AttachmentRef[] }) {
         ) : (
           <li key={a.id} className="file-card">
             <span className="file-kind" aria-hidden="true">
-              {a.mediaType === 'application/pdf' ? 'PDF' : 'TXT'}
+              {a.mediaType === 'application/pdf' ? t('attachments.badge.pdf') : t('attachments.badge.text')}
             </span>
-            <span className="file-name">{a.name}</span>
-            <span className="file-meta">
-              {KIND[a.mediaType]} · {formatSize(a.bytes)}
-            </span>
+            <bdi className="file-name">{a.name}</bdi>
+            <span className="file-meta">{metaOf(a)}</span>
           </li>
         ),
       )}
@@ -171,6 +187,7 @@ export function SentAttachments({ items }: { items: AttachmentRef[] }) {
  * page's CSP allows `img-src blob:`; no file path or remote URL is involved).
  */
 function Thumbnail({ item }: { item: AttachmentRef }) {
+  const { t } = useTranslation('chat');
   const conversationId = useContext(AttachmentConversation);
   const [url, setUrl] = useState<string>();
   const [failed, setFailed] = useState(false);
@@ -196,9 +213,10 @@ function Thumbnail({ item }: { item: AttachmentRef }) {
   }, [conversationId, item.id]);
   return (
     <figure>
-      {url ? <img src={url} alt={item.name} /> : <span className="thumb-placeholder">{failed ? 'Image unavailable' : 'Loading…'}</span>}
+      {/* The alt text is the file's name, the user's words: the image is isolated like them. */}
+      {url ? <img src={url} alt={item.name} data-user-text /> : <span className="thumb-placeholder">{failed ? t('attachments.unavailable') : t('attachments.loading')}</span>}
       <figcaption>
-        <span className="file-name">{item.name}</span> <span className="file-meta">{formatSize(item.bytes)}</span>
+        <bdi className="file-name">{item.name}</bdi> <span className="file-meta">{formatSize(item.bytes)}</span>
       </figcaption>
     </figure>
   );

@@ -1,6 +1,8 @@
 import { useState, type ReactNode, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { PendingChips, type AttachmentsState } from './Attachments';
 import { imeOwnsKey } from '../../lib/keys';
+import { keysOf } from '../../lib/shortcuts';
 import '../../components/PrimaryButton.css';
 
 interface Props {
@@ -25,6 +27,7 @@ interface Props {
  * an image; they wait as removable chips above the box until sent.
  */
 export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditLast, total, attachments: a, model }: Props) {
+  const { t } = useTranslation('chat');
   const [over, setOver] = useState(false);
   const hasFiles = (types: readonly string[]) => types.includes('Files');
   return (
@@ -53,7 +56,9 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
       {a.errors.length > 0 && (
         <div role="alert" className="error attach-errors">
           {a.errors.map((m, i) => (
-            <p key={i}>{m}</p>
+            <p key={i} dir="auto">
+              {m}
+            </p>
           ))}
         </div>
       )}
@@ -62,8 +67,11 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
       </p>
       <textarea
         ref={input}
-        aria-label="Message"
-        placeholder="Message Claude (Enter sends, Shift+Enter for a new line)"
+        className="composer-input"
+        aria-label={t('composer.message')}
+        placeholder={t('composer.placeholder')}
+        // What is typed sets the direction: an Arabic or Hebrew message is written right to left.
+        dir="auto"
         value={draft}
         rows={3}
         onChange={(e) => setDraft(e.target.value)}
@@ -83,26 +91,26 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
       />
       {/* As in other chat apps: the tools at the left, Send (or Stop) at the right, where the eye ends the line. */}
       <div className="row composer-bar">
-        <button type="button" className="attach-button" onClick={() => void a.pick().then(() => input.current?.focus())} title="Attach images, PDFs or text files (or drop them on the box, or paste an image)">
+        <button type="button" className="attach-button" onClick={() => void a.pick().then(() => input.current?.focus())} title={t('composer.attachTitle')}>
           <svg className="paperclip" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
             <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
           </svg>
-          Attach files…
+          {t('composer.attach')}
         </button>
         {onEditLast && (
-          <button type="button" className="small" onClick={onEditLast} title="Edit your last message in place and send it again; the reply it had stays as the earlier version">
-            Edit last message
+          <button type="button" className="small" onClick={onEditLast} title={t('composer.editLastTitle')}>
+            {t('composer.editLast')}
           </button>
         )}
         {model}
         <span className="usage">{total}</span>
         {busy ? (
-          <button type="button" className="send" onClick={onStop} title="Stop (Esc)">
-            Stop
+          <button type="button" className="send" onClick={onStop} title={t('composer.stopTitle', { keys: keysOf('stop') })}>
+            {t('composer.stop')}
           </button>
         ) : (
           <button type="submit" className="primary send" disabled={!draft.trim() && a.pending.length === 0}>
-            Send
+            {t('composer.send')}
           </button>
         )}
       </div>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ModelList } from '../../../electron/shared/projects';
 import { ModelListbox } from '../../components/ModelListbox';
 import { call } from '../../lib/api';
@@ -10,6 +11,7 @@ import { call } from '../../lib/api';
  * the chat is shown, so a change in Settings is seen here.
  */
 export function ConversationModel({ model, active, onChange }: { model: string | undefined; active: boolean; onChange: (model: string | null) => void }) {
+  const { t } = useTranslation('chat');
   const [list, setList] = useState<ModelList>();
   const [fallback, setFallback] = useState<string>();
   useEffect(() => {
@@ -20,5 +22,5 @@ export function ConversationModel({ model, active, onChange }: { model: string |
     call('settingsGet').then((s) => live && setFallback(s.model), () => undefined);
     return () => void (live = false);
   }, [active]);
-  return <ModelListbox compactBox label="Model for this conversation" value={model ?? null} models={list?.models ?? []} defaultModel={fallback ?? 'the model in Settings'} listLoaded={(list?.fetched ?? 0) > 0} onChange={onChange} />;
+  return <ModelListbox compactBox label={t('model.conversation')} value={model ?? null} models={list?.models ?? []} defaultModel={fallback ?? t('model.settingsModel')} listLoaded={(list?.fetched ?? 0) > 0} onChange={onChange} />;
 }

@@ -1,4 +1,5 @@
 import { memo, useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
@@ -24,6 +25,7 @@ function sameSummary(a: ConversationSummary, b: ConversationSummary): boolean {
 }
 
 function ConversationRowView({ c, selected, onSelect, onChanged }: { c: ConversationSummary; selected: boolean; onSelect: (id: string) => void; onChanged: (change: RowChange) => void }) {
+  const { t } = useTranslation('chat');
   const [renaming, setRenaming] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const [menuAsked, setMenuAsked] = useState(0);
@@ -48,12 +50,13 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
       (e: unknown) => (setError(messageOf(e)), false),
     );
   const flag = (flags: { pinned?: boolean; archived?: boolean }, kind: RowChange['kind']) => void act(call('chatSetFlags', { id: c.id, ...flags }), kind);
-  const label = c.temporary ? `${c.title} (temporary)` : c.title;
+  // The title is the user's (or a small model's): isolated, so a right-to-left title keeps "(temporary)" where the language puts it.
+  const label = c.temporary ? <Trans t={t} i18nKey="row.temporary" values={{ title: c.title }} components={[<bdi />]} /> : <bdi>{c.title}</bdi>;
   const items: MenuItem[] = [
-    { label: 'Rename', onSelect: () => setRenaming(c.title) },
-    c.pinned ? { label: 'Unpin', onSelect: () => flag({ pinned: false }, 'unpinned') } : { label: 'Pin to top', onSelect: () => flag({ pinned: true }, 'pinned') },
-    ...(c.temporary ? [] : [c.archived ? { label: 'Unarchive', onSelect: () => flag({ archived: false }, 'unarchived') } : { label: 'Archive', onSelect: () => flag({ archived: true }, 'archived') }]),
-    { label: c.temporary ? 'Close' : 'Delete', onSelect: () => setDeleting(true) },
+    { label: t('row.rename'), onSelect: () => setRenaming(c.title) },
+    c.pinned ? { label: t('row.unpin'), onSelect: () => flag({ pinned: false }, 'unpinned') } : { label: t('row.pin'), onSelect: () => flag({ pinned: true }, 'pinned') },
+    ...(c.temporary ? [] : [c.archived ? { label: t('row.unarchive'), onSelect: () => flag({ archived: false }, 'unarchived') } : { label: t('row.archive'), onSelect: () => flag({ archived: true }, 'archived') }]),
+    { label: c.temporary ? t('row.close') : t('row.delete'), onSelect: () => setDeleting(true) },
   ];
   return (
     <li className={selected ? 'conv-row selected' : 'conv-row'}>
@@ -66,7 +69,8 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
           }}
         >
           <input
-            aria-label="Conversation title"
+            aria-label={t('row.titleField')}
+            dir="auto"
             value={renaming}
             onChange={(e) => setRenaming(e.target.value)}
             onKeyDown={(e) => {
@@ -80,7 +84,7 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
             autoFocus
           />
           <button type="submit" className="small">
-            Save title
+            {t('row.saveTitle')}
           </button>
         </form>
       ) : (
@@ -89,7 +93,9 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
           className="conv"
           data-conv={c.id}
           aria-current={selected ? 'true' : undefined}
-          title={label}
+          title={c.temporary ? t('row.temporaryPlain', { title: c.title }) : c.title}
+          // A stored conversation's button says only its title, the user's (or Claude's) words, tooltip included.
+          data-user-text={c.temporary ? undefined : ''}
           onClick={() => onSelect(c.id)}
           onKeyDown={(e) => {
             if (e.key === 'F2') setRenaming(c.title);
@@ -102,13 +108,15 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
           {label}
         </button>
       )}
-      {renaming === undefined && <MenuButton label={`More actions for ${c.title}`} items={items} open={menuAsked} />}
+      {renaming === undefined && <MenuButton label={t('row.more', { title: c.title })} items={items} open={menuAsked} />}
       {deleting && (
-        <ConfirmDialog label={c.temporary ? 'Close temporary chat' : 'Delete conversation'} onCancel={() => setDeleting(false)}>
-          <p>{c.temporary ? `Close “${c.title}”? A temporary chat is not kept: it will be gone.` : `Delete “${c.title}”? This cannot be undone.`}</p>
-          <button onClick={() => void act(call('chatDelete', { id: c.id }), 'deleted').then(() => setDeleting(false))}>{c.temporary ? 'Close' : 'Delete'}</button>
+        <ConfirmDialog label={c.temporary ? t('row.closeTitle') : t('row.deleteTitle')} onCancel={() => setDeleting(false)}>
+          <p>
+            <Trans t={t} i18nKey={c.temporary ? 'row.closeQuestion' : 'row.deleteQuestion'} values={{ title: c.title }} components={[<bdi />]} />
+          </p>
+          <button onClick={() => void act(call('chatDelete', { id: c.id }), 'deleted').then(() => setDeleting(false))}>{c.temporary ? t('row.close') : t('row.delete')}</button>
           <button data-cancel onClick={() => setDeleting(false)}>
-            Cancel
+            {t('row.cancel')}
           </button>
         </ConfirmDialog>
       )}

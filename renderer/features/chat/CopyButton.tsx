@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { announce } from '../../components/Announcer';
 import './CopyButton.css';
 
@@ -11,6 +12,7 @@ const SHOWN_MS = 1500;
  * message, always in the Tab order; "Copied" is said to screen readers too.
  */
 export function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation('chat');
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
@@ -19,16 +21,16 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     try {
       await navigator.clipboard.writeText(text);
       setState('copied');
-      announce('Copied.');
+      announce(t('copy.saidCopied'));
     } catch {
       setState('failed');
-      announce('Copying is not available here.');
+      announce(t('copy.saidFailed'));
     }
     timer.current = window.setTimeout(() => setState('idle'), SHOWN_MS);
   };
   return (
     <button type="button" className={`copy-button${state === 'idle' ? '' : ' done'}`} aria-label={label} onClick={() => void copy()}>
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Not copied' : 'Copy'}
+      {state === 'copied' ? t('copy.copied') : state === 'failed' ? t('copy.notCopied') : t('copy.copy')}
     </button>
   );
 }

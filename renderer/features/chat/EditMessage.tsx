@@ -1,4 +1,5 @@
 import { useContext } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '../../../electron/shared/chat';
 import { imeOwnsKey } from '../../lib/keys';
 import { SentAttachments } from './Attachments';
@@ -14,6 +15,7 @@ import './EditMessage.css';
  * The message's attachments go again with the new text, so they are shown.
  */
 export function EditMessage({ text, attachments }: { text: string; attachments: AttachmentRef[] | undefined }) {
+  const { t } = useTranslation('chat');
   const actions = useContext(EntryActionsContext);
   const empty = !text.trim() && !attachments?.length;
   return (
@@ -27,7 +29,9 @@ export function EditMessage({ text, attachments }: { text: string; attachments: 
       {attachments?.length ? <SentAttachments items={attachments} /> : null}
       {/* Not named "… message": the message box keeps the only such name, which people and tests look for. */}
       <textarea
-        aria-label="Your edit"
+        className="edit-message-input"
+        aria-label={t('edit.field')}
+        dir="auto"
         value={text}
         rows={Math.min(12, Math.max(2, text.split('\n').length))}
         onChange={(e) => actions.editText(e.target.value)}
@@ -46,12 +50,12 @@ export function EditMessage({ text, attachments }: { text: string; attachments: 
       />
       <div className="edit-message-row">
         <button type="submit" disabled={empty}>
-          Save &amp; send
+          {t('edit.send')}
         </button>
         <button type="button" onClick={actions.cancelEdit}>
-          Cancel
+          {t('edit.cancel')}
         </button>
-        <span className="edit-message-hint">The message and everything after it stay as the earlier version.</span>
+        <span className="edit-message-hint">{t('edit.hint')}</span>
       </div>
     </form>
   );

@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { keysOf } from '../../lib/shortcuts';
 import { EditorPane } from '../memories/EditorPane';
 import { FolderPane } from '../memories/FolderPane';
 import { DiscardDialog, useMemoryNavigation } from '../memories/navigation';
@@ -15,6 +17,7 @@ export type PaneRequest = { project: string; path: string; n: number };
  * agrees to drop it. It stays mounted while closed, so closing it loses nothing.
  */
 export function MemoryPane({ id, shown, project: conversationProject, request, width, onClose }: { id: string; shown: boolean; project: string; request: PaneRequest | undefined; width: number; onClose: () => void }) {
+  const { t } = useTranslation('chat');
   const { project, selected, setSelected, ask, leaving, setLeaving, dirty, opened, apply, go, goRef } = useMemoryNavigation({ project: request?.project ?? conversationProject, path: request?.path });
   // Listed again when shown and when the conversation's project changes: a project made since then has a name to show.
   const [projects] = useProjects(`${shown}:${project}:${conversationProject}`);
@@ -35,20 +38,25 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
 
   const entry = selected ? entries.find((e) => e.path === selected) : undefined;
   const name = projectName(projects, project);
+  const openName = projectName(projects, conversationProject);
   return (
     <aside id={id} className="memory-pane" aria-labelledby={headingId} hidden={!shown} style={{ '--pane-w': `${width}px` } as React.CSSProperties}>
       <div className="memory-pane-head">
         <h2 id={headingId} tabIndex={-1} ref={heading}>
-          Memory of {name}
+          <Trans t={t} i18nKey="pane.title" values={{ name }} components={[<bdi />]} />
         </h2>
-        <button onClick={onClose} title="Close the memory pane (Ctrl+Shift+M)">
-          Close
+        <button onClick={onClose} title={t('pane.closeTitle', { keys: keysOf('memoryPane') })}>
+          {t('pane.close')}
         </button>
       </div>
       {project !== conversationProject && (
         <div className="banner" role="status">
-          <p>This pane shows {name}; the open conversation is in {projectName(projects, conversationProject)}.</p>
-          <button onClick={() => go({ project: conversationProject })}>Show {projectName(projects, conversationProject)}</button>
+          <p>
+            <Trans t={t} i18nKey="pane.otherProject" values={{ shown: name, open: openName }} components={[<bdi />, <bdi />]} />
+          </p>
+          <button onClick={() => go({ project: conversationProject })}>
+            <Trans t={t} i18nKey="pane.show" values={{ name: openName }} components={[<bdi />]} />
+          </button>
         </div>
       )}
       {error && (
@@ -62,7 +70,11 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
         <>
           {!error && (
             <div className="memory-pane-tree">
-              {entries.length === 0 ? <p className="empty">No memories in {name} yet.</p> : null}
+              {entries.length === 0 ? (
+                <p className="empty">
+                  <Trans t={t} i18nKey="pane.empty" values={{ name }} components={[<bdi />]} />
+                </p>
+              ) : null}
               {/* Only while shown: a hidden tree would still hold a Tab stop. The editor below stays mounted, so closing loses nothing. */}
               {shown && <Tree key={project} entries={entries} selected={selected} onSelect={(e) => go({ project, path: e.path })} onRename={(e) => go({ project, path: e.path, ask: 'rename' })} onDelete={(e) => go({ project, path: e.path, ask: 'delete' })} />}
             </div>
@@ -110,7 +122,7 @@ export function MemoryPane({ id, shown, project: conversationProject, request, w
               }}
             />
           ) : (
-            <p className="empty">Choose a memory to read or edit it, or open one from a chip in the chat.</p>
+            <p className="empty">{t('pane.choose')}</p>
           )}
         </>
       )}

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TranscriptEntry } from '../../../electron/shared/chat';
 import { Entry, replySummary } from './Transcript';
 import type { EntryDecor } from './versions';
@@ -16,7 +17,7 @@ const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientH
  * per finished reply, not every streamed word.
  */
 export function Messages({ conversationId, entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Props) {
-  const [announcement, setAnnouncement] = useState('');
+  const [announcement, setAnnouncement] = useState<ReturnType<typeof replySummary>>();
   const seen = useRef({ conversationId, newest: entries.at(-1)?.at ?? 0 });
   useEffect(() => {
     const before = seen.current;
@@ -32,7 +33,11 @@ export function Messages({ conversationId, entries, decor, earlier, onEarlier, f
       {/* A list of its own per conversation: it opens at its end, with no sizes or scroll position carried over. */}
       <List key={conversationId ?? ''} entries={entries} decor={decor} earlier={earlier} onEarlier={onEarlier} followKey={followKey} onOpen={onOpen} tail={tail} />
       <p className="sr-only" role="status" aria-live="polite">
-        {announcement}
+        {announcement && (
+          <>
+            {announcement.replied} {announcement.opening && <span dir="auto">{announcement.opening}</span>} {announcement.changes}
+          </>
+        )}
       </p>
     </>
   );
@@ -62,6 +67,7 @@ function estimate(e: TranscriptEntry | undefined): number {
 }
 
 function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Omit<Props, 'conversationId'>) {
+  const { t } = useTranslation('chat');
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -143,7 +149,7 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
       ref={scroller}
       className="messages"
       role="region"
-      aria-label="Conversation"
+      aria-label={t('transcript.region')}
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
@@ -153,7 +159,7 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
     >
       {earlier > 0 && (
         <button type="button" className="earlier" onClick={onEarlier}>
-          Show {earlier.toLocaleString()} earlier {earlier === 1 ? 'message' : 'messages'}
+          {t('transcript.earlier', { count: earlier })}
         </button>
       )}
       <div ref={inner} className="messages-inner" style={{ height: virtualizer.getTotalSize() }}>

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { DeletedProject, Project } from '../../../electron/shared/projects';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { formatDateTime, formatNumber } from '../../lib/format';
 
 const FIRST = 'default';
 
@@ -12,6 +14,7 @@ const FIRST = 'default';
  * conversations go to the picked project.
  */
 export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { projects: Project[]; deleted: DeletedProject[]; current: string; onPick: (id: string) => void; onChanged: () => Promise<void> }) {
+  const { t } = useTranslation('chat');
   const [form, setForm] = useState<{ kind: 'create' | 'rename'; name: string }>();
   const [deleting, setDeleting] = useState(false);
   const [restoring, setRestoring] = useState(false);
@@ -32,55 +35,56 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
   return (
     <div className="project-bar">
       <label>
-        Project{' '}
-        <select aria-label="Project" value={picked?.id ?? FIRST} onChange={(e) => onPick(e.target.value)}>
+        {t('project.label')}{' '}
+        <select aria-label={t('project.label')} value={picked?.id ?? FIRST} onChange={(e) => onPick(e.target.value)}>
           {projects.map((p) => (
-            <option key={p.id} value={p.id}>
+            // The project's name is the user's: its direction comes from what it says.
+            <option key={p.id} value={p.id} dir="auto">
               {p.name}
             </option>
           ))}
         </select>
       </label>
       <button className="small" onClick={() => (setDeleting(false), setForm({ kind: 'create', name: '' }))}>
-        New project
+        {t('project.new')}
       </button>
-      <button className="small" aria-label={`Rename project ${picked?.name ?? ''}`} onClick={() => (setDeleting(false), setForm({ kind: 'rename', name: picked?.name ?? '' }))}>
-        Rename project
+      <button className="small" aria-label={t('project.renameLabel', { name: picked?.name ?? '' })} onClick={() => (setDeleting(false), setForm({ kind: 'rename', name: picked?.name ?? '' }))}>
+        {t('project.rename')}
       </button>
       {picked && picked.id !== FIRST && (
-        <button className="small" aria-label={`Delete project ${picked.name}`} onClick={() => (setForm(undefined), setDeleting(true))}>
-          Delete project
+        <button className="small" aria-label={t('project.deleteLabel', { name: picked.name })} onClick={() => (setForm(undefined), setDeleting(true))}>
+          {t('project.delete')}
         </button>
       )}
       {deleted.length > 0 && (
         <button className="small" onClick={() => (setForm(undefined), setDeleting(false), setRestoring(true))}>
-          Deleted projects ({deleted.length})
+          {t('project.deleted', { total: formatNumber(deleted.length) })}
         </button>
       )}
       {restoring && deleted.length > 0 && (
-        <ConfirmDialog label="Deleted projects" role="dialog" onCancel={() => setRestoring(false)}>
-          <p>Deleted projects keep their conversations and memories in the vault. Restoring one brings them back.</p>
+        <ConfirmDialog label={t('project.deletedTitle')} role="dialog" onCancel={() => setRestoring(false)}>
+          <p>{t('project.deletedIntro')}</p>
           <ul className="deleted-projects">
             {deleted.map((p) => (
               <li key={p.id}>
                 <span>
-                  {p.name} <span className="meta">deleted {new Date(p.deleted).toLocaleString()}</span>
+                  <bdi>{p.name}</bdi> <span className="meta">{t('project.deletedAt', { date: formatDateTime(p.deleted) })}</span>
                 </span>
-                <button aria-label={`Restore ${p.name}`} onClick={() => void act(call('projectsRestore', { id: p.id }), (r) => (onPick(r.id), setRestoring(deleted.length > 1)))}>
-                  Restore
+                <button aria-label={t('project.restoreLabel', { name: p.name })} onClick={() => void act(call('projectsRestore', { id: p.id }), (r) => (onPick(r.id), setRestoring(deleted.length > 1)))}>
+                  {t('project.restore')}
                 </button>
               </li>
             ))}
           </ul>
           <button data-cancel onClick={() => setRestoring(false)}>
-            Close
+            {t('project.close')}
           </button>
         </ConfirmDialog>
       )}
       {form && (
         <form
           className="inline-form"
-          aria-label={form.kind === 'create' ? 'New project' : 'Rename project'}
+          aria-label={form.kind === 'create' ? t('project.new') : t('project.rename')}
           onSubmit={(e) => {
             e.preventDefault();
             if (form.kind === 'create') {
@@ -90,21 +94,23 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
             }
           }}
         >
-          <input aria-label="Project name" maxLength={400} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} autoFocus />
-          <button type="submit">{form.kind === 'create' ? 'Create project' : 'Save name'}</button>
+          <input aria-label={t('project.nameField')} dir="auto" maxLength={400} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} autoFocus />
+          <button type="submit">{form.kind === 'create' ? t('project.create') : t('project.saveName')}</button>
           <button type="button" onClick={() => (setForm(undefined), setError(undefined))}>
-            Cancel
+            {t('project.cancel')}
           </button>
         </form>
       )}
       {deleting && picked && (
-        <ConfirmDialog label="Delete project" onCancel={() => setDeleting(false)}>
+        <ConfirmDialog label={t('project.delete')} onCancel={() => setDeleting(false)}>
           <p>
-            Delete the project “{picked.name}”? Its conversations and memories are hidden, not destroyed: they stay in the vault and the project can be restored (mnemo projects restore).
+            <Trans t={t} i18nKey="project.deleteQuestion" values={{ name: picked.name }} components={[<bdi />, <code translate="no" />]} />
           </p>
-          <button className="danger" onClick={() => void act(call('projectsDelete', { id: picked.id }), () => (setDeleting(false), onPick(FIRST)))}>Delete project</button>
+          <button className="danger" onClick={() => void act(call('projectsDelete', { id: picked.id }), () => (setDeleting(false), onPick(FIRST)))}>
+            {t('project.delete')}
+          </button>
           <button data-cancel onClick={() => setDeleting(false)}>
-            Cancel
+            {t('project.cancel')}
           </button>
         </ConfirmDialog>
       )}

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { DeletedProject, Project } from '../../../electron/shared/projects';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
 import { keysOf } from '../../lib/shortcuts';
 import { useLiveSearch } from '../../lib/use-live-search';
 import { archivedOf, groupConversations } from './conversation-groups';
@@ -33,6 +35,8 @@ export interface NewConversation {
  * bottom.
  */
 export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: ConversationSummary[]; selected: string | undefined; onSelect: (id: string) => void; onNew: (opts: NewConversation) => void; onChanged: () => void }) {
+  const { t, i18n } = useTranslation('chat');
+  const language = i18n.language;
   const [error, setError] = useState<string>();
   const [projects, setProjects] = useState<Project[]>([]);
   const [deleted, setDeleted] = useState<DeletedProject[]>([]);
@@ -94,7 +98,8 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
     const now = new Date();
     // Conversations of a deleted project are not in any group: they come back when the project is restored.
     return projects.map((p) => ({ project: p, groups: groupConversations(list.filter((c) => (c.project ?? FIRST) === p.id), now) }));
-  }, [projects, list]);
+    // The groups' names are in the window's language: made again when it changes.
+  }, [projects, list, language]);
   // Only the first `rowLimit` rows (in display order) are mounted; the rest follow as the list scrolls.
   const shown = useMemo(() => {
     let budget = rowLimit;
@@ -115,7 +120,35 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
   const row = (c: ConversationSummary) => <ConversationRow key={c.id} c={c} selected={c.id === selected} onSelect={select} onChanged={changed} />;
 
   return (
-    <nav ref={nav} className="sidebar conversations" aria-label="Conversations" onKeyDown={moveBetweenRows}>
+    <nav ref={nav} className="sidebar conversations" aria-label={t('rail.label')} onKeyDown={moveBetweenRows}>
+      <div className="rail-head">
+        <div className="rail-buttons">
+          <button className="new-conversation" onClick={() => onNew({ project: picked })} title={t('rail.newConversationTitle', { keys: keysOf('newConversation') })}>
+            {t('rail.newConversation')}
+          </button>
+          <button
+            className="small collapse-toggle"
+            aria-expanded={!collapsed}
+            aria-controls="conversation-list"
+            title={collapsed ? t('rail.showList') : t('rail.hideList')}
+            onClick={() => {
+              sessionStorage.setItem(COLLAPSED, collapsed ? '0' : '1');
+              setCollapsed(!collapsed);
+            }}
+          >
+            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
+            <span className="spoken">{t('rail.list')}</span>
+          </button>
+        </div>
+        <button onClick={() => onNew({ project: picked, temporary: true })} title={t('rail.newTemporaryTitle')}>
+          {t('rail.newTemporary')}
+        </button>
+        <form role="search" onSubmit={(e) => e.preventDefault()}>
+          {/* What is typed sets the direction, as in the message box. */}
+          <input type="search" dir="auto" aria-label={t('rail.search')} placeholder={t('rail.search')} value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
+        </form>
+      </div>
+      {/* As in other chat apps, New conversation comes first; the project it goes to is picked below it, above the list. */}
       <ProjectBar
         projects={projects}
         deleted={deleted}
@@ -126,32 +159,6 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
           onChanged();
         }}
       />
-      <div className="rail-head">
-        <div className="rail-buttons">
-          <button className="new-conversation" onClick={() => onNew({ project: picked })} title={`New conversation (${keysOf('newConversation')})`}>
-            New conversation
-          </button>
-          <button
-            className="small collapse-toggle"
-            aria-expanded={!collapsed}
-            aria-controls="conversation-list"
-            title={collapsed ? 'Show the conversation list' : 'Hide the conversation list'}
-            onClick={() => {
-              sessionStorage.setItem(COLLAPSED, collapsed ? '0' : '1');
-              setCollapsed(!collapsed);
-            }}
-          >
-            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
-            <span className="spoken">Conversation list</span>
-          </button>
-        </div>
-        <button onClick={() => onNew({ project: picked, temporary: true })} title="A chat that is not kept and cannot change memory">
-          New temporary chat
-        </button>
-        <form role="search" onSubmit={(e) => e.preventDefault()}>
-          <input type="search" aria-label="Search conversations" placeholder="Search conversations" value={search.query} onChange={(e) => search.setQuery(e.target.value)} />
-        </form>
-      </div>
       <ErrorText message={error ?? search.error} />
       {/* A search shows its results even with the list collapsed: what was typed is never answered by nothing. */}
       <div id="conversation-list" className="conv-list" hidden={collapsed && !search.query.trim()}>
@@ -160,9 +167,9 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
         ) : (
           <>
             {shown.projects.map(({ project: p, groups: mine, empty }) => (
-              <section key={p.id} aria-label={`Project ${p.name}`} className={p.id === picked ? 'project picked' : 'project'}>
-                <h3>{p.name}</h3>
-                {empty && <p className="empty">No conversations yet.</p>}
+              <section key={p.id} aria-label={t('rail.projectSection', { name: p.name })} className={p.id === picked ? 'project picked' : 'project'}>
+                <h3 dir="auto">{p.name}</h3>
+                {empty && <p className="empty">{t('rail.noConversations')}</p>}
                 {mine.map((g) => (
                   <div key={g.key} className="conv-group">
                     <h4 id={`g-${p.id}-${g.key}`}>{g.label}</h4>
@@ -176,10 +183,10 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
             {archived.length > 0 && (
               <div className="archived">
                 <button className="small archived-toggle" aria-expanded={showArchived} aria-controls="archived-list" onClick={() => setShowArchived(!showArchived)}>
-                  Archived ({archived.length})
+                  {t('rail.archived', { total: formatNumber(archived.length) })}
                 </button>
                 {showArchived && (
-                  <ul id="archived-list" aria-label="Archived conversations">
+                  <ul id="archived-list" aria-label={t('rail.archivedList')}>
                     {archived.map(row)}
                   </ul>
                 )}
@@ -197,6 +204,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
  * readers) that also presses itself when it scrolls into view.
  */
 function MoreRows({ onMore }: { onMore: () => void }) {
+  const { t } = useTranslation('chat');
   const button = useRef<HTMLButtonElement>(null);
   const more = useRef(onMore);
   more.current = onMore;
@@ -209,7 +217,7 @@ function MoreRows({ onMore }: { onMore: () => void }) {
   }, []);
   return (
     <button ref={button} className="small more-rows" onClick={onMore}>
-      Show more conversations
+      {t('rail.showMore')}
     </button>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './Thinking.css';
 
 /**
@@ -6,9 +7,10 @@ import './Thinking.css';
  * as text, so nothing in it is ever read as HTML or Markdown.
  */
 export function Thinking({ text }: { text: string }) {
+  const { t } = useTranslation('chat');
   return (
     <details className="thinking">
-      <summary>Thinking</summary>
+      <summary>{t('transcript.thinking')}</summary>
       <pre dir="auto">{text}</pre>
     </details>
   );

@@ -1,6 +1,9 @@
 import { createContext, memo, useContext, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Diff } from '../../components/Diff';
 import { call, messageOf } from '../../lib/api';
+import { i18n } from '../../lib/i18n';
+import { MemoryPath, plain } from './MemoryPath';
 
 export interface ToolView {
   id: string;
@@ -14,12 +17,28 @@ export interface ToolView {
   running?: boolean;
 }
 
-const VERBS: Record<string, string> = { view: 'viewed', create: 'created', str_replace: 'edited', insert: 'edited', delete: 'deleted', rename: 'renamed' };
+/** What a finished operation is called, by command; a command the app does not know is named as it is. */
+const DONE = {
+  view: 'tool.done.view',
+  create: 'tool.done.create',
+  str_replace: 'tool.done.edit',
+  insert: 'tool.done.edit',
+  delete: 'tool.done.delete',
+  rename: 'tool.done.rename',
+} as const;
 
-/** What a chip says: the operation and its path(s). */
+/** The sentence a chip says, as a catalog key: the operation with its path (and a rename's new path). */
+function labelKey(tool: ToolView) {
+  if (tool.running) return tool.newPath ? 'tool.runningRename' : 'tool.running';
+  if (tool.isError) return tool.newPath ? 'tool.failedRename' : 'tool.failed';
+  return tool.command in DONE ? DONE[tool.command as keyof typeof DONE] : 'tool.done.other';
+}
+
+const labelValues = (tool: ToolView) => ({ command: tool.command, path: tool.path, newPath: tool.newPath ?? '' });
+
+/** What a chip says, as plain text (for a screen reader's summary of a reply): the operation and its path(s). */
 export function toolLabel(tool: ToolView): string {
-  const verb = tool.running ? `${tool.command}…` : tool.isError ? `failed to ${tool.command}` : (VERBS[tool.command] ?? tool.command);
-  return `${verb} ${tool.path}${tool.newPath ? ` → ${tool.newPath}` : ''}`;
+  return plain(i18n.getFixedT(null, 'chat')(labelKey(tool), labelValues(tool)));
 }
 
 /** Which chips are expanded, by tool call id: a chip keeps its state when the streaming reply becomes the saved one. */
@@ -30,6 +49,7 @@ export const ChipProject = createContext<string | undefined>(undefined);
 
 /** One memory operation in the transcript: expandable to the exact result Claude got, with a diff, a link to the file and an undo. */
 export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolView; onOpen: (path: string, project?: string) => void }) {
+  const { t } = useTranslation('chat');
   const project = useContext(ChipProject);
   const [open, setOpenState] = useState(() => expanded.has(tool.id));
   const setOpen = (next: boolean) => {
@@ -38,35 +58,34 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
     setOpenState(next);
   };
   const [undo, setUndo] = useState<string>();
-  const label = toolLabel(tool);
   const target = tool.newPath ?? tool.path;
   const canUndo = !tool.isError && !tool.running && tool.version !== undefined && ['create', 'str_replace', 'insert'].includes(tool.command);
   return (
     <div className={`chip ${tool.isError ? 'failed' : ''}`}>
       <button className="chip-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {label}
+        <Trans t={t} i18nKey={labelKey(tool)} values={labelValues(tool)} components={[<MemoryPath path={tool.path} />, <MemoryPath path={tool.newPath ?? ''} />]} />
       </button>
       {open && (
         <div className="chip-body">
           {tool.content !== undefined && (
-            <pre className="tool-result" aria-label="Result sent to Claude">
+            <pre className="tool-result" aria-label={t('tool.result')} dir="auto" translate="no">
               {tool.content}
             </pre>
           )}
-          {tool.diff && <Diff before={tool.diff.before} after={tool.diff.after} label={`Changes to ${target}`} />}
+          {tool.diff && <Diff before={tool.diff.before} after={tool.diff.after} label={t('tool.changes', { path: target })} />}
           <div className="row">
             {/* The path names a file in the conversation's project, so it opens there (a same-named file elsewhere is another file). */}
-            {tool.command !== 'delete' && <button onClick={() => onOpen(target, project ?? 'default')}>Open in editor</button>}
+            {tool.command !== 'delete' && <button onClick={() => onOpen(target, project ?? 'default')}>{t('tool.open')}</button>}
             {canUndo && (
               <button
                 onClick={() =>
                   void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) }).then(
-                    () => setUndo('Undone: the previous version is back.'),
+                    () => setUndo(t('tool.undone')),
                     (e: unknown) => setUndo(messageOf(e)),
                   )
                 }
               >
-                Undo this change
+                {t('tool.undo')}
               </button>
             )}
           </div>

@@ -1,4 +1,5 @@
 import { memo, useContext, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReplyPart, TranscriptEntry } from '../../../electron/shared/chat';
 import { Markdown, StreamingMarkdown } from '../../components/Markdown';
 import { ToolChip, toolLabel, type ToolView } from './ToolChip';
@@ -8,7 +9,7 @@ import { Thinking } from './Thinking';
 import { EditMessage } from './EditMessage';
 import { VersionSwitch } from './VersionSwitch';
 import { EntryActionsContext, sameDecor, type EntryDecor } from './versions';
-
+import { i18n } from '../../lib/i18n';
 import { money, usageLine } from '../../lib/usage';
 
 export { money, usageLine };
@@ -61,29 +62,32 @@ function sameEntry(a: TranscriptEntry, b: TranscriptEntry): boolean {
 /** One saved message; drawn once, then only again if the message itself or what it offers (Edit, versions…) changes. */
 export const Entry = memo(
   function Entry({ entry: e, onOpen, decor }: { entry: TranscriptEntry; onOpen: (path: string) => void; decor?: EntryDecor | undefined }) {
+    const { t } = useTranslation('chat');
     const actions = useContext(EntryActionsContext);
     const versions = decor?.version && <VersionSwitch entry={decor.version.entry} shown={decor.version.shown} count={decor.version.count} busy={decor.busy === true} />;
     if (e.role === 'user') {
       const editing = decor?.editing;
       return (
-        <article className="msg user" aria-label="You" data-entry={decor?.index}>
-          <p className="who">You</p>
+        <article className="msg user" aria-label={t('transcript.you')} data-entry={decor?.index}>
+          <p className="who">{t('transcript.you')}</p>
           {editing !== undefined ? (
             <EditMessage text={editing} attachments={e.attachments} />
           ) : (
             <>
               {(e.text || decor?.canEdit) && (
                 <div className="msg-actions">
-                  {e.text && <CopyButton text={e.text} label="Copy message" />}
+                  {e.text && <CopyButton text={e.text} label={t('transcript.copyMessage')} />}
                   {decor?.canEdit && (
-                    <button type="button" className="copy-button" aria-label="Edit message" title="Edit this message and send it again; what followed stays as the earlier version" onClick={() => actions.startEdit(decor.index)}>
-                      Edit
+                    <button type="button" className="copy-button edit-button" aria-label={t('transcript.editLabel')} title={t('transcript.editTitle')} onClick={() => actions.startEdit(decor.index)}>
+                      {t('transcript.edit')}
                     </button>
                   )}
                 </div>
               )}
               {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
-              <div className="body">{e.text}</div>
+              <div className="body" dir="auto">
+                {e.text}
+              </div>
             </>
           )}
           {versions && <div className="msg-footer">{versions}</div>}
@@ -96,17 +100,17 @@ export const Entry = memo(
         <p className="who">Claude</p>
         {(e.text || regenerate !== undefined) && (
           <div className="msg-actions">
-            {e.text && <CopyButton text={markdownOf(e)} label="Copy reply" />}
+            {e.text && <CopyButton text={markdownOf(e)} label={t('transcript.copyReply')} />}
             {regenerate !== undefined && (
-              <button type="button" className="copy-button" title="Ask Claude for a new reply to this message; this one stays as the earlier version" onClick={() => actions.regenerate(regenerate)}>
-                Regenerate
+              <button type="button" className="copy-button" title={t('transcript.regenerateTitle')} onClick={() => actions.regenerate(regenerate)}>
+                {t('transcript.regenerate')}
               </button>
             )}
           </div>
         )}
         {e.thinking && <Thinking text={e.thinking} />}
         <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
-        {e.stopped && <p className="note">Stopped.</p>}
+        {e.stopped && <p className="note">{t('transcript.stopped')}</p>}
         {e.error && <p className="note error">{e.error.message}</p>}
         {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
         {versions && <div className="msg-footer">{versions}</div>}
@@ -116,10 +120,14 @@ export const Entry = memo(
   (a, b) => a.onOpen === b.onOpen && sameEntry(a.entry, b.entry) && sameDecor(a.decor, b.decor),
 );
 
-/** What a screen reader hears when a reply has finished: its opening words and the memory changes it made. */
-export function replySummary(e: Assistant): string {
+/**
+ * What a screen reader hears when a reply has finished: that Claude replied, its opening words (Claude's
+ * text, kept apart so it can be isolated like the reply itself) and the memory changes it made.
+ */
+export function replySummary(e: Assistant): { replied: string; opening: string; changes: string } {
   const words = e.text.replace(/[`*_#>|]+/g, ' ').replace(/\s+/g, ' ').trim();
   const opening = words.length > 160 ? `${words.slice(0, 160)}…` : words;
   const changes = e.tools.filter((t) => t.command !== 'view').map((t) => toolLabel(t));
-  return ['Claude replied.', opening, changes.length ? `Memory: ${changes.join('; ')}.` : ''].filter(Boolean).join(' ');
+  const t = i18n.getFixedT(null, 'chat');
+  return { replied: t('transcript.replied'), opening, changes: changes.length ? t('transcript.memoryChanges', { changes: changes.join('; ') }) : '' };
 }

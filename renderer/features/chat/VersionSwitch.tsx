@@ -1,4 +1,6 @@
 import { useContext } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/format';
 import { EntryActionsContext } from './versions';
 import './VersionSwitch.css';
 
@@ -9,20 +11,21 @@ import './VersionSwitch.css';
  * chat puts focus back on the button pressed (see `focusSwitch`).
  */
 export function VersionSwitch({ entry, shown, count, busy }: { entry: number; shown: number; count: number; busy: boolean }) {
+  const { t } = useTranslation('chat');
   const actions = useContext(EntryActionsContext);
-  const label = `Version ${shown + 1} of ${count}`;
+  const label = t('versions.count', { shown: formatNumber(shown + 1), total: formatNumber(count) });
   return (
-    <div className="version-switch" role="group" aria-label="Versions of this message" data-version-entry={entry} data-version-shown={shown}>
-      <button type="button" className="version-step" aria-label="Previous version" title="Previous version" disabled={busy || shown === 0} onClick={() => actions.showVersion(entry, shown - 1, 'previous')}>
+    <div className="version-switch" role="group" aria-label={t('versions.label')} data-version-entry={entry} data-version-shown={shown}>
+      <button type="button" className="version-step" data-step="previous" aria-label={t('versions.previous')} title={t('versions.previous')} disabled={busy || shown === 0} onClick={() => actions.showVersion(entry, shown - 1, 'previous')}>
         <span aria-hidden="true">‹</span>
       </button>
       <span className="version-count">
         <span className="sr-only">{label}</span>
         <span aria-hidden="true">
-          {shown + 1} / {count}
+          {formatNumber(shown + 1)} / {formatNumber(count)}
         </span>
       </span>
-      <button type="button" className="version-step" aria-label="Next version" title="Next version" disabled={busy || shown === count - 1} onClick={() => actions.showVersion(entry, shown + 1, 'next')}>
+      <button type="button" className="version-step" data-step="next" aria-label={t('versions.next')} title={t('versions.next')} disabled={busy || shown === count - 1} onClick={() => actions.showVersion(entry, shown + 1, 'next')}>
         <span aria-hidden="true">›</span>
       </button>
     </div>
@@ -37,8 +40,8 @@ export function VersionSwitch({ entry, shown, count, busy }: { entry: number; sh
  */
 export function focusSwitch(entry: number, shown: number, pressed: 'previous' | 'next', frames = 120): void {
   const group = document.querySelector(`[data-version-entry="${entry}"][data-version-shown="${shown}"]`);
-  const first = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Next' : 'Previous'} version"]`);
-  const other = group?.querySelector<HTMLButtonElement>(`button[aria-label="${pressed === 'next' ? 'Previous' : 'Next'} version"]`);
+  const first = group?.querySelector<HTMLButtonElement>(`button[data-step="${pressed}"]`);
+  const other = group?.querySelector<HTMLButtonElement>(`button[data-step="${pressed === 'next' ? 'previous' : 'next'}"]`);
   const target = first && !first.disabled ? first : other && !other.disabled ? other : undefined;
   if (target) {
     target.focus();

@@ -1,12 +1,10 @@
 /** The chat's window-wide keys, and the "no API key" error that goes stale once a key is set. */
-import { useEffect, type RefObject } from 'react';
+import { useEffect } from 'react';
 import { call } from '../../lib/api';
 import { imeOwnsKey } from '../../lib/keys';
 import { matches, modalOpen } from '../../lib/shortcuts';
-import type { Live } from './live';
 import { requestChat } from './requests';
-
-type Failure = { code: string; message: string };
+import type { Failure } from './turn-state';
 
 /** A "no API key" error goes stale once a key is set (in Settings or first run): say so, and offer Retry. */
 export function useStaleKeyNotice(active: boolean, failure: Failure | undefined, setFailure: (f: Failure) => void): void {
@@ -15,7 +13,7 @@ export function useStaleKeyNotice(active: boolean, failure: Failure | undefined,
     let live = true;
     call('settingsGet').then(
       (s) => {
-        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: 'An API key is set now. Send your message again with Retry.' });
+        if (live && s.apiKeySource !== 'none' && failure.code === 'no_key') setFailure({ code: 'key_set', message: '', say: 'keySet' });
       },
       () => undefined,
     );
@@ -23,8 +21,8 @@ export function useStaleKeyNotice(active: boolean, failure: Failure | undefined,
   }, [active, failure, setFailure]);
 }
 
-/** While the chat is shown: Ctrl/Cmd+N starts a conversation, Esc stops the reply being written. */
-export function useChatKeys(active: boolean, liveRef: RefObject<Live | undefined>, stop: () => void): void {
+/** While the chat is shown: Ctrl/Cmd+N starts a conversation, Esc stops the reply being written (`streaming`: one is). */
+export function useChatKeys(active: boolean, streaming: () => boolean, stop: () => void): void {
   useEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
@@ -32,12 +30,12 @@ export function useChatKeys(active: boolean, liveRef: RefObject<Live | undefined
       if (matches(e, 'newConversation')) {
         e.preventDefault();
         requestChat({ kind: 'new', temporary: false });
-      } else if (matches(e, 'stop') && liveRef.current && !imeOwnsKey(e)) {
+      } else if (matches(e, 'stop') && streaming() && !imeOwnsKey(e)) {
         e.preventDefault();
         stop();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [active, liveRef, stop]);
+  }, [active, streaming, stop]);
 }

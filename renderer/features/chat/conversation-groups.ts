@@ -6,6 +6,12 @@
  * yesterday is "Yesterday" whatever the time now, and a time-zone or summer-time
  * change moves nothing by an hour's worth of days.
  */
+import { locale as windowLocale } from '../../lib/format';
+import { i18n } from '../../lib/i18n';
+
+/** The fixed groups' names (catalog keys); month groups are named by Intl. */
+const GROUP_LABELS = { pinned: 'groups.pinned', today: 'groups.today', yesterday: 'groups.yesterday', week: 'groups.week', month: 'groups.month' } as const;
+type Bound = Exclude<keyof typeof GROUP_LABELS, 'pinned'>;
 
 /** What grouping needs of a conversation. */
 export interface Datable {
@@ -17,6 +23,7 @@ export interface Datable {
 export interface Group<T> {
   /** Stable across renders and languages: 'pinned', 'today', …, or 'm-2025-09'. */
   key: string;
+  /** The group's name in the window's language when it was made ("Today", "October"). */
   label: string;
   items: T[];
 }
@@ -26,16 +33,17 @@ const midnight = (now: Date, days = 0) => new Date(now.getFullYear(), now.getMon
 
 /**
  * `list` (archived ones left out) in display groups, newest first inside each;
- * empty groups are not returned. `locale` picks the month names (default: the
- * page's language).
+ * empty groups are not returned. Names are in the window's language; `locale`
+ * picks the month names (default: the window's language).
  */
-export function groupConversations<T extends Datable>(list: readonly T[], now: Date, locale?: string): Array<Group<T>> {
+export function groupConversations<T extends Datable>(list: readonly T[], now: Date, locale: string = windowLocale()): Array<Group<T>> {
   const shown = list.filter((c) => !c.archived).sort((a, b) => b.updated - a.updated);
-  const bounds: Array<[key: string, label: string, from: number]> = [
-    ['today', 'Today', midnight(now)],
-    ['yesterday', 'Yesterday', midnight(now, 1)],
-    ['week', 'Previous 7 days', midnight(now, 7)],
-    ['month', 'Previous 30 days', midnight(now, 30)],
+  const t = i18n.getFixedT(null, 'chat');
+  const bounds: Array<[key: Bound, from: number]> = [
+    ['today', midnight(now)],
+    ['yesterday', midnight(now, 1)],
+    ['week', midnight(now, 7)],
+    ['month', midnight(now, 30)],
   ];
   const groups = new Map<string, Group<T>>();
   const add = (key: string, label: () => string, c: T) => {
@@ -46,14 +54,14 @@ export function groupConversations<T extends Datable>(list: readonly T[], now: D
   const month = new Intl.DateTimeFormat(locale, { month: 'long' });
   const monthYear = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' });
   // Pinned first: the Map keeps the order groups were first added, and the list is newest first.
-  groups.set('pinned', { key: 'pinned', label: 'Pinned', items: [] });
+  groups.set('pinned', { key: 'pinned', label: t(GROUP_LABELS.pinned), items: [] });
   for (const c of shown) {
     if (c.pinned) {
       groups.get('pinned')!.items.push(c);
       continue;
     }
-    const bound = bounds.find(([, , from]) => c.updated >= from);
-    if (bound) add(bound[0], () => bound[1], c);
+    const bound = bounds.find(([, from]) => c.updated >= from);
+    if (bound) add(bound[0], () => t(GROUP_LABELS[bound[0]]), c);
     else {
       const d = new Date(c.updated);
       const sameYear = d.getFullYear() === now.getFullYear();

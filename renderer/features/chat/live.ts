@@ -24,7 +24,8 @@ export interface Live {
   thinking: string;
   tools: ToolView[];
   approvals: Array<Extract<ChatEvent, { type: 'approval' }>>;
-  retrying?: string;
+  /** The API asked to wait (rate limited, or busy) and the request goes again in `inSeconds`. */
+  retrying?: { rateLimited: boolean; inSeconds: number };
   usage?: Usage;
 }
 
@@ -60,7 +61,7 @@ export function applyEvent(l: Live, e: ChatEvent): Live {
     case 'approval':
       return { ...l, approvals: [...l.approvals, e] };
     case 'retrying':
-      return { ...l, retrying: `${e.reason === 'rate_limited' ? 'Rate limited' : 'The API is busy'}; retrying in ${e.inSeconds} s…` };
+      return { ...l, retrying: { rateLimited: e.reason === 'rate_limited', inSeconds: e.inSeconds } };
     case 'usage':
       return { ...l, usage: e.turn };
     default:

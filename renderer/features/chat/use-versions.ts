@@ -1,39 +1,35 @@
 /**
  * The chat's side of conversation versions: Regenerate, editing any sent
- * message in place, and the ‹ 2 / 3 › switch. ChatView owns the turn in
- * progress; this hook starts version turns through it, keeps the message
- * being edited (per conversation, so a tab switch or opening another
- * conversation loses nothing), and settles a version turn when it is done.
+ * message in place, and the ‹ 2 / 3 › switch. The turn store (turn-state.ts)
+ * holds the message being edited, per conversation, so a tab switch or
+ * opening another conversation loses nothing; these actions change it and
+ * start version turns through use-turn.ts.
  */
-import { useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { AttachmentRef } from '../../../electron/shared/chat';
 import type { Conversation } from '../../../electron/shared/ipc';
+import type { EditDraft } from '../../../electron/shared/drafts';
 import { announce } from '../../components/Announcer';
 import { call, messageOf } from '../../lib/api';
+import { saveDraft } from '../../lib/drafts';
+import { formatNumber } from '../../lib/format';
+import { i18n } from '../../lib/i18n';
 import type { Live } from './live';
+import type { Editing, Failure, TurnState, TurnStore } from './turn-state';
+import type { VersionTurn } from './use-turn';
 import { focusSwitch } from './VersionSwitch';
 import { decorate, keptWhileStreaming, versionCount, type EntryActions } from './versions';
 
-/** The message being edited in a conversation: its whole-transcript index, and the text so far. */
-export interface Editing {
-  entry: number;
-  text: string;
-}
-
-type TurnStart = Pick<Live, 'conversationId' | 'userText' | 'version'>;
-
 export interface VersionsDeps {
+  store: TurnStore;
   convRef: RefObject<Conversation | undefined>;
-  liveRef: RefObject<Live | undefined>;
   input: RefObject<HTMLTextAreaElement | null>;
-  /** Starts a turn with `begin` and follows it; false when it was refused (ChatView has shown why). */
-  startTurn: (begin: () => Promise<{ turnId: string }>, turn: TurnStart) => Promise<boolean>;
+  /** Starts a version's turn with `ask` and follows it; false when it was refused (the error is shown). */
+  startVersion: (ask: () => Promise<{ turnId: string }>, turn: VersionTurn, sentFiles: AttachmentRef[]) => Promise<boolean>;
   /** Reloads the open conversation `id` as shown (same first entry) and shows it. */
   reload: (id: string) => Promise<Conversation>;
   /** Shows an error beside the transcript. */
-  fail: (code: string, message: string) => void;
-  /** What the message being sent carries: shown with it while the reply streams. */
-  setSentFiles: (files: AttachmentRef[]) => void;
+  fail: (code: string, message: string, say?: Failure['say']) => void;
 }
 
 /**
@@ -52,68 +48,55 @@ function focusLater(selector: string, frames = 120): void {
   if (frames > 0) requestAnimationFrame(() => focusLater(selector, frames - 1));
 }
 
-const EDITOR = 'textarea[aria-label="Your edit"]';
-const editButton = (entry: number) => `[data-entry="${entry}"] button[aria-label="Edit message"]`;
+// Found by class, not by name: names are in the window's language.
+const EDITOR = 'textarea.edit-message-input';
+const editButton = (entry: number) => `[data-entry="${entry}"] button.edit-button`;
 
-export function useVersions(deps: VersionsDeps) {
-  // One open editor per conversation: opening another conversation's never replaces what was typed in this one's.
-  const [edits, setEdits] = useState<Readonly<Record<string, Editing>>>({});
-  const openId = deps.convRef.current?.id;
-  const editing = openId === undefined ? undefined : edits[openId];
-  const editsRef = useRef(edits);
-  editsRef.current = edits;
-  /** Sets (or with undefined closes) conversation `id`'s editor; `now` gets what is there, to decide from. */
-  const setEdit = (id: string, next: (now: Editing | undefined) => Editing | undefined) =>
-    setEdits((all) => {
-      const { [id]: now, ...rest } = all;
-      const value = next(now);
-      return value ? { ...rest, [id]: value } : rest;
-    });
+/** A version turn is over: an edit main did not send is back in its editor (turn-state.ts), which takes focus. */
+export function versionEnded(turn: Live, sent: boolean): void {
+  if (!sent && turn.version?.by === 'edit') focusLater(EDITOR);
+}
+
+/** The actions of the saved messages' buttons (stable: memoised messages keep), over the turn store. */
+export function useVersions(deps: VersionsDeps): EntryActions {
   const latest = useRef(deps);
   latest.current = deps;
-  /** The version turn whose reply failed: Retry makes that version again rather than taking the exchange back. */
-  const failed = useRef<Live['version'] | undefined>(undefined);
 
-  /** The saved message at whole index `entry` of the open conversation, if it is loaded. */
-  const messageAt = (entry: number) => {
-    const c = latest.current.convRef.current;
-    const e = c?.transcript[entry - (c.earlier ?? 0)];
-    return c && e?.role === 'user' ? { c, e } : undefined;
-  };
-  const busy = () => {
-    if (!latest.current.liveRef.current) return false;
-    latest.current.fail('busy', 'Claude is still answering (in this or another conversation). Wait for the reply, or stop it, then try again.');
-    return true;
-  };
-
-  const actions = useMemo((): EntryActions & { retry(lastUser: number | undefined): boolean } => {
+  return useMemo((): EntryActions => {
+    const { store } = latest.current;
+    const openId = () => latest.current.convRef.current?.id;
+    /** The saved message at whole index `entry` of the open conversation, if it is loaded. */
+    const messageAt = (entry: number) => {
+      const c = latest.current.convRef.current;
+      const e = c?.transcript[entry - (c.earlier ?? 0)];
+      return c && e?.role === 'user' ? { c, e } : undefined;
+    };
+    const busy = () => {
+      if (!store.get().live) return false;
+      latest.current.fail('busy', '', 'busyRetry');
+      return true;
+    };
     const regenerate = (entry: number) => {
       const at = messageAt(entry);
       if (!at || busy()) return;
-      const { startTurn, input, setSentFiles } = latest.current;
-      failed.current = undefined;
-      setSentFiles([]);
       // The button goes with the reply it was on: focus waits in the message box (Esc stops), not on the page.
-      input.current?.focus();
+      latest.current.input.current?.focus();
       const version = { entry, by: 'regenerate' as const, countBefore: versionCount(at.c.versions, entry) };
       // Refused at once (a message stored before versions existed…): Retry asks again rather than taking anything back.
-      void startTurn(() => call('chatRegenerate', { id: at.c.id, entry }), { conversationId: at.c.id, userText: '', version }).then((started) => void (started || (failed.current = version)));
+      void latest.current.startVersion(() => call('chatRegenerate', { id: at.c.id, entry }), { conversationId: at.c.id, userText: '', version }, []);
     };
     const sendEdit = () => {
-      const id = latest.current.convRef.current?.id;
-      const e = id === undefined ? undefined : editsRef.current[id];
+      const id = openId();
+      const e = id === undefined ? undefined : store.get().edits[id];
       const at = e && messageAt(e.entry);
       if (!e || !at || busy()) return;
-      const { startTurn, input, setSentFiles } = latest.current;
-      failed.current = undefined;
-      setSentFiles(at.e.attachments ?? []);
       const version = { entry: e.entry, by: 'edit' as const, countBefore: versionCount(at.c.versions, e.entry) };
-      void startTurn(() => call('chatSend', { id: at.c.id, text: e.text, replace: e.entry }), { conversationId: at.c.id, userText: e.text, version }).then((started) => {
+      void latest.current.startVersion(() => call('chatSend', { id: at.c.id, text: e.text, replace: e.entry }), { conversationId: at.c.id, userText: e.text, version }, at.e.attachments ?? []).then((started) => {
         // Refused at once: the text stays in the editor, and Retry sends it again.
-        if (!started) return void (failed.current = version);
-        // Sent: the editor's text is the new version now. If main refuses the turn before sending, `settle` gives it back.
-        setEdit(at.c.id, (now) => (now === e ? undefined : now));
-        input.current?.focus();
+        if (!started) return;
+        // Sent: the editor's text is the new version now. If main refuses the turn before sending, it comes back (turn-state.ts).
+        store.dispatch({ type: 'editSent', id: at.c.id, edit: e });
+        latest.current.input.current?.focus();
       });
     };
     return {
@@ -121,20 +104,23 @@ export function useVersions(deps: VersionsDeps) {
       sendEdit,
       startEdit(entry) {
         const at = messageAt(entry);
-        if (!at || latest.current.liveRef.current) return;
+        if (!at || store.get().live) return;
+        // An editor kept across a lock whose message is not on screen (not loaded, or gone) gives way to this one.
+        const open = store.get().edits[at.c.id];
+        if (open && !messageAt(open.entry)) store.dispatch({ type: 'editClosed', id: at.c.id });
         // One message of a conversation is edited at a time; what is typed in it is never replaced by another message's text.
-        setEdit(at.c.id, (now) => now ?? { entry, text: at.e.text });
+        store.dispatch({ type: 'editOpened', id: at.c.id, edit: { entry, text: at.e.text } });
         focusLater(EDITOR);
       },
       editText(text) {
-        const id = latest.current.convRef.current?.id;
-        if (id !== undefined) setEdit(id, (e) => (e ? { ...e, text } : e));
+        const id = openId();
+        if (id !== undefined) store.dispatch({ type: 'editTyped', id, text });
       },
       cancelEdit() {
-        const id = latest.current.convRef.current?.id;
-        const e = id === undefined ? undefined : editsRef.current[id];
+        const id = openId();
+        const e = id === undefined ? undefined : store.get().edits[id];
         if (id === undefined || !e) return;
-        setEdit(id, () => undefined);
+        store.dispatch({ type: 'editClosed', id });
         focusLater(editButton(e.entry));
       },
       showVersion(entry, version, pressed) {
@@ -145,38 +131,38 @@ export function useVersions(deps: VersionsDeps) {
           .then(() => latest.current.reload(c.id))
           .then(
             () => {
-              announce(`Version ${version + 1} of ${count}.`);
+              announce(i18n.t('chat:versions.announced', { shown: formatNumber(version + 1), total: formatNumber(count) }));
               focusSwitch(entry, version, pressed);
             },
             (err: unknown) => latest.current.fail('version', messageOf(err)),
           );
       },
-      retry(lastUser) {
-        const f = failed.current;
-        const c = latest.current.convRef.current;
-        const open = c && editsRef.current[c.id];
-        if (f?.by === 'edit' && open?.entry === f.entry) return sendEdit(), true;
-        if (f) return regenerate(f.entry), true;
-        // The last message has versions, so it cannot be taken back: ask for a new reply to it instead.
-        if (lastUser !== undefined && c?.versions?.some((v) => v.entry >= lastUser)) return regenerate(lastUser), true;
-        return false;
-      },
     };
   }, []);
+}
 
-  /** A turn is done and `c` is its conversation as saved: a refused edit goes back into its editor. */
-  const settle = (live: Live, c: Conversation, failedTurn: boolean) => {
-    const v = live.version;
-    failed.current = failedTurn ? v : undefined;
-    if (!v) return;
-    const sent = versionCount(c.versions, v.entry) > v.countBefore;
-    if (sent || v.by !== 'edit') return;
-    // Not sent (no key, too large…): main showed the earlier version again; the new text waits in the editor.
-    setEdit(live.conversationId, (now) => now ?? { entry: v.entry, text: live.userText });
-    focusLater(EDITOR);
-  };
+/** The open edit of `conv`, if its message is on screen (an edit kept across a lock may name one that is not loaded). */
+export function editShown(conv: Conversation | undefined, edits: TurnState['edits']): Editing | undefined {
+  const e = conv && edits[conv.id];
+  return e && conv.transcript[e.entry - (conv.earlier ?? 0)]?.role === 'user' ? e : undefined;
+}
 
-  return { editing, actions, settle };
+// The limits main checks (MAX_EDIT_DRAFTS, MAX_CHAT_DRAFT_CHARS in electron/shared/drafts.ts, which the window may only import types from).
+const MAX_EDIT_DRAFTS = 10;
+const MAX_EDIT_CHARS = 100_000;
+
+/**
+ * The open edits go to main as they change, so a lock keeps them (see
+ * renderer/lib/drafts.ts); those a lock kept come back into their editors.
+ */
+export function useKeptEdits(store: TurnStore, edits: TurnState['edits'], restored: readonly EditDraft[] | undefined): void {
+  useEffect(() => {
+    if (restored?.length) store.dispatch({ type: 'editsRestored', edits: Object.fromEntries(restored.map((e) => [e.conversationId, { entry: e.entry, text: e.text }])) });
+  }, [restored, store]);
+  useEffect(() => {
+    const open = Object.entries(edits).flatMap(([conversationId, e]) => (e.text.length <= MAX_EDIT_CHARS ? [{ conversationId, entry: e.entry, text: e.text }] : []));
+    saveDraft('edit', open.length ? open.slice(-MAX_EDIT_DRAFTS) : null);
+  }, [edits]);
 }
 
 const NO_ENTRIES: Conversation['transcript'] = [];

@@ -2,10 +2,13 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
-import { EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { tags as t } from '@lezer/highlight';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { keysOf } from '../../lib/shortcuts';
 
 /**
  * Markdown colours from the app's theme variables, so markers (#, *, `) and
@@ -57,10 +60,42 @@ function changeListener(onChange: (text: string) => void): Extension {
 // Two editors can be open at once (the Memories tab and the pane beside the chat), so each names its own hint.
 const accessibleName = (label: string, hint: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': hint });
 
+/** CodeMirror's own words (the search and go-to-line panels, what it announces) in the window's language. */
+function phrases(t: TFunction<'memories'>): Extension {
+  return EditorState.phrases.of({
+    Find: t('editor.cm.find'),
+    Replace: t('editor.cm.replace'),
+    next: t('editor.cm.next'),
+    previous: t('editor.cm.previous'),
+    all: t('editor.cm.all'),
+    'match case': t('editor.cm.matchCase'),
+    regexp: t('editor.cm.regexp'),
+    'by word': t('editor.cm.byWord'),
+    replace: t('editor.cm.replaceOne'),
+    'replace all': t('editor.cm.replaceAll'),
+    close: t('editor.cm.close'),
+    'current match': t('editor.cm.currentMatch'),
+    'on line': t('editor.cm.onLine'),
+    'replaced $ matches': t('editor.cm.replacedMatches'),
+    'replaced match on line $': t('editor.cm.replacedMatchOnLine'),
+    'Go to line': t('editor.cm.goToLine'),
+    go: t('editor.cm.go'),
+    'Selection deleted': t('editor.cm.selectionDeleted'),
+    'Control character': t('editor.cm.controlCharacter'),
+  });
+}
+
+/** What follows the window's language: the editor's name and CodeMirror's words. */
+const language = (t: TFunction<'memories'>, hint: string): Extension => [accessibleName(t('editor.label'), hint), phrases(t)];
+
 /** The memory editor: CodeMirror 6 with Markdown, line numbers and search , built from small extensions. */
 export function Editor({ docKey, text, onChange, onSave, focusOnMount }: { docKey: string; text: string; onChange: (text: string) => void; onSave: () => void; focusOnMount?: boolean }) {
+  const { t, i18n } = useTranslation('memories');
   const host = useRef<HTMLDivElement>(null);
   const hintId = useId();
+  const words = useRef(new Compartment());
+  const tNow = useRef(t);
+  tNow.current = t;
   const view = useRef<EditorView | undefined>(undefined);
   const hadFocus = useRef(false);
   const handlers = useRef({ onChange, onSave });
@@ -74,8 +109,10 @@ export function Editor({ docKey, text, onChange, onSave, focusOnMount }: { docKe
         essentials,
         markdown(),
         EditorView.lineWrapping,
+        // Each line takes the direction of its first letter (CSS below): an Arabic or Hebrew line reads right to left.
+        EditorView.perLineTextDirection.of(true),
         changeListener((t) => handlers.current.onChange(t)),
-        accessibleName('Editor', hintId),
+        words.current.of(language(tNow.current, hintId)),
       ],
     });
     view.current = new EditorView({ state, parent: host.current! });
@@ -89,11 +126,15 @@ export function Editor({ docKey, text, onChange, onSave, focusOnMount }: { docKe
     };
     // A new document (another file, or a reload) gets a fresh editor; typing does not.
   }, [docKey]);
+  // A language switch renames the editor and its panels in place, keeping the document and the cursor.
+  useEffect(() => {
+    view.current?.dispatch({ effects: words.current.reconfigure(language(t, hintId)) });
+  }, [t, i18n.language, hintId]);
 
   return (
     <div className="editor-column">
       <p className="editor-hint" id={hintId}>
-        Tab leaves the editor · Ctrl+] indents · Ctrl+[ outdents · Ctrl+S saves
+        {t('editor.hint', { tab: 'Tab', indent: 'Ctrl+]', outdent: 'Ctrl+[', save: keysOf('save') })}
       </p>
       <div className="editor" ref={host} data-doc={docKey} />
     </div>

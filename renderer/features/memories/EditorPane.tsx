@@ -1,13 +1,16 @@
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
 import { saveMemoryDraft } from '../../lib/drafts';
+import { keysOf } from '../../lib/shortcuts';
 import { Editor } from './Editor';
 import { merge3, mergedText, type Choice, type Merge3 } from '../../../electron/shared/merge3';
 import { MergeView } from './MergeView';
 import { History } from './History';
+import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { TransferForm } from './TransferForm';
 import { useAskedMode } from './useReturnFocus';
@@ -26,6 +29,22 @@ interface Merging {
   merge: Merge3;
   theirs: { text: string; version: number };
   choices: Array<Choice | undefined>;
+}
+
+/** A message over the editor: what happened to the file meanwhile, or what a save did (a version, a project's name). */
+interface Notice {
+  key:
+    | 'editor.notice.deletedAfterKept'
+    | 'editor.notice.deletedElsewhere'
+    | 'editor.notice.claudeUpdated'
+    | 'editor.notice.changedElsewhere'
+    | 'editor.notice.savedMerged'
+    | 'editor.notice.alreadyHolds'
+    | 'editor.notice.theirsKept'
+    | 'editor.notice.copied';
+  version?: number;
+  /** A project's name, chosen by the user: isolated when shown. */
+  name?: string;
 }
 
 /** How many times in a row a save re-merges with a newer version before it gives up and says so (a writer racing every save). */
@@ -58,10 +77,11 @@ export function EditorPane({
   onRenamed: (to: string) => void;
   onDeleted: () => void;
 }) {
+  const { t } = useTranslation('memories');
   const [loaded, setLoaded] = useState<Loaded>();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<Notice>();
   const [merging, setMerging] = useState<Merging>();
   /** Focus goes back into the editor when it returns after a merge the user left or saved (once: not on later reloads). */
   const focusEditor = useRef(false);
@@ -106,7 +126,7 @@ export function EditorPane({
         pendingRestore.current = undefined;
         setLoaded({ text: '', version: back.baseVersion, base: back.baseText, key: ++keyCounter.current });
         setDraft(back.text);
-        setNotice('This memory (or its project) was deleted after your edit was kept. Your text is below: save to create it again, or copy it.');
+        setNotice({ key: 'editor.notice.deletedAfterKept' });
       }
       setError(messageOf(e));
     }
@@ -137,15 +157,15 @@ export function EditorPane({
         // This file renamed, or a folder it is in: either way the open file now lives at the new path.
         if (c.op === 'rename' && c.newPath && (c.path === path || path.startsWith(c.path + '/'))) return onRenamed(c.newPath + path.slice(c.path.length));
         if (c.op === 'delete' && (c.path === path || path.startsWith(c.path + '/'))) {
-          setNotice(c.source === 'user' ? undefined : 'This memory was deleted elsewhere. Save to keep your copy.');
+          setNotice(c.source === 'user' ? undefined : { key: 'editor.notice.deletedElsewhere' });
           return;
         }
         if (c.op !== 'write' || c.path !== path || c.version === state.current.version) return;
         if (!state.current.dirty) {
           void load();
-          setNotice(c.source === 'claude' ? 'Claude just updated this memory.' : undefined);
+          setNotice(c.source === 'claude' ? { key: 'editor.notice.claudeUpdated' } : undefined);
         } else {
-          setNotice('This memory was changed elsewhere while you were editing. Saving merges both: changes to different lines are kept, and you choose where you both changed the same lines.');
+          setNotice({ key: 'editor.notice.changedElsewhere' });
         }
       }),
     [path, project, load, onRenamed],
@@ -168,7 +188,7 @@ export function EditorPane({
    * After a save (or a merge that kept their text as it is): the editor shows `text` as version `version`; with
    * `sameDoc` (the text is what the editor holds) it keeps its document, and so the cursor.
    */
-  const settle = useCallback((text: string, version: number, message?: string, sameDoc = false) => {
+  const settle = useCallback((text: string, version: number, message?: Notice, sameDoc = false) => {
     setLoaded((l) => ({ text, version, base: text, key: sameDoc && l ? l.key : ++keyCounter.current }));
     // The editor's own document is left alone: whatever was typed while the save was on its way stays, and unsaved.
     if (!sameDoc) setDraft(text);
@@ -187,14 +207,14 @@ export function EditorPane({
         const meta = await call('memoryWrite', { path, text, mode: 'update', expectedVersion: expected, project });
         // A plain save keeps the editor as it is (the cursor stays where it was).
         if (merged === 0) settle(text, meta.version, undefined, true);
-        else settle(text, meta.version, `Saved as version ${meta.version}, merged with a change made elsewhere; both are kept, and the other version is in History.`);
+        else settle(text, meta.version, { key: 'editor.notice.savedMerged', version: meta.version });
       } catch (e) {
         try {
           if (e instanceof ApiError && e.code === 'CONFLICT' && merged < MAX_REMERGES) {
             const theirs = await call('memoryRead', { path, project });
             const merge = merge3(await base(), text, theirs.text);
             const clean = mergedText(merge);
-            if (clean === theirs.text) return settle(theirs.text, theirs.version, `Version ${theirs.version}, made elsewhere, already holds your changes; nothing new to save.`);
+            if (clean === theirs.text) return settle(theirs.text, theirs.version, { key: 'editor.notice.alreadyHolds', version: theirs.version });
             if (clean !== undefined) return await saveOver(clean, async () => theirs.text, theirs.version, merged + 1);
             setNotice(undefined);
             setMerging({ merge, theirs, choices: [] });
@@ -221,7 +241,7 @@ export function EditorPane({
     const text = mergedText(merging.merge, merging.choices);
     if (text === undefined) return;
     focusEditor.current = true;
-    if (text === merging.theirs.text) return settle(text, merging.theirs.version, `Their version ${merging.theirs.version} is kept as it is; nothing new to save.`);
+    if (text === merging.theirs.text) return settle(text, merging.theirs.version, { key: 'editor.notice.theirsKept', version: merging.theirs.version });
     // The merge is built on their version: another change that came meanwhile is merged with it the same way.
     await saveOver(text, async () => merging.theirs.text, merging.theirs.version, 1);
   }, [merging, saveOver, settle]);
@@ -238,17 +258,17 @@ export function EditorPane({
   if (!loaded) return <ErrorText message={error} />;
   return (
     <div className="editor-pane">
-      <div className="toolbar" role="toolbar" aria-label="Memory actions">
-        <h2 className="file-title" title={path}>
-          {path}
+      <div className="toolbar" role="toolbar" aria-label={t('editor.toolbar')}>
+        <h2 className="file-title" title={isolatedPath(path)} data-user-text="">
+          <PathText path={path} />
           {dirty && (
-            <span className="unsaved" aria-label="Unsaved changes" title="Unsaved changes">
+            <span className="unsaved" aria-label={t('editor.unsaved')} title={t('editor.unsaved')}>
               {' '}●
             </span>
           )}
         </h2>
-        <button onClick={() => void save()} disabled={!dirty || merging !== undefined} title={merging ? 'Choose in each change below, then save the merged text' : 'Save (Ctrl+S)'}>
-          Save
+        <button onClick={() => void save()} disabled={!dirty || merging !== undefined} title={merging ? t('editor.saveMergeFirst') : t('editor.saveTitle', { keys: keysOf('save') })}>
+          {t('actions.save')}
         </button>
         <button
           onClick={() => {
@@ -256,21 +276,21 @@ export function EditorPane({
             setMode(mode === 'rename' ? 'edit' : 'rename');
           }}
         >
-          Rename
+          {t('actions.rename')}
         </button>
         <button
           aria-pressed={mode === 'transfer'}
           disabled={dirty}
-          title={dirty ? 'Save or undo your changes first' : 'Move or copy this memory to another project'}
+          title={dirty ? t('editor.saveFirst') : t('editor.moveOrCopyTitle')}
           onClick={() => {
             back.remember();
             setMode(mode === 'transfer' ? 'edit' : 'transfer');
           }}
         >
-          Move or copy…
+          {t('actions.moveOrCopy')}
         </button>
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
-          History
+          {t('actions.history')}
         </button>
         {/* Set apart at the far end and drawn as destructive, so it is never hit in place of History. */}
         <button
@@ -280,12 +300,12 @@ export function EditorPane({
             setMode('delete');
           }}
         >
-          Delete
+          {t('actions.delete')}
         </button>
       </div>
       {notice && (
         <p className="banner" role="status">
-          {notice}
+          <Trans t={t} i18nKey={notice.key} values={{ version: notice.version, name: notice.name }} components={[<bdi />]} />
         </p>
       )}
       <ErrorText message={error} />
@@ -300,18 +320,20 @@ export function EditorPane({
             if (how === 'move') return onDeleted();
             closeAsk();
             setError(undefined);
-            setNotice(`Copied to ${name}.`);
+            setNotice({ key: 'editor.notice.copied', name });
           }}
         />
       )}
       {mode === 'delete' && (
-        <ConfirmDialog label={`Delete ${path}`} onCancel={closeAsk}>
-          <p>Delete {path}? It moves to the trash (under Memories), where it can be restored until the trash is emptied.</p>
+        <ConfirmDialog label={t('editor.deleteLabel', { path })} onCancel={closeAsk}>
+          <p>
+            <Trans t={t} i18nKey="editor.deleteQuestion" components={[<PathText path={path} />]} />
+          </p>
           <button className="danger" onClick={() => void remove()}>
-            Delete
+            {t('actions.delete')}
           </button>
           <button data-cancel onClick={closeAsk}>
-            Cancel
+            {t('actions.cancel')}
           </button>
         </ConfirmDialog>
       )}

@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { useAskedMode } from './useReturnFocus';
 
@@ -21,13 +23,14 @@ export function FolderPane({
   onRenamed: (to: string) => void;
   onDeleted: () => void;
 }) {
+  const { t } = useTranslation('memories');
   const { mode, setMode, back, closeAsk } = useAskedMode('idle', request, path);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">
-      <div className="toolbar" role="toolbar" aria-label="Folder actions">
-        <h2 className="file-title" title={`${path}/`}>
-          {path}/
+      <div className="toolbar" role="toolbar" aria-label={t('folder.toolbar')}>
+        <h2 className="file-title" title={isolatedPath(`${path}/`)} data-user-text="">
+          <PathText path={path} suffix="/" />
         </h2>
         <button
           onClick={() => {
@@ -35,7 +38,7 @@ export function FolderPane({
             setMode('rename');
           }}
         >
-          Rename
+          {t('actions.rename')}
         </button>
         <button
           className="danger apart"
@@ -44,21 +47,21 @@ export function FolderPane({
             setMode('delete');
           }}
         >
-          Delete
+          {t('actions.delete')}
         </button>
       </div>
-      <p className="empty">
-        {count} {count === 1 ? 'item' : 'items'} inside.
-      </p>
+      <p className="empty">{t('folder.items', { count })}</p>
       {mode === 'rename' && <RenameForm path={path} project={project} onRenamed={onRenamed} onCancel={closeAsk} onError={setError} />}
       {mode === 'delete' && (
         <div role="alertdialog" aria-labelledby="delete-folder-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
           <p id="delete-folder-q">
-            Delete the folder {path} and the {count} {count === 1 ? 'item' : 'items'} in it? Its memories move to the trash (under Memories), where they can be restored until the trash is emptied.
+            <Trans t={t} i18nKey="folder.deleteQuestion" count={count} components={[<PathText path={path} />]} />
           </p>
-          <button className="danger" onClick={() => void call('memoryDelete', { path, project }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>Delete</button>
+          <button className="danger" onClick={() => void call('memoryDelete', { path, project }).then(onDeleted, (err: unknown) => setError(messageOf(err)))}>
+            {t('actions.delete')}
+          </button>
           <button onClick={closeAsk} autoFocus>
-            Cancel
+            {t('actions.cancel')}
           </button>
         </div>
       )}

@@ -1,9 +1,11 @@
 import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { VersionEntry } from '../../../electron/shared/ipc';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { describeWriter, useConversationTitles } from './provenance';
+import { formatBytes, formatDateTime } from '../../lib/format';
+import { useConversationTitles, Writer } from './provenance';
 import { Splitter, usePaneSize } from './Splitter';
 import './PaneTitle.css';
 
@@ -13,6 +15,7 @@ import './PaneTitle.css';
  * be restored.
  */
 export function History({ path, project, current, onRestored }: { path: string; project: string; current: string; onRestored: () => void }) {
+  const { t } = useTranslation('memories');
   const [versions, setVersions] = useState<VersionEntry[]>([]);
   const [chosen, setChosen] = useState<{ version: number; text: string }>();
   const [error, setError] = useState<string>();
@@ -45,30 +48,32 @@ export function History({ path, project, current, onRestored }: { path: string; 
 
   return (
     <>
-      <Splitter label="Resize history" controls={paneId} value={size} min={220} max={720} onChange={setSize} edge="start" />
-      <aside className="history" id={paneId} aria-label="Version history" style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
-        <h2 className="file-title pane-title">History</h2>
-        {versions.length === 0 && <p className="empty">No versions yet.</p>}
+      <Splitter label={t('history.resize')} controls={paneId} value={size} min={220} max={720} onChange={setSize} edge="start" />
+      <aside className="history" id={paneId} aria-label={t('history.label')} style={{ '--pane-w': `${size}px` } as React.CSSProperties}>
+        <h2 className="file-title pane-title">{t('history.title')}</h2>
+        {versions.length === 0 && <p className="empty">{t('history.none')}</p>}
         <ul>
           {versions.map((v) => (
             <li key={v.version}>
               <button aria-pressed={chosen?.version === v.version} onClick={() => void show(v.version)}>
-                Version {v.version}
-                {v.current ? ' (current)' : ''} · <span className={`writer ${v.by?.kind ?? 'unknown'}`}>{describeWriter(v.by, titles)}</span>
+                {v.current ? t('history.versionCurrent', { version: v.version }) : t('history.version', { version: v.version })} ·{' '}
+                <span className={`writer ${v.by?.kind ?? 'unknown'}`}>
+                  <Writer by={v.by} titles={titles} />
+                </span>
                 <span className="meta">
                   {' '}
-                  · {new Date(v.modified).toLocaleString()} · {v.size} B
+                  · {t('history.meta', { date: formatDateTime(v.modified), size: formatBytes(v.size) })}
                 </span>
               </button>
             </li>
           ))}
         </ul>
-        {chosen && isCurrent && <p className="empty">This is the current text.</p>}
+        {chosen && isCurrent && <p className="empty">{t('history.isCurrent')}</p>}
         {chosen && !isCurrent && (
           <>
-            <p>Changes from version {chosen.version} to the current text:</p>
-            <Diff before={chosen.text} after={current} label={`Diff from version ${chosen.version}`} />
-            <button onClick={() => void restore()}>Restore</button>
+            <p>{t('history.changesFrom', { version: chosen.version })}</p>
+            <Diff before={chosen.text} after={current} label={t('history.diffLabel', { version: chosen.version })} />
+            <button onClick={() => void restore()}>{t('actions.restore')}</button>
           </>
         )}
         <ErrorText message={error} />

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
@@ -20,6 +21,7 @@ export type { MemoryTarget };
 
 /** Browse, search, create and edit the memories of any project (picked here). The tree follows every change live. */
 export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo?: (MemoryTarget & { n: number }) | undefined; restored?: MemoryDraft | undefined }) {
+  const { t } = useTranslation('memories');
   // Which project's memory is shown; every call below acts on it.
   const { project, selected, setSelected, ask: request, leaving, setLeaving, dirty, opened, apply, go: navigate } = useMemoryNavigation({ project: goTo?.project ?? FIRST_PROJECT, path: goTo?.path }, (_t, projectChanged) => {
     if (projectChanged) setError(undefined);
@@ -38,8 +40,19 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const searchBox = useRef<HTMLInputElement>(null);
   const search = useLiveSearch<Hit>((query) => call('memorySearch', { query, project }), project);
   // Layout: the list pane's width and whether it is shown; the trash in place of the editor; a pane action asked for from the tree (F2, Delete).
-  const [listSize, setListSize] = usePaneSize('list', 272, 180, 560);
+  const [listSize, setListSize] = usePaneSize('list', 304, 180, 560);
   const [listShown, setListShown] = useState(true);
+  const listToggleRef = useRef<HTMLButtonElement>(null);
+  /** Set when the user toggled the list: its toggle moves (into the list, or out of it) and keeps the focus. */
+  const listToggled = useRef(false);
+  const toggleList = () => {
+    listToggled.current = true;
+    setListShown(!listShown);
+  };
+  useEffect(() => {
+    if (listToggled.current) listToggleRef.current?.focus();
+    listToggled.current = false;
+  }, [listShown]);
   const [trashOpen, setTrashOpen] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
   const review = useReviewList(project);
@@ -85,48 +98,58 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
     }
   };
 
+  const listToggle = (
+    <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? t('view.hideList') : t('view.showList')}>
+      <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
+      <span className="spoken">{listShown ? t('view.hideList') : t('view.showList')}</span>
+    </button>
+  );
+
   return (
     <div className="memories">
-      <button className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={() => setListShown(!listShown)} title={listShown ? 'Hide memory list' : 'Show memory list'}>
-        <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
-        <span className="spoken">{listShown ? 'Hide memory list' : 'Show memory list'}</span>
-      </button>
+      {/* Hidden, the list leaves only its toggle; shown, the toggle ends the project picker's row instead of taking a column of its own. */}
+      {!listShown && listToggle}
       <div className="sidebar memory-list" id="memory-list" hidden={!listShown} style={{ '--pane-w': `${listSize}px` } as React.CSSProperties}>
-        <label className="project-picker">
-          Memories of project
-          <select value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
-            {projects?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-            {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? 'A deleted project' : 'Loading…'}</option>}
-          </select>
-        </label>
+        <div className="project-picker">
+          <label htmlFor="memory-project">{t('project.label')}</label>
+          <div className="list-head">
+            <select id="memory-project" value={project} onFocus={reloadProjects} onChange={(e) => void go({ project: e.target.value })}>
+              {projects?.map((p) => (
+                // A name the user chose: isolated, so a right-to-left one reads right.
+                <option key={p.id} value={p.id} dir="auto">
+                  {p.name}
+                </option>
+              ))}
+              {!projects?.some((p) => p.id === project) && <option value={project}>{projects ? t('project.deleted') : t('project.loading')}</option>}
+            </select>
+            {listShown && listToggle}
+          </div>
+        </div>
         <div className="row">
-          <button onClick={() => setCreating('file')}>New memory</button>
-          <button onClick={() => setCreating('dir')}>New folder</button>
+          <button onClick={() => setCreating('file')}>{t('actions.newMemory')}</button>
+          <button onClick={() => setCreating('dir')}>{t('actions.newFolder')}</button>
           <button aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
-            Trash
+            {t('actions.trash')}
           </button>
           <button aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
-            To review ({review.entries?.length ?? 0})
+            {t('actions.toReview', { total: review.entries?.length ?? 0 })}
           </button>
         </div>
         {creating && (
           <form className="inline-form" onSubmit={create}>
             <label>
-              {creating === 'file' ? 'Path of the new memory' : 'Path of the new folder'}
+              {creating === 'file' ? t('create.fileLabel') : t('create.folderLabel')}
               <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
             </label>
-            <button type="submit">Create</button>
+            <button type="submit">{t('actions.create')}</button>
             <button type="button" onClick={() => setCreating(undefined)}>
-              Cancel
+              {t('actions.cancel')}
             </button>
           </form>
         )}
         <form role="search" onSubmit={(e) => e.preventDefault()}>
-          <input ref={searchBox} type="search" aria-label="Search memories" placeholder="Search memories" value={search.query} onChange={(e) => (search.setQuery(e.target.value), setHitsShown(true))} />
+          {/* Follows the direction of what is typed: an Arabic or Hebrew query reads right to left. */}
+          <input ref={searchBox} type="search" dir="auto" aria-label={t('search.label')} placeholder={t('search.label')} value={search.query} onChange={(e) => (search.setQuery(e.target.value), setHitsShown(true))} />
         </form>
         <ErrorText message={error ?? search.error ?? listError} />
         {search.query.trim() && hitsShown ? (
@@ -153,7 +176,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
                 focusWhenReady('#memory-list .hits button');
               }}
             >
-              Back to the search results ({search.answer.items.length})
+              {t('search.backToResults', { total: search.answer.items.length })}
             </button>
           )
         )}
@@ -170,7 +193,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           onDelete={(e) => ask(e.path, 'delete')}
         />
       </div>
-      {listShown && <Splitter label="Resize memory list" controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
+      {listShown && <Splitter label={t('view.resizeList')} controls="memory-list" value={listSize} min={180} max={560} onChange={setListSize} edge="end" />}
       <div className="main-pane">
         {leaving && <DiscardDialog onKeep={() => setLeaving(undefined)} onDiscard={() => apply(leaving)} />}
         {reviewOpen ? (
@@ -220,7 +243,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
             }}
           />
         ) : (
-          <p className="empty">Choose a memory to read or edit it.</p>
+          <p className="empty">{t('view.chooseMemory')}</p>
         )}
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Choice, Conflict, Merge3 } from '../../../electron/shared/merge3';
 import './MergeView.css';
 
@@ -26,6 +27,7 @@ export function MergeView({
   onSave: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation('memories');
   const titleId = useId();
   const idBase = useId();
   const box = useRef<HTMLElement>(null);
@@ -58,12 +60,9 @@ export function MergeView({
       }}
     >
       <h3 id={titleId} ref={title} tabIndex={-1}>
-        Merge your edit with version {theirsVersion}
+        {t('merge.title', { version: theirsVersion })}
       </h3>
-      <p>
-        This memory was changed elsewhere while you were editing. Changes to different lines are combined already. Where you both changed the same lines, keep yours or take theirs; then save. Their
-        version stays in History.
-      </p>
+      <p>{t('merge.intro')}</p>
       <div className="merge-doc">
         {merge.chunks.map((chunk, i) =>
           chunk.kind === 'same' ? (
@@ -75,11 +74,11 @@ export function MergeView({
       </div>
       <div className="row merge-actions">
         <button data-merge-save onClick={onSave} disabled={left > 0}>
-          Save merged text
+          {t('merge.save')}
         </button>
-        <button onClick={onCancel}>Back to editing</button>
+        <button onClick={onCancel}>{t('merge.back')}</button>
         <p className="hint" aria-live="polite">
-          {left > 0 ? `${left} of ${merge.conflicts} ${merge.conflicts === 1 ? 'change' : 'changes'} left to choose.` : 'All chosen. Save keeps the merged text as a new version.'}
+          {left > 0 ? t('merge.left', { left, count: merge.conflicts }) : t('merge.allChosen')}
         </p>
       </div>
     </section>
@@ -87,25 +86,25 @@ export function MergeView({
 }
 
 function Region({ conflict, total, theirsVersion, choice, idBase, onChoose }: { conflict: Conflict; total: number; theirsVersion: number; choice: Choice | undefined; idBase: string; onChoose: (index: number, choice: Choice) => void }) {
+  const { t } = useTranslation('memories');
   const n = conflict.index + 1;
   const headingId = `${idBase}-${conflict.index}-title`;
-  const where = `your line ${conflict.mineLine}, their line ${conflict.theirsLine}`;
   return (
     <div role="group" aria-labelledby={headingId} className="merge-region" data-choice={choice ?? 'open'}>
       <h4 id={headingId}>
-        Change {n} of {total} <span className="meta">({where})</span>
-        {choice && <span className="merge-chosen"> · {choice === 'mine' ? 'keeping yours' : 'taking theirs'}</span>}
+        {t('merge.change', { n, total })} <span className="meta">{t('merge.where', { mine: conflict.mineLine, theirs: conflict.theirsLine })}</span>
+        {choice && <span className="merge-chosen"> · {choice === 'mine' ? t('merge.keepingYours') : t('merge.takingTheirs')}</span>}
       </h4>
       <div className="merge-sides">
-        <Side label="Yours" lines={conflict.mine} chosen={choice === 'mine'} />
-        <Side label={`Theirs (version ${theirsVersion})`} lines={conflict.theirs} chosen={choice === 'theirs'} />
+        <Side label={t('merge.yours')} lines={conflict.mine} chosen={choice === 'mine'} />
+        <Side label={t('merge.theirs', { version: theirsVersion })} lines={conflict.theirs} chosen={choice === 'theirs'} />
       </div>
       <div className="row">
         <button id={`${idBase}-${conflict.index}-mine`} aria-pressed={choice === 'mine'} onClick={() => onChoose(conflict.index, 'mine')}>
-          Keep mine for change {n}
+          {t('merge.keepMine', { n })}
         </button>
         <button aria-pressed={choice === 'theirs'} onClick={() => onChoose(conflict.index, 'theirs')}>
-          Take theirs for change {n}
+          {t('merge.takeTheirs', { n })}
         </button>
       </div>
     </div>
@@ -113,16 +112,18 @@ function Region({ conflict, total, theirsVersion, choice, idBase, onChoose }: { 
 }
 
 function Side({ label, lines, chosen }: { label: string; lines: string[]; chosen: boolean }) {
+  const { t } = useTranslation('memories');
   return (
     <figure className={chosen ? 'merge-side chosen' : 'merge-side'}>
       <figcaption>{label}</figcaption>
-      {lines.length ? <pre dir="auto">{lines.join('\n')}</pre> : <p className="empty">(these lines removed)</p>}
+      {lines.length ? <pre dir="auto">{lines.join('\n')}</pre> : <p className="empty">{t('merge.removed')}</p>}
     </figure>
   );
 }
 
 /** Merged lines between changes: all of a short stretch, else the lines next to the changes and a count. */
 function Context({ lines, first, last }: { lines: string[]; first: boolean; last: boolean }) {
+  const { t } = useTranslation('memories');
   const head = first ? [] : lines.slice(0, CONTEXT);
   const tail = last ? [] : lines.slice(Math.max(head.length, lines.length - CONTEXT));
   const hidden = lines.length - head.length - tail.length;
@@ -130,9 +131,7 @@ function Context({ lines, first, last }: { lines: string[]; first: boolean; last
   return (
     <>
       {head.length > 0 && <pre className="merge-context" dir="auto">{head.join('\n')}</pre>}
-      <p className="merge-fold meta">
-        {hidden} merged {hidden === 1 ? 'line' : 'lines'}
-      </p>
+      <p className="merge-fold meta">{t('merge.folded', { count: hidden })}</p>
       {tail.length > 0 && <pre className="merge-context" dir="auto">{tail.join('\n')}</pre>}
     </>
   );

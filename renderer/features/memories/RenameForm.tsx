@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { call, messageOf } from '../../lib/api';
 import { imeOwnsKey } from '../../lib/keys';
 
 /** Rename or move a memory or folder: one path field, checked by main against the memory path rules. */
 export function RenameForm({ path, project, onRenamed, onCancel, onError }: { path: string; project: string; onRenamed: (to: string) => void; onCancel: () => void; onError: (message: string) => void }) {
+  const { t } = useTranslation('memories');
   const [newPath, setNewPath] = useState(path);
   return (
     <form
@@ -21,12 +23,12 @@ export function RenameForm({ path, project, onRenamed, onCancel, onError }: { pa
       }}
     >
       <label>
-        New path
+        {t('rename.newPath')}
         <input value={newPath} onChange={(e) => setNewPath(e.target.value)} autoFocus />
       </label>
-      <button type="submit">Rename</button>
+      <button type="submit">{t('actions.rename')}</button>
       <button type="button" onClick={onCancel}>
-        Cancel
+        {t('actions.cancel')}
       </button>
     </form>
   );

@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
-import { call, on } from '../../lib/api';
+import { call, messageOf, on } from '../../lib/api';
 import { coalesced } from '../../lib/coalesce';
-import { mcpWriter } from './provenance';
+import { i18n } from '../../lib/i18n';
+import { PathText } from './PathText';
+import { ChangeWriter } from './provenance';
 
 /** Everything that shows the review inbox, told when a mark changed it (a mark is no memory change, so no event says so). */
 const listeners = new Set<() => void>();
@@ -66,7 +69,7 @@ export function useReviewList(project?: string): {
         setError(undefined);
       },
       (e: unknown) => {
-        if (ask === latest.current) setError(e instanceof Error ? e.message : 'The changes to review could not be listed. Try again.');
+        if (ask === latest.current) setError(e instanceof Error ? messageOf(e) : i18n.t('memories:review.listError'));
       },
     );
   }, [project]);
@@ -74,9 +77,20 @@ export function useReviewList(project?: string): {
   return { entries, error };
 }
 
-/** "changed by Claude, not reviewed" — the words a tree item and a list item say about a change. */
-export function reviewWords(e: ReviewEntry): string {
-  const by = e.by.kind === 'claude' ? 'Claude' : e.by.kind === 'cli' ? 'a script' : e.by.kind === 'mcp' ? mcpWriter(e.by.client) : 'another writer';
-  const what = e.from ? `moved here by ${by}` : e.kind === 'new' ? `new from ${by}` : e.kind === 'changed' ? `changed by ${by}` : `deleted by ${by}`;
-  return `${what}, not reviewed`;
+const FORMS = {
+  state: { moved: 'review.state.moved', new: 'review.state.new', changed: 'review.state.changed', deleted: 'review.state.deleted' },
+  spoken: { moved: 'tree.spokenReview.moved', new: 'tree.spokenReview.new', changed: 'tree.spokenReview.changed', deleted: 'tree.spokenReview.deleted' },
+  heading: { moved: 'review.heading.moved', new: 'review.heading.new', changed: 'review.heading.changed', deleted: 'review.heading.deleted' },
+} as const;
+
+/**
+ * What happened to a memory that waits for review, in words: "changed by Claude, not reviewed" in
+ * the review list (`state`), "Changed by Claude, not reviewed." said of a tree item (`spoken`),
+ * "Moved here by Claude (from /memories/a.md) · version 3" over its diff (`heading`). An app's name
+ * and a path are isolated for right-to-left scripts.
+ */
+export function ReviewWords({ entry, form }: { entry: ReviewEntry; form: keyof typeof FORMS }) {
+  const { t } = useTranslation('memories');
+  const what = entry.from ? 'moved' : entry.kind;
+  return <Trans t={t} i18nKey={FORMS[form][what]} values={{ version: entry.version }} components={[<ChangeWriter by={entry.by} />, <PathText path={entry.from ?? ''} />]} />;
 }

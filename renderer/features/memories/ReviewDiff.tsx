@@ -1,5 +1,6 @@
 import { diffLines, type Change } from 'diff';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** Unchanged lines kept on each side of a change; longer unchanged stretches are left out with a note. */
 const CONTEXT = 3;
@@ -63,7 +64,7 @@ function rows(before: string, after: string): Row[] {
 }
 
 const MARK = { added: '+', removed: '−', same: '' } as const;
-const SPOKEN = { added: 'added', removed: 'removed', same: '' } as const;
+const SPOKEN = { added: 'diff.added', removed: 'diff.removed' } as const;
 
 /**
  * The diff the review inbox shows: the same gutters and markers as the
@@ -72,6 +73,8 @@ const SPOKEN = { added: 'added', removed: 'removed', same: '' } as const;
  * hidden characters written out. Give it a `key` per change so paging restarts.
  */
 export function ReviewDiff({ before, after, label }: { before: string; after: string; label: string }) {
+  const { t } = useTranslation('memories');
+  const { t: tc } = useTranslation();
   const all = useMemo(() => rows(before, after), [before, after]);
   const [limit, setLimit] = useState(PAGE);
   const rest = all.length - limit;
@@ -83,7 +86,7 @@ export function ReviewDiff({ before, after, label }: { before: string; after: st
             <span className="gutter" aria-hidden="true" />
             <span className="gutter" aria-hidden="true" />
             <span className="mark" aria-hidden="true" />
-            <span className="note">{`${r.count.toLocaleString('en-US')} unchanged ${r.count === 1 ? 'line' : 'lines'}`}</span>
+            <span className="note">{t('review.unchanged', { count: r.count })}</span>
           </div>
         ) : (
           <div key={i} className={`line ${r.kind}`}>
@@ -96,14 +99,17 @@ export function ReviewDiff({ before, after, label }: { before: string; after: st
             <span className="mark" aria-hidden="true">
               {MARK[r.kind]}
             </span>
-            {r.kind !== 'same' && <span className="spoken">{SPOKEN[r.kind]}: </span>}
-            <span className="text">{visible(r.text)}</span>
+            {r.kind !== 'same' && <span className="spoken">{tc(SPOKEN[r.kind])}: </span>}
+            {/* The memory's own text: isolated, so a right-to-left line keeps its order. */}
+            <span className="text" dir="auto">
+              {visible(r.text)}
+            </span>
           </div>
         ),
       )}
       {rest > 0 && (
         <button className="more" onClick={() => setLimit((l) => l + PAGE)}>
-          {`Show ${Math.min(PAGE, rest).toLocaleString('en-US')} more lines (${rest.toLocaleString('en-US')} not shown yet)`}
+          {t('review.more', { count: Math.min(PAGE, rest), rest })}
         </button>
       )}
     </div>

@@ -1,13 +1,14 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReviewEntry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { describeWriter, useConversationTitles } from './provenance';
-import { reviewMarked, reviewWords } from './ReviewCount';
+import { PathText } from './PathText';
+import { useConversationTitles, Writer } from './provenance';
+import { reviewMarked, ReviewWords } from './ReviewCount';
 import { ReviewDiff } from './ReviewDiff';
 import './PaneTitle.css';
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The two texts a change is shown as: the reviewed one (or nothing) and the one to review (or nothing, once deleted). */
 async function texts(e: ReviewEntry, project: string | undefined): Promise<{ before: string; after: string }> {
@@ -18,17 +19,17 @@ async function texts(e: ReviewEntry, project: string | undefined): Promise<{ bef
 
 /** Puts focus on the trash's entry for `path` once the trash shows it (it renders a few frames after it opens). */
 function focusTrashEntry(path: string, frames = 120): void {
-  const buttons = document.querySelectorAll<HTMLButtonElement>('section[aria-label="Trash"] .trash-list button');
+  const buttons = document.querySelectorAll<HTMLButtonElement>('section[data-pane="trash"] .trash-list button');
   const button = [...buttons].find((b) => b.querySelector('.path')?.textContent === path);
   if (button) return button.focus();
   if (frames > 0) requestAnimationFrame(() => focusTrashEntry(path, frames - 1));
 }
 
-function diffLabel(e: ReviewEntry): string {
-  if (e.kind === 'deleted') return `Text of ${e.path} when it was deleted`;
-  if (e.reviewedVersion !== undefined) return `Changes since version ${e.reviewedVersion}, which you reviewed`;
+function diffLabel(t: TFunction<'memories'>, e: ReviewEntry): string {
+  if (e.kind === 'deleted') return t('review.diff.deleted', { path: e.path });
+  if (e.reviewedVersion !== undefined) return t('review.diff.since', { version: e.reviewedVersion });
   // A change with no earlier version kept must not pass its whole text off as the change.
-  return e.kind === 'changed' ? `Whole text of version ${e.version}: the versions before it are no longer kept` : `Text of version ${e.version}`;
+  return e.kind === 'changed' ? t('review.diff.whole', { version: e.version }) : t('review.diff.text', { version: e.version });
 }
 
 /**
@@ -51,6 +52,7 @@ export function ReviewPane({
   onOpen: (path: string) => void;
   onOpenTrash: () => void;
 }) {
+  const { t } = useTranslation('memories');
   const [chosen, setChosen] = useState<string | undefined>(entries[0]?.path);
   /** The change whose diff is on screen: the one "Mark reviewed" marks, even when a newer version is still loading. */
   const [shown, setShown] = useState<{ key: string; entry: ReviewEntry; before: string; after: string }>();
@@ -114,16 +116,16 @@ export function ReviewPane({
     <section className="trash-pane review-pane" aria-labelledby="review-title">
       <div className="toolbar">
         <h2 className="file-title pane-title" id="review-title" ref={heading} tabIndex={-1}>
-          To review
+          {t('review.title')}
         </h2>
         <button disabled={entries.length === 0} onClick={() => void mark(entries, null)}>
-          Mark all reviewed
+          {t('review.markAll')}
         </button>
       </div>
       <ErrorText message={error ?? listError} />
       <div className="trash-body">
-        {entries.length === 0 && <p className="empty">Nothing to review: you have seen every change Claude made to this memory.</p>}
-        <ul className="trash-list" aria-label="Changes to review">
+        {entries.length === 0 && <p className="empty">{t('review.nothing')}</p>}
+        <ul className="trash-list" aria-label={t('review.list')}>
           {entries.map((e) => (
             <li key={e.path}>
               <button
@@ -134,23 +136,33 @@ export function ReviewPane({
                 aria-pressed={entry?.path === e.path}
                 onClick={() => setChosen(e.path)}
               >
-                <span className="path">{e.path}</span>
-                <span className="meta"> · {reviewWords(e)}</span>
+                <PathText path={e.path} className="path" />
+                <span className="meta">
+                  {' '}
+                  · <ReviewWords entry={e} form="state" />
+                </span>
               </button>
             </li>
           ))}
         </ul>
         {entry && (
           <div className="review-detail">
-            <h3 className="path">{entry.path}</h3>
+            {/* The list above names the file (its button is pressed); the heading says what happened to it, and names the file to screen readers only. */}
+            <h3 className="review-what">
+              <span className="sr-only">
+                <PathText path={entry.path} />:{' '}
+              </span>
+              <span>
+                <ReviewWords entry={entry} form="heading" />
+              </span>
+            </h3>
             <p>
-              {capital(reviewWords(entry).replace(/, not reviewed$/, ''))}
-              {entry.from ? ` (from ${entry.from})` : ''} · version {entry.version} · {describeWriter(entry.by, titles)}
+              <Writer by={entry.by} titles={titles} />
             </p>
-            {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(entry)} /> : <p className="empty">Loading the change…</p>}
+            {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(t, entry)} /> : <p className="empty">{t('review.loading')}</p>}
             <div className="row">
               <button disabled={!seen} onClick={() => seen && markOne(seen)}>
-                Mark reviewed
+                {t('review.mark')}
               </button>
               {entry.kind === 'deleted' ? <button
                   onClick={() => {
@@ -158,8 +170,8 @@ export function ReviewPane({
                     focusTrashEntry(entry.path);
                   }}
                 >
-                  Open the trash
-                </button> : <button onClick={() => onOpen(entry.path)}>Open in editor</button>}
+                  {t('review.openTrash')}
+                </button> : <button onClick={() => onOpen(entry.path)}>{t('review.openEditor')}</button>}
             </div>
           </div>
         )}

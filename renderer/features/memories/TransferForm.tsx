@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { call, messageOf } from '../../lib/api';
 import { useProjects } from './projects';
 import { imeOwnsKey } from '../../lib/keys';
@@ -9,6 +10,7 @@ import { imeOwnsKey } from '../../lib/keys';
  * other project's trash and the vault's size limit, and says why it refuses.
  */
 export function TransferForm({ path, project, onDone, onCancel, onError }: { path: string; project: string; onDone: (mode: 'move' | 'copy', toName: string) => void; onCancel: () => void; onError: (message: string) => void }) {
+  const { t } = useTranslation('memories');
   const [projects] = useProjects(path);
   const others = projects?.filter((p) => p.id !== project) ?? [];
   const [to, setTo] = useState<string>();
@@ -18,23 +20,23 @@ export function TransferForm({ path, project, onDone, onCancel, onError }: { pat
   if (projects && others.length === 0)
     return (
       <div className="inline-form">
-        <p>There is no other project to move or copy to. Make one with “New project” in the chat sidebar.</p>
+        <p>{t('transfer.noOther')}</p>
         <button onClick={onCancel} autoFocus>
-          Close
+          {t('actions.close')}
         </button>
       </div>
     );
   return (
     <form
       className="inline-form"
-      aria-label="Move or copy to another project"
+      aria-label={t('transfer.label')}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !imeOwnsKey(e)) onCancel();
       }}
       onSubmit={(e) => {
         e.preventDefault();
         if (!target) return;
-        const name = others.find((p) => p.id === target)?.name ?? 'the other project';
+        const name = others.find((p) => p.id === target)?.name ?? t('transfer.otherProject');
         void call('memoryTransfer', { fromProject: project, path, toProject: target, toPath: toPath.trim(), mode }).then(
           () => onDone(mode, name),
           (err: unknown) => onError(messageOf(err)),
@@ -42,33 +44,33 @@ export function TransferForm({ path, project, onDone, onCancel, onError }: { pat
       }}
     >
       <label>
-        To project
+        {t('transfer.toProject')}
         <select value={target ?? ''} onChange={(e) => setTo(e.target.value)} autoFocus>
           {others.map((p) => (
-            <option key={p.id} value={p.id}>
+            <option key={p.id} value={p.id} dir="auto">
               {p.name}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Path there
+        {t('transfer.pathThere')}
         <input value={toPath} onChange={(e) => setToPath(e.target.value)} />
       </label>
       <fieldset className="row">
-        <legend>Keep this file here?</legend>
+        <legend>{t('transfer.keepHere')}</legend>
         <label>
-          <input type="radio" name="transfer-mode" checked={mode === 'copy'} onChange={() => setMode('copy')} /> Copy (keep it here too)
+          <input type="radio" name="transfer-mode" checked={mode === 'copy'} onChange={() => setMode('copy')} /> {t('transfer.copyMode')}
         </label>
         <label>
-          <input type="radio" name="transfer-mode" checked={mode === 'move'} onChange={() => setMode('move')} /> Move (with its history)
+          <input type="radio" name="transfer-mode" checked={mode === 'move'} onChange={() => setMode('move')} /> {t('transfer.moveMode')}
         </label>
       </fieldset>
       <button type="submit" disabled={!target}>
-        {mode === 'move' ? 'Move' : 'Copy'}
+        {mode === 'move' ? t('transfer.move') : t('transfer.copy')}
       </button>
       <button type="button" onClick={onCancel}>
-        Cancel
+        {t('actions.cancel')}
       </button>
     </form>
   );

@@ -1,12 +1,22 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { TrashEntry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
-import { describeWriter, useConversationTitles } from './provenance';
+import { formatBytes, formatDateTime } from '../../lib/format';
+import { PathText } from './PathText';
+import { useConversationTitles, Writer } from './provenance';
 import { useReturnFocus } from './useReturnFocus';
 import './PaneTitle.css';
 
-const when = (ms: number) => new Date(ms).toLocaleString();
+/** Who deleted a memory and when, as its trash entry says it. */
+function DeletedBy({ entry, titles }: { entry: TrashEntry; titles: Map<string, string> }) {
+  const { t } = useTranslation('memories');
+  const when = entry.deleted ? formatDateTime(entry.deleted) : t('trash.timeUnknown');
+  if (!entry.by) return <>{t('trash.deletedByUnknown', { when })}</>;
+  if (entry.by.kind === 'user') return <>{t('trash.deletedByYou', { when })}</>;
+  return <Trans t={t} i18nKey="trash.deletedBy" values={{ when }} components={[<Writer by={entry.by} titles={titles} />]} />;
+}
 
 /**
  * Deleted memories whose versions the vault still keeps: each with when and by
@@ -15,6 +25,7 @@ const when = (ms: number) => new Date(ms).toLocaleString();
  * then removes those versions for good.
  */
 export function TrashPane({ project, onRestored }: { project: string; onRestored: (path: string) => void }) {
+  const { t } = useTranslation('memories');
   const [entries, setEntries] = useState<TrashEntry[]>();
   const [chosen, setChosen] = useState<string>();
   const [version, setVersion] = useState<{ version: number; text: string }>();
@@ -69,9 +80,9 @@ export function TrashPane({ project, onRestored }: { project: string; onRestored
   const shown = version?.version ?? latest;
 
   return (
-    <section className="trash-pane" aria-label="Trash">
+    <section className="trash-pane" data-pane="trash" aria-label={t('trash.label')}>
       <div className="toolbar">
-        <h2 className="file-title pane-title">Trash</h2>
+        <h2 className="file-title pane-title">{t('trash.label')}</h2>
         <button
           className="danger"
           disabled={count === 0}
@@ -80,34 +91,31 @@ export function TrashPane({ project, onRestored }: { project: string; onRestored
             setAsking(true);
           }}
         >
-          Empty trash
+          {t('trash.empty')}
         </button>
       </div>
       {asking && (
         <div role="alertdialog" aria-labelledby="empty-trash-q" className="confirm" onKeyDown={(e) => e.key === 'Escape' && closeAsk()}>
-          <p id="empty-trash-q">
-            Permanently delete {count} {count === 1 ? 'memory and all its versions' : 'memories and all their versions'}? This cannot be undone.
-          </p>
+          <p id="empty-trash-q">{t('trash.emptyQuestion', { count })}</p>
           <button className="danger" onClick={() => void empty()}>
-            Delete permanently
+            {t('trash.deletePermanently')}
           </button>
           <button onClick={closeAsk} autoFocus>
-            Cancel
+            {t('actions.cancel')}
           </button>
         </div>
       )}
       <ErrorText message={error} />
       <div className="trash-body">
-        {entries && count === 0 && <p className="empty">The trash is empty.</p>}
+        {entries && count === 0 && <p className="empty">{t('trash.isEmpty')}</p>}
         <ul className="trash-list">
           {entries?.map((e) => (
             <li key={e.path}>
               <button aria-pressed={chosen === e.path} onClick={() => choose(e.path)}>
-                <span className="path">{e.path}</span>
+                <PathText path={e.path} className="path" />
                 <span className="meta">
                   {' '}
-                  · deleted by {e.by ? describeWriter(e.by, titles).replace(/^You$/, 'you') : 'unknown'}, {e.deleted ? when(e.deleted) : 'time not recorded'} · {e.versions.length}{' '}
-                  {e.versions.length === 1 ? 'version' : 'versions'}
+                  · <DeletedBy entry={e} titles={titles} /> · {t('trash.versions', { count: e.versions.length })}
                 </span>
               </button>
             </li>
@@ -115,26 +123,30 @@ export function TrashPane({ project, onRestored }: { project: string; onRestored
         </ul>
         {entry && (
           <div className="trash-versions">
-            <h3>Versions of {entry.path}</h3>
+            <h3>
+              <Trans t={t} i18nKey="trash.versionsOf" components={[<PathText path={entry.path} />]} />
+            </h3>
             <ul>
               {[...entry.versions].reverse().map((v) => (
                 <li key={v.version}>
                   <button aria-pressed={shown === v.version} onClick={() => void show(entry.path, v.version)}>
-                    Version {v.version} · {describeWriter(v.by, titles)}
+                    {t('history.version', { version: v.version })} · <Writer by={v.by} titles={titles} />
                     <span className="meta">
                       {' '}
-                      · {when(v.modified)} · {v.size} B
+                      · {t('history.meta', { date: formatDateTime(v.modified), size: formatBytes(v.size) })}
                     </span>
                   </button>
                 </li>
               ))}
             </ul>
             {version && (
-              <div role="group" aria-label={`Text of version ${version.version}`}>
-                <pre className="preview">{version.text}</pre>
+              <div role="group" aria-label={t('trash.textOf', { version: version.version })}>
+                <pre className="preview" dir="auto">
+                  {version.text}
+                </pre>
               </div>
             )}
-            {shown !== undefined && <button onClick={() => void restore(entry.path, shown)}>Restore this version</button>}
+            {shown !== undefined && <button onClick={() => void restore(entry.path, shown)}>{t('trash.restore')}</button>}
           </div>
         )}
       </div>

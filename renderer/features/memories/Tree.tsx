@@ -1,10 +1,10 @@
 import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
 import { imeOwnsKey } from '../../lib/keys';
-import { writerBadge } from './provenance';
-import { reviewWords } from './ReviewCount';
-import { ROOT, ancestorsOf, detailsOf, expandedFor, indexEntries, parentOf, spokenDetailsOf, TYPE_AHEAD_RESET_MS, typeAheadAfter, typeAheadMatch, visibleRows, type Row, type TypeAhead } from './tree-rows';
+import { ROOT, ancestorsOf, expandedFor, indexEntries, parentOf, TYPE_AHEAD_RESET_MS, typeAheadAfter, typeAheadMatch, visibleRows, type Row, type TypeAhead } from './tree-rows';
+import { hasDescription, rowTitle, RowParts } from './TreeRow';
 import { useTreeDetails } from './tree-details';
 import './Tree.css';
 
@@ -58,6 +58,7 @@ interface Props extends TreeActions {
  * Nothing is decrypted until a file is opened.
  */
 export function Tree({ entries, selected, onSelect, onRename, onDelete, review, reveal, hidden }: Props) {
+  const { t } = useTranslation('memories');
   const toReview = useMemo(() => new Map((review ?? []).map((r) => [r.path, r])), [review]);
   const index = useMemo(() => indexEntries(entries), [entries]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(selected ? ancestorsOf(selected) : []));
@@ -236,21 +237,18 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
     k.preventDefault();
   };
 
-  if (entries.length === 0) return hidden ? null : <p className="empty">No memories yet. Claude adds them as you chat, or create one with “New memory”.</p>;
+  if (entries.length === 0) return hidden ? null : <p className="empty">{t('tree.empty')}</p>;
 
   return (
     <div className="tree-box" hidden={hidden}>
       <div className="tree-scroll" ref={scroller}>
-        <ul role="tree" aria-label="Memories" className={`tree${details ? ' with-details' : ''}`} style={{ height: virtualizer.getTotalSize() }}>
+        <ul role="tree" aria-label={t('tree.label')} className={`tree${details ? ' with-details' : ''}`} style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index];
             if (!row) return null;
             const e = row.entry;
-            const badge = e.kind === 'file' ? writerBadge(e.by) : undefined;
             const unreviewed = toReview.get(e.path);
             const open = e.kind === 'dir' ? expanded.has(e.path) : undefined;
-            const info = detailsOf(e);
-            const spoken = `${unreviewed ? `${reviewWords(unreviewed).replace(/^./, (c) => c.toUpperCase())}. ` : ''}${badge ? `Last changed by ${badge.who}. ` : ''}${spokenDetailsOf(e)}`.trim();
             const descIdOf = `${descId}-${v.index}`;
             return (
               <li
@@ -261,7 +259,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
                   else items.current.delete(e.path);
                 }}
                 role="treeitem"
-                aria-describedby={spoken ? descIdOf : undefined}
+                aria-describedby={hasDescription(e, unreviewed) ? descIdOf : undefined}
                 aria-selected={selected === e.path}
                 aria-expanded={open}
                 aria-level={row.level}
@@ -274,7 +272,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
                 onFocus={() => setActive(e.path)}
                 onKeyDown={(k) => onKey(k, row, v.index)}
                 onAnimationEnd={() => setFlash(undefined)}
-                title={info ? `${e.path}\n${info}` : e.path}
+                title={rowTitle(t, e)}
               >
                 {e.kind === 'dir' ? (
                   <span
@@ -290,28 +288,7 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
                 ) : (
                   <span className="caret" aria-hidden="true" />
                 )}
-                <span className="name">{row.name}</span>
-                {unreviewed && (
-                  <span className="badge review" aria-hidden="true" title="Not reviewed yet: see To review">
-                    ● {unreviewed.kind === 'new' ? 'new' : 'changed'}
-                  </span>
-                )}
-                {badge && (
-                  <span className={`badge ${badge.tone}`} aria-hidden="true" title={`Last changed by ${badge.who}`}>
-                    {badge.text}
-                  </span>
-                )}
-                {details && info && (
-                  <span className="meta" aria-hidden="true">
-                    {info}
-                  </span>
-                )}
-                {/* The item's name is the file name; the badges and details are said in words here, as its description. */}
-                {spoken && (
-                  <span className="spoken" id={descIdOf} aria-hidden="true">
-                    {spoken}
-                  </span>
-                )}
+                <RowParts row={row} unreviewed={unreviewed} details={details} descId={descIdOf} />
               </li>
             );
           })}
@@ -319,8 +296,8 @@ export function Tree({ entries, selected, onSelect, onRename, onDelete, review, 
       </div>
       {/* Below the tree, so Tab goes from the search straight into the tree, and the order on screen is the order of focus. */}
       <div className="tree-bar">
-        <button className="small" aria-pressed={details} onClick={() => setDetails(!details)} title="Show each memory's size and last change in a column">
-          Size and date
+        <button className="small" aria-pressed={details} onClick={() => setDetails(!details)} title={t('tree.showDetailsTitle')}>
+          {t('tree.showDetails')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 /** Where a memory view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it. */
@@ -51,14 +52,15 @@ export function useMemoryNavigation(start: MemoryTarget, onApply?: (t: MemoryTar
 
 /** "Discard your unsaved changes?" asked in the page: Discard changes, or Keep editing (also Escape). */
 export function DiscardDialog({ onDiscard, onKeep }: { onDiscard: () => void; onKeep: () => void }) {
+  const { t } = useTranslation('memories');
   return (
-    <ConfirmDialog label="Unsaved changes" onCancel={onKeep}>
-      <p>Discard your unsaved changes to this memory?</p>
+    <ConfirmDialog label={t('discard.label')} onCancel={onKeep}>
+      <p>{t('discard.question')}</p>
       <button className="danger" onClick={onDiscard}>
-        Discard changes
+        {t('discard.discard')}
       </button>
       <button data-cancel onClick={onKeep}>
-        Keep editing
+        {t('discard.keep')}
       </button>
     </ConfirmDialog>
   );

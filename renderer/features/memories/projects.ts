@@ -3,6 +3,7 @@ import type { Entry } from '../../../electron/shared/ipc';
 import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf, on } from '../../lib/api';
 import { coalesced } from '../../lib/coalesce';
+import { i18n } from '../../lib/i18n';
 
 /** The first project's id: its memory is the vault's own `/memories`. */
 export const FIRST_PROJECT = 'default';
@@ -25,9 +26,9 @@ export function useProjects(fresh: unknown): [Project[] | undefined, () => void]
   return [projects, reload];
 }
 
-/** A project's name for headings, or a plain statement that it is gone. */
+/** A project's name for headings, or a plain statement that it is gone (in the window's language: call from a component that uses useTranslation). */
 export function projectName(projects: Project[] | undefined, id: string): string {
-  return projects?.find((p) => p.id === id)?.name ?? (projects ? 'a deleted project' : '…');
+  return projects?.find((p) => p.id === id)?.name ?? (projects ? i18n.t('memories:project.deletedName') : '…');
 }
 
 /** One project's memory entries, following every change made to that project (by Claude, the CLI or another editor). */

@@ -124,15 +124,3 @@ export function typeAheadMatch(rows: readonly Pick<Row, 'name'>[], from: number,
   if (whole !== undefined) return whole;
   return [...lower].every((c) => c === first) ? find(first!, start + 1) : undefined;
 }
-
-const units = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
-
-/** A file's size and last change in a few words ("1.2 KB · 24/11/2026, 10:30"); folders have none. */
-export function detailsOf(e: Entry): string | undefined {
-  return e.kind === 'file' ? `${units(e.size)} · ${new Date(e.modified).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}` : undefined;
-}
-
-/** The same, as a screen reader says it. */
-export function spokenDetailsOf(e: Entry): string {
-  return e.kind === 'file' ? `${units(e.size)}, ${new Date(e.modified).toLocaleString()}` : '';
-}

@@ -1,19 +1,20 @@
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { OutsideApproval } from '../../../electron/shared/channel';
 import { ErrorText } from '../../components/ErrorText';
 import { ApprovalCard } from '../chat/ApprovalCard';
 import { ApiError, call, messageOf, on } from '../../lib/api';
-
-const time = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+import { formatTime } from '../../lib/format';
 
 /**
  * Changes other apps (MCP clients, `mnemo memory`) wait to have approved, above
  * every section so they are seen from any tab: the same card as Claude's in
  * the chat, naming the app and the project. Main sends the whole list whenever
- * it changes (asked, decided here or timed out, denied at lock), so a card goes
+ * it changes (asked, decided here, timed out, withdrawn, ended by a lock), so a card goes
  * once it no longer waits, and a reloaded page asks for the list again.
  */
 export function OutsideApprovals() {
+  const { t } = useTranslation('settings');
   const [pending, setPending] = useState<OutsideApproval[]>([]);
   const [error, setError] = useState<string>();
 
@@ -44,11 +45,11 @@ export function OutsideApprovals() {
 
   if (pending.length === 0 && !error) return null;
   return (
-    <section className="outside-approvals" aria-label="Changes other apps ask to make">
+    <section className="outside-approvals" aria-label={t('otherApps.outside.label')}>
       {pending.map((a) => (
         <ApprovalCard key={a.id} who={a.client} approval={{ type: 'approval', ...a }} onDecide={(allow) => void decide(a.id, allow)}>
           <p className="hint">
-            In project <bdi>{a.projectName}</bdi>, through {a.via === 'mcp' ? 'MCP' : 'the mnemo command'}. If you do not answer by {time(a.expires)}, the change is not made.
+            <Trans t={t} i18nKey={a.via === 'mcp' ? 'otherApps.outside.viaMcp' : 'otherApps.outside.viaCommand'} values={{ project: a.projectName, time: formatTime(a.expires) }} components={[<bdi />]} />
           </p>
         </ApprovalCard>
       ))}

@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { BidiPath } from '../../components/BidiPath';
 import { Modal } from '../../components/Modal';
 import { imeOwnsKey } from '../../lib/keys';
 import { filterItems, type PaletteTarget } from './filter';
@@ -15,6 +17,7 @@ const optionId = (i: number) => `palette-option-${i}`;
  * active option (aria-activedescendant), Enter goes there, Escape closes.
  */
 export function Palette({ onGo, onDismiss }: { onGo: (target: PaletteTarget) => void; onDismiss: () => void }) {
+  const { t } = useTranslation('palette');
   const { items, loading } = usePaletteItems();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -31,15 +34,15 @@ export function Palette({ onGo, onDismiss }: { onGo: (target: PaletteTarget) => 
   const expanded = shown.length > 0;
   return (
     <Modal labelledBy="palette-title" className="palette" initialFocus="input" onDismiss={onDismiss}>
-      <h2 id="palette-title">Go to</h2>
+      <h2 id="palette-title">{t('title')}</h2>
       <input
         role="combobox"
-        aria-label="Conversation, memory, project or setting"
+        aria-label={t('input')}
         aria-expanded={expanded}
         aria-controls={LIST}
         aria-autocomplete="list"
         aria-activedescendant={expanded ? optionId(at) : undefined}
-        placeholder="Type a title, a memory path, a project or a setting"
+        placeholder={t('placeholder')}
         autoComplete="off"
         spellCheck={false}
         value={query}
@@ -59,21 +62,21 @@ export function Palette({ onGo, onDismiss }: { onGo: (target: PaletteTarget) => 
           }
         }}
       />
-      <ul role="listbox" id={LIST} aria-label="Places to go" className="palette-list" hidden={!expanded}>
+      <ul role="listbox" id={LIST} aria-label={t('list')} className="palette-list" hidden={!expanded}>
         {shown.map((item, i) => (
           // Chosen by the box's keys or a click; the options themselves take no focus, as the pattern wants.
           <li key={item.key} id={optionId(i)} role="option" aria-selected={i === at} className={i === at ? 'active' : undefined} onMouseMove={() => i !== at && setActive(i)} onClick={() => go(i)}>
-            <bdi className="palette-label">{item.label}</bdi>
+            {/* What someone wrote (a title, a path, a project's name) is isolated; a memory's path segment by segment. */}
+            {item.target.kind === 'memory' ? <BidiPath path={item.label} className="palette-label" /> : <bdi className="palette-label">{item.label}</bdi>}
             <span className="palette-kind">
               {' '}
-              {item.kind}
-              {item.detail ? ` ${item.detail}` : ''}
+              {item.project ? <Trans t={t} i18nKey="inProject" values={{ kind: item.kind, project: item.project }} components={[<bdi />]} /> : item.kind}
             </span>
           </li>
         ))}
       </ul>
       <p className="palette-status" role="status">
-        {loading ? 'Loading…' : shown.length === 0 ? 'Nothing matches.' : ''}
+        {loading ? t('loading') : shown.length === 0 ? t('nothing') : ''}
       </p>
     </Modal>
   );

@@ -16,9 +16,10 @@ export interface PaletteItem {
   key: string;
   /** What is matched and shown first: a conversation's title, a memory's path, a project's or section's name. */
   label: string;
-  /** Said after the label: what kind of thing it is, and where (the project). */
+  /** Said after the label: what kind of thing it is, in the window's language… */
   kind: string;
-  detail?: string | undefined;
+  /** …and the name of the project it is in, where there are several. */
+  project?: string | undefined;
   target: PaletteTarget;
 }
 

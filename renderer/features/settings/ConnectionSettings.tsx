@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ApiKeySource } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
@@ -7,10 +8,10 @@ import { PassphraseConfirm } from './PassphraseConfirm';
 export type KeyStatus = { hasApiKey: boolean; apiKeySource: ApiKeySource };
 export const CONSOLE_KEYS_URL = 'https://console.anthropic.com/settings/keys';
 
-/** Says where the key a chat would use comes from; never the key. */
-export function keySourceText(k: KeyStatus): string {
-  if (k.apiKeySource === 'environment') return 'from the ANTHROPIC_API_KEY environment variable' + (k.hasApiKey ? ' (used instead of the key stored in the vault)' : '');
-  return k.apiKeySource === 'vault' ? 'set (stored encrypted in the vault; never shown again)' : 'not set';
+/** Where the key a chat would use comes from (the catalog sentence; its state said in bold), never the key. */
+export function keySourceKey(k: KeyStatus) {
+  if (k.apiKeySource === 'environment') return k.hasApiKey ? ('apiKey.source.environmentOverVault' as const) : ('apiKey.source.environment' as const);
+  return k.apiKeySource === 'vault' ? ('apiKey.source.vault' as const) : ('apiKey.source.none' as const);
 }
 
 /** A save refused because of the key itself (shown at the key field); `unchecked`: the API could not be asked, so the user may save it anyway. */
@@ -24,6 +25,7 @@ const KEY_PROBLEMS = new Set(['KEY_REFUSED', 'KEY_UNCHECKED', 'INVALID', 'LIMIT'
  * at the field, with the focus back in it and nothing saved.
  */
 export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean }) {
+  const { t } = useTranslation('settings');
   const [apiKey, setApiKey] = useState('');
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
@@ -58,7 +60,7 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
   const saveKey = (key: string | null, opts: { passphrase?: string; check?: boolean; checked?: boolean } = {}) =>
     run(async () => {
       setKeyProblem(undefined);
-      if (opts.check) setStatus('Checking the key with Anthropic…');
+      if (opts.check) setStatus(t('apiKey.checking'));
       setChecking(Boolean(opts.check));
       try {
         const r = await call('settingsSetApiKey', { apiKey: key, ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}), ...(opts.check ? { check: true } : {}) });
@@ -66,18 +68,18 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         setApiKey('');
         setConsent(undefined);
         setPassphrase('');
-        if (!r.hasApiKey) return 'API key removed.';
-        return opts.check || opts.checked ? 'API key saved in the vault. Anthropic accepted it.' : 'API key saved in the vault, without a check.';
+        if (!r.hasApiKey) return t('apiKey.removed');
+        return opts.check || opts.checked ? t('apiKey.savedChecked') : t('apiKey.savedUnchecked');
       } catch (err) {
         // The typed key stays in its field while main asks for the passphrase (or after a wrong one). Main checked the key first, so it is not checked again.
         if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') {
-          setConsent({ key, question: err.message, checked: Boolean(opts.check || opts.checked) });
+          setConsent({ key, question: messageOf(err), checked: Boolean(opts.check || opts.checked) });
           return '';
         }
         if (key !== null && err instanceof ApiError && KEY_PROBLEMS.has(err.code)) {
           setConsent(undefined);
           setPassphrase('');
-          setKeyProblem({ message: err.message, unchecked: err.code === 'KEY_UNCHECKED' });
+          setKeyProblem({ message: messageOf(err), unchecked: err.code === 'KEY_UNCHECKED' });
           return '';
         }
         if (opts.passphrase !== undefined) {
@@ -91,15 +93,15 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
     });
   return (
     <>
-      <p>
-        API key: <strong>{keySourceText(keyStatus)}</strong>.{' '}
+      <p className="key-status">
+        <Trans t={t} i18nKey={keySourceKey(keyStatus)} values={{ variable: 'ANTHROPIC_API_KEY' }} components={[<strong />]} />{' '}
         <button type="button" className="link" onClick={() => void call('openLink', { href: CONSOLE_KEYS_URL }).catch(() => undefined)}>
-          Get an API key
+          {t('apiKey.get')}
         </button>
       </p>
       <form
         className="api-key-form"
-        aria-label="API key"
+        aria-label={t('apiKey.formLabel')}
         aria-busy={checking}
         onSubmit={(e) => {
           e.preventDefault();
@@ -108,7 +110,7 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
       >
         <div className="row">
           <label>
-            Anthropic API key
+            {t('apiKey.field')}
             <input
               ref={keyField}
               type="password"
@@ -122,33 +124,35 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
                 setApiKey(e.target.value);
                 setKeyProblem(undefined);
               }}
+              // The shape of a key, not words: the same in every language.
               placeholder="sk-ant-…"
+              translate="no"
               autoFocus={autoFocus}
             />
           </label>
           <button type="submit" disabled={!apiKey.trim() || checking}>
-            Save key
+            {t('apiKey.save')}
           </button>
         </div>
         <ErrorText message={keyProblem?.message} id={problemId} />
         {keyProblem?.unchecked && (
           <button type="button" onClick={() => void saveKey(apiKey, {})}>
-            Save without checking
+            {t('apiKey.saveUnchecked')}
           </button>
         )}
       </form>
       <div className="row save-row">
-        {keyStatus.hasApiKey && <button onClick={() => void saveKey(null)}>Remove key</button>}
+        {keyStatus.hasApiKey && <button onClick={() => void saveKey(null)}>{t('apiKey.remove')}</button>}
         <button
           onClick={() =>
             void run(async () => {
-              setStatus('Testing the connection…');
+              setStatus(t('apiKey.testing'));
               return (await call('settingsTestConnection')).message;
             })
           }
           disabled={keyStatus.apiKeySource === 'none'}
         >
-          Test connection
+          {t('apiKey.test')}
         </button>
         {status && (
           <span role="status" className="saved">
@@ -159,9 +163,9 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
       </div>
       {consent && (
         <PassphraseConfirm
-          label="Passphrase (to allow this change)"
+          label={t('consent.label')}
           question={consent.question}
-          action={consent.key === null ? 'Remove key with passphrase' : 'Save key with passphrase'}
+          action={consent.key === null ? t('apiKey.removeWithPassphrase') : t('apiKey.saveWithPassphrase')}
           value={passphrase}
           error={consent.error}
           onChange={setPassphrase}
@@ -175,9 +179,10 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
 
 /** The Connection section of Settings. */
 export function ConnectionSettings({ keyStatus, onKeyStatus }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void }) {
+  const { t } = useTranslation('settings');
   return (
     <section aria-labelledby="conn">
-      <h2 id="conn">Connection</h2>
+      <h2 id="conn">{t('connection.title')}</h2>
       <ApiKeyFields keyStatus={keyStatus} onKeyStatus={onKeyStatus} />
     </section>
   );

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ModelList } from '../../../electron/shared/projects';
 import { ModelListbox } from '../../components/ModelListbox';
 import { call, messageOf } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
 
 /**
  * The model setting as a choice among the models the API offers, each with
@@ -11,6 +13,7 @@ import { call, messageOf } from '../../lib/api';
  * selected, marked as not offered, so saving other settings never changes it.
  */
 export function ModelPicker({ value, onChange, keyStatus }: { value: string; onChange: (model: string) => void; keyStatus: string }) {
+  const { t } = useTranslation('settings');
   const [list, setList] = useState<ModelList>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string>();
@@ -21,18 +24,18 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
   const load = useCallback(async (refresh: boolean) => {
     setBusy(true);
     setError(undefined);
-    setStatus(refresh ? 'Asking the API for its models…' : undefined);
+    setStatus(refresh ? t('models.asking') : undefined);
     try {
       const l = await call('modelsList', refresh ? { refresh: true } : undefined);
       setList(l);
-      if (refresh) setStatus(`List refreshed: ${l.models.length} ${l.models.length === 1 ? 'model' : 'models'}.`);
+      if (refresh) setStatus(t('models.refreshed', { count: l.models.length }));
     } catch (err) {
       setStatus(undefined);
       setError({ message: messageOf(err), asked: refresh });
     } finally {
       setBusy(false);
     }
-  }, []);
+  }, [t]);
   const box = useRef<HTMLDivElement>(null);
   const haveList = list !== undefined && list.fetched > 0;
   // Without a list yet (no key when Settings was first drawn, or offline), try again when a key is set and each time Settings is shown.
@@ -52,17 +55,17 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
   const models = list?.models ?? [];
   // "Not offered" only once there is a list to say it against; before that the model is simply the one saved.
   const missing = haveList && !models.some((m) => m.id === value);
-  const since = haveList ? new Date(list.fetched).toLocaleString() : undefined;
+  const since = haveList ? formatDateTime(list.fetched) : undefined;
 
   return (
     <div className="model-picker" ref={box}>
       <div className="field">
-        <span aria-hidden="true">Model</span>
+        <span aria-hidden="true">{t('models.label')}</span>
         {/* Refresh sits beside the box it refreshes, not on a line of its own. */}
         <div className="model-row">
-          <ModelListbox label="Model" value={value} models={models} listLoaded={haveList} onChange={(m) => m !== null && onChange(m)} describedBy={missing || error ? noteId : undefined} />
+          <ModelListbox label={t('models.label')} value={value} models={models} listLoaded={haveList} onChange={(m) => m !== null && onChange(m)} describedBy={missing || error ? noteId : undefined} />
           <button type="button" onClick={() => void load(true)} disabled={busy}>
-            Refresh list
+            {t('models.refresh')}
           </button>
         </div>
       </div>
@@ -74,15 +77,15 @@ export function ModelPicker({ value, onChange, keyStatus }: { value: string; onC
       <div id={noteId}>
         {missing && (
           <p className="note">
-            <strong>Not offered:</strong> the saved model {value} is not in the API’s list. Claude may refuse it; pick another model and save.
+            <Trans t={t} i18nKey="models.notOffered" values={{ model: value }} components={[<strong />, <span translate="no" />]} />
           </p>
         )}
         {error?.asked && (
           <p role="alert" className="error">
-            {since ? `${error.message} Showing the list fetched ${since}.` : error.message}
+            {since ? t('models.refreshFailed', { error: error.message, when: since }) : error.message}
           </p>
         )}
-        {error && !error.asked && <p className="note">No list of models yet. {error.message}</p>}
+        {error && !error.asked && <p className="note">{t('models.noList', { error: error.message })}</p>}
       </div>
     </div>
   );

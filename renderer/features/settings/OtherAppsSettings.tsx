@@ -1,16 +1,25 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ChannelCall, ChannelStatus, ConfigTarget, ProjectConfigs } from '../../../electron/shared/channel';
+import { BidiPath } from '../../components/BidiPath';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { KnownApps } from './KnownApps';
 
-const TARGETS: Array<{ target: ConfigTarget; title: string; where: string }> = [
-  { target: 'claude-desktop', title: 'Claude Desktop', where: 'Add this to claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config), next to any servers already under mcpServers, then restart Claude Desktop.' },
-  { target: 'claude-desktop-windows', title: 'Claude Desktop on Windows', where: 'The same, for Windows: Claude Desktop starts the mnemo command through cmd.' },
-  { target: 'claude-code', title: 'Claude Code', where: 'Run this once in a terminal.' },
-  { target: 'cursor', title: 'Cursor', where: 'Save this as .cursor/mcp.json in a project, or as ~/.cursor/mcp.json for every project.' },
-];
+/** Each app's configuration: its name and where it goes (catalog keys; file names and keys of JSON files are passed in, never translated). */
+const TARGETS = [
+  { target: 'claude-desktop', title: 'otherApps.targets.claudeDesktop', where: 'otherApps.targets.claudeDesktopWhere' },
+  { target: 'claude-desktop-windows', title: 'otherApps.targets.claudeDesktopWindows', where: 'otherApps.targets.claudeDesktopWindowsWhere' },
+  { target: 'claude-code', title: 'otherApps.targets.claudeCode', where: 'otherApps.targets.claudeCodeWhere' },
+  { target: 'claude-code-windows', title: 'otherApps.targets.claudeCodeWindows', where: 'otherApps.targets.claudeCodeWindowsWhere' },
+  { target: 'cursor', title: 'otherApps.targets.cursor', where: 'otherApps.targets.cursorWhere' },
+  { target: 'cursor-windows', title: 'otherApps.targets.cursorWindows', where: 'otherApps.targets.cursorWindowsWhere' },
+] as const satisfies ReadonlyArray<{ target: ConfigTarget; title: string; where: string }>;
+const FILES = { file: 'claude_desktop_config.json', key: 'mcpServers' };
+const CURSOR_FILE = { file: '.cursor/mcp.json', globalFile: '~/.cursor/mcp.json' };
 
-const when = (ms: number) => new Date(ms).toLocaleString([], { dateStyle: 'short', timeStyle: 'medium' });
+const when = (ms: number) => formatDate(ms, { dateStyle: 'short', timeStyle: 'medium' });
 
 /**
  * Settings → "Use this memory in other apps": what other apps may do (the
@@ -20,6 +29,7 @@ const when = (ms: number) => new Date(ms).toLocaleString([], { dateStyle: 'short
  * Refreshed whenever the section comes into view, and the log as calls come in.
  */
 export function OtherAppsSettings({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('settings');
   const [status, setStatus] = useState<ChannelStatus>();
   const [configs, setConfigs] = useState<ProjectConfigs[]>([]);
   const [project, setProject] = useState<string>();
@@ -27,6 +37,8 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
   const [calls, setCalls] = useState<ChannelCall[]>([]);
   const [copied, setCopied] = useState<{ target: ConfigTarget; message: string }>();
   const [error, setError] = useState<string>();
+  /** Counts the times the section came into view: the apps list is asked for again each time. */
+  const [seen, setSeen] = useState(0);
   const box = useRef<HTMLElement>(null);
   const ids = useId();
 
@@ -45,6 +57,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
     const seen = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       refresh();
+      setSeen((n) => n + 1);
       call('channelConfigs', { readOnly }).then(setConfigs, () => undefined);
     });
     const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
@@ -58,7 +71,7 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
     setCopied(undefined);
     try {
       const r = await call('channelCopyConfig', { project: shown.project, target, readOnly });
-      setCopied({ target, message: r.copied ? 'Copied.' : 'Copying is not available here; select the text and copy it.' });
+      setCopied({ target, message: r.copied ? t('otherApps.config.copied') : t('otherApps.config.noClipboard') });
     } catch (err) {
       setCopied({ target, message: messageOf(err) });
     }
@@ -66,30 +79,30 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
 
   return (
     <section aria-labelledby="other-apps" className="other-apps" ref={box}>
-      <h2 id="other-apps">Use this memory in other apps</h2>
+      <h2 id="other-apps">{t('otherApps.title')}</h2>
       <p>
-        Claude Desktop, Claude Code, Cursor and other apps that speak MCP can use this memory through the <code>mnemo mcp</code> command. While Mnemo is unlocked they go through it: their changes show here at
-        once, approval mode asks you first, and the review inbox lists them. No passphrase is ever written into their configuration.
+        <Trans t={t} i18nKey="otherApps.intro" values={{ command: 'mnemo mcp' }} components={[<code translate="no" />]} />
       </p>
       {status?.problem ? (
         <p role="alert" className="error">
           {status.problem}
         </p>
       ) : (
-        status && <p className="hint">{status.serving ? 'Mnemo is ready for other apps while it stays unlocked.' : 'Mnemo is starting its channel for other apps.'}</p>
+        status && <p className="hint">{status.serving ? t('otherApps.serving') : t('otherApps.starting')}</p>
       )}
       {children}
-      <h3>Configuration</h3>
+      <KnownApps seen={seen} />
+      <h3>{t('otherApps.config.title')}</h3>
       <p className="hint">
-        These run the <code>mnemo</code> command, which must be on your PATH (install it from the Mnemo source with <code>npm link</code>, or with <code>npm install -g</code>).
+        <Trans t={t} i18nKey="otherApps.config.hint" values={{ command: 'mnemo', link: 'npm link', global: 'npm install -g' }} components={[<code translate="no" />, <code translate="no" />, <code translate="no" />]} />
       </p>
       <div className="row">
         {configs.length > 1 && (
           <label>
-            Project
+            {t('otherApps.config.project')}
             <select value={shown?.project ?? ''} onChange={(e) => (setProject(e.target.value), setCopied(undefined))}>
               {configs.map((c) => (
-                <option key={c.project} value={c.project}>
+                <option key={c.project} value={c.project} dir="auto">
                   {c.projectName}
                 </option>
               ))}
@@ -98,18 +111,18 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
         )}
         <label className="check">
           <input type="checkbox" checked={readOnly} onChange={(e) => (setReadOnly(e.target.checked), setCopied(undefined))} />
-          Read-only configuration (the app may view memories, not change them)
+          {t('otherApps.config.readOnly', { flag: '--read-only' })}
         </label>
       </div>
       {shown &&
         TARGETS.map(({ target, title, where }) => (
           <div key={target} className="config-block">
-            <label htmlFor={`${ids}-${target}`}>{title} configuration</label>
-            <textarea id={`${ids}-${target}`} className="config" readOnly rows={shown.configs[target].split('\n').length} value={shown.configs[target]} spellCheck={false} />
-            <p className="hint">{where}</p>
+            <label htmlFor={`${ids}-${target}`}>{t('otherApps.config.label', { app: t(title) })}</label>
+            <textarea id={`${ids}-${target}`} className="config" readOnly rows={shown.configs[target].split('\n').length} value={shown.configs[target]} spellCheck={false} translate="no" dir="ltr" />
+            <p className="hint">{t(where, target.startsWith('cursor') ? CURSOR_FILE : FILES)}</p>
             <div className="row">
-              <button type="button" aria-label={`Copy the ${title} configuration`} onClick={() => void copy(target)}>
-                Copy
+              <button type="button" aria-label={t('otherApps.config.copyLabel', { app: t(title) })} onClick={() => void copy(target)}>
+                {t('otherApps.config.copy')}
               </button>
               {copied?.target === target && (
                 <span role="status" className="saved">
@@ -119,43 +132,46 @@ export function OtherAppsSettings({ children }: { children: ReactNode }) {
             </div>
           </div>
         ))}
-      <h3>Recent calls from other apps</h3>
+      <h3>{t('otherApps.calls.title')}</h3>
+      <p className="hint">{t('otherApps.calls.hint')}</p>
       {calls.length === 0 ? (
-        <p className="empty">No calls yet.</p>
+        <p className="empty">{t('otherApps.calls.empty')}</p>
       ) : (
         <table>
-          <caption className="sr-only">The last {calls.length} calls from other apps, newest first (what was read or written is not kept)</caption>
+          <caption className="sr-only">{t('otherApps.calls.caption', { count: calls.length })}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">App</th>
-              <th scope="col">Project</th>
-              <th scope="col">Command</th>
-              <th scope="col">Memory</th>
-              <th scope="col">Result</th>
+              <th scope="col">{t('otherApps.calls.when')}</th>
+              <th scope="col">{t('otherApps.calls.app')}</th>
+              <th scope="col">{t('otherApps.calls.project')}</th>
+              <th scope="col">{t('otherApps.calls.command')}</th>
+              <th scope="col">{t('otherApps.calls.memory')}</th>
+              <th scope="col">{t('otherApps.calls.result')}</th>
             </tr>
           </thead>
           <tbody>
             {calls.map((c, i) => (
               <tr key={`${c.at}-${i}`}>
-                <td>{when(c.at)}</td>
+                <td>
+                  <time dateTime={new Date(c.at).toISOString()}>{when(c.at)}</time>
+                </td>
                 <td>
                   <bdi>{c.client}</bdi>
                 </td>
                 <td>
                   <bdi>{c.project}</bdi>
                 </td>
-                <td>{c.command}</td>
+                <td translate="no">{c.command}</td>
                 <td>
-                  <bdi>{c.path ?? '—'}</bdi>
+                  {c.path ? <BidiPath path={c.path} /> : '—'}
                   {c.newPath ? (
                     <>
                       {' → '}
-                      <bdi>{c.newPath}</bdi>
+                      <BidiPath path={c.newPath} />
                     </>
                   ) : null}
                 </td>
-                <td>{c.ok ? 'Done' : 'Error'}</td>
+                <td>{c.ok ? t('otherApps.calls.done') : t('otherApps.calls.error')}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
 import { imeOwnsKey } from '../../lib/keys';
@@ -8,6 +9,7 @@ import { imeOwnsKey } from '../../lib/keys';
  * confirms, Esc cancels. `error` (a wrong passphrase, say) shows inside it, so the user can try again in place.
  */
 export function PassphraseConfirm(props: { label: string; question: string; action: string; value: string; error?: string | undefined; onChange(v: string): void; onConfirm(): void; onCancel(): void }) {
+  const { t } = useTranslation('settings');
   const input = useRef<HTMLInputElement>(null);
   const questionId = useId();
   useEffect(() => input.current?.focus(), []);
@@ -31,7 +33,7 @@ export function PassphraseConfirm(props: { label: string; question: string; acti
         {props.action}
       </button>
       <button type="button" onClick={props.onCancel}>
-        Cancel
+        {t('consent.cancel')}
       </button>
       <ErrorText message={props.error} />
     </form>

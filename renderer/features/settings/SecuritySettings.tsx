@@ -1,8 +1,10 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
 import { StrengthMeter } from '../../components/StrengthMeter';
 import { call, messageOf } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
 import { usePassphraseStrength } from '../../lib/strength';
 import { PassphraseConfirm } from './PassphraseConfirm';
 
@@ -10,6 +12,7 @@ type Place = 'passphrase' | 'kdf' | 'newkey' | 'copy' | 'rotate' | 'check';
 
 /** Locking (the children), passphrase, recovery key, key rotation, vault check, backup and plaintext export: whatever mints a credential or lets plaintext out asks for the passphrase. */
 export function SecuritySettings({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation('settings');
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -42,13 +45,13 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
     e.preventDefault();
     void run('passphrase', async () => {
       // Main refuses a weak passphrase whatever happens here; this only saves a round trip when the meter already said no.
-      if (strength.assessment && !strength.assessment.acceptable) throw new Error(`The new passphrase is too weak. ${strength.hint}`);
-      if (next !== confirm) throw new Error('The two new passphrases differ.');
+      if (strength.assessment && !strength.assessment.acceptable) throw new Error(t('security.passphrase.tooWeak', { hint: strength.hint }));
+      if (next !== confirm) throw new Error(t('security.passphrase.differ'));
       await call('vaultChangePassphrase', { current, next });
       setCurrent('');
       setNext('');
       setConfirm('');
-      return 'Passphrase changed. Backups made before now still open with the old passphrase.';
+      return t('security.passphrase.changed');
     }).catch(() => undefined);
   };
 
@@ -66,32 +69,32 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
 
   return (
     <section aria-labelledby="security" className="security">
-      <h2 id="security">Security</h2>
+      <h2 id="security">{t('security.title')}</h2>
       {children}
-      <form onSubmit={changePassphrase} aria-label="Change passphrase">
-        <h3>Change passphrase</h3>
-        <PassphraseField label="Current passphrase" autoComplete="current-password" value={current} onChange={setCurrent} />
-        <PassphraseField label="New passphrase" autoComplete="new-password" value={next} onChange={setNext} />
-        <StrengthMeter strength={strength} label="New passphrase strength" />
-        <PassphraseField label="Confirm new passphrase" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+      <form onSubmit={changePassphrase} aria-label={t('security.passphrase.title')}>
+        <h3>{t('security.passphrase.title')}</h3>
+        <PassphraseField label={t('security.passphrase.current')} autoComplete="current-password" value={current} onChange={setCurrent} />
+        <PassphraseField label={t('security.passphrase.new')} autoComplete="new-password" value={next} onChange={setNext} />
+        <StrengthMeter strength={strength} label={t('security.passphrase.strength')} />
+        <PassphraseField label={t('security.passphrase.confirm')} autoComplete="new-password" value={confirm} onChange={setConfirm} />
         <div className="row save-row">
           <button type="submit" disabled={!current || !next}>
-            Change passphrase
+            {t('security.passphrase.submit')}
           </button>
           {said('passphrase')}
         </div>
       </form>
-      <h3>Key derivation</h3>
-      <p>Your passphrase is stretched with Argon2id so that each guess costs an attacker time. Strengthen it to this computer’s current measure (or one more pass); unlocking takes a little longer.</p>
+      <h3>{t('security.kdf.title')}</h3>
+      <p>{t('security.kdf.intro')}</p>
       <div className="row save-row">
-        <button onClick={() => setKdfAsk(true)}>Strengthen key derivation…</button>
+        <button onClick={() => setKdfAsk(true)}>{t('security.kdf.open')}</button>
         {said('kdf')}
       </div>
       {kdfAsk && (
         <PassphraseConfirm
-          label="Passphrase (to strengthen key derivation)"
-          question="Mnemo measures this computer, then re-derives your passphrase’s key at the higher cost. Backups made before now keep the old cost."
-          action="Strengthen"
+          label={t('security.kdf.label')}
+          question={t('security.kdf.question')}
+          action={t('security.kdf.action')}
           value={kdfPass}
           onChange={setKdfPass}
           onCancel={() => (setKdfAsk(false), setKdfPass(''))}
@@ -100,21 +103,21 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
               const r = await call('vaultStrengthenKdf', { passphrase: kdfPass });
               setKdfPass('');
               setKdfAsk(false);
-              return `Key derivation now uses ${r.opslimit} passes and ${r.memlimitMiB} MiB of memory.`;
+              return t('security.kdf.done', { count: r.opslimit, size: formatNumber(r.memlimitMiB) });
             })
           }
         />
       )}
-      <h3>Recovery key</h3>
+      <h3>{t('security.recovery.title')}</h3>
       <div className="row save-row">
-        <button onClick={() => setNewKeyAsk(true)}>Show a new recovery key</button>
+        <button onClick={() => setNewKeyAsk(true)}>{t('security.recovery.open')}</button>
         {said('newkey')}
       </div>
       {newKeyAsk && (
         <PassphraseConfirm
-          label="Passphrase (to make a new recovery key)"
-          question="A new recovery key replaces the old one: the key you saved before stops working. Enter your passphrase to go on."
-          action="Make a new recovery key"
+          label={t('security.recovery.label')}
+          question={t('security.recovery.question')}
+          action={t('security.recovery.action')}
           value={newKeyPass}
           onChange={setNewKeyPass}
           onCancel={() => (setNewKeyAsk(false), setNewKeyPass(''))}
@@ -124,52 +127,64 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
               setNewKeyPass('');
               setNewKeyAsk(false);
               setRecoveryKey(r.recoveryKey);
-              return 'A new recovery key was made; the old one no longer works.';
+              return t('security.recovery.done');
             })
           }
         />
       )}
       {recoveryKey && (
         <p>
-          New recovery key (shown once): <output className="recovery-key">{recoveryKey}</output>{' '}
-          <button onClick={() => void run('copy', async () => ((await call('clipboardWriteRecoveryKey')).copied ? 'Copied. The clipboard is cleared in a minute.' : 'Copying is not available here; write the key down.'))}>Copy</button>{' '}
-          <button onClick={() => setRecoveryKey(undefined)}>I have saved it</button> {said('copy')}
+          {t('security.recovery.shown')}{' '}
+          <output className="recovery-key" translate="no">
+            {recoveryKey}
+          </output>{' '}
+          <button onClick={() => void run('copy', async () => ((await call('clipboardWriteRecoveryKey')).copied ? t('security.recovery.copied') : t('security.recovery.noClipboard')))}>{t('security.recovery.copy')}</button>{' '}
+          <button onClick={() => setRecoveryKey(undefined)}>{t('security.recovery.kept')}</button> {said('copy')}
         </p>
       )}
       <form
-        aria-label="Rotate keys"
+        aria-label={t('security.rotate.title')}
         onSubmit={(e) => {
           e.preventDefault();
           void run('rotate', async () => {
             const r = await call('vaultRotateKeys', { passphrase: rotatePass });
             setRotatePass('');
             setRecoveryKey(r.recoveryKey);
-            return 'Everything was re-encrypted under a new key. Your old recovery key no longer works; save the new one shown above.';
+            return t('security.rotate.done');
           });
         }}
       >
-        <h3>Rotate keys</h3>
-        <p>Re-encrypts every memory, conversation and setting under a new key. Use it if you think the vault’s files and passphrase may both have been exposed.</p>
-        <PassphraseField label="Passphrase (to rotate keys)" autoComplete="current-password" value={rotatePass} onChange={setRotatePass} />
+        <h3>{t('security.rotate.title')}</h3>
+        <p>{t('security.rotate.intro')}</p>
+        <PassphraseField label={t('security.rotate.label')} autoComplete="current-password" value={rotatePass} onChange={setRotatePass} />
         <div className="row save-row">
           <button type="submit" disabled={!rotatePass}>
-            Rotate keys
+            {t('security.rotate.submit')}
           </button>
           {said('rotate')}
         </div>
       </form>
-      <h3>Check and copy</h3>
+      <h3>{t('security.check.title')}</h3>
       <div className="row">
-        <button onClick={() => void run('check', async () => { const r = await call('vaultVerify'); return r.ok ? 'The vault checks out: every file authenticates.' : `Problems found: ${r.problems.join('; ')}`; })}>Check the vault</button>
-        <button onClick={() => void run('check', async () => ((await call('vaultBackup')).saved ? 'Encrypted backup saved. It opens with this passphrase or recovery key.' : undefined))}>Encrypted backup…</button>
-        <button onClick={() => setExportConfirm(true)}>Export as plain text…</button>
+        <button
+          onClick={() =>
+            void run('check', async () => {
+              const r = await call('vaultVerify');
+              return r.ok ? t('security.check.ok') : t('security.check.problems', { problems: r.problems.join('; ') });
+            })
+          }
+        >
+          {t('security.check.verify')}
+        </button>
+        <button onClick={() => void run('check', async () => ((await call('vaultBackup')).saved ? t('security.check.backupSaved') : undefined))}>{t('security.check.backup')}</button>
+        <button onClick={() => setExportConfirm(true)}>{t('security.check.export')}</button>
         {said('check')}
       </div>
       {exportConfirm && (
         <PassphraseConfirm
-          label="Passphrase (to export)"
-          question="Plain-text export writes every memory UNENCRYPTED to a folder you choose. Anyone who can read that folder can read your memories. Delete it when you are done."
-          action="Export unencrypted"
+          label={t('security.export.label')}
+          question={t('security.export.question')}
+          action={t('security.export.action')}
           value={exportPass}
           onChange={setExportPass}
           onCancel={() => (setExportConfirm(false), setExportPass(''))}
@@ -178,7 +193,7 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
               const r = await call('vaultExportPlaintext', { passphrase: exportPass });
               setExportPass('');
               setExportConfirm(false);
-              return r.saved ? `Exported ${r.count} memories as plain text.` : undefined;
+              return r.saved ? t('security.export.done', { count: r.count }) : undefined;
             })
           }
         />

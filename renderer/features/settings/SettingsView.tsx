@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PublicSettings } from '../../../electron/shared/ipc';
 import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
+import { LanguageSettings } from './LanguageSettings';
 import { ModelPicker } from './ModelPicker';
 import { OtherAppsSettings } from './OtherAppsSettings';
 import { PassphraseConfirm } from './PassphraseConfirm';
@@ -13,13 +15,13 @@ type Section = 'claude' | 'security' | 'apps';
 const FIELDS: Record<Section, Field[]> = {
   claude: ['model', 'maxTokens', 'maxToolRounds', 'memoryGuidance', 'approvalMode', 'guardMode', 'thinking', 'autoTitle', 'compaction', 'historyDepth'],
   security: ['autoLockMinutes'],
-  apps: ['mcpAccess'],
+  apps: ['mcpAccess', 'mcpNewClientsReadOnly'],
 };
-const ACCESS: Array<[PublicSettings['mcpAccess'], string]> = [
-  ['off', 'No access (other apps are refused)'],
-  ['read-only', 'View memories only'],
-  ['read-write', 'View and change memories'],
-];
+const ACCESS = {
+  off: 'otherApps.access.off',
+  'read-only': 'otherApps.access.readOnly',
+  'read-write': 'otherApps.access.readWrite',
+} as const satisfies Record<PublicSettings['mcpAccess'], string>;
 type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
 const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Object.fromEntries(keys.map((k) => [k, s[k]])) as Partial<PublicSettings>;
 
@@ -31,6 +33,7 @@ const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Obje
  * asks for it in place and keeps every value the user set.
  */
 export function SettingsView() {
+  const { t } = useTranslation('settings');
   const [s, setS] = useState<PublicSettings>();
   const [status, setStatus] = useState<Partial<Record<Section, string>>>({});
   const [errors, setErrors] = useState<Partial<Record<Section, string>>>({});
@@ -54,13 +57,13 @@ export function SettingsView() {
     try {
       const saved = await call('settingsSet', { ...pick(s, FIELDS[section]), ...(passphrase !== undefined ? { passphrase } : {}) });
       setS((now) => (now ? { ...now, ...pick(saved, FIELDS[section]) } : saved));
-      setStatus((st) => ({ ...st, [section]: 'Settings saved.' }));
+      setStatus((st) => ({ ...st, [section]: t('saved') }));
       setConsent(undefined);
       setConsentPass('');
     } catch (err) {
       setStatus((st) => ({ ...st, [section]: undefined }));
       // Main wants the passphrase: ask for it here; the values stay as the user set them.
-      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ section, question: err.message });
+      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ section, question: messageOf(err) });
       else if (passphrase !== undefined) setConsent((c) => c && { ...c, error: messageOf(err) });
       else setErrors((er) => ({ ...er, [section]: messageOf(err) }));
     }
@@ -72,9 +75,9 @@ export function SettingsView() {
   const askPassphrase = (section: Section) =>
     consent?.section === section && (
       <PassphraseConfirm
-        label="Passphrase (to allow this change)"
+        label={t('consent.label')}
         question={consent.question}
-        action="Save with passphrase"
+        action={t('consent.save')}
         value={consentPass}
         error={consent.error}
         onChange={setConsentPass}
@@ -98,79 +101,84 @@ export function SettingsView() {
     <div className="settings">
       <ConnectionSettings keyStatus={s} onKeyStatus={(k) => setS((now) => (now ? { ...now, ...k } : now))} />
       <section aria-labelledby="behaviour">
-        <h2 id="behaviour">Claude and memory</h2>
+        <h2 id="behaviour">{t('claude.title')}</h2>
         <form onSubmit={save('claude')} aria-labelledby="behaviour">
           <ModelPicker value={s.model} onChange={(m) => update('model', m)} keyStatus={`${s.apiKeySource}:${s.hasApiKey}`} />
           <label>
-            Max tokens per reply
+            {t('claude.maxTokens')}
             <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
           </label>
           <label>
-            Tool rounds per turn (then Continue asks before going on)
+            {t('claude.maxToolRounds')}
             <input type="number" min={1} max={500} value={s.maxToolRounds} onChange={(e) => update('maxToolRounds', Number(e.target.value))} />
           </label>
           <label>
-            Memory guidance (what Claude should remember, and what never to store)
-            <textarea rows={5} value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
+            {t('claude.memoryGuidance')}
+            <textarea rows={5} dir="auto" value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
           </label>
           <label className="check">
             <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
-            Ask me before Claude changes memory (approval mode)
+            {t('claude.approvalMode')}
           </label>
           <label>
-            When Claude tries to store something that looks like a secret
+            {t('claude.guardMode')}
             <select value={s.guardMode} onChange={(e) => update('guardMode', e.target.value as PublicSettings['guardMode'])}>
-              <option value="block">Block it (recommended)</option>
-              <option value="redact">Store it with the secret redacted</option>
-              <option value="allow">Allow it</option>
+              <option value="block">{t('claude.guard.block')}</option>
+              <option value="redact">{t('claude.guard.redact')}</option>
+              <option value="allow">{t('claude.guard.allow')}</option>
             </select>
           </label>
           <label className="check">
             <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
-            Show Claude’s thinking
+            {t('claude.thinking')}
           </label>
           <label className="check">
             <input type="checkbox" checked={s.autoTitle} onChange={(e) => update('autoTitle', e.target.checked)} />
-            Name new conversations automatically (one short request to a small model after the first reply; never for temporary chats)
+            {t('claude.autoTitle')}
           </label>
           <label className="check">
             <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
-            Compact long conversations
+            {t('claude.compaction')}
           </label>
           <label>
-            Versions kept per memory
+            {t('claude.historyDepth')}
             <input type="number" min={1} max={200} value={s.historyDepth} onChange={(e) => update('historyDepth', Number(e.target.value))} />
           </label>
-          {saveRow('claude', 'Save Claude and memory settings')}
+          {saveRow('claude', t('claude.save'))}
         </form>
         {askPassphrase('claude')}
       </section>
       <SecuritySettings>
-        <form onSubmit={save('security')} aria-label="Locking">
+        <form onSubmit={save('security')} aria-label={t('security.locking')}>
           <label>
-            Lock after this many idle minutes (0 = never)
+            {t('security.autoLock')}
             <input type="number" min={0} max={1440} value={s.autoLockMinutes} onChange={(e) => update('autoLockMinutes', Number(e.target.value))} />
           </label>
-          {saveRow('security', 'Save security settings')}
+          {saveRow('security', t('security.save'))}
         </form>
         {askPassphrase('security')}
       </SecuritySettings>
       <OtherAppsSettings>
-        <form onSubmit={save('apps')} aria-label="Access for other apps">
+        <form onSubmit={save('apps')} aria-label={t('otherApps.formLabel')}>
           <fieldset>
-            <legend>What other apps may do while Mnemo is unlocked</legend>
-            {ACCESS.map(([value, label]) => (
+            <legend>{t('otherApps.legend')}</legend>
+            {(Object.keys(ACCESS) as Array<keyof typeof ACCESS>).map((value) => (
               <label key={value} className="check">
                 <input type="radio" name="mcp-access" value={value} checked={s.mcpAccess === value} onChange={() => update('mcpAccess', value)} />
-                {label}
+                {t(ACCESS[value])}
               </label>
             ))}
           </fieldset>
-          <p className="hint">Allowing more asks for your passphrase. An app given your passphrase can still open the vault itself while Mnemo is locked or closed.</p>
-          {saveRow('apps', 'Save access for other apps')}
+          <label className="check">
+            <input type="checkbox" checked={s.mcpNewClientsReadOnly} onChange={(e) => update('mcpNewClientsReadOnly', e.target.checked)} />
+            {t('otherApps.newClientsReadOnly')}
+          </label>
+          <p className="hint">{t('otherApps.allowingHint')}</p>
+          {saveRow('apps', t('otherApps.save'))}
         </form>
         {askPassphrase('apps')}
       </OtherAppsSettings>
+      <LanguageSettings />
     </div>
   );
 }

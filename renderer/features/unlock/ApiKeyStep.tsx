@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { call } from '../../lib/api';
 import { ApiKeyFields, type KeyStatus } from '../settings/ConnectionSettings';
 import '../../components/PrimaryButton.css';
@@ -9,6 +10,7 @@ import '../../components/PrimaryButton.css';
  * such. It can be skipped and set later in Settings.
  */
 export function ApiKeyStep({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation('unlock');
   const [keyStatus, setKeyStatus] = useState<KeyStatus>();
   useEffect(() => {
     call('settingsGet').then(setKeyStatus, () => setKeyStatus({ hasApiKey: false, apiKeySource: 'none' }));
@@ -17,12 +19,16 @@ export function ApiKeyStep({ onDone }: { onDone: () => void }) {
   return (
     <main className="centered">
       <div className="card" role="group" aria-labelledby="key-title">
-        <h1 id="key-title">Connect to Claude</h1>
-        <p>Mnemo talks to Claude with your Anthropic API key. It is stored encrypted in your vault and sent only to Anthropic.</p>
-        {keyStatus && <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />}
+        <h1 id="key-title">{t('apiKey.title')}</h1>
+        <p>{t('apiKey.intro')}</p>
+        {keyStatus && (
+          <div className="api-key-fields">
+            <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />
+          </div>
+        )}
         {/* Continue is the way forward once a key is there; until then skipping is a quiet way out, not the main action. */}
         <button type="button" className={connected ? 'primary' : undefined} onClick={onDone} autoFocus={connected}>
-          {connected ? 'Continue' : 'Skip for now (set it later in Settings)'}
+          {connected ? t('apiKey.continue') : t('apiKey.skip')}
         </button>
       </div>
     </main>

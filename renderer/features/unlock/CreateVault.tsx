@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
@@ -7,6 +8,7 @@ import '../../components/PrimaryButton.css';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
 export function CreateVault({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation('unlock');
   const fields = useNewPassphrase();
   const { busy, error, run } = useAction();
   const [recoveryKey, setRecoveryKey] = useState<string>();
@@ -25,12 +27,12 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
   return (
     <main className="centered">
       <form className="card" onSubmit={submit} aria-labelledby="create-title">
-        <h1 id="create-title">Create your memory vault</h1>
-        <p>Everything Claude remembers is stored encrypted on this computer. Choose a passphrase only you know: without it (or the recovery key) nobody can open the vault — not even us.</p>
+        <h1 id="create-title">{t('create.title')}</h1>
+        <p>{t('create.intro')}</p>
         <NewPassphraseFields state={fields} />
         <ErrorText message={error} />
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Creating the vault…' : 'Create vault'}
+          {busy ? t('create.busy') : t('create.submit')}
         </button>
       </form>
     </main>
@@ -38,6 +40,7 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
 }
 
 function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone: () => void }) {
+  const { t } = useTranslation('unlock');
   const [check, setCheck] = useState('');
   const [error, setError] = useState<string>();
   const [copied, setCopied] = useState(false);
@@ -46,26 +49,27 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
   // The form that was focused is gone: start this screen at its heading, so a screen reader reads it from the top.
   useEffect(() => title.current?.focus(), []);
   const save = () => {
-    const blob = new Blob([`Mnemo recovery key\n\n${recoveryKey}\n\nKeep this somewhere safe, apart from this computer. It opens your vault if you forget the passphrase.\n`], { type: 'text/plain' });
+    const blob = new Blob([t('recoveryKey.fileText', { key: recoveryKey })], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = 'mnemo-recovery-key.txt';
+    a.download = t('recoveryKey.fileName');
     a.click();
     URL.revokeObjectURL(a.href);
   };
   const finish = (e: React.FormEvent) => {
     e.preventDefault();
-    if (check.trim().toUpperCase() !== lastGroup) return setError('That does not match the last group of the recovery key. Check the copy you kept.');
+    if (check.trim().toUpperCase() !== lastGroup) return setError(t('recoveryKey.mismatch'));
     onDone();
   };
   return (
     <main className="centered">
       <form className="card" onSubmit={finish} aria-labelledby="rk-title">
         <h1 id="rk-title" ref={title} tabIndex={-1}>
-          Keep this key safe
+          {t('recoveryKey.title')}
         </h1>
-        <p>Your recovery key opens the vault if you forget the passphrase. It is shown only now. Save it somewhere safe, away from this computer.</p>
-        <output className="recovery-key" aria-label="Recovery key">
+        <p>{t('recoveryKey.intro')}</p>
+        {/* Letters and digits read left to right in every language. */}
+        <output className="recovery-key" aria-label={t('recoveryKey.label')} dir="ltr" translate="no">
           {/* A line may end only after a hyphen, so no group is cut in two when someone copies it by hand. */}
           {recoveryKey.split('-').map((group, i) => (
             <Fragment key={i}>
@@ -80,19 +84,19 @@ function RecoveryKeyStep({ recoveryKey, onDone }: { recoveryKey: string; onDone:
         </output>
         <div className="row">
           <button type="button" onClick={() => void call('clipboardWriteRecoveryKey').then((r) => setCopied(r.copied), () => setCopied(false))}>
-            {copied ? 'Copied' : 'Copy'}
+            {copied ? t('recoveryKey.copied') : t('recoveryKey.copy')}
           </button>
           <button type="button" onClick={save}>
-            Save to file…
+            {t('recoveryKey.save')}
           </button>
         </div>
         <label>
-          To check you kept it, type its last group ({lastGroup.length} characters)
-          <input value={check} onChange={(e) => setCheck(e.target.value)} autoComplete="off" />
+          {t('recoveryKey.check', { count: lastGroup.length })}
+          <input value={check} onChange={(e) => setCheck(e.target.value)} autoComplete="off" dir="ltr" />
         </label>
         <ErrorText message={error} />
         <button type="submit" className="primary">
-          I have saved my recovery key
+          {t('recoveryKey.done')}
         </button>
       </form>
     </main>

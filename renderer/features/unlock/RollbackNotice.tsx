@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
 import { call } from '../../lib/api';
@@ -9,13 +10,14 @@ import { useAction } from '../../lib/use-action';
  * Claude gets no memory, until the user keeps the older copy with the passphrase.
  */
 export function RollbackNotice({ onAccepted }: { onAccepted: () => void }) {
+  const { t } = useTranslation('unlock');
   const [asking, setAsking] = useState(false);
   const [passphrase, setPassphrase] = useState('');
   const { busy, error, run } = useAction();
 
   const accept = (e: React.FormEvent) => {
     e.preventDefault();
-    void run(passphrase ? undefined : 'Enter your passphrase to keep this copy.', async () => {
+    void run(passphrase ? undefined : t('rollback.enterPassphrase'), async () => {
       await call('vaultAcceptRollback', { passphrase });
       setPassphrase('');
       onAccepted();
@@ -24,23 +26,20 @@ export function RollbackNotice({ onAccepted }: { onAccepted: () => void }) {
 
   return (
     <div role="alert" className="banner warning">
-      <p>
-        This vault is older than the newest copy this computer has seen: it may have been restored from a backup, or a sync brought back an older copy. Recent memories may be missing, and
-        Claude cannot use memory until you decide. If you restored it on purpose, keep it as it is; otherwise close Mnemo and bring back the newer copy.
-      </p>
+      <p>{t('rollback.warning')}</p>
       {asking ? (
-        <form onSubmit={accept} aria-label="Keep this older copy">
-          <PassphraseField label="Passphrase" autoFocus autoComplete="current-password" value={passphrase} onChange={setPassphrase} disabled={busy} describedBy={error ? 'rollback-error' : undefined} />
+        <form onSubmit={accept} aria-label={t('rollback.formLabel')}>
+          <PassphraseField label={t('rollback.passphrase')} autoFocus autoComplete="current-password" value={passphrase} onChange={setPassphrase} disabled={busy} describedBy={error ? 'rollback-error' : undefined} />
           <ErrorText message={error} id="rollback-error" />
           <button type="submit" disabled={busy}>
-            {busy ? 'Checking…' : 'Keep this copy'}
+            {busy ? t('rollback.busy') : t('rollback.keep')}
           </button>
           <button type="button" className="link" onClick={() => setAsking(false)} disabled={busy}>
-            Cancel
+            {t('rollback.cancel')}
           </button>
         </form>
       ) : (
-        <button onClick={() => setAsking(true)}>Keep this older copy…</button>
+        <button onClick={() => setAsking(true)}>{t('rollback.open')}</button>
       )}
     </div>
   );

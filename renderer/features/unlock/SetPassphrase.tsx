@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
@@ -10,6 +11,7 @@ import '../../components/PrimaryButton.css';
  * only in a session unlocked with the recovery key, and refuses weak passphrases.
  */
 export function SetPassphrase({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation('unlock');
   const fields = useNewPassphrase();
   const { busy, error, run } = useAction();
 
@@ -25,12 +27,12 @@ export function SetPassphrase({ onDone }: { onDone: () => void }) {
   return (
     <main className="centered">
       <form className="card" onSubmit={submit} aria-labelledby="set-pass-title" aria-busy={busy}>
-        <h1 id="set-pass-title">Choose a new passphrase</h1>
-        <p>You unlocked with the recovery key. Choose a new passphrase for everyday unlocking; your recovery key keeps working. Backups made before now still open with the old passphrase.</p>
-        <NewPassphraseFields state={fields} label="New passphrase" />
+        <h1 id="set-pass-title">{t('setPassphrase.title')}</h1>
+        <p>{t('setPassphrase.intro')}</p>
+        <NewPassphraseFields state={fields} kind="next" />
         <ErrorText message={error} />
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Setting the passphrase… (deriving the key)' : 'Set passphrase'}
+          {busy ? t('setPassphrase.busy') : t('setPassphrase.submit')}
         </button>
       </form>
     </main>

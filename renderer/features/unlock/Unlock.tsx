@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
+import type { Keyed } from '../../../electron/shared/messages';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import '../../components/PrimaryButton.css';
@@ -10,12 +12,15 @@ export interface UnlockNotice {
   damaged: string[];
   /** Things main did on open that the user should know (a memory moved aside, say). */
   notices?: string[];
+  /** The same notices by catalog key (main's, said in the window's language). */
+  noticeKeys?: Keyed[];
   /** Unlocked with the recovery key: the app asks for a new passphrase next. */
   viaRecoveryKey?: boolean;
 }
 
 /** The unlock screen: passphrase, or the recovery key. Key derivation runs in main, so the window stays responsive. */
 export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => void }) {
+  const { t } = useTranslation('unlock');
   const [mode, setMode] = useState<'passphrase' | 'recovery'>('passphrase');
   const [secret, setSecret] = useState('');
   const { busy, error, setError, run } = useAction();
@@ -30,7 +35,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    void run(secret ? undefined : mode === 'passphrase' ? 'Enter your passphrase.' : 'Enter your recovery key.', async () => {
+    void run(secret ? undefined : mode === 'passphrase' ? t('unlock.enterPassphrase') : t('unlock.enterRecoveryKey'), async () => {
       const report = mode === 'passphrase' ? await call('vaultUnlock', { passphrase: secret }) : await call('vaultUnlockWithRecoveryKey', { recoveryKey: secret });
       setSecret('');
       onUnlocked({ ...report, viaRecoveryKey: mode === 'recovery' });
@@ -40,10 +45,10 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
   return (
     <main className="centered">
       <form className="card" onSubmit={submit} aria-labelledby="unlock-title" aria-busy={busy}>
-        <h1 id="unlock-title">Unlock Mnemo</h1>
+        <h1 id="unlock-title">{t('unlock.title')}</h1>
         {mode === 'passphrase' ? (
           <PassphraseField
-            label="Passphrase"
+            label={t('unlock.passphrase')}
             inputRef={field}
             autoFocus
             invalid={Boolean(error)}
@@ -55,10 +60,11 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
           />
         ) : (
           <label>
-            Recovery key
+            {t('unlock.recoveryKey')}
             <input
               ref={field}
               type="text"
+              dir="ltr"
               autoFocus
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? 'unlock-error' : undefined}
@@ -72,9 +78,9 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
         )}
         <ErrorText message={error} id="unlock-error" />
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Unlocking… (deriving the key)' : 'Unlock'}
+          {busy ? t('unlock.busy') : t('unlock.submit')}
         </button>
-        {busy && <progress aria-label="Deriving the key" />}
+        {busy && <progress aria-label={t('unlock.deriving')} />}
         <button
           type="button"
           className="link"
@@ -84,7 +90,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
             setError(undefined);
           }}
         >
-          {mode === 'passphrase' ? 'Forgot it? Use the recovery key' : 'Use the passphrase instead'}
+          {mode === 'passphrase' ? t('unlock.useRecoveryKey') : t('unlock.usePassphrase')}
         </button>
       </form>
     </main>

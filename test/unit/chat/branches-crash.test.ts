@@ -6,11 +6,13 @@
  * exactly the disk a cut there leaves. After each: the conversation opens from
  * a fresh handle, every version reachable before is reachable still, the
  * window can name every version (after restoreUnsent, as opening it does), and
- * at worst a stored version nothing names is left behind.
+ * a stored version nothing names (a cut between storing it and the head that
+ * names it, or between the head and removing it) is gone once the
+ * conversations are listed, as the app does when the vault opens.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
-import { showVersion, versionsOf, type Tail, type TailStore } from '../../../electron/core/chat/branches';
+import { showVersion, versionsOf, type Fork, type Tail, type TailStore } from '../../../electron/core/chat/branches';
 import { VaultError, type VaultApi } from '../../../electron/core/vault/types';
 import type { VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
@@ -31,6 +33,26 @@ function readOnlyTails(vault: VaultApi, id: string): TailStore {
     get: async (k) => extra.get(k) ?? (await vault.internal.getJSON<Tail>(`conversation-log/${id}/b${k}`)),
     remove: async () => undefined,
   };
+}
+
+/** The stored versions' keys in the vault for conversation `id` (`/b` right after the id). */
+const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
+
+/**
+ * The stored versions a conversation's forks name: each fork's other versions
+ * and the kept copy of the one shown, and inside each other version the
+ * forks further down it, all the way down.
+ */
+async function named(vault: VaultApi, id: string, forks: readonly Fork[] = [], into = new Set<string>()): Promise<string[]> {
+  for (const f of forks) {
+    for (const k of [...f.versions, f.kept?.key]) {
+      if (!k || into.has(k)) continue;
+      into.add(k);
+      const tail = f.versions.includes(k) ? await vault.internal.getJSON<Tail>(`conversation-log/${id}/b${k}`) : undefined;
+      if (tail) await named(vault, id, tail.forks, into);
+    }
+  }
+  return [...into].sort();
 }
 
 /** Every version of the conversation a user can reach by switching, as its transcript's words. */
@@ -104,6 +126,8 @@ describe('a power cut at any write of a version change', () => {
         expect(listed?.messageCount).toBe(now.transcript.length);
         // A version was set aside and named, or set aside and named by nothing: never named and missing.
         for (const f of now.forks ?? []) for (const k of f.versions) if (k) expect(await t.vault.internal.getJSON(`conversation-log/${id}/b${k}`)).toBeDefined();
+        // And what the cut left named by nothing is gone once the app has listed the conversations (as it does on opening the vault).
+        expect(storedTails(t.vault, id), `cut at write ${at}: a stored version nothing names`).toEqual(await named(t.vault, id, now.forks));
       }
     });
   }

@@ -53,7 +53,7 @@ describe('attachments over IPC', () => {
     const a = await app();
     const huge = await a.call('chatAttachData', { id: a.conv.id, name: 'huge.bin', data: 'A'.repeat(Math.ceil(50_000_000 / 3) * 4) });
     expect(huge).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
-    expect(await a.call('chatAttachData', { id: a.conv.id, name: 'empty.txt', data: '' })).toEqual({ ok: false, error: { code: 'INVALID', message: '“empty.txt” is empty, so there is nothing to attach.' } });
+    expect(await a.call('chatAttachData', { id: a.conv.id, name: 'empty.txt', data: '' })).toEqual({ ok: false, error: { code: 'INVALID', message: '“empty.txt” is empty, so there is nothing to attach.', key: 'errors:attachment.empty', params: { name: 'empty.txt' } } });
     expect(await a.call('chatAttachData', { id: a.conv.id, name: '../../etc/passwd\u202E', data: b64(utf8('<svg onload=x()>')) })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^“passwd” is HTML or SVG markup/) } });
     expect(a.session.attachments.all(a.conv.id)).toEqual([]);
   });

@@ -47,7 +47,7 @@ it('a hostile page calling with a bad id, an unknown id or nothing to change get
     else expect(r.error.message).toMatch(/^[A-Z].*\.$/);
   }
   const unknown = await dispatch(handlers, 'chatSetFlags', [{ id: '0123456789abcdef', archived: true }]);
-  expect(unknown).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'That conversation no longer exists.' } });
+  expect(unknown).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'That conversation no longer exists.', key: 'errors:conversation.gone' } });
   expect(JSON.stringify(unknown)).not.toContain(dir);
   // The one call a page could slip an extra key into is stripped to what the contract allows.
   await value('chatSetFlags', { id: c.id, pinned: false });
@@ -59,5 +59,5 @@ it('a temporary chat can be pinned but not archived', async () => {
   await value('chatSetFlags', { id: t.id, pinned: true });
   expect(await value('chatList')).toContainEqual(expect.objectContaining({ id: t.id, temporary: true, pinned: true }));
   const r = await dispatch(handlers, 'chatSetFlags', [{ id: t.id, archived: true }]);
-  expect(r).toEqual({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/cannot be archived/) } });
+  expect(r).toEqual({ ok: false, error: { code: 'INVALID', message: expect.stringMatching(/cannot be archived/), key: 'errors:conversation.temporaryArchive' } });
 });

@@ -171,3 +171,37 @@ describe('an unsaved memory edit names its project', () => {
     await session.close();
   });
 });
+
+describe('messages being edited in place', () => {
+  it('are kept encrypted across a lock, one per conversation, except those of a temporary chat', async () => {
+    const { handlers, session } = await fresh();
+    const made = await dispatch(handlers, 'chatCreate', [{ temporary: true }]);
+    const temporary = (made as { value: { id: string } }).value.id;
+    const kept = [
+      { conversationId: '0123456789abcdef', entry: 2, text: 'Edited words 7319' },
+      { conversationId: 'fedcba9876543210', entry: 0, text: '' },
+    ];
+    await dispatch(handlers, 'draftsPut', [{ kind: 'edit', draft: [...kept, { conversationId: temporary, entry: 0, text: 'gone with the chat' }] }]);
+    await dispatch(handlers, 'vaultLock', []);
+    expect(session.drafts.holdsAny()).toBe(false);
+    for (const bytes of await filesUnder(session.dir)) expect(bytes.toString('latin1')).not.toContain('7319');
+    await dispatch(handlers, 'vaultUnlock', [{ passphrase: PASS }]);
+    expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: { edit: kept } });
+    // Sent or cancelled: not offered again.
+    await dispatch(handlers, 'draftsPut', [{ kind: 'edit', draft: null }]);
+    await dispatch(handlers, 'vaultLock', []);
+    await dispatch(handlers, 'vaultUnlock', [{ passphrase: PASS }]);
+    expect(await dispatch(handlers, 'draftsGet', [])).toEqual({ ok: true, value: {} });
+    await session.close();
+  });
+
+  it('are refused at the boundary when malformed or too many', async () => {
+    const { handlers, session } = await fresh();
+    const one = { conversationId: '0123456789abcdef', entry: 1, text: 'x' };
+    for (const draft of [[], [{ ...one, entry: -1 }], [{ ...one, conversationId: '../x' }], [{ ...one, text: 'x'.repeat(100_001) }], Array.from({ length: 11 }, () => one)]) {
+      expect(await dispatch(handlers, 'draftsPut', [{ kind: 'edit', draft }])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    }
+    expect(session.drafts.holdsAny()).toBe(false);
+    await session.close();
+  });
+});

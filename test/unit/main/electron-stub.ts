@@ -16,6 +16,8 @@ export interface Recording {
   /** Every message box shown, and the button index each answers with (Cancel unless a test says otherwise). */
   messageBoxes: Array<Record<string, unknown>>;
   messageBoxAnswer: number;
+  /** What app.getPreferredSystemLanguages() answers: the OS's languages, most preferred first. */
+  systemLanguages: string[];
   exposed: Map<string, unknown>;
   /** What the preload ran in the page's main world, in order, with when each ran relative to exposeInMainWorld. */
   mainWorldScripts: Array<{ func: (...a: unknown[]) => unknown; args: unknown[]; beforeExpose: boolean }>;
@@ -47,6 +49,7 @@ export const rec: Recording = {
   openedExternal: [],
   messageBoxes: [],
   messageBoxAnswer: 1,
+  systemLanguages: ['en-US'],
   exposed: new Map(),
   mainWorldScripts: [],
   rendererInvokes: [],
@@ -139,6 +142,8 @@ export function electronStub(userDataDir: string) {
       commandLine: { hasSwitch: (name: string) => rec.switches.has(name) },
       exit: (code = 0) => void rec.exits.push(code),
       getPath: (name: string) => (name === 'userData' ? userDataDir : `${userDataDir}/${name}`),
+      getPreferredSystemLanguages: () => rec.systemLanguages,
+      getLocale: () => rec.systemLanguages[0] ?? 'en-US',
       whenReady: () => Promise.resolve(),
       isPackaged: true,
       on: (event: string, l: Listener) => push(rec.appEvents, event, l),

@@ -80,6 +80,8 @@ describe('a draft the vault cannot take at lock', () => {
     expect(a.emitted[notice]!.payload).toEqual({
       drafts: { chat: { text: 'Half-typed 7781' }, memory: { path: '/memories/a.md', text: 'edit 7782', baseVersion: 1 } },
       message: expect.stringMatching(/disk is full.*stays only in this window/s),
+      key: 'errors:drafts.notKept',
+      params: { reason: expect.objectContaining({ key: expect.any(String) }) },
     });
     // Nothing of them stays in main once locked.
     expect(a.session.drafts.holdsAny()).toBe(false);

@@ -47,7 +47,7 @@ describe('weak passphrases are refused in main', () => {
     const { handlers, session } = await fresh();
     const weak = await dispatch(handlers, 'passphraseStrength', [{ passphrase: 'Football2024!!' }]);
     expect(weak).toMatchObject({ ok: true, value: { acceptable: false } });
-    if (weak.ok) expect(Object.keys(weak.value as object).sort()).toEqual(['acceptable', 'score', 'suggestions', 'warning']);
+    if (weak.ok) expect(Object.keys(weak.value as object).sort()).toEqual(['acceptable', 'feedback', 'score', 'suggestions', 'warning']);
     expect(await dispatch(handlers, 'passphraseStrength', [{ passphrase: STRONG }])).toMatchObject({ ok: true, value: { score: 4, acceptable: true } });
     await session.close();
   });

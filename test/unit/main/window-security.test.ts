@@ -155,6 +155,7 @@ describe('settings patches change only the fields they carry', () => {
     compaction: true,
     maxToolRounds: 12,
     mcpAccess: 'read-write',
+    mcpNewClientsReadOnly: true,
     autoTitle: false,
   };
   it('covers every setting', () => {
@@ -163,7 +164,7 @@ describe('settings patches change only the fields they carry', () => {
   it.each(Object.keys(changed))('setting only %s leaves every other setting as it was', async (field) => {
     const a = await app();
     // Start from non-default values everywhere, so a reset to a default shows.
-    const start = { ...changed, model: 'claude-haiku-4-5', maxTokens: 5000, memoryGuidance: 'x', approvalMode: false, guardMode: 'redact', autoLockMinutes: 30, historyDepth: 9, thinking: false, compaction: false, maxToolRounds: 40, mcpAccess: 'read-only', autoTitle: true, contextManagement: { enabled: true, triggerInputTokens: 60_000, keepToolUses: 2, clearAtLeastTokens: 200 } };
+    const start = { ...changed, model: 'claude-haiku-4-5', maxTokens: 5000, memoryGuidance: 'x', approvalMode: false, guardMode: 'redact', autoLockMinutes: 30, historyDepth: 9, thinking: false, compaction: false, maxToolRounds: 40, mcpAccess: 'read-only', mcpNewClientsReadOnly: false, autoTitle: true, contextManagement: { enabled: true, triggerInputTokens: 60_000, keepToolUses: 2, clearAtLeastTokens: 200 } };
     // Some of these weaken a protection, which main allows with the passphrase (settings-consent.test.ts).
     expect((await a.call('settingsSet', { ...start, passphrase: PASS })).ok).toBe(true);
     const r = await a.call('settingsSet', { [field]: changed[field], passphrase: PASS });

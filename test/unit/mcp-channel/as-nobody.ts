@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { expect, vi } from 'vitest';
+import { CHANNEL_VERSION } from '../../../electron/core/mcp/protocol';
 
 export const NOBODY = 65534;
 
@@ -15,7 +16,7 @@ const attempt = async (f) => { try { await f(); return 'ok'; } catch (e) { retur
 const connect = (p) => new Promise((res) => { const s = net.connect(p); s.once('connect', () => { s.destroy(); res('ok'); }); s.once('error', (e) => res(code(e))); });
 const hello = (p, token) => new Promise((res) => {
   const s = net.connect(p); let buf = '';
-  s.once('connect', () => s.write(JSON.stringify({ type: 'hello', version: 1, token, via: 'mcp', client: 'nobody', readOnly: false }) + '\\n'));
+  s.once('connect', () => s.write(JSON.stringify({ type: 'hello', version: ${CHANNEL_VERSION}, token, via: 'mcp', client: 'nobody', readOnly: false }) + '\\n'));
   s.on('data', (d) => { buf += d; const nl = buf.indexOf('\\n'); if (nl >= 0) { s.destroy(); res(JSON.parse(buf.slice(0, nl)).type); } });
   s.once('error', (e) => res(code(e))); s.once('close', () => res('closed'));
 });

@@ -16,7 +16,7 @@ import { AppChannelService, LOCKED_MESSAGE } from '../../../electron/core/mcp/ch
 import { APPROVAL_TIMEOUT_MS, ApprovalBoard } from '../../../electron/core/mcp/channel-approvals';
 import { CallLog } from '../../../electron/core/mcp/calls-log';
 import { CONNECT_TIMEOUT_MS, connectApp, DEFAULT_REQUEST_TIMEOUT_MS, openChannel } from '../../../electron/core/mcp/channel-client';
-import { channelFiles, MAX_FRAME_BYTES } from '../../../electron/core/mcp/protocol';
+import { CHANNEL_VERSION, channelFiles, MAX_FRAME_BYTES } from '../../../electron/core/mcp/protocol';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { channelApp, KDF, later, PASS, raw, tempDir } from './rig';
 
@@ -50,9 +50,9 @@ describe('only this user can use the channel', () => {
   it('refuses and closes a hello of another channel version, saying why', async () => {
     const app = await channelApp();
     const c = await raw(app.files.socket);
-    c.hello(await app.token(), { version: 2 });
+    c.hello(await app.token(), { version: CHANNEL_VERSION + 1 });
     await c.closed;
-    expect(c.frames).toEqual([{ type: 'refused', code: 'VERSION', message: expect.stringMatching(/version 1/) }]);
+    expect(c.frames).toEqual([{ type: 'refused', code: 'VERSION', message: expect.stringMatching(new RegExp(`version ${CHANNEL_VERSION}\\b`)) }]);
   });
 
   it('refuses a project it does not have, and says so to the caller', async () => {

@@ -12,7 +12,7 @@ import { afterEach, expect } from 'vitest';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { connectApp, openChannel, type ConnectOptions } from '../../../electron/core/mcp/channel-client';
 import { readToken } from '../../../electron/core/mcp/channel-files';
-import { channelFiles, type ServerMessage } from '../../../electron/core/mcp/protocol';
+import { CHANNEL_VERSION, channelFiles, type ServerMessage } from '../../../electron/core/mcp/protocol';
 import { SecretClipboard } from '../../../electron/main/clipboard';
 import type { ChannelHostOptions } from '../../../electron/main/channel-host';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
@@ -95,7 +95,7 @@ export async function raw(socketPath: string) {
     frames,
     closed,
     send: (message: unknown) => socket.write(`${JSON.stringify(message)}\n`),
-    hello: (token: string, extra: Record<string, unknown> = {}) => socket.write(`${JSON.stringify({ type: 'hello', version: 1, token, via: 'mcp', client: 'Raw', readOnly: false, ...extra })}\n`),
+    hello: (token: string, extra: Record<string, unknown> = {}) => socket.write(`${JSON.stringify({ type: 'hello', version: CHANNEL_VERSION, token, via: 'mcp', client: 'Raw', readOnly: false, ...extra })}\n`),
   };
 }
 

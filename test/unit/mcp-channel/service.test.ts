@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readCallLog } from '../../../electron/core/mcp/calls-log';
-import { DECLINED_MESSAGE, NOT_IN_TIME_MESSAGE } from '../../../electron/core/mcp/channel-service';
+import { DECLINED_MESSAGE, LOCKED_WHILE_WAITING_MESSAGE, NOT_IN_TIME_MESSAGE } from '../../../electron/core/mcp/channel-service';
 import { saveSettings } from '../../../electron/core/chat/settings-store';
 import { Projects } from '../../../electron/core/projects/store';
 import { MemoryPathError } from '../../../electron/core/memory/paths';
@@ -50,6 +50,13 @@ describe('a call from another app', () => {
     expect(await gardenMemory.memory.readFile('/memories/roses.md')).toBe('Prune in March');
     expect(app.vault().memory.stat('/memories/roses.md')).toBeUndefined();
     expect(await app.call('reviewList', { project: garden.id })).toMatchObject({ ok: true, value: [{ path: '/memories/roses.md' }] });
+    // By id, as the Windows configurations name it.
+    const byId = (await app.connect({ projectId: garden.id }))!;
+    expect((await byId.call(create('/memories/tulips.md', 'Plant in October'))).is_error).toBe(false);
+    expect(await gardenMemory.memory.readFile('/memories/tulips.md')).toBe('Plant in October');
+    const refusals: string[] = [];
+    expect(await app.connect({ projectId: 'ffffffffffffffff', onRefused: (r) => refusals.push(r.message) })).toBeUndefined();
+    expect(refusals).toEqual([expect.stringMatching(/^Mnemo has no project with the id ffffffffffffffff/)]);
   });
 
   it('from mnemo memory, records the command line as the writer', async () => {
@@ -179,14 +186,15 @@ describe('what the user allows', () => {
     expect(app.events.filter((e) => e.event === 'channelApprovals')).toHaveLength(4);
   });
 
-  it('denies every waiting change when the vault locks', async () => {
+  it('answers every waiting change, when the vault locks, that the lock came first (not that the user declined), and makes none', async () => {
     const app = await channelApp();
     await saveSettings(app.vault(), { approvalMode: true });
     const backend = (await app.connect())!;
     const answer = backend.call(create('/memories/a.md'));
     await vi.waitFor(() => expect(pendingOf(app)).toHaveLength(1));
     await app.call('vaultLock');
-    expect(await answer).toEqual({ content: `Error: ${DECLINED_MESSAGE}`, is_error: true });
+    expect(await answer).toEqual({ content: `Error: ${LOCKED_WHILE_WAITING_MESSAGE}`, is_error: true });
+    expect(LOCKED_WHILE_WAITING_MESSAGE).toBe('Mnemo was locked before this change was approved; nothing was changed.');
     expect(pendingOf(app)).toEqual([]);
     expect((await app.call('vaultUnlock', { passphrase: PASS })).ok).toBe(true);
     expect(app.session.unlocked().memory.stat('/memories/a.md')).toBeUndefined();

@@ -4,6 +4,7 @@
  * the middle of a call. The server stays healthy, bounded and inside the vault,
  * and nothing it acknowledged (or was sent before stdin closed) is lost.
  */
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -184,13 +185,17 @@ describe('with a raw client', () => {
     expect(await exited(c.child)).toBe(0);
   });
 
-  it('when stdin closes right after calls were sent, makes every one of them durably and exits 0', async () => {
+  it('when stdin closes right after calls were sent, makes every one of them durably, answers every one, and exits 0', async () => {
     const c = raw();
     let lines = handshake('closing');
     for (let i = 1; i <= 20; i++) lines += callLine(i, { command: 'create', path: `/memories/closing/${i}.md`, file_text: `file ${i}\n` });
     c.child.stdin.end(lines);
     expect(await exited(c.child)).toBe(0);
     expect(c.stderr).toMatch(/the client closed the connection; finishing/);
+    // Each answer goes out before the exit, the last one too (a client that half-closes still reads them).
+    if (!c.child.stdout.closed) await once(c.child.stdout, 'close');
+    expect(c.garbage).toEqual([]);
+    for (let i = 1; i <= 20; i++) expect(c.responses.has(i) && toolText(c.responses.get(i)!), `answer ${i}`).toEqual({ text: `File created successfully at: /memories/closing/${i}.md`, isError: false });
     const ls = await mnemo(['ls', '/memories/closing', '--vault', v.vault], { env: v.env });
     expect(ls.stdout.trim().split('\n')).toHaveLength(20);
     expect((await mnemo(['verify', '--vault', v.vault], { env: v.env })).code).toBe(0);

@@ -28,7 +28,7 @@ describe('--read-only', () => {
     try {
       const [tool] = (await s.client.listTools()).tools;
       expect(tool?.annotations).toEqual({ title: 'Memory (read-only)', readOnlyHint: true, openWorldHint: false });
-      expect(tool?.description).toMatch(/read-only: only view works/);
+      expect(tool?.description).toMatch(/Read-only here: only view works/);
       expect(await s.memory({ command: 'view', path: '/memories/first.md' })).toEqual({ content: "Here's the content of /memories/first.md with line numbers:\n     1\t/memories/first.md\n     2\t", is_error: false });
       const writes = [
         { command: 'create', path: '/memories/x.md', file_text: 'x' },
@@ -67,6 +67,22 @@ describe('--project', () => {
     }
     expect((await mnemo(['ls', '--project', 'Work', '--vault', v.vault], { env: v.env })).stdout).toMatch(/\/memories\/from-mcp\.md$/m);
     expect((await mnemo(['ls', '--vault', v.vault], { env: v.env })).stdout).not.toMatch(/from-mcp/);
+  });
+
+  it('--project-id (the Windows configurations’ form) serves the project with that id, refuses a malformed id before serving', async () => {
+    const listed = (await mnemo(['projects', '--vault', v.vault], { env: v.env })).stdout;
+    const id = /^Work\s+([0-9a-f]{16})$/m.exec(listed)?.[1];
+    expect(id, listed).toBeDefined();
+    const s = await startMcp(v.vault, v.env, { args: ['--project-id', id!] });
+    try {
+      expect(await s.memory({ command: 'view', path: '/memories/work.md' })).toMatchObject({ is_error: false, content: expect.stringContaining('/memories/work.md') });
+    } finally {
+      await s.close();
+    }
+    const bad = await mnemo(['mcp', '--vault', v.vault, '--project-id', 'R&D'], { env: v.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--project-id takes a project id');
+    expect((await mnemo(['mcp', '--vault', v.vault, '--project-id', id!, '--project', 'Work'], { env: v.env })).code).toBe(2);
   });
 
   it('answers calls for a project that does not exist with the vault’s sentence, and keeps serving', async () => {

@@ -4,7 +4,9 @@
  * records who wrote them (access off: app-off.test.ts).
  */
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { saveSettings } from '../../../electron/core/chat/settings-store';
+import { setAccess } from '../../../electron/core/mcp/client-rules';
 import { channelApp, tempDir } from '../mcp-channel/rig';
 import { memoryLines, mnemo, PASS, startMcp } from './helpers';
 
@@ -35,6 +37,23 @@ describe('outside processes beside the unlocked app', () => {
         { content: expect.stringContaining('from Cursor'), is_error: false },
       ]);
       expect(app.vault().writer('/memories/b.md')).toEqual({ kind: 'cli' });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('mnemo mcp marks its tool read-only while the app lets this client only view, and follows the user’s change', async () => {
+    const { app, env, vault } = await appAndEnv('read-write');
+    await saveSettings(app.vault(), { mcpNewClientsReadOnly: true });
+    const mcp = await startMcp(vault, env, { name: 'Cursor' });
+    const hints = async () => (await mcp.client.listTools()).tools[0]?.annotations;
+    try {
+      // Known as soon as the client said its name: the server asks the app at initialize, and says it with tools/list_changed.
+      await vi.waitFor(async () => expect(await hints()).toEqual({ title: 'Memory (read-only)', readOnlyHint: true, openWorldHint: false }));
+      expect(await mcp.memory({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toMatchObject({ is_error: true, content: expect.stringContaining('Cursor is set to view only in Mnemo’s Settings') });
+      await setAccess(app.vault().internal, 'Cursor', 'read-write');
+      expect(await mcp.memory({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toEqual({ content: 'File created successfully at: /memories/a.md', is_error: false });
+      await vi.waitFor(async () => expect((await hints())?.readOnlyHint).toBe(false));
     } finally {
       await mcp.close();
     }

@@ -23,7 +23,7 @@ describe('a pre-projects memory at /memories/.mnemo-projects', () => {
       await expect(write(inWork, '/memories/a.md', 'a')).rejects.toBeDefined();
 
       const notice = await moveAsidePreProjectsMemory(t.vault);
-      expect(notice).toContain(MOVED_ASIDE);
+      expect(notice?.text).toContain(MOVED_ASIDE);
       expect(t.vault.memory.stat('/memories/.mnemo-projects')).toBeUndefined();
       expect(await t.vault.memory.readFile(MOVED_ASIDE)).toBe('an old note');
       await write(inWork, '/memories/a.md', 'a');
@@ -119,7 +119,7 @@ describe('a pre-projects memory too long to move under the moved-aside name', ()
       for (const e of t.vault.memory.list('/memories', 40)) expect(() => validateMemoryPath(e.path)).not.toThrow();
       const now = file.replace('/memories/.mnemo-projects/', '/memories/');
       expect(await t.vault.memory.readFile(now)).toBe('old deep note');
-      expect(notice).toContain('/memories/old');
+      expect(notice?.text).toContain('/memories/old');
       expect(t.vault.memory.stat('/memories/.mnemo-projects')?.kind ?? 'none').not.toBe('file');
       expect(t.vault.memory.list('/memories/.mnemo-projects', 1)).toEqual([]);
     } finally {

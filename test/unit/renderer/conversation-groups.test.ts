@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { archivedOf, groupConversations } from '../../../renderer/features/chat/conversation-groups';
+import { startTestI18n } from '../i18n/window-i18n';
+
+// The groups' names come from the window's catalogs: English here.
+beforeAll(() => startTestI18n('en'));
 
 // A fixed "now" in local time: 15 Nov 2026, 10:00.
 const now = new Date(2026, 10, 15, 10, 0);

@@ -1,9 +1,10 @@
 /** The "Go to" palette: what it offers and how typing narrows it (case and accents ignored). */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { Entry } from '../../../electron/shared/ipc';
 import { filterItems, fold, type PaletteItem } from '../../../renderer/features/palette/filter';
 import { paletteItems } from '../../../renderer/features/palette/items';
+import { startTestI18n } from '../i18n/window-i18n';
 
 const item = (label: string, kind = 'Conversation'): PaletteItem => ({ key: label, label, kind, target: { kind: 'conversation', id: label } });
 const labels = (items: PaletteItem[]) => items.map((i) => i.label);
@@ -52,13 +53,15 @@ describe('filterItems', () => {
 });
 
 describe('paletteItems', () => {
+  // The app's own names (kinds, sections, actions) are said in the window's language: English here.
+  beforeAll(() => startTestI18n('en'));
   const conv = (id: string, title: string, project?: string, temporary?: boolean): ConversationSummary => ({ id, title, created: 1, updated: 1, messageCount: 2, ...(project ? { project } : {}), ...(temporary ? { temporary } : {}) });
   const file = (path: string): Entry => ({ kind: 'file', path, size: 1, created: 1, modified: 1, version: 1 });
   const dir = (path: string): Entry => ({ kind: 'dir', path, created: 1, modified: 1 });
 
   it('offers conversations, memory files (not folders), projects, settings sections and actions, naming projects only when there are several', () => {
     const one = paletteItems([conv('c1', 'Hello')], [{ id: 'default', name: 'Default', created: 1 }], [{ project: 'default', entries: [dir('/memories/notes'), file('/memories/notes/a.md')] }]);
-    expect(one.map((i) => [i.kind, i.label, i.detail])).toEqual([
+    expect(one.map((i) => [i.kind, i.label, i.project])).toEqual([
       ['Conversation', 'Hello', undefined],
       ['Memory', '/memories/notes/a.md', undefined],
       ['Project', 'Default', undefined],
@@ -66,6 +69,7 @@ describe('paletteItems', () => {
       ['Settings', 'Claude and memory', undefined],
       ['Settings', 'Security', undefined],
       ['Settings', 'Use this memory in other apps', undefined],
+      ['Settings', 'Language', undefined],
       ['Action', 'New conversation', undefined],
       ['Action', 'New temporary chat', undefined],
       ['Action', 'Keyboard shortcuts', undefined],
@@ -81,10 +85,10 @@ describe('paletteItems', () => {
     ];
     const all = paletteItems([conv('t', 'Scratch', 'p2', true), conv('c1', 'Plan'), conv('gone', 'Old', 'deleted-project')], projects, [{ project: 'p2', entries: [file('/memories/todo.md')] }]);
     const shown = all.filter((i) => i.kind !== 'Settings' && i.kind !== 'Action');
-    expect(shown.map((i) => [i.kind, i.label, i.detail])).toEqual([
-      ['Temporary chat', 'Scratch', 'in Work'],
-      ['Conversation', 'Plan', 'in Default'],
-      ['Memory', '/memories/todo.md', 'in Work'],
+    expect(shown.map((i) => [i.kind, i.label, i.project])).toEqual([
+      ['Temporary chat', 'Scratch', 'Work'],
+      ['Conversation', 'Plan', 'Default'],
+      ['Memory', '/memories/todo.md', 'Work'],
       ['Project', 'Default', undefined],
       ['Project', 'Work', undefined],
     ]);

@@ -1,12 +1,23 @@
 /** The passphrase meter's one table: every answer from main lands on a level whose word and colour go together. */
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { i18n } from '../../../renderer/lib/i18n';
 import { describe as describeStrength, levelOf, STRENGTH_LEVELS, STRENGTH_MAX, type Assessment } from '../../../renderer/lib/strength';
+import { startTestI18n } from '../i18n/window-i18n';
 
-const answer = (score: Assessment['score'], acceptable: boolean): Assessment => ({ score, acceptable, warning: acceptable ? '' : 'Too common.', suggestions: acceptable ? [] : ['Add a word.'] });
+const answer = (score: Assessment['score'], acceptable: boolean, feedback: Assessment['feedback'] = { suggestions: [] }): Assessment => ({
+  score,
+  acceptable,
+  warning: acceptable ? '' : 'Too common.',
+  suggestions: acceptable ? [] : ['Add a word.'],
+  feedback,
+});
+
+beforeAll(() => startTestI18n('en'));
 
 it('nothing typed (or not yet rated) is the empty level: no fill, a dash, the muted colour', () => {
   expect(levelOf(undefined)).toBe('none');
-  expect(STRENGTH_LEVELS.none).toMatchObject({ value: 0, word: '—', colour: 'var(--strength-none)' });
+  expect(STRENGTH_LEVELS.none).toMatchObject({ value: 0, colour: 'var(--strength-none)' });
+  expect(i18n.t(STRENGTH_LEVELS.none.word)).toBe('—');
   expect(describeStrength(undefined)).toEqual({ level: 'none', label: '—', hint: '' });
 });
 
@@ -29,10 +40,19 @@ it('the word shown is always the word of the level the colour comes from', () =>
   for (const score of [0, 1, 2, 3, 4] as const) {
     for (const acceptable of score === 4 ? [false, true] : [false]) {
       const s = describeStrength(answer(score, acceptable));
-      expect(s.label).toBe(STRENGTH_LEVELS[s.level].word);
+      expect(s.label).toBe(i18n.t(STRENGTH_LEVELS[s.level].word));
       expect(s.level).toBe(levelOf(s.assessment));
     }
   }
   expect(describeStrength(answer(1, false)).hint).toBe('Too common. Add a word.');
   expect(describeStrength(answer(4, true)).hint).toBe('OK.');
+});
+
+it("main's feedback is said by its id in the window's language, and an id the catalog lacks in main's English", async () => {
+  const known = answer(1, false, { warning: 'warnings.common', suggestions: ['mnemo.useWords'] });
+  expect(describeStrength(known).hint).toBe('This is a commonly used password. Use four or more unrelated words.');
+  expect(describeStrength(answer(1, false, { warning: 'warnings.someday', suggestions: [''] })).hint).toBe('Too common. Add a word.');
+  await startTestI18n('en-XA');
+  expect(describeStrength(known).hint).toMatch(/^⟦Ţĥîš îš á çöɱɱöñļý ûšéð þáššŵöŕð\.~+⟧ ⟦Ûšé ƒöûŕ/);
+  await startTestI18n('en');
 });

@@ -6,9 +6,10 @@
  */
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { Entry } from '../../../electron/shared/ipc';
 import { Tree } from '../../../renderer/features/memories/Tree';
+import { startTestI18n } from '../i18n/window-i18n';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -44,6 +45,8 @@ async function render(selected: string | undefined, onSelect = vi.fn()) {
   });
 }
 
+// The tree says things (its rows' tooltips, which these tests find items by): in English.
+beforeAll(() => startTestI18n('en'));
 beforeEach(() => {
   // jsdom lays nothing out: give the scroller a height, so the tree has a view's worth of rows to draw.
   vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);

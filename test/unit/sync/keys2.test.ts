@@ -149,6 +149,26 @@ it('drafts kept at lock on two computers at once are each kept for their own com
   await vb.close();
 });
 
+it('open edits of messages are kept per computer too, under the device key of the edit kind', async () => {
+  const { va, vb, sync } = await twoComputers(true);
+  const edit = (text: string) => [{ conversationId: '0123456789abcdef', entry: 2, text }];
+  const [ka, kb] = [new DraftKeeper(), new DraftKeeper()];
+  await ka.put(va, { kind: 'edit', draft: edit('edit on A') });
+  await kb.put(vb, { kind: 'edit', draft: edit('edit on B') });
+  expect(await ka.persist(va)).toEqual({ drafts: {} });
+  expect(await kb.persist(vb)).toEqual({ drafts: {} });
+  await sync();
+  expect(va.internal.keys('drafts/').filter((k) => k.endsWith('/edit')).sort()).toEqual([`drafts/${await va.internal.device!(false)}/edit`, `drafts/${await vb.internal.device!(false)}/edit`].sort());
+  expect((await new DraftKeeper().all(va)).edit).toEqual(edit('edit on A'));
+  expect((await new DraftKeeper().all(vb)).edit).toEqual(edit('edit on B'));
+  await new DraftKeeper().put(vb, { kind: 'edit', draft: null });
+  await sync();
+  expect(await new DraftKeeper().all(vb)).toEqual({});
+  expect((await new DraftKeeper().all(va)).edit).toEqual(edit('edit on A'));
+  await va.close();
+  await vb.close();
+});
+
 it('review marks made on two computers at once are all kept: one value per project and device', async () => {
   const { va, vb, sync } = await twoComputers(true, async (v) => {
     for (const n of ['m1', 'm2', 'm3']) await v.memory.writeFile(`/memories/${n}.md`, `${n} by Claude`, { mode: 'create', source: 'claude' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { playwrightFailures, vitestFailures } from '../../failure-summary';
+import { playwrightFailures, playwrightTimings, vitestFailures, vitestTimings } from '../../failure-summary';
 
 describe('the failure summary at the end of npm test', () => {
   it("reads the failed tests out of vitest's own JSON report, with their messages", async () => {
@@ -48,5 +48,25 @@ describe('the failure summary at the end of npm test', () => {
       { title: 'a.spec.ts:20 › slow', message: 'timedOut' },
       { title: 'outside any test', message: 'worker crashed' },
     ]);
+  });
+
+  it('reads each test\'s time and, from Playwright, its own limit (setTimeout included)', () => {
+    const pw = {
+      suites: [
+        {
+          file: 'b.spec.ts',
+          specs: [
+            { title: 'quick', line: 4, tests: [{ timeout: 90_000, results: [{ status: 'passed', duration: 2_000 }] }] },
+            { title: 'long', line: 8, tests: [{ timeout: 240_000, results: [{ status: 'passed', duration: 100_000 }] }] },
+          ],
+        },
+      ],
+    };
+    expect(playwrightTimings(pw)).toEqual([
+      { title: 'b.spec.ts:4 › quick', ms: 2_000, limitMs: 90_000 },
+      { title: 'b.spec.ts:8 › long', ms: 100_000, limitMs: 240_000 },
+    ]);
+    const vt = { testResults: [{ name: 'x.test.ts', assertionResults: [{ fullName: 'a b', duration: 12 }] }] };
+    expect(vitestTimings(vt)).toEqual([{ title: 'x.test.ts › a b', ms: 12, limitMs: undefined }]);
   });
 });

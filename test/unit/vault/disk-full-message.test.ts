@@ -9,7 +9,7 @@ const osError = (code: string) => Object.assign(new Error(`${code}: no space lef
 describe('a full disk in the vault’s error mapping', () => {
   for (const code of ['ENOSPC', 'EDQUOT']) {
     it(`${code} becomes DISK_FULL, saying the disk is full and to free space, with no OS text or path`, async () => {
-      const err = await io('write the vault journal', () => Promise.reject(osError(code))).catch((e: unknown) => e);
+      const err = await io('errors:io.action.saveChange', () => Promise.reject(osError(code))).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(VaultError);
       expect((err as VaultError).code).toBe('DISK_FULL');
       expect((err as VaultError).message).toMatch(/disk .*full/i);

@@ -18,6 +18,7 @@ import { VaultError } from '../types';
 import type { SyncState } from './crdt';
 import { deviceDir } from './layout';
 import type { BlobRef2 } from './op';
+import { m } from '../../i18n/message';
 
 const MAGIC: Record<BlobKind, Uint8Array> = { blobs: utf8('MNEMOBL1'), internal: utf8('MNEMOIN1') };
 
@@ -110,8 +111,8 @@ export class BlobIndex {
     }
     const plain = bytes && this.openSealed(kind, ref.id, bytes);
     if (plain) return plain;
-    if (this.ended) throw new VaultError('LOCKED', 'The vault was locked, or its keys were changed, while this was being read; unlock it if needed and try again.');
-    throw new VaultError('DAMAGED', `${subject} is damaged or missing in the vault files (or has not arrived yet from the computer that wrote it); restore it from history or a backup, or wait for the sync to finish.`, subject);
+    if (this.ended) throw new VaultError('LOCKED', m('errors:vault.lockedWhileReading'));
+    throw new VaultError('DAMAGED', m('errors:vault.blobDamagedOrArriving', { subject }), subject);
   }
 }
 

@@ -47,7 +47,7 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
   const fsx = st.fs;
   // Another process of this computer may have compacted meanwhile: where its packs put this device's blobs is in its checkpoint.
   await st.learnIndexes();
-  await io('save the vault index', async () => {
+  await io('errors:io.action.saveIndex', async () => {
     await st.journal!.seal(st.clock.current(), Math.floor(Date.now()), st.state.frontier, st.nextSeq);
     const own = await st.scanner.scan(me);
     const live = liveBlobs(st.state);

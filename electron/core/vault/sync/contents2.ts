@@ -10,6 +10,7 @@ import { purgeOp, regOp } from './build';
 import { checkpoint2 } from './compact2';
 import { readCurrent, readVid } from './ops2';
 import type { SyncSession } from './session2';
+import { m } from '../../i18n/message';
 
 /** The kept versions of `p` other than its current one, each with its vid and device. */
 export function history2(s: SyncSession, p: string): HistoryEntry[] {
@@ -31,7 +32,7 @@ export function writer2(s: SyncSession, p: string): Provenance | undefined {
 /** The text of version `version` (an ordinal, or a vid) of `p`: current, kept, or in the trash. */
 export async function readVersion2(s: SyncSession, p: string, version: number | string): Promise<string> {
   const entry = s.view.versions(p).find((v) => (typeof version === 'string' ? v.vid === version : v.version === version));
-  if (!entry) throw new VaultError('NOT_FOUND', `Version ${version} of ${p} is not in its history.`, p);
+  if (!entry) throw new VaultError('NOT_FOUND', m('errors:history.noVersion', { version, path: p }), p);
   if (entry.current && s.view.stat(p)) return readCurrent(s, p);
   return readVid(s, entry.vid!, `${p} (version ${entry.version})`);
 }
@@ -43,10 +44,10 @@ export function trash2(s: SyncSession): TrashEntry[] {
 /** As trash.ts `restoreFromTrash`, over the view. */
 export async function restoreDeleted2(s: SyncSession, ops: MemoryOps, p: string, version: number | undefined, limits: SizeLimits | undefined): Promise<FileMeta> {
   const entry = s.view.trashed().find((t) => t.path === p);
-  if (ops.stat(p)) throw new VaultError('EXISTS', `${p} is in use by another memory or folder now. Rename or delete that one, then restore again.`, p);
-  if (!entry) throw new VaultError('NOT_FOUND', `${p} is not in the trash.`, p);
+  if (ops.stat(p)) throw new VaultError('EXISTS', m('errors:trash.pathTaken', { path: p }), p);
+  if (!entry) throw new VaultError('NOT_FOUND', m('errors:trash.notThere', { path: p }), p);
   const v = version ?? entry.versions[entry.versions.length - 1]!.version;
-  if (!entry.versions.some((e) => e.version === v)) throw new VaultError('NOT_FOUND', `Version ${v} of ${p} is not in the trash.`, p);
+  if (!entry.versions.some((e) => e.version === v)) throw new VaultError('NOT_FOUND', m('errors:trash.noVersion', { version: v, path: p }), p);
   const text = await readVersion2(s, p, v);
   return ops.writeFile(p, text, { mode: 'create', source: 'user', by: { kind: 'restore', fromVersion: v }, ...(limits ? { limits } : {}) });
 }

@@ -44,7 +44,7 @@ export function parseDeviceRecord(bytes: Uint8Array): DeviceRecord | undefined {
 /** This device's record for the vault, or undefined when it has none yet (or an unreadable one). */
 export async function loadDevice(stateDir: string, vaultId: string, fsx: VaultFs = nodeFs): Promise<DeviceRecord | undefined> {
   const file = deviceFile(stateDir, vaultId);
-  const bytes = await io("read this computer's identity for the vault", () => readIfExists(fsx, file));
+  const bytes = await io('errors:io.action.readDevice', () => readIfExists(fsx, file));
   return bytes ? parseDeviceRecord(bytes) : undefined;
 }
 
@@ -64,7 +64,7 @@ export async function ensureDevice(stateDir: string, vaultId: string, fsx: Vault
   if (known) return { device: known, minted: false };
   const device: DeviceRecord = { id: toHex(randomBytes(16)), created: Math.floor(now()) };
   const file = deviceFile(stateDir, vaultId);
-  await io("save this computer's identity for the vault", async () => {
+  await io('errors:io.action.saveDevice', async () => {
     // The state folder may be new: its own entry must be durable too, or a power cut could lose the record.
     await fsx.mkdir(stateDir);
     await fsx.syncDir(path.dirname(stateDir));

@@ -86,7 +86,7 @@ export class OwnJournal {
       return;
     }
     const end = last.records.at(-1)?.end ?? SEG2_HEADER;
-    await io('open the vault journal', async () => {
+    await io('errors:io.action.openJournal', async () => {
       const fh = await this.fsx.open(path.join(this.dir, last.name), 'journal');
       if (last.size > end || last.torn) {
         await fh.truncate(end);
@@ -128,7 +128,7 @@ export class OwnJournal {
    * the record carries what changed in it since the segment's last record.
    */
   async append(meta: Omit<RecordMeta, 'dep'>, frontier: ReadonlyMap<string, number>, nextSeq: number, blob?: Uint8Array): Promise<Placed> {
-    return io('save the change', async () => {
+    return io('errors:io.action.saveChange', async () => {
       const c = this.cur;
       if (!c || this.broken || c.records >= this.limits.records || c.size >= this.limits.bytes) await this.rollOver(nextSeq);
       const open = this.cur!;

@@ -14,16 +14,17 @@ import { ancestorsOf, ROOT } from './crdt';
 import { formatVid } from './ids';
 import type { PutOp } from './op';
 import type { SyncSession } from './session2';
+import { m } from '../../i18n/message';
 
-const notFound = (p: string) => new VaultError('NOT_FOUND', `${p} does not exist.`, p);
+const notFound = (p: string) => new VaultError('NOT_FOUND', m('errors:memory.notFound', { path: p }), p);
 
 function checkInside(p: string): void {
-  if (p !== ROOT && !p.startsWith(ROOT + '/')) throw new VaultError('INVALID', `${p} is outside ${ROOT}.`, p);
+  if (p !== ROOT && !p.startsWith(ROOT + '/')) throw new VaultError('INVALID', m('errors:memory.outside', { path: p, root: ROOT }), p);
 }
 
 function checkParents(s: SyncSession, p: string): void {
   for (const dir of ancestorsOf(p).reverse()) {
-    if (s.view.stat(dir)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', `${dir} is a file, not a directory.`, dir);
+    if (s.view.stat(dir)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.parentIsFile', { path: dir }), dir);
     if (s.view.isDir(dir)) return;
   }
 }
@@ -37,7 +38,7 @@ function sealText(s: SyncSession, plain: Uint8Array): { bytes: Uint8Array; text:
 /** The current text of the file shown at `p` (a merge not yet written: the merged text). */
 export async function readCurrent(s: SyncSession, p: string): Promise<string> {
   const r = s.view.resolve(p);
-  if (!r) throw s.view.isDir(p) ? new VaultError('NOT_A_FILE', `${p} is a directory.`, p) : notFound(p);
+  if (!r) throw s.view.isDir(p) ? new VaultError('NOT_A_FILE', m('errors:memory.isFolder', { path: p }), p) : notFound(p);
   if (r.kind === 'merge') return r.text;
   return readVid(s, r.kind === 'single' ? r.vid : r.winner, p);
 }
@@ -60,7 +61,7 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
     stat: (p) => get().view.stat(p),
     list: (dir, depth) => {
       const v = get().view;
-      if (!v.isDir(dir)) throw v.stat(dir) ? new VaultError('NOT_A_DIRECTORY', `${dir} is a file.`, dir) : notFound(dir);
+      if (!v.isDir(dir)) throw v.stat(dir) ? new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: dir }), dir) : notFound(dir);
       return v.list(dir, depth);
     },
     totalSize: () => get().view.totalSize(),
@@ -68,13 +69,13 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
     async writeFile(p, text, opts: WriteOptions): Promise<FileMeta> {
       checkInside(p);
       const s = get();
-      if (p === ROOT || s.view.isDir(p)) throw new VaultError('NOT_A_FILE', `${p} is a directory.`, p);
+      if (p === ROOT || s.view.isDir(p)) throw new VaultError('NOT_A_FILE', m('errors:memory.isFolder', { path: p }), p);
       const existing = s.view.stat(p);
       const old = existing?.kind === 'file' ? existing : undefined;
-      if (opts.mode === 'create' && old) throw new VaultError('EXISTS', `${p} already exists.`, p);
+      if (opts.mode === 'create' && old) throw new VaultError('EXISTS', m('errors:memory.exists', { path: p }), p);
       if (opts.mode === 'update' && !old) throw notFound(p);
       if (opts.expectedVersion !== undefined && (old?.version ?? 0) !== opts.expectedVersion) {
-        throw new VaultError('CONFLICT', `${p} changed since it was opened (now version ${old?.version ?? 'deleted'}).`, p);
+        throw new VaultError('CONFLICT', old ? m('errors:memory.changedSince', { path: p, version: old.version }) : m('errors:memory.deletedSince', { path: p }), p);
       }
       checkParents(s, p);
       const plain = utf8(text);
@@ -94,7 +95,7 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
     async mkdir(p, source: ChangeSource) {
       checkInside(p);
       const s = get();
-      if (s.view.stat(p)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', `${p} is a file.`, p);
+      if (s.view.stat(p)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: p }), p);
       if (s.view.isDir(p)) return;
       checkParents(s, p + '/x');
       await s.commit(mkdirOp(p));
@@ -102,7 +103,7 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
     },
     async remove(p, source: ChangeSource, by?: Provenance) {
       const s = get();
-      if (p === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be deleted.`, p);
+      if (p === ROOT) throw new VaultError('INVALID', m('errors:memory.rootDelete', { root: ROOT }), p);
       if (!s.view.stat(p)) throw notFound(p);
       await s.commit(rmOp(s.view, p, by ?? provenanceOf(source)));
       s.host.emit({ op: 'delete', path: p, source });
@@ -110,10 +111,10 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
     async rename(from, to, source: ChangeSource, by?: Provenance) {
       checkInside(to);
       const s = get();
-      if (from === ROOT || to === ROOT) throw new VaultError('INVALID', `${ROOT} itself cannot be renamed.`, from);
+      if (from === ROOT || to === ROOT) throw new VaultError('INVALID', m('errors:memory.rootRename', { root: ROOT }), from);
       if (!s.view.stat(from)) throw notFound(from);
-      if (s.view.stat(to)) throw new VaultError('EXISTS', `${to} already exists.`, to);
-      if (to.startsWith(from + '/')) throw new VaultError('INVALID', `${from} cannot be moved inside itself.`, to);
+      if (s.view.stat(to)) throw new VaultError('EXISTS', m('errors:memory.exists', { path: to }), to);
+      if (to.startsWith(from + '/')) throw new VaultError('INVALID', m('errors:memory.intoItself', { path: from }), to);
       checkParents(s, to);
       await s.commit(mvOp(s.view, from, to));
       s.host.emit({ op: 'rename', path: from, newPath: to, source, ...(by ? { by } : {}) });
@@ -129,12 +130,12 @@ export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { 
   const drop = () => todo.forEach((t) => wipe(t.bytes));
   for (const item of items) {
     checkInside(item.path);
-    if (seen.has(item.path)) throw new VaultError('INVALID', `${item.path} appears twice in the import; nothing was imported.`, item.path);
+    if (seen.has(item.path)) throw new VaultError('INVALID', m('errors:import.twice', { path: item.path }), item.path);
     seen.add(item.path);
-    if (item.path === ROOT || s.view.isDir(item.path)) throw new VaultError('NOT_A_FILE', `${item.path} is a folder in the vault; nothing was imported.`, item.path);
+    if (item.path === ROOT || s.view.isDir(item.path)) throw new VaultError('NOT_A_FILE', m('errors:import.isFolder', { path: item.path }), item.path);
     const bytes = utf8(item.text);
     if (bytes.length > opts.maxFileBytes) {
-      throw new VaultError('LIMIT', `${item.path} is ${bytes.length} bytes, over the ${opts.maxFileBytes}-byte limit for one memory file; nothing was imported. Split or shorten it.`, item.path);
+      throw new VaultError('LIMIT', m('errors:import.tooBig', { path: item.path, size: bytes.length, limit: opts.maxFileBytes }), item.path);
     }
     const existing = s.view.stat(item.path);
     if (existing?.kind === 'file') {
@@ -142,7 +143,7 @@ export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { 
         wipe(bytes);
         continue;
       }
-      if (!opts.overwrite) throw new VaultError('EXISTS', `${item.path} already exists with different text (use --overwrite to replace it); nothing was imported.`, item.path);
+      if (!opts.overwrite) throw new VaultError('EXISTS', m('errors:import.exists', { path: item.path }), item.path);
       total -= existing.size;
     }
     checkParents(s, item.path);
@@ -153,13 +154,13 @@ export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { 
     for (const dir of ancestorsOf(p)) {
       if (seen.has(dir)) {
         drop();
-        throw new VaultError('NOT_A_DIRECTORY', `${dir} is both a file and a folder in the import; nothing was imported.`, dir);
+        throw new VaultError('NOT_A_DIRECTORY', m('errors:import.fileAndFolder', { path: dir }), dir);
       }
     }
   }
   if (total > opts.maxTotalBytes) {
     drop();
-    throw new VaultError('LIMIT', `The import would bring the memories to ${total} bytes, over the ${opts.maxTotalBytes}-byte limit; nothing was imported.`);
+    throw new VaultError('LIMIT', m('errors:import.vaultFull', { size: total, limit: opts.maxTotalBytes }));
   }
   if (!todo.length) return 0;
   const first = await s.nextVid();
@@ -180,7 +181,7 @@ export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { 
 
 const INTERNAL_KEY = /^(?=.{1,200}$)[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/;
 function checkKey(key: string): void {
-  if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', 'Invalid internal key.', key);
+  if (!INTERNAL_KEY.test(key)) throw new VaultError('INVALID', m('errors:vault.badInternalKey'), key);
 }
 
 /** The internal store of a v2 session: one multi-value register per key, concurrent values read through its merge rule (kv.ts). */

@@ -26,6 +26,7 @@ import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
 import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
 import { applyVisible, type IngestReport } from './visible';
+import { m, type LocalMessage } from '../../i18n/message';
 
 export interface Store2Options {
   fs: VaultFs;
@@ -69,7 +70,7 @@ export class Store2 {
   /** The v1 part's generation (0 without one). */
   v1Gen = 0;
   /** Notices for the user (this device's files were older than others had seen). */
-  readonly notices: string[] = [];
+  readonly notices: LocalMessage[] = [];
   private readonly now: () => number;
 
   constructor(readonly o: Store2Options) {
@@ -92,7 +93,7 @@ export class Store2 {
 
   /** Reads device `dev`'s checkpoint `name`: undefined when missing, not whole or not authentic. */
   async readCheckpoint(dev: string, name: string): Promise<Checkpoint | undefined> {
-    const bytes = await io('read the vault', () => readIfExists(this.fs, path.join(this.folderOf(dev), name)));
+    const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.folderOf(dev), name)));
     if (!bytes) return undefined;
     try {
       return openCheckpoint(this.codec, this.o.vaultId, this.o.keys.manifest, { device: dev, epoch: this.o.epoch, name }, bytes);
@@ -154,13 +155,13 @@ export class Store2 {
     if (v1) joinInto(this.state, v1);
     const me = this.device;
     if (me && !this.o.readOnly) {
-      await io('read the vault', async () => {
+      await io('errors:io.action.readVault', async () => {
         await removeOwnTemps(this.fs, this.o.dir, me);
         await removeOwnTemps(this.fs, this.folderOf(me), me);
       });
     }
     if (me) {
-      const own = await io('read the vault', () => this.scanner.scan(me));
+      const own = await io('errors:io.action.readVault', () => this.scanner.scan(me));
       this.folders.set(me, own);
       let joined = false;
       for (const name of own.checkpoints.slice(0, 2)) {
@@ -185,10 +186,10 @@ export class Store2 {
    * Returns the number of records and checkpoints newly applied.
    */
   async ingest(): Promise<number> {
-    const devices = new Set(await io('read the vault', () => listDevices(this.fs, this.o.dir)));
+    const devices = new Set(await io('errors:io.action.readVault', () => listDevices(this.fs, this.o.dir)));
     if (this.device) devices.add(this.device);
     const folders = new Map<string, DeviceFolder>();
-    await io('read the vault', async () => {
+    await io('errors:io.action.readVault', async () => {
       for (const dev of [...devices].sort()) {
         const f = await this.scanner.scan(dev);
         folders.set(dev, f);
@@ -215,7 +216,7 @@ export class Store2 {
    */
   async resumeOwn(): Promise<void> {
     const me = this.device!;
-    const own = this.folders.get(me) ?? (await io('read the vault', () => this.scanner.scan(me)));
+    const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
     let max = this.state.frontier.get(me) ?? 0;
     for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) max = Math.max(max, r.seq + r.count - 1);
     for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
@@ -224,7 +225,7 @@ export class Store2 {
       if (dev === me) continue;
       for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
     }
-    if (seen > max) this.notices.push("This computer's own files in the vault were older than what other computers had already seen from it (restored from a backup?); its new changes continue after theirs, and nothing was lost.");
+    if (seen > max) this.notices.push(m('errors:notice.ownFilesOlder'));
     this.nextSeq = seen + 1;
     // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
     const covered = own.checkpoints.length ? parseInt(own.checkpoints[0]!.slice(2, 14), 16) : 0;
@@ -285,4 +286,4 @@ export class Store2 {
 }
 
 export const newerBuild = (): VaultError =>
-  new VaultError('INVALID', 'Another computer wrote this vault with a newer version of Mnemo; it was opened for reading only. Update Mnemo on this computer to change it.');
+  new VaultError('INVALID', m('errors:vault.newerBuild'));

@@ -1,0 +1,86 @@
+/**
+ * The apps that have used this memory through the app's channel, each known
+ * by the name it gave (an MCP client's `initialize` name, or "mnemo memory"),
+ * with what the user lets it do: view only, or view and change. Kept
+ * encrypted in the vault's internal store (`mcp/clients`), where the memory
+ * tool cannot reach it; written only by the app.
+ *
+ * A name is what the app says it is: any program running as the user can
+ * claim another's. So a rule here keeps an app the user trusts from changing
+ * memory by mistake; the access level (off, read-only, read-write) is the
+ * boundary.
+ */
+import { KnownClient, type ClientAccess } from '../../shared/channel';
+import { VaultError, type InternalStore } from '../vault/types';
+import { m } from '../i18n/message';
+
+export type { ClientAccess, KnownClient } from '../../shared/channel';
+
+export const CLIENT_RULES_KEY = 'mcp/clients';
+/** Apps remembered at most; one more is treated as new each time (by the "new apps" setting) and not added. */
+export const MAX_KNOWN_CLIENTS = 50;
+
+type Store = Pick<InternalStore, 'getJSON' | 'putJSON'>;
+
+/** The list as last read or written, per store (one per unlocked session), and the write each store's next one waits for. */
+const cached = new WeakMap<Store, Promise<KnownClient[]>>();
+const writing = new WeakMap<Store, Promise<unknown>>();
+
+async function load(store: Store): Promise<KnownClient[]> {
+  const stored = await store.getJSON<unknown>(CLIENT_RULES_KEY);
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((e) => {
+    const parsed = KnownClient.safeParse(e);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Every known app, in the order they first connected. */
+export function knownClients(store: Store): Promise<KnownClient[]> {
+  let list = cached.get(store);
+  if (!list) {
+    list = load(store);
+    cached.set(store, list);
+    // A failed read is tried again next time.
+    list.catch(() => cached.delete(store));
+  }
+  return list;
+}
+
+/** Runs one change of the list after the ones before it (a read-modify-write must not lose another). */
+function change<T>(store: Store, fn: (list: KnownClient[]) => { next?: KnownClient[]; value: T }): Promise<T> {
+  const run = (writing.get(store) ?? Promise.resolve()).then(async () => {
+    const { next, value } = fn(await knownClients(store));
+    if (next) {
+      await store.putJSON(CLIENT_RULES_KEY, next);
+      cached.set(store, Promise.resolve(next));
+    }
+    return value;
+  });
+  writing.set(store, run.catch(() => undefined));
+  return run;
+}
+
+/** What `name` may do; an app not known yet is remembered (while there is room) as `newAccess`. */
+export function accessOf(store: Store, name: string, newAccess: ClientAccess, now = Date.now()): Promise<ClientAccess> {
+  return change(store, (list) => {
+    const known = list.find((c) => c.name === name);
+    if (known) return { value: known.access };
+    if (list.length >= MAX_KNOWN_CLIENTS) return { value: newAccess };
+    return { next: [...list, { name, access: newAccess, firstSeen: now }], value: newAccess };
+  });
+}
+
+/** What a known app may do now, without remembering anyone (read at each call). */
+export async function currentAccess(store: Store, name: string, newAccess: ClientAccess): Promise<ClientAccess> {
+  return (await knownClients(store)).find((c) => c.name === name)?.access ?? newAccess;
+}
+
+/** Sets what a known app may do; NOT_FOUND for a name never seen. Returns the whole list. */
+export function setAccess(store: Store, name: string, access: ClientAccess): Promise<KnownClient[]> {
+  return change(store, (list) => {
+    if (!list.some((c) => c.name === name)) throw new VaultError('NOT_FOUND', m('errors:apps.unknown'));
+    const next = list.map((c) => (c.name === name ? { ...c, access } : c));
+    return { next, value: next };
+  });
+}

@@ -1,0 +1,4 @@
+// Every namespace of ja the window uses (not the CLI's) as one module: Vite makes it one chunk, loaded only when the window speaks ja (see ../index.ts).
+import type { Catalog } from '../pseudo';
+
+export default import.meta.glob<Catalog>(['../../../../electron/shared/locales/ja/*.json', '!**/cli.json'], { eager: true, import: 'default' });
