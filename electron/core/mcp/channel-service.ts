@@ -23,7 +23,7 @@ import type { CallOptions, MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
 import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
-import { accessOf, currentAccess, type ClientAccess } from './client-rules';
+import { accessOf, currentAccess, newClientAccess } from './client-rules';
 import { cleanClientName, type ClientMessage } from './protocol';
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>;
@@ -44,7 +44,6 @@ type ReadOnlyWhy = 'access' | 'client';
 const readOnlyMessage = (client: string, why: ReadOnlyWhy) =>
   `Mnemo lets ${client} view this memory but not change it (${why === 'client' ? `${client} is set to view only in Mnemo’s Settings` : 'MCP access is read-only'}). Nothing was written; tell the user if something should be remembered.`;
 /** What an app Mnemo has not seen before may do, by the user's setting. */
-const newClientAccess = (settings: Settings): ClientAccess => (settings.mcpNewClientsReadOnly ? 'read-only' : 'read-write');
 
 const WRITES = ['create', 'str_replace', 'insert', 'delete', 'rename'] as const;
 const COMMANDS = new Set<string>(['view', ...WRITES]);
