@@ -294,6 +294,8 @@ export const CALLS = {
   channelClients: call('channel:clients', none, z.array(KnownClient)),
   /** Sets what one app may do: narrowing at once; letting it change memory needs the passphrase or main's own OK. */
   channelSetClientAccess: call('channel:set-client-access', one(z.object({ client: z.string().max(128), access: ClientAccess, passphrase: passphrase.optional() })), z.array(KnownClient)),
+  /** Forgets a known app (it is new again at its next connection); the passphrase when that lets it change memory. */
+  channelForgetClient: call('channel:forget-client', one(z.object({ client: z.string().max(128), passphrase: passphrase.optional() })), z.array(KnownClient)),
   /** The changes other apps wait to have approved (approval mode). */
   channelPending: call('channel:pending', none, z.array(OutsideApproval)),
   /** The user's decision on a change another app asks for; NOT_FOUND once it no longer waits. */
