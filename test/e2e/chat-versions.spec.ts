@@ -338,3 +338,63 @@ test('regenerating twice then editing: the message has 2 versions, not 4; its ve
   await expect(lastReply(page)).toContainText('Answer to the edit.');
   await expect(switchOf(yours(page))).toContainText('2 / 2');
 });
+
+/** True when `target` is wholly inside the transcript's view (not scrolled out of it). */
+const inTranscriptView = (target: Locator) =>
+  target.evaluate((el) => {
+    const box = el.closest('.messages')!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  });
+const frames = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+
+test('resizing the window keeps the message being edited, and a version switch just pressed, in view and focused (the view does not jump to the end)', async () => {
+  const { page } = app;
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 900, height: 650 });
+  await page.locator('button.new-conversation').click();
+  // Replies short enough that the second message is in view at the end at 650 px, not at 340.
+  const long = (n: number) => `Line 1 of long answer ${n}.`;
+  fake.script(reply(text('Short one.')), reply(text('Short two.')), reply(text(long(1))));
+  for (const words of ['First question', 'Second question', 'Third question']) {
+    await send(page, words);
+    await idle(page);
+  }
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 1.');
+  const second = yours(page).nth(1);
+  expect(await inTranscriptView(second)).toBe(true);
+
+  await second.hover();
+  await second.getByRole('button', { name: 'Edit message' }).click();
+  await expect(editor(page)).toBeFocused();
+  await page.setViewportSize({ width: 900, height: 340 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
+  await expect(editor(page)).toBeFocused();
+  await page.setViewportSize({ width: 700, height: 650 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
+  await expect(editor(page)).toBeFocused();
+
+  await page.setViewportSize({ width: 900, height: 650 });
+  fake.script(reply(text(long(2))));
+  await editor(page).fill('Second question, edited');
+  await editor(page).press('Enter');
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 2.');
+  await idle(page);
+  const versions = switchOf(yours(page).nth(1));
+  await expect(versions).toContainText('2 / 2');
+
+  await versions.getByRole('button', { name: 'Previous version' }).click();
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 1.');
+  await expect(versions).toContainText('1 / 2');
+  const next = versions.getByRole('button', { name: 'Next version' });
+  await expect(next).toBeFocused();
+  await frames(page);
+  await expect.poll(() => inTranscriptView(next)).toBe(true);
+  await page.setViewportSize({ width: 900, height: 340 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(next)).toBe(true);
+  await expect(next).toBeFocused();
+  if (before) await page.setViewportSize(before);
+});
