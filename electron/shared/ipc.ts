@@ -100,9 +100,13 @@ const Conversation = z.object({
    * Messages with more than one version (a reply regenerated, a message edited): `entry` is the index in the
    * whole transcript of the user message where the versions part, `shown` the version shown (0-based) of
    * `count`; `by` says where the switch goes (on the message for an edit, on the reply for a regeneration).
+   * `groups[v]`: the message version (0-based) version `v` begins with; versions with the same message are
+   * regenerated replies of it, so the message's switch goes between groups and the reply's within one.
    * Absent when there are none.
    */
-  versions: z.array(z.object({ entry: z.number().int().min(0), shown: z.number().int().min(0), count: z.number().int().min(2), by: z.enum(['edit', 'regenerate']) })).optional(),
+  versions: z
+    .array(z.object({ entry: z.number().int().min(0), shown: z.number().int().min(0), count: z.number().int().min(2), by: z.enum(['edit', 'regenerate']), groups: z.array(z.number().int().min(0)).optional() }))
+    .optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

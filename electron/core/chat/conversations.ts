@@ -10,7 +10,7 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
@@ -197,6 +197,11 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       if (release) await this.tails(id).remove(release);
       return next;
     });
+  }
+
+  /** The versions the window shows of `c` (conversation `id`), grouped by message (groupedVersionsOf). */
+  versionsShown(id: string, c: StoredConversation): ReturnType<typeof groupedVersionsOf> {
+    return groupedVersionsOf(c, this.tails(id));
   }
 
   /** Undoes `branch` when its turn was not sent: version `before` is shown again and the empty new one goes. */
