@@ -39,8 +39,10 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'the renderer is sandboxed' }],
           patterns: [
             { group: ['**/electron/core/**', '**/electron/main/**', '**/electron/preload/**', 'libsodium*', '@anthropic-ai/*', 'node:*'], message: 'the renderer may not import main-process code' },
-            // The message catalogs are data, not code: the window loads them (renderer/lib/i18n/catalogs/), so JSON under locales/ is the one exception.
-            { group: ['**/electron/shared/**', '!**/electron/shared/locales/**/*.json'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
+            // merge3 is one exception: a pure function over strings (node-diff3, no I/O, no secrets) that core's sync
+            // view and the editor must run identically, so both import the one copy rather than two that could drift.
+            // The message catalogs are the other: they are data, not code, and the window loads them (renderer/lib/i18n/catalogs/).
+            { group: ['**/electron/shared/**', '!**/electron/shared/merge3', '!**/electron/shared/locales/**/*.json'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
           ],
         },
       ],

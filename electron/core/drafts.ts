@@ -4,12 +4,20 @@
  * they are written into the vault's internal namespace (encrypted, outside
  * /memories, so Claude never sees them), and after the next unlock they are
  * offered back until the user restores or discards them.
+ *
+ * When several computers may write the vault (`internal.scheme()` 2), each
+ * keeps its drafts under its own keys, `drafts/<device>/<kind>`, so two
+ * computers locking at once never overwrite each other's draft; a draft kept
+ * before that (`drafts/<kind>`) is still offered until discarded
+ * (docs/sync-design.md §3).
  */
 import { ChatDraft, EditDrafts, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
 import { VaultError, type VaultApi } from './vault/types';
 import { m, type LocalMessage } from './i18n/message';
 
 const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit' };
+/** Scheme 2: the keys of this computer's drafts. */
+const ownKey = (device: string, kind: DraftKind) => `drafts/${device}/${kind}`;
 const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts } as const;
 const KINDS = Object.keys(KEYS) as DraftKind[];
 
@@ -28,7 +36,14 @@ export class DraftKeeper {
     }
     const { [change.kind]: _dropped, ...rest } = this.held;
     this.held = rest;
-    if (vault.internal.keys(KEYS[change.kind]).includes(KEYS[change.kind])) await vault.internal.delete(KEYS[change.kind]);
+    for (const key of await this.storedKeys(vault, change.kind)) await vault.internal.delete(key);
+  }
+
+  /** The keys a draft of `kind` is kept under that hold one: this computer's own, then the one kept before several computers wrote the vault. */
+  private async storedKeys(vault: VaultApi, kind: DraftKind): Promise<string[]> {
+    const device = await vault.internal.device?.(false);
+    const keys = device ? [ownKey(device, kind), KEYS[kind]] : [KEYS[kind]];
+    return keys.filter((k) => vault.internal.keys(k).includes(k));
   }
 
   /**
@@ -39,10 +54,12 @@ export class DraftKeeper {
   async all(vault: VaultApi): Promise<Drafts> {
     const out: Drafts = { ...this.held };
     for (const kind of KINDS) {
-      if (out[kind] || !vault.internal.keys(KEYS[kind]).includes(KEYS[kind])) continue;
-      const parsed = SCHEMAS[kind].safeParse(await vault.internal.getJSON<unknown>(KEYS[kind]));
-      if (parsed.success) Object.assign(out, { [kind]: parsed.data });
-      else await vault.internal.delete(KEYS[kind]);
+      for (const key of await this.storedKeys(vault, kind)) {
+        if (out[kind]) break;
+        const parsed = SCHEMAS[kind].safeParse(await vault.internal.getJSON<unknown>(key));
+        if (parsed.success) Object.assign(out, { [kind]: parsed.data });
+        else await vault.internal.delete(key);
+      }
     }
     this.held = out;
     return out;
@@ -63,7 +80,8 @@ export class DraftKeeper {
       const draft = held[kind];
       if (!draft) continue;
       try {
-        await vault.internal.putJSON(KEYS[kind], draft);
+        const device = vault.internal.scheme?.() === 2 ? await vault.internal.device?.(true) : undefined;
+        await vault.internal.putJSON(device ? ownKey(device, kind) : KEYS[kind], draft);
       } catch (err) {
         Object.assign(lost, { [kind]: draft });
         failed ??= err instanceof VaultError ? err.local : m('errors:drafts.writeFailed');

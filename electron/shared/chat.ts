@@ -56,6 +56,8 @@ export const ToolRecord = z.object({
   diff: z.object({ before: z.string(), after: z.string() }).optional(),
   /** The version the change created, for "undo this change". */
   version: z.number().optional(),
+  /** Why it failed, for the user, when main knows better than `content`: a catalog key (`errors:…`) and its English. */
+  reason: z.object({ key: z.string(), text: z.string() }).optional(),
 });
 export type ToolRecord = z.infer<typeof ToolRecord>;
 

@@ -100,9 +100,13 @@ const Conversation = z.object({
    * Messages with more than one version (a reply regenerated, a message edited): `entry` is the index in the
    * whole transcript of the user message where the versions part, `shown` the version shown (0-based) of
    * `count`; `by` says where the switch goes (on the message for an edit, on the reply for a regeneration).
+   * `groups[v]`: the message version (0-based) version `v` begins with; versions with the same message are
+   * regenerated replies of it, so the message's switch goes between groups and the reply's within one.
    * Absent when there are none.
    */
-  versions: z.array(z.object({ entry: z.number().int().min(0), shown: z.number().int().min(0), count: z.number().int().min(2), by: z.enum(['edit', 'regenerate']) })).optional(),
+  versions: z
+    .array(z.object({ entry: z.number().int().min(0), shown: z.number().int().min(0), count: z.number().int().min(2), by: z.enum(['edit', 'regenerate']), groups: z.array(z.number().int().min(0)).optional() }))
+    .optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -294,6 +298,8 @@ export const CALLS = {
   channelClients: call('channel:clients', none, z.array(KnownClient)),
   /** Sets what one app may do: narrowing at once; letting it change memory needs the passphrase or main's own OK. */
   channelSetClientAccess: call('channel:set-client-access', one(z.object({ client: z.string().max(128), access: ClientAccess, passphrase: passphrase.optional() })), z.array(KnownClient)),
+  /** Forgets a known app (it is new again at its next connection); the passphrase when that lets it change memory. */
+  channelForgetClient: call('channel:forget-client', one(z.object({ client: z.string().max(128), passphrase: passphrase.optional() })), z.array(KnownClient)),
   /** The changes other apps wait to have approved (approval mode). */
   channelPending: call('channel:pending', none, z.array(OutsideApproval)),
   /** The user's decision on a change another app asks for; NOT_FOUND once it no longer waits. */

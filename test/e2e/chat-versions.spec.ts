@@ -202,13 +202,15 @@ test('an edit refused before sending (no API key) keeps its text in the editor a
   await expect(editor(page)).toHaveCount(0);
   await expect(yours(page)).toHaveCount(1);
   await expect(yours(page)).toContainText('Name a colour, in French.');
-  // One more version of the same exchange: its two replies and this edit, now on the message.
-  await expect(switchOf(yours(page))).toContainText('3 / 3');
+  // A second version of the message (its two replies are versions of the reply, not of the message).
+  await expect(switchOf(yours(page))).toContainText('2 / 2');
+  await expect(switchOf(lastReply(page))).toHaveCount(0);
   expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Name a colour, in French.' }]);
   await switchOf(yours(page)).getByRole('button', { name: 'Previous version' }).click();
   await expect(yours(page)).toContainText('Name a colour.');
   await expect(lastReply(page)).toContainText('Second answer.');
-  await expect(switchOf(yours(page))).toContainText('2 / 3');
+  await expect(switchOf(yours(page))).toContainText('1 / 2');
+  await expect(switchOf(lastReply(page))).toContainText('2 / 2');
 });
 
 test('a message stored before versions existed cannot get one: Edit and Regenerate say so, and the typed edit stays, through Retry too', async () => {
@@ -285,4 +287,114 @@ test('an edit open when the vault locks is back in its editor after unlocking, a
   await unlock(page);
   await expect(yours(page).first().getByRole('button', { name: 'Edit message' })).toBeVisible();
   await expect(editor(page)).toHaveCount(0);
+});
+
+test('regenerating twice then editing: the message has 2 versions, not 4; its version 1 shows the original words with the reply still at ‹ 3 / 3 ›', async () => {
+  const { page } = app;
+  await page.locator('button.new-conversation').click();
+  fake.script(reply(text('Answer one.')));
+  await send(page, 'Original words');
+  await expect(lastReply(page)).toContainText('Answer one.');
+  await idle(page);
+  for (const words of ['Answer two.', 'Answer three.']) {
+    fake.script(reply(text(words)));
+    await lastReply(page).hover();
+    await lastReply(page).getByRole('button', { name: 'Regenerate' }).click();
+    await expect(lastReply(page)).toContainText(words);
+    await idle(page);
+  }
+  await expect(switchOf(lastReply(page))).toContainText('3 / 3');
+  await expect(switchOf(yours(page))).toHaveCount(0);
+
+  fake.script(reply(text('Answer to the edit.')));
+  await yours(page).hover();
+  await yours(page).getByRole('button', { name: 'Edit message' }).click();
+  await editor(page).fill('Edited words');
+  await editor(page).press('Enter');
+  await expect(lastReply(page)).toContainText('Answer to the edit.');
+  await idle(page);
+  await expect(yours(page)).toContainText('Edited words');
+  await expect(switchOf(yours(page))).toContainText('2 / 2');
+  await expect(switchOf(yours(page))).toContainText('Version 2 of 2');
+  // The edited message has one reply: no switch on it.
+  await expect(switchOf(lastReply(page))).toHaveCount(0);
+
+  await switchOf(yours(page)).getByRole('button', { name: 'Previous version' }).click();
+  await expect(yours(page)).toContainText('Original words');
+  await expect(switchOf(yours(page))).toContainText('1 / 2');
+  await expect(lastReply(page)).toContainText('Answer three.');
+  await expect(switchOf(lastReply(page))).toContainText('3 / 3');
+  await expect(switchOf(yours(page)).getByRole('button', { name: 'Next version' })).toBeFocused();
+  // Its replies are still each reachable, and the message's switch stays at 1 / 2 through them.
+  await switchOf(lastReply(page)).getByRole('button', { name: 'Previous version' }).click();
+  await expect(lastReply(page)).toContainText('Answer two.');
+  await expect(switchOf(lastReply(page))).toContainText('2 / 3');
+  await expect(switchOf(lastReply(page)).getByRole('button', { name: 'Previous version' })).toBeFocused();
+  await expect(switchOf(yours(page))).toContainText('1 / 2');
+  await expect(yours(page)).toContainText('Original words');
+
+  await switchOf(yours(page)).getByRole('button', { name: 'Next version' }).click();
+  await expect(yours(page)).toContainText('Edited words');
+  await expect(lastReply(page)).toContainText('Answer to the edit.');
+  await expect(switchOf(yours(page))).toContainText('2 / 2');
+});
+
+/** True when `target` is wholly inside the transcript's view (not scrolled out of it). */
+const inTranscriptView = (target: Locator) =>
+  target.evaluate((el) => {
+    const box = el.closest('.messages')!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  });
+const frames = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+
+test('resizing the window keeps the message being edited, and a version switch just pressed, in view and focused (the view does not jump to the end)', async () => {
+  const { page } = app;
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 900, height: 650 });
+  await page.locator('button.new-conversation').click();
+  // Replies short enough that the second message is in view at the end at 650 px, not at 340.
+  const long = (n: number) => `Line 1 of long answer ${n}.`;
+  fake.script(reply(text('Short one.')), reply(text('Short two.')), reply(text(long(1))));
+  for (const words of ['First question', 'Second question', 'Third question']) {
+    await send(page, words);
+    await idle(page);
+  }
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 1.');
+  const second = yours(page).nth(1);
+  expect(await inTranscriptView(second)).toBe(true);
+
+  await second.hover();
+  await second.getByRole('button', { name: 'Edit message' }).click();
+  await expect(editor(page)).toBeFocused();
+  await page.setViewportSize({ width: 900, height: 340 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
+  await expect(editor(page)).toBeFocused();
+  await page.setViewportSize({ width: 700, height: 650 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
+  await expect(editor(page)).toBeFocused();
+
+  await page.setViewportSize({ width: 900, height: 650 });
+  fake.script(reply(text(long(2))));
+  await editor(page).fill('Second question, edited');
+  await editor(page).press('Enter');
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 2.');
+  await idle(page);
+  const versions = switchOf(yours(page).nth(1));
+  await expect(versions).toContainText('2 / 2');
+
+  await versions.getByRole('button', { name: 'Previous version' }).click();
+  await expect(lastReply(page)).toContainText('Line 1 of long answer 1.');
+  await expect(versions).toContainText('1 / 2');
+  const next = versions.getByRole('button', { name: 'Next version' });
+  await expect(next).toBeFocused();
+  await frames(page);
+  await expect.poll(() => inTranscriptView(next)).toBe(true);
+  await page.setViewportSize({ width: 900, height: 340 });
+  await frames(page);
+  await expect.poll(() => inTranscriptView(next)).toBe(true);
+  await expect(next).toBeFocused();
+  if (before) await page.setViewportSize(before);
 });

@@ -93,6 +93,23 @@ test('approval mode: a denied write leaves the vault unchanged and the transcrip
   expect(resultText(toolResults(fake.requests.at(-1)!)[0]!.content)).toMatch(/declined/);
 });
 
+test('approval mode: a file the user rewrote while its delete card waited is not deleted on Allow, and the chip says why', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/notes.md', 'old scratch', { mode: 'create', source: 'user' });
+  await saveSettings(vault(), { approvalMode: true });
+  fake.script(reply(memoryCall({ command: 'delete', path: '/memories/notes.md' })), reply(text('I will look again.')));
+  await send(page, 'Clean up my notes.');
+  const ask = page.getByRole('group', { name: 'Approve delete /memories/notes.md' });
+  await expect(ask).toContainText('old scratch');
+  // The user (or another app) rewrites the file while the card still shows its old text.
+  await vault().memory.writeFile('/memories/notes.md', 'precious', { mode: 'update', source: 'user' });
+  await ask.getByRole('button', { name: 'Approve' }).click();
+  await expect(lastReply(page)).toContainText('I will look again.');
+  await expect(page.getByText('the memory changed while this change waited for your approval')).toBeVisible();
+  expect(await vault().memory.readFile('/memories/notes.md')).toBe('precious');
+  expect(resultText(toolResults(fake.requests.at(-1)!)[0]!.content)).toMatch(/^Error: The memory changed while this change waited/);
+});
+
 test('a refused key (401) points to Settings and keeps the typed message', async () => {
   const { page } = app;
   await setApiKey(vault(), 'sk-ant-wrong-key');

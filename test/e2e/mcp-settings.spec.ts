@@ -126,3 +126,26 @@ test('an app that has connected is listed by its name: set to view only at once,
   await expect(pick).toHaveValue('read-write');
   expect(await cursor!.call({ command: 'create', path: '/memories/a.md', file_text: 'x' })).toEqual({ content: 'File created successfully at: /memories/a.md', is_error: false });
 });
+
+test('a known app is forgotten with its Forget button; a view-only one only with the passphrase, as the hint says', async () => {
+  app = await readyApp();
+  const { page } = app;
+  await saveSettings(app.session.unlocked(), { mcpAccess: 'read-write' });
+  const vaultId = app.session.unlocked().vaultId;
+  let cursor: MemoryBackend | undefined;
+  await expect.poll(async () => (cursor ??= await connectApp({ stateDir: app.stateDir, vaultId, via: 'mcp', client: 'Cursor', readOnly: false })) !== undefined).toBe(true);
+  backends.push(cursor!);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await section().getByRole('combobox', { name: 'What Cursor may do' }).selectOption('read-only');
+  await expect(section().getByRole('status').filter({ hasText: 'Cursor: view only.' })).toBeVisible();
+  await expect(section()).toContainText('an app set to view only can then change memory unless');
+  await section().getByRole('button', { name: 'Forget Cursor' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Forget with passphrase' });
+  await expect(ask).toContainText('Let the app named “Cursor” change your memories, not only view them');
+  await expect(section().getByRole('combobox', { name: 'What Cursor may do' })).toHaveValue('read-only');
+  await page.keyboard.type(PASSPHRASE);
+  await page.keyboard.press('Enter');
+  await expect(section().getByRole('status').filter({ hasText: 'Cursor forgotten' })).toBeVisible();
+  await expect(section().getByRole('combobox', { name: 'What Cursor may do' })).toHaveCount(0);
+  await expect(section()).toContainText('No app has connected yet.');
+});

@@ -13,6 +13,29 @@ export interface ApprovalChange {
   removes?: { files: string[]; text?: string };
 }
 
+/**
+ * What Claude (or another app) is told when the user allowed a change but the memory it touches changed while it
+ * waited (the user's own edit, another change allowed first): what the card showed is no longer what it would do.
+ */
+export const CHANGED_WHILE_WAITING_MESSAGE = 'The memory changed while this change waited for approval, so what the user was shown is no longer what it would do; nothing was changed. View the memory and try again.';
+
+/**
+ * What is at `paths` now (each entry's kind and version, a folder's files too): equal strings, nothing there
+ * changed. Taken before a card is described and again after Allow, so an Allow applies to the memory the card
+ * showed, or to nothing.
+ */
+export function fingerprint(memory: Pick<MemoryOps, 'stat' | 'list'>, paths: Array<string | undefined>): string {
+  return JSON.stringify(
+    paths.map((p) => {
+      if (p === undefined) return null;
+      const meta = memory.stat(p);
+      if (!meta) return '-';
+      if (meta.kind === 'file') return `${meta.version}`;
+      return memory.list(p, Infinity).map((e) => (e.kind === 'file' ? `${e.path}:${e.version}` : e.path));
+    }),
+  );
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**

@@ -311,3 +311,35 @@ export function versionsOf(c: Branchable): Array<{ entry: number; shown: number;
     return entry === undefined ? [] : [{ entry, shown: f.shown, count: f.versions.length, by: f.by }];
   });
 }
+
+/** What makes two versions the same message: its words and its attachments. */
+const messageKey = (e: TranscriptEntry | undefined): string | undefined => (e?.role === 'user' ? JSON.stringify([e.text, (e.attachments ?? []).map((a) => a.id)]) : undefined);
+
+/**
+ * versionsOf, with each fork's versions grouped by the message they begin
+ * with (`groups[v]`: the message version of version `v`, 0-based in the order
+ * the messages were first written). Regenerating adds a version with the same
+ * message, so it is another reply of that message version, not another
+ * version of the message; an edit adds a version with a new message. Read
+ * from the stored tails: the head is written as before, and conversations
+ * stored before this read the same way. A tail that cannot be read counts as
+ * a message version of its own.
+ */
+export async function groupedVersionsOf(c: Branchable, tails: Pick<TailStore, 'get'>): Promise<Array<ReturnType<typeof versionsOf>[number] & { groups: number[] }>> {
+  const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
+  const out: Array<ReturnType<typeof versionsOf>[number] & { groups: number[] }> = [];
+  for (const f of c.forks ?? []) {
+    const entry = users[f.at];
+    if (entry === undefined) continue;
+    const seen = new Map<string, number>();
+    const groups: number[] = [];
+    for (const [v, k] of f.versions.entries()) {
+      const first = v === f.shown ? c.transcript[entry] : k ? (await tails.get(k).catch(() => undefined))?.transcript[0] : undefined;
+      const key = messageKey(first) ?? `missing ${v}`;
+      if (!seen.has(key)) seen.set(key, seen.size);
+      groups.push(seen.get(key)!);
+    }
+    out.push({ entry, shown: f.shown, count: f.versions.length, by: f.by, groups });
+  }
+  return out;
+}

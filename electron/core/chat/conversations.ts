@@ -10,7 +10,7 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
@@ -19,6 +19,9 @@ import { m } from '../i18n/message';
 export type { StoredConversation } from './conversation-values';
 
 const INDEX = 'conversations-index';
+/** An index entry; `hv` (several computers): the head's version it was made from, so another computer's change is seen. */
+type Indexed = ConversationSummary & { hv?: string };
+const headOf = (id: string) => `conversations/${id}`;
 /** The most conversations one search returns (newest first); a longer query narrows it. */
 export const MAX_CONVERSATION_HITS = 100;
 /** A search hit: the conversation, a clean snippet of where the query is, and the matched ranges in it. */
@@ -71,7 +74,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   async list(): Promise<ConversationSummary[]> {
     if (!swept.has(this.vault)) await this.sweep();
     const index = await this.index();
-    return Object.values(index).sort((a, b) => b.updated - a.updated);
+    return Object.values(index)
+      .map(({ hv: _hv, ...summary }) => summary)
+      .sort((a, b) => b.updated - a.updated);
   }
 
   async get(id: string): Promise<StoredConversation | undefined> {
@@ -110,8 +115,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(c.id);
     await writeConversation(this.vault, c, prev);
     const index = await this.index();
-    index[c.id] = summaryOf(c);
-    await this.vault.internal.putJSON(INDEX, index);
+    const hv = this.vault.internal.version?.(headOf(c.id));
+    index[c.id] = { ...summaryOf(c), ...(hv ? { hv } : {}) };
+    await this.vault.internal.putJSON((await this.indexKey(true))!, index);
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -146,7 +152,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       for (const key of this.vault.internal.keys(attachmentPrefix(id))) await this.vault.internal.delete(key);
       // Also the log and attachments of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
       for (const key of this.orphans()) await this.vault.internal.delete(key);
-      await this.vault.internal.putJSON(INDEX, index);
+      await this.vault.internal.putJSON((await this.indexKey(true))!, index);
     });
   }
 
@@ -191,6 +197,11 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       if (release) await this.tails(id).remove(release);
       return next;
     });
+  }
+
+  /** The versions the window shows of `c` (conversation `id`), grouped by message (groupedVersionsOf). */
+  versionsShown(id: string, c: StoredConversation): ReturnType<typeof groupedVersionsOf> {
+    return groupedVersionsOf(c, this.tails(id));
   }
 
   /** Undoes `branch` when its turn was not sent: version `before` is shown again and the empty new one goes. */
@@ -271,7 +282,8 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
     const live = new Set(ids);
     const attachments = this.vault.internal.keys('attachments/').filter((k) => !live.has(k.split('/')[1] ?? ''));
-    return [...orphanedLogs(this.vault, ids), ...attachments];
+    // Several computers: another's records and attachments arrive before their head; only what was written here goes.
+    return [...orphanedLogs(this.vault, ids), ...attachments].filter((k) => this.vault.internal.sweepable?.(k) ?? true);
   }
 
   /**
@@ -296,7 +308,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(conversationId);
     const prefix = attachmentPrefix(conversationId);
     await this.serial(async () => {
-      for (const key of this.vault.internal.keys(prefix)) if (!keep.has(key.slice(prefix.length))) await this.vault.internal.delete(key);
+      for (const key of this.vault.internal.keys(prefix)) {
+        // Another computer's attachment may belong to a message of it that has not arrived yet.
+        if (!keep.has(key.slice(prefix.length)) && (this.vault.internal.sweepable?.(key) ?? true)) await this.vault.internal.delete(key);
+      }
     });
   }
 
@@ -328,18 +343,30 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   }
 
   /**
+   * Where the index is kept: one value (one writer), or this computer's own cache (several computers: each keeps its
+   * own, never merged with another's, its entries checked against the heads' versions). Undefined: none kept here yet.
+   */
+  private async indexKey(create: boolean): Promise<string | undefined> {
+    if (this.vault.internal.scheme?.() !== 2) return INDEX;
+    const device = await this.vault.internal.device?.(create);
+    return device ? `cache/${device}/conversations-index` : undefined;
+  }
+
+  /**
    * The index, rebuilt for any conversation it is missing, and on the first use
    * of this vault checked against every head (a crash between the head and the
    * index of a save leaves a stale entry: the head is what opens).
    */
-  private async index(): Promise<Record<string, ConversationSummary>> {
-    const index = (await this.vault.internal.getJSON<Record<string, ConversationSummary>>(INDEX)) ?? {};
+  private async index(): Promise<Record<string, Indexed>> {
+    const key = await this.indexKey(false);
+    const index = (key && (await this.vault.internal.getJSON<Record<string, Indexed>>(key))) || {};
     const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
     const checkAll = !checked.has(this.vault);
     for (const id of stored) {
-      if (index[id] && !checkAll) continue;
+      const hv = this.vault.internal.version?.(headOf(id));
+      if (index[id] && !checkAll && index[id].hv === hv) continue;
       const s = await readSummary(this.vault, id);
-      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta) };
+      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
     checked.add(this.vault);

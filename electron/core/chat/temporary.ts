@@ -9,7 +9,7 @@ import type { ConversationSummary } from '../../shared/chat';
 import { MemoryToolError } from '../memory/errors';
 import { VaultError } from '../vault/types';
 import { refuseRewindOfVersions, summaryOf, UNTITLED, withoutLastExchange, type StoredConversation } from './conversation-values';
-import { branchAt, dropUnsent, showVersion, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, groupedVersionsOf, showVersion, type Fork, type Tail, type TailStore } from './branches';
 import type { AttachmentRef } from '../../shared/chat';
 import type { AttachmentBytes } from './attachments-send';
 import { m } from '../i18n/message';
@@ -37,6 +37,8 @@ export interface VersionedStore {
   branch(id: string, at: number, by: Fork['by']): Promise<{ message: { text: string; attachments: AttachmentRef[] }; before: number }>;
   showVersion(id: string, at: number, version: number): Promise<StoredConversation>;
   dropUnsent(id: string, at: number, before: number): Promise<void>;
+  /** The versions the window shows of `c` (conversation `id`), grouped by message (groupedVersionsOf). */
+  versionsShown(id: string, c: StoredConversation): ReturnType<typeof groupedVersionsOf>;
 }
 
 /** Temporary conversations held in this object only; `clear` (on lock or quit) forgets them all. */
@@ -98,6 +100,10 @@ export class TemporaryConversations implements ConversationStore, VersionedStore
     this.byId.set(id, next);
     if (release) await this.tails(id).remove(release);
     return next;
+  }
+
+  versionsShown(id: string, c: StoredConversation): ReturnType<typeof groupedVersionsOf> {
+    return groupedVersionsOf(c, this.tails(id));
   }
 
   async dropUnsent(id: string, at: number, before: number): Promise<void> {

@@ -12,7 +12,8 @@ export type { ToolRecord } from '../../shared/chat';
 import type { GuardMode } from '../../shared/settings';
 import { createMemoryHandlers, type MemoryObservation } from '../memory/handlers';
 import { validateMemoryPath } from '../memory/paths';
-import { describeChange, type ApprovalChange } from './approval-change';
+import { m, type LocalMessage } from '../i18n/message';
+import { CHANGED_WHILE_WAITING_MESSAGE, describeChange, fingerprint, type ApprovalChange } from './approval-change';
 import type { Provenance, VaultApi } from '../vault/types';
 
 export interface ApprovalRequest {
@@ -36,6 +37,17 @@ interface Call {
   observation?: MemoryObservation;
   /** The version this call's write created (from the vault's change event, inside the call's context). */
   version?: number;
+  /** Why the call failed, for the user, when main knows better than the tool's result (an Allow on a stale card). */
+  reason?: LocalMessage;
+}
+
+/** The paths a held change touches, while its card waits: who changed them meanwhile. */
+interface Watch {
+  paths: string[];
+  /** Changed by something other than this turn's own calls (the user's edit, another app, a restore). */
+  foreign: boolean;
+  /** Changed by a change of this turn the user allowed (its cards are the user's to see, one after another). */
+  own: boolean;
 }
 
 const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
@@ -53,6 +65,7 @@ export class TurnTools {
   private readonly current = new AsyncLocalStorage<Call>();
   readonly handlers: MemoryToolHandlers;
   private readonly unsubscribe: () => void;
+  private readonly watches = new Set<Watch>();
 
   constructor(
     private readonly vault: VaultApi,
@@ -67,8 +80,15 @@ export class TurnTools {
   ) {
     const base = createMemoryHandlers(vault, { guardMode: opts.guardMode, source: 'claude', ...(opts.by ? { by: opts.by } : {}), observe: (o) => this.observed(o) });
     this.unsubscribe = vault.onChange((c) => {
-      const call = c.op === 'write' && c.source === 'claude' ? this.current.getStore() : undefined;
+      if (c.op === 'lock') return;
+      const call = c.source === 'claude' ? this.current.getStore() : undefined;
       if (call && c.op === 'write') call.version = c.version;
+      const touched = c.op === 'rename' ? [c.path, c.newPath] : [c.path];
+      for (const w of this.watches) {
+        if (!w.paths.some((p) => touched.some((t) => overlaps(p, t)))) continue;
+        if (call) w.own = true;
+        else w.foreign = true;
+      }
     });
     const approve = opts.approve;
     const gate = async (command: string, input: Record<string, unknown>, call: Call | undefined) => {
@@ -81,11 +101,27 @@ export class TurnTools {
         ...(typeof input.new_path === 'string' ? { newPath: canonical(input.new_path) } : {}),
         ...(typeof input.file_text === 'string' ? { preview: input.file_text } : typeof input.new_str === 'string' ? { preview: input.new_str } : typeof input.insert_text === 'string' ? { preview: input.insert_text } : {}),
       };
-      const change = await describeChange(vault.memory, command, input);
-      if (change.diff || change.removes) req.change = change;
-      opts.emit({ type: 'approval', ...req });
-      const ok = await abortable(approve(req), opts.signal);
-      if (!ok) throw new Error('The user declined this change to memory. Nothing was changed.');
+      // Taken before the card is described: an Allow applies to the memory the card showed, or to nothing.
+      const paths = [req.path, req.newPath];
+      const shown = printOf(vault, paths);
+      const watch: Watch = { paths: paths.filter((p): p is string => p !== undefined), foreign: false, own: false };
+      this.watches.add(watch);
+      try {
+        const change = await describeChange(vault.memory, command, input);
+        if (change.diff || change.removes) req.change = change;
+        opts.emit({ type: 'approval', ...req });
+        const ok = await abortable(approve(req), opts.signal);
+        if (!ok) throw new Error('The user declined this change to memory. Nothing was changed.');
+        // The user's own edit or another app's change meanwhile would make the Allow apply to text the card never
+        // showed. This turn's own allowed changes do not count: the user allowed those, card after card.
+        const now = shown === undefined ? undefined : printOf(vault, paths);
+        if (watch.foreign || (now !== undefined && now !== shown && !watch.own)) {
+          if (call) call.reason = m('errors:memory.changedWhileWaiting');
+          throw new Error(CHANGED_WHILE_WAITING_MESSAGE);
+        }
+      } finally {
+        this.watches.delete(watch);
+      }
     };
     const wrapped = {} as MemoryToolHandlers;
     for (const [name, fn] of Object.entries(base) as Array<[keyof MemoryToolHandlers, (c: never) => unknown]>) {
@@ -139,6 +175,7 @@ export class TurnTools {
     const path = pathOf(input);
     const newPath = typeof input.new_path === 'string' ? input.new_path : undefined;
     const record: ToolRecord & { serverId: string } = { id: call.id, serverId, command: String(input.command ?? ''), path, ...(newPath ? { newPath } : {}), content, isError };
+    if (isError && call.reason) record.reason = { key: call.reason.key, text: call.reason.text };
     if (!isError && o && (o.before !== undefined || o.after !== undefined) && o.command !== 'view') {
       record.diff = { before: o.before ?? '', after: o.after ?? '' };
       const meta = call.version === undefined && this.vault.isUnlocked() ? this.vault.memory.stat(newPath ?? path) : undefined;
@@ -165,6 +202,20 @@ function canonical(p: string): string {
     return validateMemoryPath(p);
   } catch {
     return p;
+  }
+}
+
+/** One path is the other, or a folder holding it. */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+/** The fingerprint of `paths`, or undefined when they cannot be read (an invalid path, a locked vault): the tool reports that itself. */
+function printOf(vault: VaultApi, paths: Array<string | undefined>): string | undefined {
+  try {
+    return fingerprint(vault.memory, paths);
+  } catch {
+    return undefined;
   }
 }
 

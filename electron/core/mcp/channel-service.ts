@@ -8,7 +8,7 @@
  * decision in the window; a read-only connection may only view.
  */
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
-import { describeChange } from '../chat/approval-change';
+import { CHANGED_WHILE_WAITING_MESSAGE, describeChange, fingerprint } from '../chat/approval-change';
 import { loadSettings } from '../chat/settings-store';
 import { MemoryToolError, ROLLED_BACK_MESSAGE, toToolError } from '../memory/errors';
 import { createMemoryHandlers } from '../memory/handlers';
@@ -23,7 +23,7 @@ import type { CallOptions, MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
 import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
-import { accessOf, currentAccess, type ClientAccess } from './client-rules';
+import { accessOf, currentAccess, newClientAccess } from './client-rules';
 import { cleanClientName, type ClientMessage } from './protocol';
 
 type Hello = Extract<ClientMessage, { type: 'hello' }>;
@@ -33,8 +33,8 @@ export const DECLINED_MESSAGE = 'The user declined this change to memory. Nothin
 export const NOT_IN_TIME_MESSAGE = 'The change was not approved in time; nothing was changed.';
 /** When the vault locks while a change waits: nobody declined it, and it can no longer be approved. */
 export const LOCKED_WHILE_WAITING_MESSAGE = 'Mnemo was locked before this change was approved; nothing was changed.';
-/** When what the card showed is no longer what the change would do: the memory changed while it waited. */
-export const CHANGED_WHILE_WAITING_MESSAGE = 'The memory changed while this change waited for approval, so what the user was shown is no longer what it would do; nothing was changed. View the memory and try again.';
+/** When what the card showed is no longer what the change would do (shared with the chat's own cards). */
+export { CHANGED_WHILE_WAITING_MESSAGE };
 /** Logged (the client that cancelled no longer reads an answer) when a change is withdrawn before the user decided. */
 export const CANCELLED_MESSAGE = 'The call was cancelled before the user approved the change; nothing was changed.';
 export const MCP_OFF_MESSAGE = 'MCP access is off in Mnemo’s Settings (Use this memory in other apps); turn it on there to use this memory from other apps.';
@@ -44,7 +44,6 @@ type ReadOnlyWhy = 'access' | 'client';
 const readOnlyMessage = (client: string, why: ReadOnlyWhy) =>
   `Mnemo lets ${client} view this memory but not change it (${why === 'client' ? `${client} is set to view only in Mnemo’s Settings` : 'MCP access is read-only'}). Nothing was written; tell the user if something should be remembered.`;
 /** What an app Mnemo has not seen before may do, by the user's setting. */
-const newClientAccess = (settings: Settings): ClientAccess => (settings.mcpNewClientsReadOnly ? 'read-only' : 'read-write');
 
 const WRITES = ['create', 'str_replace', 'insert', 'delete', 'rename'] as const;
 const COMMANDS = new Set<string>(['view', ...WRITES]);
@@ -225,7 +224,7 @@ export class AppChannelService implements ChannelService {
       const newPath = command === 'rename' ? canonical(cmd.new_path) : undefined;
       const preview = [cmd.file_text, cmd.new_str, cmd.insert_text].find((t): t is string => typeof t === 'string');
       // Taken before the card is described: an Allow applies to the memory the card showed, or to nothing.
-      const shown = fingerprint(memory, [path, newPath]);
+      const shown = fingerprint(memory.memory, [path, newPath]);
       const change = await describeChange(memory.memory, command, cmd);
       const decision = await this.opts.approvals.ask(
         {
@@ -252,7 +251,7 @@ export class AppChannelService implements ChannelService {
       if (settings.mcpAccess === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client, 'access'));
       if ((await currentAccess(vault.internal, peer.client, newClientAccess(settings))) === 'read-only') throw new MemoryToolError(readOnlyMessage(peer.client, 'client'));
       // Another change allowed first, or the user's own edit, would make the Allow apply to a file the card never showed.
-      if (fingerprint(memory, [path, newPath]) !== shown) throw new MemoryToolError(CHANGED_WHILE_WAITING_MESSAGE);
+      if (fingerprint(memory.memory, [path, newPath]) !== shown) throw new MemoryToolError(CHANGED_WHILE_WAITING_MESSAGE);
     };
     const wrap =
       <C>(command: string, fn: (c: C) => ReturnType<MemoryToolHandlers['create']>) =>
@@ -269,19 +268,6 @@ export class AppChannelService implements ChannelService {
       rename: wrap('rename', (c) => base.rename(c)),
     };
   }
-}
-
-/** What is at `paths` now (each entry's kind and version, a folder's files too): equal strings, nothing there changed. */
-function fingerprint(memory: VaultApi, paths: Array<string | undefined>): string {
-  return JSON.stringify(
-    paths.map((p) => {
-      if (p === undefined) return null;
-      const meta = memory.memory.stat(p);
-      if (!meta) return '-';
-      if (meta.kind === 'file') return `${meta.version}`;
-      return memory.memory.list(p, Infinity).map((e) => (e.kind === 'file' ? `${e.path}:${e.version}` : e.path));
-    }),
-  );
 }
 
 /** `view` as usual; every write answered with `message` and nothing changed. */

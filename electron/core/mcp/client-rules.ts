@@ -11,6 +11,7 @@
  * boundary.
  */
 import { KnownClient, type ClientAccess } from '../../shared/channel';
+import type { Settings } from '../../shared/settings';
 import { VaultError, type InternalStore } from '../vault/types';
 import { m } from '../i18n/message';
 
@@ -61,6 +62,9 @@ function change<T>(store: Store, fn: (list: KnownClient[]) => { next?: KnownClie
   return run;
 }
 
+/** What an app not known (or forgotten) gets at its next connection, by the "new apps start read-only" setting. */
+export const newClientAccess = (settings: Pick<Settings, 'mcpNewClientsReadOnly'>): ClientAccess => (settings.mcpNewClientsReadOnly ? 'read-only' : 'read-write');
+
 /** What `name` may do; an app not known yet is remembered (while there is room) as `newAccess`. */
 export function accessOf(store: Store, name: string, newAccess: ClientAccess, now = Date.now()): Promise<ClientAccess> {
   return change(store, (list) => {
@@ -81,6 +85,18 @@ export function setAccess(store: Store, name: string, access: ClientAccess): Pro
   return change(store, (list) => {
     if (!list.some((c) => c.name === name)) throw new VaultError('NOT_FOUND', m('errors:apps.unknown'));
     const next = list.map((c) => (c.name === name ? { ...c, access } : c));
+    return { next, value: next };
+  });
+}
+
+/**
+ * Forgets a known app, freeing its place in the list; NOT_FOUND for a name never seen. Its next connection makes it
+ * new again, with what new apps get (the caller checks that this is no widening). Returns the whole list.
+ */
+export function forgetClient(store: Store, name: string): Promise<KnownClient[]> {
+  return change(store, (list) => {
+    if (!list.some((c) => c.name === name)) throw new VaultError('NOT_FOUND', 'No app of that name has connected to Mnemo.');
+    const next = list.filter((c) => c.name !== name);
     return { next, value: next };
   });
 }

@@ -7,17 +7,31 @@
  * A vault that never stored a list has exactly one project, the first, whose
  * memory is the vault's `/memories` as it always was: nothing is written to
  * open an existing vault.
+ *
+ * When several computers may write the vault (format 2, `internal.scheme()`
+ * 2), each project is its own value, `projects/<id>` = `{name, created,
+ * deleted?}`, so a project made, renamed or deleted on one computer never
+ * undoes another's change to another project; concurrent changes of one
+ * project merge by its rule (sync/merge-rules.ts `projectRule`: a live project
+ * wins over a delete), and names two computers chose at once are shown with
+ * ` (2)` (`displayProjects`). The list a single-writer vault stored is read
+ * as every project's first value (docs/sync-design.md §3).
  */
 import { randomBytes } from 'node:crypto';
+import { displayProjects } from '../vault/sync/merge-rules';
 import { VaultError, type VaultApi } from '../vault/types';
+import { MAX_PROJECT_NAME, sameName, withSuffix } from './names';
 import { MemoryScope, projectRoot, scopedVault } from './scope';
 import { m } from '../i18n/message';
 
+export { MAX_PROJECT_NAME };
+
 const KEY = 'projects';
+/** Format 2: one value per project, `projects/<id>`. */
+const PER_ID = 'projects/';
 /** The id of the project every vault starts with (and every conversation stored before projects belongs to). */
 export const FIRST_PROJECT_ID = 'default';
 export const FIRST_PROJECT_NAME = 'Default';
-export const MAX_PROJECT_NAME = 100;
 const ID = /^(default|[0-9a-f]{16})$/;
 
 export interface Project {
@@ -56,16 +70,6 @@ export function validateProjectName(input: string): string {
   return name;
 }
 
-/**
- * `name` with `suffix`, the name shortened (by whole characters, from its end) so the result stays within
- * MAX_PROJECT_NAME: it still starts as the name did, and no emoji is cut in half into an unpaired surrogate.
- */
-function withSuffix(name: string, suffix: string): string {
-  const room = MAX_PROJECT_NAME - [...suffix].length;
-  return [...name].slice(0, room).join('').trimEnd() + suffix;
-}
-
-const sameName = (a: string, b: string) => a.toLocaleLowerCase('en-US') === b.toLocaleLowerCase('en-US');
 
 /** Create, list, rename, delete and restore projects, and open a project's memory. */
 export class Projects {
@@ -77,10 +81,41 @@ export class Projects {
     return run;
   }
 
+  /** True when each project is its own value (several computers may write the vault). */
+  private perId(): boolean {
+    return this.vault.internal.scheme?.() === 2;
+  }
+
+  /** Stores a change of one project: the whole list (one writer) or that project's own value (several). */
+  private async save(list: StoredList, changed: Project | DeletedProject): Promise<void> {
+    if (!this.perId()) return this.vault.internal.putJSON(KEY, list);
+    const { id, ...value } = changed;
+    await this.vault.internal.putJSON(PER_ID + id, value);
+  }
+
   private async load(): Promise<StoredList> {
     const stored = await this.vault.internal.getJSON<StoredList>(KEY);
+    if (this.perId()) return this.loadPerId(stored);
     if (!stored || !Array.isArray(stored.projects) || stored.projects.length === 0) return { projects: [firstProject()], deleted: stored?.deleted ?? [] };
     return { projects: stored.projects, deleted: Array.isArray(stored.deleted) ? stored.deleted : [] };
+  }
+
+  /** Format 2: the stored list (if any) as every project's first value, then each project's own value. */
+  private async loadPerId(stored: StoredList | undefined): Promise<StoredList> {
+    const all = new Map<string, { name: string; created: number; deleted?: number }>([[FIRST_PROJECT_ID, { name: FIRST_PROJECT_NAME, created: 0 }]]);
+    for (const p of Array.isArray(stored?.projects) ? stored.projects : []) all.set(p.id, { name: p.name, created: p.created });
+    for (const p of Array.isArray(stored?.deleted) ? stored.deleted : []) all.set(p.id, { name: p.name, created: p.created, deleted: p.deleted });
+    for (const key of this.vault.internal.keys(PER_ID)) {
+      const id = key.slice(PER_ID.length);
+      const v = ID.test(id) ? await this.vault.internal.getJSON<{ name?: unknown; created?: unknown; deleted?: unknown }>(key) : undefined;
+      if (!v || typeof v.name !== 'string' || typeof v.created !== 'number') continue;
+      all.set(id, { name: v.name, created: v.created, ...(typeof v.deleted === 'number' && id !== FIRST_PROJECT_ID ? { deleted: v.deleted } : {}) });
+    }
+    const projects = displayProjects([...all].filter(([, p]) => p.deleted === undefined).map(([id, p]) => ({ id, name: p.name, created: p.created })));
+    const deleted = [...all]
+      .flatMap(([id, p]) => (p.deleted === undefined ? [] : [{ id, name: p.name, created: p.created, deleted: p.deleted }]))
+      .sort((a, b) => a.deleted - b.deleted || (a.id < b.id ? -1 : 1));
+    return { projects, deleted };
   }
 
   /** Every live project, the first one first, then in the order they were made. */
@@ -114,7 +149,7 @@ export class Projects {
       const list = await this.load();
       this.checkUnique(list, clean);
       const project: Project = { id: randomBytes(8).toString('hex'), name: clean, created: Date.now() };
-      await this.vault.internal.putJSON(KEY, { ...list, projects: [...list.projects, project] });
+      await this.save({ ...list, projects: [...list.projects, project] }, project);
       return project;
     });
   }
@@ -127,7 +162,7 @@ export class Projects {
       if (at < 0) throw new VaultError('NOT_FOUND', m('errors:project.gone'));
       this.checkUnique(list, clean, id);
       const renamed = { ...list.projects[at]!, name: clean };
-      await this.vault.internal.putJSON(KEY, { ...list, projects: list.projects.map((p, i) => (i === at ? renamed : p)) });
+      await this.save({ ...list, projects: list.projects.map((p, i) => (i === at ? renamed : p)) }, renamed);
       return renamed;
     });
   }
@@ -143,7 +178,8 @@ export class Projects {
       const list = await this.load();
       const project = list.projects.find((p) => p.id === id);
       if (!project) throw new VaultError('NOT_FOUND', m('errors:project.goneAlready'));
-      await this.vault.internal.putJSON(KEY, { projects: list.projects.filter((p) => p.id !== id), deleted: [...list.deleted, { ...project, deleted: Date.now() }] });
+      const gone = { ...project, deleted: Date.now() };
+      await this.save({ projects: list.projects.filter((p) => p.id !== id), deleted: [...list.deleted, gone] }, gone);
     });
   }
 
@@ -156,7 +192,7 @@ export class Projects {
       let name = gone.name;
       for (let n = 2; list.projects.some((p) => sameName(p.name, name)); n++) name = withSuffix(gone.name, ` (${n})`);
       const project: Project = { id: gone.id, name, created: gone.created };
-      await this.vault.internal.putJSON(KEY, { projects: [...list.projects, project], deleted: list.deleted.filter((p) => p.id !== id) });
+      await this.save({ projects: [...list.projects, project], deleted: list.deleted.filter((p) => p.id !== id) }, project);
       return project;
     });
   }

@@ -10,6 +10,13 @@
  * time shows everything Claude wrote as to review, and the user's own save
  * needs no write to count as reviewed (it is the user's version).
  *
+ * When several computers may write the vault (`internal.scheme()` 2), each
+ * keeps its own marks, `review/<project id>/<device>`, so marks made on two
+ * computers at once are all kept: a path reads as the record that
+ * acknowledges most (`mergeRecords`) of this computer's, every other
+ * computer's and the value kept before (`review/<project id>`), and a mark
+ * writes that merged record set as this computer's (docs/sync-design.md §3).
+ *
  * Listing costs one metadata lookup per file and reads a file's version list
  * only for files that are to review (and not even that for a first version);
  * no memory text is decrypted.
@@ -41,6 +48,30 @@ interface Stored {
 }
 
 const keyOf = (projectId: string) => `review/${projectId}`;
+
+/** How much a record acknowledges: a version seen (and its modified time); a move note only what it had seen. */
+const rank = (r: ReviewRecord): [number, number] => ('v' in r ? [r.v, r.m] : [r.seen ?? 0, -Infinity]);
+
+/**
+ * Several computers' records of one project merged path by path: the record
+ * that acknowledges the highest version wins (then the newest modified time,
+ * then a deterministic order), the same on every computer.
+ */
+export function mergeRecords(values: ReadonlyArray<Record<string, ReviewRecord>>): Record<string, ReviewRecord> {
+  const out: Record<string, ReviewRecord> = {};
+  for (const files of values) {
+    for (const [path, rec] of Object.entries(files)) {
+      const had = out[path];
+      if (!had) {
+        out[path] = rec;
+        continue;
+      }
+      const [a, b] = [rank(rec), rank(had)];
+      if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && JSON.stringify(rec) > JSON.stringify(had))))) out[path] = rec;
+    }
+  }
+  return out;
+}
 /** One queue per vault: marks and move notes are read-modify-writes of one value. */
 const queues = new WeakMap<object, Promise<unknown>>();
 
@@ -66,8 +97,20 @@ export class ReviewInbox {
   }
 
   private async load(projectId: string): Promise<Record<string, ReviewRecord>> {
-    const stored = await this.vault.internal.getJSON<Stored>(keyOf(projectId));
-    return stored && typeof stored.files === 'object' && stored.files !== null ? { ...stored.files } : {};
+    const files = async (key: string) => {
+      const stored = await this.vault.internal.getJSON<Stored>(key);
+      return stored && typeof stored.files === 'object' && stored.files !== null ? { ...stored.files } : {};
+    };
+    if (this.vault.internal.scheme?.() !== 2) return files(keyOf(projectId));
+    const values = [await files(keyOf(projectId))];
+    for (const key of this.vault.internal.keys(`${keyOf(projectId)}/`)) values.push(await files(key));
+    return mergeRecords(values);
+  }
+
+  /** Stores the records of a project: its one value (one writer), or this computer's own (several). */
+  private async save(projectId: string, recs: Record<string, ReviewRecord>): Promise<void> {
+    const device = this.vault.internal.scheme?.() === 2 ? await this.vault.internal.device?.(true) : undefined;
+    await this.vault.internal.putJSON(device ? `${keyOf(projectId)}/${device}` : keyOf(projectId), { files: recs } satisfies Stored);
   }
 
   /** What waits for review in `projectId` (default: the first project), files by path, then deleted ones. */
@@ -115,7 +158,7 @@ export class ReviewInbox {
       }
       // Records of paths that hold nothing any more only grow the value.
       for (const p of Object.keys(recs)) if (ops.stat(p)?.kind !== 'file' && !trash.has(p)) delete recs[p];
-      await this.vault.internal.putJSON(keyOf(projectId), { files: recs } satisfies Stored);
+      await this.save(projectId, recs);
       return marked;
     });
   }
@@ -174,7 +217,7 @@ export class ReviewInbox {
         } else if (rec) recs[now] = rec;
         else delete recs[now];
       }
-      await this.vault.internal.putJSON(keyOf(projectId), { files: recs } satisfies Stored);
+      await this.save(projectId, recs);
     });
   }
 

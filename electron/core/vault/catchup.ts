@@ -26,7 +26,7 @@ export interface CatchUpHost {
 
 export const keysChanged = (): VaultError => new VaultError('LOCKED', m('errors:vault.keysChanged'));
 
-const wentBack = (): VaultError =>
+export const wentBack = (): VaultError =>
   new VaultError(
     'ROLLED_BACK',
     m('errors:vault.wentBack'),

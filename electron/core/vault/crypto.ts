@@ -10,8 +10,8 @@ export const ID_BYTES = 16;
 export const HASH_BYTES = 32;
 const KDF_CONTEXT = 'mnemo-v1';
 
-/** Subkey ids under the vault master key, one per kind of data. */
-export const SUBKEY = { manifest: 1, blobs: 2, internal: 3, journal: 4 } as const;
+/** Subkey ids under the vault master key, one per kind of data (`contentId`: format v2's `k`, docs/sync-design.md §2.1). */
+export const SUBKEY = { manifest: 1, blobs: 2, internal: 3, journal: 4, contentId: 5 } as const;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -36,6 +36,11 @@ export function wipe(...buffers: (Uint8Array | undefined)[]): void {
 
 export function hash(data: Uint8Array): Uint8Array {
   return sodium.crypto_generichash(HASH_BYTES, data, null);
+}
+
+/** BLAKE2b of `data` keyed with `key`: a digest only a holder of the key can make or test guesses against. */
+export function keyedHash(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return sodium.crypto_generichash(HASH_BYTES, data, key);
 }
 
 /** Constant-time equality of two byte strings of any length. */

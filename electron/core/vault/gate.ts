@@ -32,8 +32,13 @@ export class LockGate {
    */
   catchUp: () => Promise<void> = async () => undefined;
 
+  /**
+   * `where`: the folders whose lock is taken (lockfile.ts), read at each take:
+   * the vault folder for format 1; the device lock's folder in the state
+   * folder for format 2, plus the vault folder while it is still format 1.
+   */
   constructor(
-    private readonly dir: string,
+    private readonly where: string | (() => string[]),
     readonly mode: LockMode,
     private readonly waitMs = DEFAULT_LOCK_WAIT_MS,
     private readonly readOnly = false,
@@ -46,7 +51,15 @@ export class LockGate {
   /** Takes the lock if not held: at once or IN_USE in `open` mode (as always); else waiting up to `waitMs`. */
   async take(): Promise<void> {
     if (this.held) return;
-    this.held = await acquireLock(this.dir, { readOnly: this.readOnly, waitMs: this.mode === 'open' ? 0 : this.waitMs });
+    const dirs = typeof this.where === 'string' ? [this.where] : this.where();
+    const held: HeldLock[] = [];
+    try {
+      for (const dir of dirs) held.push(await acquireLock(dir, { readOnly: this.readOnly, waitMs: this.mode === 'open' ? 0 : this.waitMs }));
+    } catch (e) {
+      for (const h of held) h();
+      throw e;
+    }
+    this.held = held.length === 1 ? held[0]! : Object.assign(() => held.forEach((h) => h()), { refresh: () => held.forEach((h) => h.refresh()) });
   }
 
   /** Lets the lock go now (a second call does nothing). */

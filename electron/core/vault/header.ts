@@ -14,6 +14,10 @@ import { m } from '../i18n/message';
 
 export const FORMAT = 'mnemo-vault';
 export const VERSION = 1;
+/** The multi-device format (docs/sync-design.md), read only where the caller allows it (the format-2 flag). */
+export const VERSION_2 = 2;
+/** Slots bind the version their wrap was made under, 1 for every slot so far: an upgrade to format 2 keeps them (vault.json's MAC binds the version itself). */
+const SLOT_AD_VERSION = 1;
 
 const b64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
 const KdfSchema = z.strictObject({
@@ -85,9 +89,9 @@ export function headerAuthentic(h: Header, vmk: Uint8Array): boolean {
 }
 
 /** True if `bytes` (vault.json as read from disk) parse and carry a MAC that `vmk` confirms. */
-export function headerBytesAuthentic(bytes: Uint8Array | undefined, vmk: Uint8Array): boolean {
+export function headerBytesAuthentic(bytes: Uint8Array | undefined, vmk: Uint8Array, maxVersion: number = VERSION): boolean {
   try {
-    return bytes !== undefined && headerAuthentic(parseHeader(bytes), vmk);
+    return bytes !== undefined && headerAuthentic(parseHeader(bytes, maxVersion), vmk);
   } catch {
     return false;
   }
@@ -106,8 +110,12 @@ export function serializeHeader(h: Header): Uint8Array {
 
 const damaged = () => new VaultError('DAMAGED', m('errors:header.damaged'), 'vault.json');
 
-/** Parses vault.json, refusing anything not byte-for-byte canonical or outside this build's limits. */
-export function parseHeader(bytes: Uint8Array): Header {
+/**
+ * Parses vault.json, refusing anything not byte-for-byte canonical or outside
+ * this build's limits; a version above `maxVersion` (format 2, unless the
+ * caller opts in) is refused as a newer build's.
+ */
+export function parseHeader(bytes: Uint8Array, maxVersion: number = VERSION): Header {
   let parsed: z.infer<typeof HeaderFile>;
   try {
     parsed = HeaderFile.parse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
@@ -118,7 +126,7 @@ export function parseHeader(bytes: Uint8Array): Header {
   const again = serializeHeader(body);
   if (again.length !== bytes.length || !again.every((b, i) => b === bytes[i])) throw damaged();
   if (toHex(hash(utf8(JSON.stringify(canonicalBody(body))))) !== check) throw damaged();
-  if (body.version !== VERSION) throw new VaultError('BAD_HEADER', m('errors:header.version', { version: body.version, supported: VERSION }), 'vault.json');
+  if (body.version < VERSION || body.version > maxVersion) throw new VaultError('BAD_HEADER', m('errors:header.version', { version: body.version, supported: maxVersion }), 'vault.json');
   for (const slot of body.slots) {
     if (slot.type === 'passphrase' && !kdfInBounds(slot.kdf)) {
       throw new VaultError('BAD_HEADER', m('errors:header.kdfOutOfRange'), 'vault.json');
@@ -130,7 +138,7 @@ export function parseHeader(bytes: Uint8Array): Header {
 /** Associated data for a slot's wrap: everything in the header that must not change, minus the wrap itself. */
 function slotAd(h: Pick<Header, 'format' | 'version' | 'vaultId'>, slot: SlotHeader): Uint8Array {
   const { nonceAndKey: _wrap, ...rest } = canonicalSlot(slot) as { nonceAndKey: string };
-  return utf8(JSON.stringify({ format: h.format, version: h.version, vaultId: h.vaultId, slot: rest }));
+  return utf8(JSON.stringify({ format: h.format, version: SLOT_AD_VERSION, vaultId: h.vaultId, slot: rest }));
 }
 
 type Unwrapped<T extends SlotHeader> = Omit<T, 'nonceAndKey'>;

@@ -8,21 +8,27 @@ import path from 'node:path';
 import { cryptoReady, sameBytes } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
-import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, type Header } from './header';
+import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf } from './hwm';
+import { SYNC_MARKERS } from './sync/layout';
 import { readOnlyError, VaultError } from './types';
 import { m } from '../i18n/message';
 
 const HEADER_FILE = 'vault.json';
-/** Files a lock leaves in a folder (lockfile.ts): a folder holding only these is empty. */
-const LEFT_BY_A_LOCK = new Set(['.vault.lock', '.lock']);
+/**
+ * Files a lock leaves in a folder (lockfile.ts), and the markers sync engines
+ * put in a synced folder's root (docs/sync-design.md §1): a folder holding
+ * only these is empty, so a vault can be made in the root of a Syncthing or
+ * Dropbox folder.
+ */
+const LEFT_BY_A_LOCK = new Set(['.vault.lock', '.lock', ...SYNC_MARKERS]);
 
 /** Made before a new vault's first file and removed once its vault.json is written: an interrupted creation. */
 export const CREATING_FILE = '.mnemo-creating';
 /** What a vault creation writes before vault.json. */
-const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.');
+const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.startsWith('manifest.') || n === 'devices';
 /** What a creation killed midway may leave: its files, and a temp file (files.ts writeTemp) it was writing. */
-const leftByCreation = (n: string) => isVaultData(n) || n.startsWith('.tmp-');
+const leftByCreation = (n: string) => (isVaultData(n) && n !== 'devices') || n.startsWith('.tmp-');
 
 export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
 
@@ -52,6 +58,8 @@ export class HeaderFile {
     stateDir: string,
     private readonly fs: VaultFs,
     private readonly readOnly: boolean,
+    /** The highest format version this vault may be read at (2 with the format-2 flag). */
+    readonly maxVersion: number = VERSION,
   ) {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
   }
@@ -124,12 +132,12 @@ export class HeaderFile {
   }
 
   /** The header of the vault in `dir`; NO_VAULT when there is none, DAMAGED when only vault.json is gone. */
-  static async read(dir: string, fsx: VaultFs): Promise<Header> {
+  static async read(dir: string, fsx: VaultFs, maxVersion: number = VERSION): Promise<Header> {
     const bytes = await HeaderFile.readBytes(dir, fsx);
     // Parsing hashes with libsodium, whose WebAssembly loads asynchronously: a process that reads a header before
     // opening any vault (`mnemo memory` and `mnemo mcp` looking for the app's channel) may get here before it has.
     await cryptoReady();
-    return parseHeader(bytes);
+    return parseHeader(bytes, maxVersion);
   }
 
   private static async readBytes(dir: string, fsx: VaultFs): Promise<Uint8Array> {
@@ -144,7 +152,7 @@ export class HeaderFile {
   /** Reads vault.json again (another process may have changed it since the vault was opened). */
   async reread(): Promise<void> {
     const bytes = await HeaderFile.readBytes(this.dir, this.fs);
-    this.header = parseHeader(bytes);
+    this.header = parseHeader(bytes, this.maxVersion);
     this.bytes = bytes;
   }
 
@@ -156,7 +164,7 @@ export class HeaderFile {
   async changedOnDisk(): Promise<{ header: Header; bytes: Uint8Array } | undefined> {
     const bytes = await HeaderFile.readBytes(this.dir, this.fs);
     if (this.bytes && sameBytes(bytes, this.bytes)) return undefined;
-    return { header: parseHeader(bytes), bytes };
+    return { header: parseHeader(bytes, this.maxVersion), bytes };
   }
 
   /** Takes a header another process wrote (see changedOnDisk) as this vault's. */
@@ -219,6 +227,6 @@ export class HeaderFile {
 
   /** True when vault.json on disk still carries a MAC that authenticates under `vmk`. */
   async authenticOnDisk(vmk: Uint8Array): Promise<boolean> {
-    return headerBytesAuthentic(await readIfExists(this.fs, path.join(this.dir, HEADER_FILE)), vmk);
+    return headerBytesAuthentic(await readIfExists(this.fs, path.join(this.dir, HEADER_FILE)), vmk, this.maxVersion);
   }
 }

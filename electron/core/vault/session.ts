@@ -8,6 +8,7 @@ import type { LockGate } from './gate';
 import { wipeKeys } from './keys';
 import type { Unlocked } from './ops';
 import type { StoreKeys } from './store';
+import type { SyncSession } from './sync/session2';
 import { VaultError, type VaultChange } from './types';
 import { m } from '../i18n/message';
 
@@ -21,6 +22,8 @@ export interface Session extends Unlocked {
 
 export abstract class SessionQueue {
   protected session: Session | undefined;
+  /** The session of a vault opened as format 2 (docs/sync-design.md): set instead of `session`, never with it. */
+  protected session2: SyncSession | undefined;
   protected queueTail: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(c: VaultChange) => void>();
 
@@ -41,7 +44,13 @@ export abstract class SessionQueue {
   }
 
   isUnlocked(): boolean {
-    return this.session !== undefined;
+    return this.session !== undefined || this.session2 !== undefined;
+  }
+
+  /** The format-2 session; LOCKED when there is none. */
+  protected unlocked2(): SyncSession {
+    if (!this.session2) throw new VaultError('LOCKED', m('errors:vault.locked'));
+    return this.session2;
   }
 
   protected unlocked(): Session {
@@ -57,9 +66,13 @@ export abstract class SessionQueue {
    */
   lock(): void {
     const s = this.session;
-    if (!s) return;
+    const s2 = this.session2;
+    if (!s && !s2) return;
     this.session = undefined;
-    void this.queue(() => this.end(s));
+    this.session2 = undefined;
+    if (s) void this.queue(() => this.end(s));
+    // Its last records are confirmed first, except per call (each change was confirmed under the lock; another process may append now).
+    if (s2) void this.queue(() => this.end2(s2, this.gate.mode !== 'call'));
     // A vault that holds its lock only while unlocked lets it go once the running change settles.
     if (this.gate.mode === 'unlocked') void this.queue(async () => (this.session ? undefined : this.gate.release()));
     this.emit({ op: 'lock' });
@@ -71,6 +84,13 @@ export abstract class SessionQueue {
     wipe(s.vmk);
     wipeKeys(s.keys);
     await s.store.close();
+  }
+
+  /** Confirms (`ack`) and closes a format-2 session's files, then wipes its keys. */
+  protected async end2(s: SyncSession, ack: boolean): Promise<void> {
+    s.store.blobs.ended = true;
+    await s.store.close(ack).catch(() => undefined);
+    s.wipe();
   }
 
   /** One mutation queue per vault: each task starts after the previous one settles. */

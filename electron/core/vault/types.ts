@@ -103,10 +103,14 @@ export interface DirMeta {
 export type EntryMeta = FileMeta | DirMeta;
 
 export interface HistoryEntry {
-  /** The version number this content had when it was current. */
+  /** The version number this content had when it was current (format 2: its ordinal, which a late concurrent version can shift). */
   version: number;
   size: number;
   modified: number;
+  /** Format 2 only: the version's stable identity (`<device>:<seq>`, or `L:…` for a version written by format 1). */
+  vid?: string;
+  /** Format 2 only: the device that wrote it (`L` for format 1). */
+  device?: string;
 }
 
 /** Who made a change; shown in the UI and passed to change listeners. */
@@ -165,12 +169,16 @@ export interface UnlockReport {
   notices?: string[];
   /** The same notices by catalog key, for the window's language (core/i18n/message.ts). */
   noticeKeys?: Keyed[];
+  /** Format 2 only, when not empty: what is still arriving from other computers, one line per device. */
+  waiting?: string[];
 }
 
 export interface VerifyReport {
   ok: boolean;
   /** One line per problem, each naming the memory path or vault file (`vault.json`, `journal…`, `blobs/…`). */
   problems: string[];
+  /** Format 2 only, when not empty: what is still arriving from other computers (not a problem: `ok` stays true). */
+  waiting?: string[];
 }
 
 export interface WriteOptions {
@@ -238,9 +246,39 @@ export interface InternalStore {
   delete(key: string): Promise<void>;
   /** Keys that start with `prefix`, sorted. */
   keys(prefix: string): string[];
+  /**
+   * 2 when several computers may write this store at once (a format-2 session, docs/sync-design.md §3): values
+   * two computers would both rewrite are kept one key per id (or per device) instead. 1 (or absent): one writer.
+   */
+  scheme?(): 1 | 2;
+  /**
+   * Scheme 2: this computer's device id, for the keys only it writes (`drafts/<device>/…`); `create` makes it (and
+   * upgrades the vault) when this computer has not written to the vault yet, else that gives undefined. Scheme 1: undefined.
+   */
+  device?(create: boolean): Promise<string | undefined>;
+  /**
+   * Whether this computer may remove `key` as left over (a sweep, not the user's delete): scheme 2, only when every
+   * current value of it was written here (or before the vault had several writers), since another computer's value
+   * may be the first part of something still arriving. Scheme 1: always.
+   */
+  sweepable?(key: string): boolean;
+  /** Scheme 2: what identifies the current value(s) of `key`, changing whenever any computer writes it. Scheme 1: undefined. */
+  version?(key: string): string | undefined;
 }
 
-export interface CreateOptions {
+/**
+ * Format 2 (the multi-device vault of docs/sync-design.md), behind a flag until
+ * it is complete: `format2` in the options, else `MNEMO_FORMAT=2` in the
+ * environment. Off, a format-2 vault is refused as today ("Update Mnemo").
+ * On, a format-1 vault opens as it is and is upgraded by its first change.
+ */
+export interface FormatOptions {
+  format2?: boolean;
+  /** Format 2: how long after a burst of changes their confirmation (`ack`) is written; 0 writes it with each change (tests). Default 50 ms. */
+  ackDelayMs?: number;
+}
+
+export interface CreateOptions extends FormatOptions {
   /** Defaults to calibrated params (about 0.5-1 s here, never below the floor). */
   kdf?: KdfParams;
   /** Versions kept per memory file (default 20). */
@@ -257,7 +295,7 @@ export interface CreateOptions {
   lockWaitMs?: number;
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends FormatOptions {
   stateDir?: string;
   /** Journal records between manifest checkpoints (default 4096); small values are for tests. */
   journalLimit?: number;

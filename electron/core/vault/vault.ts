@@ -21,29 +21,42 @@ import { VaultContents } from './contents';
 import type { Session } from './session';
 import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
-import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
+import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
+import { VERSION, VERSION_2 } from './header';
+import { AckTimer, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import type { SyncSession } from './sync/session2';
+import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
 
-/** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
-const HEADER_MAC_MARK = 'vault/header-mac';
+/** Options a Vault keeps from open or create. */
+type Kept = Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs' | 'format2' | 'ackDelayMs'>;
 
 export class Vault extends VaultContents implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
   private readonly hf: HeaderFile;
   /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
   private unlockedWith: 'passphrase' | 'recovery' | undefined;
+  /** Opened as format 2 (the flag was on): its session is `session2`, its lock the device lock (vault2.ts). */
+  readonly format2: boolean;
+  /** When format-2 changes are confirmed (vault2.ts). */
+  private readonly acks: AckTimer;
 
   private constructor(
     readonly dir: string,
     header: Header,
-    stateDir: string,
+    private readonly stateDir: string,
     private readonly journalLimit?: number,
     private readonly fs: VaultFs = nodeFs,
     readonly readOnly = false,
-    lock: Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs'> = {},
+    lock: Kept = {},
   ) {
-    super(new LockGate(dir, lockModeOf(lock), lock.lockWaitMs, readOnly));
-    this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly);
+    const v2 = format2On(lock);
+    // Format 2: the device lock, and the folder's own lock while the vault is still format 1 (a v1 build stays excluded).
+    const where = v2 ? () => [deviceLockDir(stateDir, header.vaultId), ...(this.header.version === VERSION ? [dir] : [])] : dir;
+    super(new LockGate(where, lockModeOf(lock), lock.lockWaitMs, readOnly));
+    this.format2 = v2;
+    this.acks = new AckTimer(lock.ackDelayMs ?? 50, (fn) => this.task(fn), () => this.session2);
+    this.hf = new HeaderFile(dir, header, stateDir, fs, readOnly, v2 ? VERSION_2 : VERSION);
     this.hf.onReplaced = () => this.gate.refresh();
     this.gate.catchUp = () => this.catchUp();
   }
@@ -85,7 +98,7 @@ export class Vault extends VaultContents implements VaultApi {
     const { header, vmk, keys, recoveryKey } = await newVaultKeys(passphrase, opts.kdf ?? (await calibrateKdf()));
     await io('errors:io.action.createFolder', () => fsx.mkdir(dir));
     const state = State.empty(opts.historyDepth ?? 20, Date.now());
-    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs });
+    const vault = new Vault(dir, header, opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, false, { releaseWhenLocked: opts.releaseWhenLocked ?? false, lockWaitMs: opts.lockWaitMs, format2: opts.format2, ackDelayMs: opts.ackDelayMs });
     await vault.gate.take();
     try {
       // Again under the lock: nothing may have arrived since the first look.
@@ -104,6 +117,8 @@ export class Vault extends VaultContents implements VaultApi {
     }
     vault.hf.hwm.note(vault.unlocked().state.gen);
     await vault.hf.noteSeen();
+    // Format 2 makes a vault as format 1 (its tested, crash-safe creation) and goes on in format 2: the first change upgrades it.
+    if (vault.format2) await vault.switchTo2();
     return { vault, recoveryKey };
   }
 
@@ -119,12 +134,13 @@ export class Vault extends VaultContents implements VaultApi {
     if (opts.lockPerCall && (opts.readOnly || opts.releaseWhenLocked)) throw new VaultError('INVALID', m('errors:vault.perCallOptions'));
     if (opts.releaseWhenLocked && opts.readOnly) throw new VaultError('INVALID', m('errors:vault.readOnlyOptions'));
     const fsx = opts.fs ?? nodeFs;
-    const vault = new Vault(dir, await HeaderFile.read(dir, fsx), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
+    const vault = new Vault(dir, await HeaderFile.read(dir, fsx, format2On(opts) ? VERSION_2 : VERSION), opts.stateDir ?? defaultStateDir(), opts.journalLimit, fsx, opts.readOnly ?? false, opts);
     if (vault.gate.mode !== 'open') return vault;
     // A read-only open still takes the kernel lock (a consistent view) but writes nothing into the folder.
     await vault.gate.take();
     // A creation killed after writing vault.json left its mark: the vault is whole, so the mark must go.
-    if (!vault.readOnly) await HeaderFile.doneCreating(dir, fsx);
+    // (Not in format 2: the root is shared, and a device writes nothing there but vault.json; the mark is left to its creator.)
+    if (!vault.readOnly && !vault.format2) await HeaderFile.doneCreating(dir, fsx);
     return vault;
   }
 
@@ -137,10 +153,10 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   private async unlockBy(via: 'passphrase' | 'recovery', unwrap: () => Promise<Uint8Array>): Promise<UnlockReport> {
-    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
+    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
-    if (this.session) return { rolledBack: this.hf.rolledBack, damaged: [] };
+    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     if (this.gate.mode === 'open') {
       await this.hf.checkSeen();
       return this.enter(await unwrap(), via);
@@ -154,13 +170,13 @@ export class Vault extends VaultContents implements VaultApi {
         const report = await this.underLock(async () => {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
           if (await this.hf.changedOnDisk()) return undefined;
-          if (!this.readOnly) await HeaderFile.doneCreating(this.dir, this.fs);
+          if (!this.readOnly && !this.format2) await HeaderFile.doneCreating(this.dir, this.fs);
           return this.enter(vmk, via);
         });
         if (report) return report;
       } catch (e) {
         // Kept only by a session that began with it (TypeScript narrowed `session` at the top; it may exist by now).
-        if ((this.session as Session | undefined)?.vmk !== vmk) wipe(vmk);
+        if ((this.session as Session | undefined)?.vmk !== vmk && (this.session2 as SyncSession | undefined)?.vmk !== vmk) wipe(vmk);
         throw e;
       }
       wipe(vmk);
@@ -175,12 +191,14 @@ export class Vault extends VaultContents implements VaultApi {
     try {
       return await fn();
     } finally {
-      if (!this.session) this.gate.release();
+      if (!this.isUnlocked()) this.gate.release();
     }
   }
 
   /** See catchup.ts; run by the gate each time a per-call vault takes its lock. */
   private async catchUp(): Promise<void> {
+    const s2 = this.session2;
+    if (s2) return catchUp2(s2, this.hf, () => this.lock());
     const s = this.session;
     if (!s) return;
     await catchUp(s, this.hf, { newStore: () => this.newStore(s.keys), isCurrent: () => this.session === s, lock: () => this.lock() });
@@ -195,11 +213,11 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   isRolledBack(): boolean {
-    return this.session !== undefined && this.hf.rolledBack;
+    return this.isUnlocked() && this.hf.rolledBack;
   }
 
   isRecoverySession(): boolean {
-    return this.session !== undefined && this.unlockedWith === 'recovery';
+    return this.isUnlocked() && this.unlockedWith === 'recovery';
   }
 
   private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
@@ -207,6 +225,7 @@ export class Vault extends VaultContents implements VaultApi {
       wipe(vmk);
       throw headerModified();
     }
+    if (this.format2) return this.enter2(vmk, via);
     const keys = storeKeys(vmk);
     const store = this.newStore(keys);
     let state: State;
@@ -231,12 +250,55 @@ export class Vault extends VaultContents implements VaultApi {
     return { rolledBack: this.hf.rolledBack, damaged: [...store.problems] };
   }
 
+  /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
+  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+    const limit = this.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
+    const host = {
+      stateDir: this.stateDir,
+      vaultId: this.vaultId,
+      readOnly: this.readOnly,
+      journalLimit: limit,
+      counter: () => this.header.counter ?? 0,
+      needsUpgrade: () => this.header.version === VERSION,
+      upgradeHeader: () => upgradeHeader(this.unlocked2(), this.hf),
+      emit: (change: VaultChange) => this.emit(change),
+      afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
+    };
+    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host }, vmk).catch((e: unknown) => {
+      wipe(vmk);
+      throw e;
+    });
+    this.session2 = s2;
+    this.unlockedWith = via;
+    await this.hf.noteUnlocked(s2.store.v1Gen);
+    await this.hf.noteSeen();
+    return unlockReport2(s2, this.hf.rolledBack);
+  }
+
+  /** The vault just made as format 1 goes on as format 2 with the same key (create). */
+  private async switchTo2(): Promise<void> {
+    const s = this.session!;
+    const vmk = s.vmk.slice();
+    this.session = undefined;
+    await this.end(s);
+    await this.enter2(vmk, 'passphrase');
+  }
+
+  /**
+   * Format 2: reads the other devices' folders again and applies what became
+   * visible (and confirms this device's last changes). Returns what is still
+   * arriving, one line per device. The window's watcher (stage 6) calls it.
+   */
+  async ingest(): Promise<string[]> {
+    return this.task(async () => ingest2(this.unlocked2(), this.readOnly));
+  }
+
   /**
    * Accepts the current (older) state of a vault reported as rolled back: lowers
    * this device's high-water mark to it and clears the alarm. Only this does.
    */
   async acceptRollback(): Promise<void> {
-    await this.task(() => this.hf.accept(this.unlocked().state.gen));
+    await this.task(() => this.hf.accept(this.session2 ? this.session2.store.v1Gen : this.unlocked().state.gen));
   }
 
   private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
@@ -270,6 +332,11 @@ export class Vault extends VaultContents implements VaultApi {
    * if this process appended to it).
    */
   async close(): Promise<void> {
+    this.acks.cancel();
+    const s2 = this.session2;
+    if (s2 && !this.readOnly && (this.gate.mode === 'call' ? s2.appended : s2.pending > 0)) {
+      await this.task(async () => this.unlocked2().checkpoint()).catch(() => undefined);
+    }
     const s = this.session;
     const due = s && !this.readOnly && (this.gate.mode === 'call' ? s.appended : s.store.pendingRecords > 0);
     if (due) {
@@ -282,6 +349,7 @@ export class Vault extends VaultContents implements VaultApi {
     // The running task and the lock's wipe settle before the kernel lock is let go.
     await this.queueTail;
     await s?.store.close();
+    await s2?.store.o.marks.flush();
     await this.hf.hwm.flush();
     this.gate.release();
   }
@@ -338,6 +406,8 @@ export class Vault extends VaultContents implements VaultApi {
 
   async rotateKeys(passphrase: string): Promise<string> {
     return this.task(async () => {
+      // Key epochs across devices (carry, close) come with stage 5 of docs/sync-design.md.
+      if (this.session2) throw new VaultError('INVALID', m('errors:vault.keysChangeFormat2'));
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
@@ -361,6 +431,7 @@ export class Vault extends VaultContents implements VaultApi {
 
   async verify(): Promise<VerifyReport> {
     return this.task(async () => {
+      if (this.session2) return verifySession2(this.session2, this.hf);
       const s = this.unlocked();
       const problems = [...s.store.problems, ...(await s.store.verifySegments()), ...(await checkBlobs(s))];
       if (!(await this.hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');

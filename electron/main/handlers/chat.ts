@@ -5,7 +5,7 @@ import { summaryOf, withFlags, withModel } from '../../core/chat/conversation-va
 import { inLiveProjects, requireLiveConversation } from '../../core/projects/live';
 import { FIRST_PROJECT_ID, Projects } from '../../core/projects/store';
 import { runTurn, type PendingAttachment } from '../../core/chat/turn';
-import { exchangeOfEntry, unsentFork, versionsOf } from '../../core/chat/branches';
+import { exchangeOfEntry, unsentFork } from '../../core/chat/branches';
 import type { VersionedStore } from '../../core/chat/temporary';
 import type { AttachmentBytes } from '../../core/chat/attachments-send';
 import type { ChatEvent } from '../../shared/chat';
@@ -52,7 +52,7 @@ export function chatHandlers(
         ...(c.project ? { project: c.project } : {}),
         ...(c.temporary ? { temporary: true } : {}),
         ...(c.model ? { model: c.model } : {}),
-        ...(c.forks?.length ? { versions: versionsOf(c) } : {}),
+        ...(c.forks?.length ? { versions: await (c.temporary ? s.temporary : conversations()).versionsShown(id, c) } : {}),
       };
     },
     chatRename: async ({ id, title }) => {

@@ -9,11 +9,43 @@ import type { EntryDecor } from './versions';
 const BOTTOM_SLACK = 48;
 const nearEnd = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
 
+// Found by class, not by name: names are in the window's language.
+const EDITOR = 'textarea.edit-message-input';
+/**
+ * What the reader is working on in the transcript, which a resize or a redraw
+ * must not scroll away: the open editor, or a version switch they pressed
+ * (it keeps focus while its message is drawn again). Undefined: nothing.
+ */
+function heldIn(box: HTMLElement, editing: boolean): HTMLElement | undefined {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active !== box && box.contains(active) && active.closest(`.version-switch, ${EDITOR}`)) return active;
+  return editing ? (box.querySelector<HTMLElement>(EDITOR) ?? undefined) : undefined;
+}
+
+/** True when `el` is wholly inside `box`'s view. */
+function inView(box: HTMLElement, el: HTMLElement): boolean {
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  return r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+}
+
+const sizeOf = (box: HTMLElement) => `${box.clientWidth}x${box.clientHeight}`;
+
+/** Scrolls `box` the least that brings `el` into view (its top, if it is taller than the view). */
+function bringIntoView(box: HTMLElement, el: HTMLElement): void {
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top || r.height > b.height) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+}
+
 /**
  * The scrolling transcript. Only the messages in and near view are in the
  * page, so a conversation of any length costs the same to draw and to stream
  * into. While the user is at the bottom it follows new text; once they scroll
- * up it stays where they put it. Screen readers get one polite announcement
+ * up it stays where they put it. While they edit a message or step through
+ * its versions it does not follow either: what they work on stays in view,
+ * through a resize too. Screen readers get one polite announcement
  * per finished reply, not every streamed word.
  */
 export function Messages({ conversationId, entries, decor, earlier, onEarlier, followKey, onOpen, tail }: Props) {
@@ -99,12 +131,25 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
 
   /** Where `follow` last put the view; a view found above it, away from the end, was moved by the reader. */
   const pinnedTop = useRef<number | undefined>(undefined);
+  const editing = useRef(false);
+  editing.current = decor?.some((d) => d.editing !== undefined) ?? false;
+  /** What the reader works on (heldIn) and whether it was in view when last seen: then a resize or redraw keeps it there. */
+  const held = useRef<{ el: HTMLElement; seen: boolean; size: string } | undefined>(undefined);
   const follow = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
     // A render can run between the reader's scroll and its event (a busy machine queues both): the event would come
     // too late to stop this pin, which would pull the reader back to the end. The position itself says they left.
     if (pinnedTop.current !== undefined && el.scrollTop < pinnedTop.current - BOTTOM_SLACK && !nearEnd(el)) atBottom.current = false;
+    const work = heldIn(el, editing.current);
+    if (work) {
+      // Just opened or pressed, it is where the reader looks; one they scrolled away from stays out of view.
+      const seen = held.current?.el === work ? held.current.seen : true;
+      if (seen && !inView(el, work)) bringIntoView(el, work);
+      held.current = { el: work, seen, size: sizeOf(el) };
+      return;
+    }
+    held.current = undefined;
     if (!atBottom.current) return;
     el.scrollTop = el.scrollHeight;
     pinnedTop.current = el.scrollTop;
@@ -154,6 +199,8 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
       onScroll={(e) => {
         const el = e.currentTarget;
         atBottom.current = nearEnd(el);
+        // A resize scrolls too (the end moves): only the reader's own scrolling takes it out of view.
+        if (held.current && held.current.size === sizeOf(el)) held.current.seen = inView(el, held.current.el);
         if (atBottom.current) pinnedTop.current = el.scrollTop;
       }}
     >

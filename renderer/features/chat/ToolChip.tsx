@@ -2,7 +2,7 @@ import { createContext, memo, useContext, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Diff } from '../../components/Diff';
 import { call, messageOf } from '../../lib/api';
-import { i18n } from '../../lib/i18n';
+import { i18n, translateKey } from '../../lib/i18n';
 import { MemoryPath, plain } from './MemoryPath';
 
 export interface ToolView {
@@ -14,6 +14,8 @@ export interface ToolView {
   isError?: boolean;
   diff?: { before: string; after: string };
   version?: number;
+  /** Why it failed, when main knows better than the result Claude got: a catalog key and its English. */
+  reason?: { key: string; text: string };
   running?: boolean;
 }
 
@@ -65,6 +67,8 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
       <button className="chip-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Trans t={t} i18nKey={labelKey(tool)} values={labelValues(tool)} components={[<MemoryPath path={tool.path} />, <MemoryPath path={tool.newPath ?? ''} />]} />
       </button>
+      {/* Shown without opening the chip: the user allowed this change and must see why it was not made. */}
+      {tool.isError && tool.reason && <p className="chip-reason">{translateKey(tool.reason.key) ?? tool.reason.text}</p>}
       {open && (
         <div className="chip-body">
           {tool.content !== undefined && (

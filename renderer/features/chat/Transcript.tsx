@@ -64,7 +64,7 @@ export const Entry = memo(
   function Entry({ entry: e, onOpen, decor }: { entry: TranscriptEntry; onOpen: (path: string) => void; decor?: EntryDecor | undefined }) {
     const { t } = useTranslation('chat');
     const actions = useContext(EntryActionsContext);
-    const versions = decor?.version && <VersionSwitch entry={decor.version.entry} shown={decor.version.shown} count={decor.version.count} busy={decor.busy === true} />;
+    const versions = decor?.version && <VersionSwitch {...decor.version} busy={decor.busy === true} />;
     if (e.role === 'user') {
       const editing = decor?.editing;
       return (

@@ -1,7 +1,7 @@
 import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../lib/format';
-import { EntryActionsContext } from './versions';
+import { EntryActionsContext, type SwitchDecor } from './versions';
 import './VersionSwitch.css';
 
 /**
@@ -10,13 +10,14 @@ import './VersionSwitch.css';
  * and while Claude answers. The message is drawn again after a switch, so the
  * chat puts focus back on the button pressed (see `focusSwitch`).
  */
-export function VersionSwitch({ entry, shown, count, busy }: { entry: number; shown: number; count: number; busy: boolean }) {
+export function VersionSwitch({ entry, shown, count, of, targets, busy }: SwitchDecor & { busy: boolean }) {
   const { t } = useTranslation('chat');
   const actions = useContext(EntryActionsContext);
+  const go = (to: number, pressed: 'previous' | 'next') => actions.showVersion(entry, targets?.[to] ?? to, pressed, { of, shown: to, count });
   const label = t('versions.count', { shown: formatNumber(shown + 1), total: formatNumber(count) });
   return (
-    <div className="version-switch" role="group" aria-label={t('versions.label')} data-version-entry={entry} data-version-shown={shown}>
-      <button type="button" className="version-step" data-step="previous" aria-label={t('versions.previous')} title={t('versions.previous')} disabled={busy || shown === 0} onClick={() => actions.showVersion(entry, shown - 1, 'previous')}>
+    <div className="version-switch" role="group" aria-label={t('versions.label')} data-version-entry={entry} data-version-of={of} data-version-shown={shown}>
+      <button type="button" className="version-step" data-step="previous" aria-label={t('versions.previous')} title={t('versions.previous')} disabled={busy || shown === 0} onClick={() => go(shown - 1, 'previous')}>
         <span aria-hidden="true">‹</span>
       </button>
       <span className="version-count">
@@ -25,7 +26,7 @@ export function VersionSwitch({ entry, shown, count, busy }: { entry: number; sh
           {formatNumber(shown + 1)} / {formatNumber(count)}
         </span>
       </span>
-      <button type="button" className="version-step" data-step="next" aria-label={t('versions.next')} title={t('versions.next')} disabled={busy || shown === count - 1} onClick={() => actions.showVersion(entry, shown + 1, 'next')}>
+      <button type="button" className="version-step" data-step="next" aria-label={t('versions.next')} title={t('versions.next')} disabled={busy || shown === count - 1} onClick={() => go(shown + 1, 'next')}>
         <span aria-hidden="true">›</span>
       </button>
     </div>
@@ -38,8 +39,8 @@ export function VersionSwitch({ entry, shown, count, busy }: { entry: number; sh
  * end that button is disabled, so its neighbour takes focus instead of the
  * page. Gives up after about two seconds (the message scrolled out of view).
  */
-export function focusSwitch(entry: number, shown: number, pressed: 'previous' | 'next', frames = 120): void {
-  const group = document.querySelector(`[data-version-entry="${entry}"][data-version-shown="${shown}"]`);
+export function focusSwitch(entry: number, of: SwitchDecor['of'], shown: number, pressed: 'previous' | 'next', frames = 120): void {
+  const group = document.querySelector(`[data-version-entry="${entry}"][data-version-of="${of}"][data-version-shown="${shown}"]`);
   const first = group?.querySelector<HTMLButtonElement>(`button[data-step="${pressed}"]`);
   const other = group?.querySelector<HTMLButtonElement>(`button[data-step="${pressed === 'next' ? 'previous' : 'next'}"]`);
   const target = first && !first.disabled ? first : other && !other.disabled ? other : undefined;
@@ -47,5 +48,5 @@ export function focusSwitch(entry: number, shown: number, pressed: 'previous' | 
     target.focus();
     return;
   }
-  if (frames > 0) requestAnimationFrame(() => focusSwitch(entry, shown, pressed, frames - 1));
+  if (frames > 0) requestAnimationFrame(() => focusSwitch(entry, of, shown, pressed, frames - 1));
 }

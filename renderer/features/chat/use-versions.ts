@@ -123,16 +123,15 @@ export function useVersions(deps: VersionsDeps): EntryActions {
         store.dispatch({ type: 'editClosed', id });
         focusLater(editButton(e.entry));
       },
-      showVersion(entry, version, pressed) {
+      showVersion(entry, version, pressed, to) {
         const c = latest.current.convRef.current;
         if (!c || busy()) return;
-        const count = versionCount(c.versions, entry);
         void call('chatShowVersion', { id: c.id, entry, version })
           .then(() => latest.current.reload(c.id))
           .then(
             () => {
-              announce(i18n.t('chat:versions.announced', { shown: formatNumber(version + 1), total: formatNumber(count) }));
-              focusSwitch(entry, version, pressed);
+              announce(i18n.t('chat:versions.announced', { shown: formatNumber(to.shown + 1), total: formatNumber(to.count) }));
+              focusSwitch(entry, to.of, to.shown, pressed);
             },
             (err: unknown) => latest.current.fail('version', messageOf(err)),
           );

@@ -22,9 +22,23 @@ export interface EntryDecor {
   /** The last reply of an exchange: Regenerate asks a new reply to the user message at this whole index. */
   regenerate?: number;
   /** The version switch shown here: of the message at whole index `entry`. */
-  version?: { entry: number; shown: number; count: number };
+  version?: SwitchDecor;
   /** A turn runs or a message is being edited: the switch is disabled (a switch would change the messages under the editor). */
   busy?: boolean;
+}
+
+/**
+ * One ‹ 2 / 3 › switch: position `shown` of `count`. `of` says what it goes
+ * between: the message's versions (edits) or, within one of them, its
+ * replies (regenerations). `targets[p]`: the version main is asked for at
+ * position p (absent: p itself).
+ */
+export interface SwitchDecor {
+  entry: number;
+  shown: number;
+  count: number;
+  of: 'message' | 'reply';
+  targets?: readonly number[];
 }
 
 export interface DecorState {
@@ -65,16 +79,36 @@ export function decorate(transcript: readonly TranscriptEntry[], s: DecorState):
   for (const v of s.versions ?? []) {
     const at = v.entry - s.earlier;
     if (transcript[at]?.role !== 'user') continue;
-    let place = at;
-    if (v.by === 'regenerate') {
-      // The exchange's last reply: the entry before the next user message, if it is a reply.
-      let end = at + 1;
-      while (end < transcript.length && transcript[end]!.role !== 'user') end++;
-      if (end - 1 > at) place = end - 1;
+    // The exchange's last reply: the entry before the next user message, if it is a reply.
+    let end = at + 1;
+    while (end < transcript.length && transcript[end]!.role !== 'user') end++;
+    const replyAt = end - 1 > at ? end - 1 : at;
+    for (const sw of switchesOf(v)) {
+      const place = sw.of === 'message' ? at : replyAt;
+      // A version with no reply (a crash before it): its message's own switch comes first.
+      if (decor[place]!.version?.of === 'message') continue;
+      decor[place]!.version = sw;
     }
-    decor[place]!.version = { entry: v.entry, shown: v.shown, count: v.count };
   }
   return decor;
+}
+
+/**
+ * The switches of one message's versions. Versions are grouped by the message
+ * they begin with (`groups`, from main): the message's switch goes between
+ * the groups (each shows its latest reply), the reply's between the versions
+ * of the group shown. Without groups (`by` alone), one switch as `by` says.
+ */
+export function switchesOf(v: VersionInfo): SwitchDecor[] {
+  const g = v.groups;
+  if (!g || g.length !== v.count) return [{ entry: v.entry, shown: v.shown, count: v.count, of: v.by === 'edit' ? 'message' : 'reply' }];
+  const group = g[v.shown]!;
+  const messages = Math.max(...g) + 1;
+  const members = g.flatMap((x, i) => (x === group ? [i] : []));
+  const out: SwitchDecor[] = [];
+  if (messages > 1) out.push({ entry: v.entry, shown: group, count: messages, of: 'message', targets: Array.from({ length: messages }, (_, k) => (k === group ? v.shown : g.lastIndexOf(k))) });
+  if (members.length > 1) out.push({ entry: v.entry, shown: members.indexOf(v.shown), count: members.length, of: 'reply', targets: members });
+  return out;
 }
 
 /** True when two decors would draw the same. */
@@ -89,7 +123,9 @@ export function sameDecor(a: EntryDecor | undefined, b: EntryDecor | undefined):
     a.busy === b.busy &&
     a.version?.entry === b.version?.entry &&
     a.version?.shown === b.version?.shown &&
-    a.version?.count === b.version?.count
+    a.version?.count === b.version?.count &&
+    a.version?.of === b.version?.of &&
+    (a.version?.targets ?? []).join() === (b.version?.targets ?? []).join()
   );
 }
 
@@ -115,7 +151,8 @@ export interface EntryActions {
   editText(text: string): void;
   cancelEdit(): void;
   sendEdit(): void;
-  showVersion(entry: number, version: number, pressed: 'previous' | 'next'): void;
+  /** Shows version `version` (main's numbering) of the message at `entry`; `to` is the switch pressed as it will read then. */
+  showVersion(entry: number, version: number, pressed: 'previous' | 'next', to: Pick<SwitchDecor, 'of' | 'shown' | 'count'>): void;
 }
 
 const nothing = (): void => undefined;

@@ -7,7 +7,7 @@ import { ApiError, call, messageOf, on } from '../../lib/api';
 import { saveMemoryDraft } from '../../lib/drafts';
 import { keysOf } from '../../lib/shortcuts';
 import { Editor } from './Editor';
-import { merge3, mergedText, type Choice, type Merge3 } from './merge3';
+import { merge3, mergedText, type Choice, type Merge3 } from '../../../electron/shared/merge3';
 import { MergeView } from './MergeView';
 import { History } from './History';
 import { isolatedPath, PathText } from './PathText';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Choice, Conflict, Merge3 } from './merge3';
+import type { Choice, Conflict, Merge3 } from '../../../electron/shared/merge3';
 import './MergeView.css';
 
 /** Lines shown around each change; longer stretches of merged text are folded to a count. */

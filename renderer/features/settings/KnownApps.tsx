@@ -26,8 +26,9 @@ export function KnownApps({ seen }: { seen: number }) {
   const { t } = useTranslation('settings');
   const [clients, setClients] = useState<KnownClient[]>([]);
   const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState<{ client: string; access: ClientAccess }>();
-  const [consent, setConsent] = useState<{ client: string; question: string; error?: string }>();
+  const [saved, setSaved] = useState<{ client: string; access?: ClientAccess }>();
+  /** The passphrase main asked for: to let `client` change memory, or to forget it (when that lets it change memory). */
+  const [consent, setConsent] = useState<{ client: string; forget?: boolean; question: string; error?: string }>();
   const [pass, setPass] = useState('');
   const ids = useId();
 
@@ -36,16 +37,18 @@ export function KnownApps({ seen }: { seen: number }) {
   // A new app shows up with its first calls.
   useEffect(() => on('channelCalls', refresh), [refresh]);
 
-  const set = async (client: string, access: ClientAccess, passphrase?: string) => {
+  /** Sets what `client` may do, or forgets it (`access` undefined); asks for the passphrase in place when main wants it. */
+  const apply = async (client: string, access: ClientAccess | undefined, passphrase?: string) => {
     setError(undefined);
     setSaved(undefined);
+    const withPass = passphrase !== undefined ? { passphrase } : {};
     try {
-      setClients(await call('channelSetClientAccess', { client, access, ...(passphrase !== undefined ? { passphrase } : {}) }));
-      setSaved({ client, access });
+      setClients(access ? await call('channelSetClientAccess', { client, access, ...withPass }) : await call('channelForgetClient', { client, ...withPass }));
+      setSaved(access ? { client, access } : { client });
       setConsent(undefined);
       setPass('');
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ client, question: messageOf(err) });
+      if (err instanceof ApiError && err.code === 'NEEDS_CONSENT') setConsent({ client, ...(access ? {} : { forget: true }), question: messageOf(err) });
       else if (passphrase !== undefined) setConsent((c) => c && { ...c, error: messageOf(err) });
       else setError(messageOf(err));
     }
@@ -55,6 +58,7 @@ export function KnownApps({ seen }: { seen: number }) {
     <>
       <h3>{t('otherApps.known.title')}</h3>
       <p className="hint">{t('otherApps.known.hint')}</p>
+      {clients.length > 0 && <p className="hint">{t('otherApps.known.forgetHint')}</p>}
       {clients.length === 0 ? (
         <p className="empty">{t('otherApps.known.empty')}</p>
       ) : (
@@ -64,13 +68,16 @@ export function KnownApps({ seen }: { seen: number }) {
               <label htmlFor={`${ids}-${c.name}`}>
                 <Trans t={t} i18nKey="otherApps.known.mayDo" values={{ name: c.name }} components={[<bdi />]} />
               </label>
-              <select id={`${ids}-${c.name}`} value={consent?.client === c.name ? 'read-write' : c.access} onChange={(e) => void set(c.name, e.target.value as ClientAccess)}>
+              <select id={`${ids}-${c.name}`} value={consent?.client === c.name && !consent.forget ? 'read-write' : c.access} onChange={(e) => void apply(c.name, e.target.value as ClientAccess)}>
                 {(Object.keys(CHOICES) as ClientAccess[]).map((value) => (
                   <option key={value} value={value}>
                     {t(CHOICES[value])}
                   </option>
                 ))}
               </select>
+              <button aria-label={t('otherApps.known.forgetLabel', { name: c.name })} onClick={() => void apply(c.name, undefined)}>
+                {t('otherApps.known.forget')}
+              </button>
             </li>
           ))}
         </ul>
@@ -79,17 +86,17 @@ export function KnownApps({ seen }: { seen: number }) {
         <PassphraseConfirm
           label={t('consent.label')}
           question={consent.question}
-          action={t('otherApps.known.allow')}
+          action={t(consent.forget ? 'otherApps.known.forgetAllow' : 'otherApps.known.allow')}
           value={pass}
           error={consent.error}
           onChange={setPass}
           onCancel={() => (setConsent(undefined), setPass(''))}
-          onConfirm={() => void set(consent.client, 'read-write', pass)}
+          onConfirm={() => void apply(consent.client, consent.forget ? undefined : 'read-write', pass)}
         />
       )}
       {saved && (
         <p role="status" className="saved">
-          <Trans t={t} i18nKey={SAVED[saved.access]} values={{ name: saved.client }} components={[<bdi />]} />
+          <Trans t={t} i18nKey={saved.access ? SAVED[saved.access] : 'otherApps.known.forgotten'} values={{ name: saved.client }} components={[<bdi />]} />
         </p>
       )}
       <ErrorText message={error} />

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
 import { TemporaryConversations } from '../../../electron/core/chat/temporary';
-import { MAX_VERSIONS, versionsOf } from '../../../electron/core/chat/branches';
+import { groupedVersionsOf, MAX_VERSIONS, versionsOf } from '../../../electron/core/chat/branches';
 import { runTurn, type PendingAttachment } from '../../../electron/core/chat/turn';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { attachmentBlocks, reply, text, type RecordedRequest } from '../../fake-anthropic/server';
@@ -236,5 +236,36 @@ describe('versions of a temporary chat', () => {
     store.delete(id);
     expect(store.has(id)).toBe(false);
     expect((store as unknown as { tailsById: Map<string, unknown> }).tailsById.size).toBe(0);
+  });
+});
+
+describe('versions grouped by message, as the window shows them', () => {
+  it('regenerating twice then editing: the versions group as one edited message with three replies and the edit, read from the stored head as written before', async () => {
+    rig = await chatRig();
+    const r = rig;
+    const id = await withExchanges(r, 2);
+    for (const answer of ['a0 again', 'a0 third']) {
+      const { message } = await r.conversations.branch(id, 0, 'regenerate');
+      expect(await turn(r, id, message.text, answer)).toBe(true);
+    }
+    await r.conversations.branch(id, 0, 'edit');
+    expect(await turn(r, id, 'q0 edited', 'a0 edited')).toBe(true);
+    const c = await r.conversations.require(id);
+    // The head is as it always was: one fork, four versions.
+    expect(versionsOf(c)).toEqual([{ entry: 0, shown: 3, count: 4, by: 'edit' }]);
+    expect(await r.conversations.versionsShown(id, c)).toEqual([{ entry: 0, shown: 3, count: 4, by: 'edit', groups: [0, 0, 0, 1] }]);
+    // Back to the original message: the last of its replies, with the edit still its own message version.
+    const back = await r.conversations.showVersion(id, 0, 2);
+    expect(back.transcript.map((e) => e.text)).toEqual(['q0', 'a0 third']);
+    expect(await r.conversations.versionsShown(id, back)).toEqual([{ entry: 0, shown: 2, count: 4, by: 'edit', groups: [0, 0, 0, 1] }]);
+    // A temporary chat groups the same way.
+    const store = new TemporaryConversations();
+    const tid = await withExchanges(r, 1, store);
+    const { message } = await store.branch(tid, 0, 'regenerate');
+    expect(await turn(r, tid, message.text, 'again', { store })).toBe(true);
+    await store.branch(tid, 0, 'edit');
+    expect(await turn(r, tid, 'other words', 'other', { store })).toBe(true);
+    expect(await groupedVersionsOf(await store.require(tid), { get: async () => undefined })).toEqual([{ entry: 0, shown: 2, count: 3, by: 'edit', groups: [0, 1, 2] }]);
+    expect(await store.versionsShown(tid, await store.require(tid))).toEqual([{ entry: 0, shown: 2, count: 3, by: 'edit', groups: [0, 0, 1] }]);
   });
 });

@@ -90,3 +90,39 @@ describe('apps known by name', () => {
     expect(known.at(-1)!.name).toBe(`App ${MAX_KNOWN_CLIENTS - 1}`);
   });
 });
+
+describe('forgetting an app', () => {
+  it('frees its place in a full list, so the next new app is remembered', async () => {
+    const app = await channelApp();
+    for (let i = 0; i < MAX_KNOWN_CLIENTS; i++) await (await app.connect({ client: `App ${i}` }))!.close();
+    const forgotten = await app.call('channelForgetClient', { client: 'App 3' });
+    expect(forgotten).toMatchObject({ ok: true });
+    expect((forgotten as { value: Array<{ name: string }> }).value.map((c) => c.name)).not.toContain('App 3');
+    await (await app.connect({ client: 'Zed' }))!.close();
+    expect((await knownClients(app.vault().internal)).at(-1)).toMatchObject({ name: 'Zed' });
+    expect(await app.call('channelForgetClient', { client: 'Nobody' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('never weakens a rule silently: a view-only app forgotten while new apps may change memory needs the passphrase', async () => {
+    const app = await channelApp();
+    await (await app.connect({ client: 'Cursor' }))!.close();
+    await app.call('channelSetClientAccess', { client: 'Cursor', access: 'read-only' });
+    expect(await app.call('channelForgetClient', { client: 'Cursor' })).toMatchObject({ ok: false, error: { code: 'NEEDS_CONSENT', message: expect.stringContaining('Let the app named “Cursor” change your memories') } });
+    expect(await app.call('channelForgetClient', { client: 'Cursor', passphrase: 'not it' })).toMatchObject({ ok: false, error: { code: 'BAD_PASSPHRASE' } });
+    expect(await knownClients(app.vault().internal)).toMatchObject([{ name: 'Cursor', access: 'read-only' }]);
+    expect(await app.call('channelForgetClient', { client: 'Cursor', passphrase: PASS })).toEqual({ ok: true, value: [] });
+    // Back as new, it gets what new apps get.
+    const cursor = (await app.connect({ client: 'Cursor' }))!;
+    expect((await cursor.call(create('/memories/a.md'))).is_error).toBe(false);
+  });
+
+  it('forgetting a view-only app while new apps start read-only needs nothing: it comes back view only', async () => {
+    const app = await channelApp();
+    await saveSettings(app.vault(), { mcpNewClientsReadOnly: true });
+    await (await app.connect({ client: 'Cursor' }))!.close();
+    expect(await app.call('channelForgetClient', { client: 'Cursor' })).toEqual({ ok: true, value: [] });
+    const cursor = (await app.connect({ client: 'Cursor' }))!;
+    expect(await cursor.call(create('/memories/a.md'))).toEqual(viewOnly('Cursor'));
+    expect(await knownClients(app.vault().internal)).toMatchObject([{ name: 'Cursor', access: 'read-only' }]);
+  });
+});

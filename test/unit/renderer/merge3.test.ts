@@ -1,7 +1,7 @@
 /** The editor's three-way merge: what both sides changed is kept, only true overlaps are asked about. */
 import { expect, it } from 'vitest';
 import { DEEP, prng, randomSeed } from '../../deep';
-import { merge3, mergedText, type Conflict } from '../../../renderer/features/memories/merge3';
+import { merge3, mergedText, type Conflict } from '../../../electron/shared/merge3';
 
 const base = ['# Plan', 'one', 'two', 'three', 'four', 'five'].join('\n');
 const conflictsOf = (m: ReturnType<typeof merge3>) => m.chunks.filter((c): c is Conflict => c.kind === 'conflict');

@@ -37,7 +37,7 @@ it('an edit’s switch sits on the message, a regeneration’s on the exchange�
     ],
   });
   expect(d.map((x) => x.version?.entry)).toEqual([0, undefined, undefined, undefined, 2, 5]);
-  expect(d[4]!.version).toEqual({ entry: 2, shown: 0, count: 3 });
+  expect(d[4]!.version).toEqual({ entry: 2, shown: 0, count: 3, of: 'reply' });
   const tail = decorate(t.slice(2), { ...idle, earlier: 2, versions: [{ entry: 0, shown: 1, count: 2, by: 'edit' }] });
   expect(tail.some((x) => x.version)).toBe(false);
 });
@@ -68,4 +68,26 @@ it('decors compare by value, so a keystroke in one editor redraws only that mess
   expect(one.map((d, i) => sameDecor(d, two[i]))).toEqual([true, true, false]);
   expect(versionCount([{ entry: 2, shown: 0, count: 4, by: 'edit' }], 2)).toBe(4);
   expect(versionCount(undefined, 2)).toBe(1);
+});
+
+it('regenerated replies are versions of the reply, not of the message: regenerate twice then edit gives the message ‹ 2 / 2 ›, and its version 1 keeps ‹ 3 / 3 › on the reply', () => {
+  const t = [you('a'), claude('A'), you('b'), claude('B')];
+  // Main's versions of exchange 0: the original, two regenerations (same message), then an edit (a new one).
+  const groups = [0, 0, 0, 1];
+  const edited = decorate(t, { ...idle, versions: [{ entry: 0, shown: 3, count: 4, by: 'edit', groups }] });
+  expect(edited[0]!.version).toEqual({ entry: 0, shown: 1, count: 2, of: 'message', targets: [2, 3] });
+  // The edited message has one reply: no switch on it.
+  expect(edited[1]!.version).toBeUndefined();
+  const back = decorate(t, { ...idle, versions: [{ entry: 0, shown: 2, count: 4, by: 'edit', groups }] });
+  expect(back[0]!.version).toEqual({ entry: 0, shown: 0, count: 2, of: 'message', targets: [2, 3] });
+  expect(back[1]!.version).toEqual({ entry: 0, shown: 2, count: 3, of: 'reply', targets: [0, 1, 2] });
+  // The first reply shown: the message's switch brings back the one that was shown, not the latest.
+  const first = decorate(t, { ...idle, versions: [{ entry: 0, shown: 0, count: 4, by: 'edit', groups }] });
+  expect(first[0]!.version?.targets).toEqual([0, 3]);
+  expect(first[1]!.version).toMatchObject({ shown: 0, count: 3, of: 'reply' });
+  // Regenerating the edited message's reply: the reply of message version 2 gets its own ‹ 2 / 2 ›.
+  const again = decorate(t, { ...idle, versions: [{ entry: 0, shown: 4, count: 5, by: 'edit', groups: [0, 0, 0, 1, 1] }] });
+  expect(again[0]!.version).toMatchObject({ shown: 1, count: 2, of: 'message', targets: [2, 4] });
+  expect(again[1]!.version).toEqual({ entry: 0, shown: 1, count: 2, of: 'reply', targets: [3, 4] });
+  expect(sameDecor(edited[0], back[0])).toBe(false);
 });

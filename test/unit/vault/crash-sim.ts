@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Vault } from '../../../electron/core/vault/vault';
-import { VaultError } from '../../../electron/core/vault/types';
+import { VaultError, type OpenOptions } from '../../../electron/core/vault/types';
 import { SimFs, type Image, type Outcome } from './sim-fs';
 import { DEEP } from '../../deep';
 
@@ -67,16 +67,17 @@ export interface CheckResult {
 }
 
 /** `NO_VAULT`, or the dump of the vault on `image`, after checking it opens and verifies. */
-async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | undefined, keys: Keys, usePassphrase: boolean): Promise<string> {
+async function openImage(dirs: Dirs, image: Image, baseHeader: Uint8Array | undefined, keys: Keys, usePassphrase: boolean, extra: OpenOptions = {}): Promise<string> {
   const sim = new SimFs(dirs.check, image);
   // The device's own state (high-water mark, last header seen) as the running process had left it at the crash;
   // a copy, so what the check notes there does not leak into the run or the next check.
   const stateDir = await fs.mkdtemp(path.join(path.dirname(dirs.state), 'state-at-crash-'));
   // A mark being written is a temp file renamed over the old one: copy the marks, not a temp that may vanish mid-copy.
-  await fs.cp(dirs.state, stateDir, { recursive: true, filter: (src) => !src.endsWith('.tmp') });
+  // The device lock's folder (format 2) names the running process as holder: after a power cut nothing holds it.
+  await fs.cp(dirs.state, stateDir, { recursive: true, filter: (src) => !src.endsWith('.tmp') && path.basename(src) !== 'locks' });
   let v: Vault;
   try {
-    v = await Vault.open(dirs.check, { fs: sim, stateDir });
+    v = await Vault.open(dirs.check, { ...extra, fs: sim, stateDir });
   } catch (e) {
     await fs.rm(stateDir, { recursive: true, force: true });
     if (e instanceof VaultError && e.code === 'NO_VAULT') return 'NO_VAULT';
@@ -129,6 +130,8 @@ export async function drive(opts: {
   open: (sim: SimFs) => Promise<Vault | undefined>;
   /** Returns the vault to read the new state from, or that state already read (for an op that closes the vault). */
   op: (v: Vault | undefined, sim: SimFs) => Promise<Vault | string | undefined>;
+  /** Options every check opens the crash image with (format 2: `format2`). */
+  extra?: OpenOptions;
 }): Promise<CheckResult & { before: string; after: string }> {
   // Each op starts on a device that knows the base image only (bases are reused across ops, which advance the mark).
   await fs.rm(opts.dirs.state, { recursive: true, force: true });
@@ -149,7 +152,7 @@ export async function drive(opts: {
     for (const outcome of ['kept', 'lost'] as Outcome[]) {
       try {
         // The recovery key skips Argon2; every fifth point proves the passphrase too.
-        seen.set(`${k} ${outcome} after ${what}`, await openImage(opts.dirs, sim.image(outcome), baseHeader, opts.keys, points % 5 === 0));
+        seen.set(`${k} ${outcome} after ${what}`, await openImage(opts.dirs, sim.image(outcome), baseHeader, opts.keys, points % 5 === 0, opts.extra));
       } catch (e) {
         failures.push(`call ${k} (${what}), ${outcome}: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -162,7 +165,7 @@ export async function drive(opts: {
   const after = typeof result === 'string' ? result : live ? await dump(live) : 'NO_VAULT';
   await live?.close();
   // The disk as the op left it, once it returned, holds the new state.
-  const final = await openImage(opts.dirs, sim.image('lost'), baseHeader, opts.keys, false).catch((e: Error) => `error: ${e.message}`);
+  const final = await openImage(opts.dirs, sim.image('lost'), baseHeader, opts.keys, false, opts.extra).catch((e: Error) => `error: ${e.message}`);
   if (final !== after) failures.push(`after the op returned: ${final.slice(0, 200)}`);
   for (const [point, state] of seen) if (state !== before && state !== after) failures.push(`call ${point}: neither the old nor the new state: ${state.slice(0, 300)}`);
   return { points, calls, failures, before, after };

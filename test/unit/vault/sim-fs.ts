@@ -94,6 +94,47 @@ export class SimFs implements VaultFs {
     return walk(this.top);
   }
 
+  /** The files as a reader (a sync engine) sees them now, unsynced data included. */
+  current(): Image {
+    const walk = (d: DirNode): Image => {
+      const out: Image = new Map();
+      for (const [name, node] of d.cur) out.set(name, node.kind === 'dir' ? walk(node) : node.data.view().slice());
+      return out;
+    };
+    return walk(this.top);
+  }
+
+  /** Puts a whole file at `p` as another writer (a sync engine) would: durable, its folders made as needed. */
+  putFile(p: string, bytes: Uint8Array): void {
+    const parts = this.parts(p);
+    let d = this.top;
+    for (const name of parts.slice(0, -1)) {
+      let next = d.cur.get(name);
+      if (!next) {
+        next = { kind: 'dir', cur: new Map(), dur: new Map(), mtime: this.clock++ };
+        d.cur.set(name, next);
+        d.dur.set(name, next);
+      }
+      if (next.kind !== 'dir') throw err('ENOTDIR');
+      d = next;
+    }
+    const node: Inode = { kind: 'file', data: Buf.of(bytes), durable: Buf.of(bytes), mtime: this.clock++ };
+    d.cur.set(parts.at(-1)!, node);
+    d.dur.set(parts.at(-1)!, node);
+  }
+
+  /** Removes the file at `p` as another writer would (durably); a missing one is no error. */
+  removeFile(p: string): void {
+    try {
+      const { dir, name } = this.locate(p);
+      if (dir.cur.get(name)?.kind !== 'file') return;
+      dir.cur.delete(name);
+      dir.dur.delete(name);
+    } catch {
+      // Its folder is gone too.
+    }
+  }
+
   private parts(p: string): string[] {
     const rel = path.relative(this.root, p);
     if (rel.startsWith('..') || path.isAbsolute(rel)) throw err('EACCES');

@@ -1,10 +1,16 @@
 /**
- * Three-way merge of a memory, line by line (node-diff3): `base` is the
- * version the user started editing, `mine` the editor's text, `theirs` the
- * version now stored. Changes on different lines are all kept; where both
- * sides changed the same lines (or lines next to each other, as in git and
- * GNU diff3) the result has a conflict for the user to settle. Both sides
- * making the same change is no conflict.
+ * Three-way merge of a memory, line by line (node-diff3, pinned exactly in
+ * package.json): `base` is the common ancestor, `mine` and `theirs` the two
+ * edited texts. The editor merges the user's text with the version now stored;
+ * the sync view (core/vault/sync/resolve.ts) merges concurrent heads written on
+ * different devices. Both must merge alike, and every device must merge alike,
+ * so this is the one merge, pure and dependency-light, shared by both sides:
+ * its result is part of the vault format (docs/sync-design.md §11).
+ *
+ * Changes on different lines are all kept; where both sides changed the same
+ * lines (or lines next to each other, as in git and GNU diff3) the result has
+ * a conflict for the user to settle. Both sides making the same change is no
+ * conflict.
  *
  * Line endings and the final newline are properties of the whole file, merged
  * the same three-way rule, so a file saved with CRLF elsewhere, or a newline

@@ -1,0 +1,153 @@
+/**
+ * Blobs in format v2 (docs/sync-design.md §1, §4): sealed exactly as v1 seals
+ * them (magic ‖ vaultId ‖ blobId ‖ AEAD), so a blob's bytes are valid in any
+ * file of any device; where each lies is an index per device, learnt from
+ * the records scanned (inline blobs) and from each device's checkpoint
+ * (blobs its compaction moved into packs). A v1 blob (pseudo-device L) is
+ * read through the v1 Store. Handles are opened per read and closed again:
+ * another device's file may be replaced by its sync engine at any moment.
+ */
+import path from 'node:path';
+import { concat, hash, ID_BYTES, keyedHash, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from '../crypto';
+import type { BlobKind, StoreKeys } from '../blobs';
+import type { VaultFs } from '../fsio';
+import { hexBytes } from '../records';
+import type { BlobRef } from '../state';
+import type { Store } from '../store';
+import { VaultError } from '../types';
+import type { SyncState } from './crdt';
+import { deviceDir } from './layout';
+import type { BlobRef2 } from './op';
+import { m } from '../../i18n/message';
+
+const MAGIC: Record<BlobKind, Uint8Array> = { blobs: utf8('MNEMOBL1'), internal: utf8('MNEMOIN1') };
+
+/** A blob's place: device, file in its epoch folder, offset, sealed length. */
+export interface Place {
+  dev: string;
+  file: string;
+  off: number;
+  len: number;
+}
+
+export class BlobIndex {
+  private readonly places = new Map<string, Place[]>();
+  /** v1's refs by blob id, and the v1 store that reads them. */
+  v1: { store: Store; refs: Map<string, BlobRef> } | undefined;
+  /** Set when the session ends: a read then fails as "locked", not as damage. */
+  ended = false;
+
+  constructor(
+    private readonly fsx: VaultFs,
+    private readonly root: string,
+    private readonly vaultId: Uint8Array,
+    private readonly keys: StoreKeys,
+    private readonly epoch: string,
+  ) {}
+
+  /** Notes where a blob lies (a place already known is not added twice). */
+  add(id: string, p: Place): void {
+    const list = this.places.get(id);
+    if (!list) this.places.set(id, [p]);
+    else if (!list.some((q) => q.dev === p.dev && q.file === p.file && q.off === p.off)) list.push(p);
+  }
+
+  /** Forgets every place in a device's file (it was removed). */
+  dropFile(dev: string, file: string): void {
+    for (const [id, list] of this.places) {
+      const left = list.filter((p) => !(p.dev === dev && p.file === file));
+      if (left.length) this.places.set(id, left);
+      else this.places.delete(id);
+    }
+  }
+
+  /** Where `id` lies in device `dev`'s own files, if known. */
+  placesOf(id: string, dev?: string): Place[] {
+    return (this.places.get(id) ?? []).filter((p) => dev === undefined || p.dev === dev);
+  }
+
+  /** The sealed bytes of a blob, found and hash-checked, or undefined when no known place holds them now. */
+  async sealed(ref: BlobRef2): Promise<Uint8Array | undefined> {
+    const v1 = this.v1?.refs.get(ref.id);
+    if (v1 && this.v1) {
+      const bytes = await this.v1.store.readRaw(v1);
+      if (bytes) return bytes;
+    }
+    for (const p of this.placesOf(ref.id)) {
+      const bytes = await this.readAt(p).catch(() => undefined);
+      if (bytes && bytes.length === ref.len && toHex(hash(bytes)) === ref.h) return bytes;
+    }
+    return undefined;
+  }
+
+  private async readAt(p: Place): Promise<Uint8Array> {
+    const fh = await this.fsx.open(path.join(this.root, deviceDir(p.dev, this.epoch), p.file), 'read');
+    try {
+      const out = new Uint8Array(p.len);
+      const n = await fh.read(out, p.off);
+      return out.subarray(0, n);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Opens sealed bytes as a blob of `kind`; undefined when they fail. */
+  openSealed(kind: BlobKind, id: string, bytes: Uint8Array): Uint8Array | undefined {
+    const ad = concat(MAGIC[kind], this.vaultId, hexBytes(id));
+    if (!sameBytes(bytes.subarray(0, ad.length), ad)) return undefined;
+    const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
+    if (!plain) return undefined;
+    const out = unpadded(plain).slice();
+    wipe(plain);
+    return out;
+  }
+
+  /** Reads and decrypts a blob: DAMAGED (or LOCKED, once the session ended) when it cannot be read. `refresh` looks again once. */
+  async read(kind: BlobKind, ref: BlobRef2, subject: string, refresh?: () => Promise<void>): Promise<Uint8Array> {
+    let bytes = await this.sealed(ref);
+    if (!bytes && refresh && !this.ended) {
+      await refresh();
+      bytes = await this.sealed(ref);
+    }
+    const plain = bytes && this.openSealed(kind, ref.id, bytes);
+    if (plain) return plain;
+    if (this.ended) throw new VaultError('LOCKED', m('errors:vault.lockedWhileReading'));
+    throw new VaultError('DAMAGED', m('errors:vault.blobDamagedOrArriving', { subject }), subject);
+  }
+}
+
+/** A blob sealed as v1 seals it (the place-free associated data makes it valid in any file). */
+export function sealBlob2(vaultId: Uint8Array, keys: StoreKeys, kind: BlobKind, plain: Uint8Array): { bytes: Uint8Array; ref: BlobRef2 } {
+  const id = randomBytes(ID_BYTES);
+  const ad = concat(MAGIC[kind], vaultId, id);
+  const body = padded(plain);
+  const bytes = concat(ad, seal(keys[kind], body, ad));
+  wipe(body);
+  return { bytes, ref: { id: toHex(id), len: bytes.length, h: toHex(hash(bytes)) } };
+}
+
+/** The content id of a text (§2.1): keyed BLAKE2b under the content-id subkey, hex. */
+export function contentId(key: Uint8Array, plain: Uint8Array): string {
+  return toHex(keyedHash(key, plain));
+}
+
+/**
+ * The blobs `s` still needs, by id: every version
+ * neither forgotten nor purged, and each internal key's heads (all of its
+ * values while it has several heads, since a merge reads their ancestors).
+ */
+export function liveBlobs(s: SyncState): Map<string, BlobRef2> {
+  const live = new Map<string, BlobRef2>();
+  for (const [fid, f] of s.files) {
+    const purged = s.purged.get(fid);
+    for (const [vid, v] of f.versions) if (!s.forgotten.has(vid) && !purged?.has(vid)) live.set(v.b.id, v.b);
+  }
+  for (const k of s.kv.values()) {
+    const named = new Set<string>();
+    for (const v of k.vals.values()) for (const p of v.par) named.add(p);
+    for (const d of k.dels.values()) for (const p of d.par) named.add(p);
+    const heads = [...k.vals].filter(([vid]) => !named.has(vid));
+    for (const [, v] of heads.length > 1 ? [...k.vals] : heads) live.set(v.b.id, v.b);
+  }
+  return live;
+}

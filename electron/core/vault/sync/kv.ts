@@ -1,0 +1,139 @@
+/**
+ * The internal key-value store and the small registers as multi-value
+ * registers (docs/sync-design.md §3): a `kput` lists the values it replaces,
+ * a `kdel` the values it saw (so a concurrent `kput` survives it: add-wins).
+ * A key whose heads are several reads as its merge rule (merge-rules.ts)
+ * over their values and their newest common ancestor.
+ */
+import type { KvState, RegScalar, SyncState } from './crdt';
+import { compareStamped, type Hlc } from './hlc';
+import type { Vid } from './ids';
+import { ruleFor, type MergeNotice } from './merge-rules';
+import type { BlobRef2 } from './op';
+
+/** The plaintext of an internal value. Synchronous: the caller loads what it needs first. */
+export type KvReader = (b: BlobRef2, vid: Vid) => Uint8Array;
+
+export type KvValue =
+  /** One head: read its blob. */
+  | { kind: 'single'; vid: Vid; b: BlobRef2 }
+  /** Several heads merged by the key's rule: a JSON value not stored until a device writes it back. */
+  | { kind: 'merged'; heads: Vid[]; value: unknown; notices: MergeNotice[] };
+
+interface Head {
+  vid: Vid;
+  h: Hlc;
+  b: BlobRef2;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+export class KvView {
+  constructor(private readonly s: SyncState) {}
+
+  /** Values of `key` no other value or delete of it names, sorted by vid. */
+  private headsOf(k: KvState): Head[] {
+    const named = new Set<Vid>();
+    for (const v of k.vals.values()) for (const p of v.par) named.add(p);
+    for (const d of k.dels.values()) for (const p of d.par) named.add(p);
+    const out: Head[] = [];
+    for (const [vid, v] of k.vals) if (!named.has(vid)) out.push({ vid, h: v.h, b: v.b });
+    return out.sort((a, b) => (a.vid < b.vid ? -1 : a.vid > b.vid ? 1 : 0));
+  }
+
+  /** The heads of `key` (what a new `kput` or `kdel` of it replaces), sorted. */
+  heads(key: string): Vid[] {
+    const k = this.s.kv.get(key);
+    return k ? this.headsOf(k).map((h) => h.vid) : [];
+  }
+
+  /** Keys that start with `prefix` and have a value, sorted. */
+  keys(prefix: string): string[] {
+    const out: string[] = [];
+    for (const [key, k] of this.s.kv) if (key.startsWith(prefix) && this.headsOf(k).length) out.push(key);
+    return out.sort();
+  }
+
+  /**
+   * What `key` reads as, or undefined when it has no value. With several
+   * heads, `read` gives their bytes (and the base's) for the key's rule; a
+   * value that is not JSON counts as absent to a JSON rule, and the default
+   * rule (newest wins) needs no reading at all.
+   */
+  get(key: string, read?: KvReader): KvValue | undefined {
+    const k = this.s.kv.get(key);
+    if (!k) return undefined;
+    const heads = this.headsOf(k);
+    if (!heads.length) return undefined;
+    if (heads.length === 1) return { kind: 'single', vid: heads[0]!.vid, b: heads[0]!.b };
+    if (!read) throw new Error('KvView.get: a reader is needed to merge concurrent values');
+    const base = this.base(k, heads);
+    const value = (vid: Vid, b: BlobRef2) => parseJson(read(b, vid));
+    const rule = ruleFor(key);
+    const merged = rule(
+      key,
+      base ? value(base, k.vals.get(base)!.b) : undefined,
+      heads.map((x) => ({ vid: x.vid, h: x.h, value: value(x.vid, x.b) })),
+    );
+    return { kind: 'merged', heads: heads.map((x) => x.vid), value: merged.value, notices: merged.notices };
+  }
+
+  /** Keys with several heads: what `verify` and the notices list. */
+  siblings(): string[] {
+    const out: string[] = [];
+    for (const [key, k] of this.s.kv) if (this.headsOf(k).length > 1) out.push(key);
+    return out.sort();
+  }
+
+  /** The newest value every head descends from. */
+  private base(k: KvState, heads: Head[]): Vid | undefined {
+    const ancestors = (start: Vid) => {
+      const seen = new Set<Vid>();
+      const todo = [start];
+      while (todo.length) {
+        const v = todo.pop()!;
+        const val = k.vals.get(v);
+        if (seen.has(v) || !val) continue;
+        seen.add(v);
+        todo.push(...val.par);
+      }
+      return seen;
+    };
+    let common: Set<Vid> | undefined;
+    for (const h of heads) {
+      const a = ancestors(h.vid);
+      common = common ? new Set([...common].filter((v) => a.has(v))) : a;
+    }
+    let best: Vid | undefined;
+    for (const v of common ?? []) if (!best || compareStamped({ h: k.vals.get(v)!.h, vid: v }, { h: k.vals.get(best)!.h, vid: best }) > 0) best = v;
+    return best;
+  }
+
+  /** The heads of register `name`, sorted. */
+  registerHeads(name: string): Vid[] {
+    const vals = this.s.regs.get(name);
+    if (!vals) return [];
+    const named = new Set<Vid>();
+    for (const v of vals.values()) for (const p of v.par) named.add(p);
+    return [...vals.keys()].filter((v) => !named.has(v)).sort();
+  }
+
+  /** A register's value: of concurrent heads, the largest number (`max`, for `depth`) or the newest (`newest`, for names). */
+  register(name: string, mode: 'max' | 'newest'): RegScalar | undefined {
+    const vals = this.s.regs.get(name);
+    const heads = this.registerHeads(name).map((vid) => ({ vid, ...vals!.get(vid)! }));
+    if (!heads.length) return undefined;
+    heads.sort((a, b) => compareStamped(b, a));
+    if (mode === 'max') {
+      const nums = heads.filter((x) => typeof x.v === 'number');
+      if (nums.length) return Math.max(...nums.map((x) => x.v as number));
+    }
+    return heads[0]!.v;
+  }
+}

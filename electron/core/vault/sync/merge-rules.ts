@@ -1,0 +1,177 @@
+/**
+ * How concurrent values of one internal key merge (docs/sync-design.md §3),
+ * registered per key prefix. Pure, and the same on every device: a merge
+ * rule is part of the vault format (RULES_VERSION), so changing one is a
+ * format change.
+ *
+ * - default: the newest head (by HLC, then device and seq) wins;
+ * - `settings`: field by field, three-way against the base: a field changed
+ *   on one side wins; changed on several, the protective value wins for the
+ *   fields that weaken a protection (DESIGN.md §9b), else the newest;
+ * - `projects/<id>`: the name three-way (newest among the changed), the
+ *   earliest `created`, and a live project wins over a delete.
+ * Every value that lost is reported as a notice.
+ */
+import { sameName, withSuffix } from '../../projects/names';
+import { compareStamped, type Hlc } from './hlc';
+import type { Vid } from './ids';
+
+export const RULES_VERSION = 1;
+
+/** One concurrent value of a key, parsed. */
+export interface Head {
+  vid: Vid;
+  h: Hlc;
+  value: unknown;
+}
+
+/** A value that lost a merge. `field`: for field-wise rules, the field (dotted for nested ones). */
+export interface MergeNotice {
+  key: string;
+  field?: string;
+  /** The head whose value was kept (the newest holding it), and the one that lost. */
+  kept: Vid;
+  lost: Vid;
+  what: 'value' | 'delete';
+}
+
+export interface MergeResult {
+  value: unknown;
+  notices: MergeNotice[];
+}
+
+export type MergeRule = (key: string, base: unknown, heads: Head[]) => MergeResult;
+
+const newestFirst = (heads: Head[]) => [...heads].sort((a, b) => compareStamped(b, a));
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The newest head wins; every other head with another value is a notice. */
+export const newestRule: MergeRule = (key, _base, heads) => {
+  const [win, ...rest] = newestFirst(heads);
+  return { value: win!.value, notices: rest.filter((h) => !same(h.value, win!.value)).map((h) => ({ key, kept: win!.vid, lost: h.vid, what: 'value' as const })) };
+};
+
+/** Ranks a field's values: the highest rank is the most protective. Values it does not know rank lowest. */
+type Protect = (v: unknown) => number;
+const order =
+  (...values: unknown[]): Protect =>
+  (v) =>
+    values.length - (values.indexOf(v) < 0 ? values.length : values.indexOf(v));
+const num = (f: (n: number) => number): Protect => (v) => (typeof v === 'number' && Number.isFinite(v) ? f(v) : -Infinity);
+
+/** The settings fields whose change can weaken a protection (DESIGN.md §9b), and which value protects more. */
+export const PROTECTIVE: Record<string, Protect> = {
+  approvalMode: order(true, false),
+  guardMode: order('block', 'redact', 'allow'),
+  // 0 turns auto-lock off: the weakest of all.
+  autoLockMinutes: num((n) => (n === 0 ? -Infinity : -n)),
+  historyDepth: num((n) => n),
+  maxToolRounds: num((n) => -n),
+  // "decided in stage 2": who may reach memory through the app's local channel is a protection too.
+  mcpAccess: order('off', 'read-only', 'read-write'),
+};
+
+/**
+ * One field merged three-way: unchanged everywhere → the base; one changed
+ * value → it; several → `protect` (most protective, newest among equals) or
+ * the newest changed head. Notices name the changed heads that lost.
+ */
+function mergeField(key: string, field: string, base: unknown, heads: Side[], protect: Protect | undefined, notices: MergeNotice[]): unknown {
+  const changed = heads.filter((x) => !same(x.v, base));
+  if (!changed.length) return base;
+  const ranked = [...changed].sort((a, b) => (protect ? protect(b.v) - protect(a.v) : 0) || compareStamped(b, a));
+  const win = ranked[0]!;
+  for (const x of changed) if (!same(x.v, win.v)) notices.push({ key, ...(field ? { field } : {}), kept: win.vid, lost: x.vid, what: 'value' });
+  return win.v;
+}
+
+type Side = { vid: Vid; h: Hlc; v: unknown };
+
+/** Objects merged field by field (nested objects recursively, `path` dotted); a field with a rule, or any other value, as one field. */
+function mergeObject(key: string, path: string, base: unknown, heads: Side[], rules: Record<string, Protect>, notices: MergeNotice[]): unknown {
+  const objects = !(path in rules) && (base === undefined || isObject(base)) && heads.every((x) => x.v === undefined || isObject(x.v)) && heads.some((x) => isObject(x.v));
+  if (!objects) return mergeField(key, path, base, heads, rules[path], notices);
+  const at = (v: unknown, f: string) => (isObject(v) ? v[f] : undefined);
+  const fields = new Set<string>(isObject(base) ? Object.keys(base) : []);
+  for (const x of heads) if (isObject(x.v)) for (const f of Object.keys(x.v)) fields.add(f);
+  const out: Record<string, unknown> = {};
+  for (const f of [...fields].sort()) {
+    const v = mergeObject(key, path ? `${path}.${f}` : f, at(base, f), heads.map((x) => ({ ...x, v: at(x.v, f) })), rules, notices);
+    if (v !== undefined) out[f] = v;
+  }
+  return out;
+}
+
+/** Settings: field by field, three-way against the base, the protective value winning where both sides changed a weakening field. */
+export const settingsRule: MergeRule = (key, base, heads) => {
+  const notices: MergeNotice[] = [];
+  const value = mergeObject(
+    key,
+    '',
+    base,
+    heads.map((x) => ({ vid: x.vid, h: x.h, v: x.value })),
+    PROTECTIVE,
+    notices,
+  );
+  return { value, notices };
+};
+
+/**
+ * A project (`projects/<id>` = `{name, created, deleted?}`): every field
+ * three-way (newest among the changed), `created` the earliest, and when any
+ * head is live the project is live: each delete it overrides is a notice.
+ */
+export const projectRule: MergeRule = (key, base, heads) => {
+  const notices: MergeNotice[] = [];
+  const live = newestFirst(heads).filter((x) => isObject(x.value) && x.value.deleted === undefined);
+  const strip = (v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'deleted' && k !== 'created')) : v);
+  const merged = mergeObject(
+    key,
+    '',
+    strip(base),
+    heads.map((x) => ({ vid: x.vid, h: x.h, v: strip(x.value) })),
+    {},
+    notices,
+  ) as Record<string, unknown>;
+  const created = heads.map((x) => (isObject(x.value) ? x.value.created : undefined)).filter((c): c is number => typeof c === 'number');
+  if (created.length) merged.created = Math.min(...created);
+  if (live.length) {
+    for (const x of heads) if (isObject(x.value) && x.value.deleted !== undefined) notices.push({ key, kept: live[0]!.vid, lost: x.vid, what: 'delete' });
+  } else {
+    const deleted = heads.map((x) => (isObject(x.value) ? x.value.deleted : undefined)).filter((d): d is number => typeof d === 'number');
+    if (deleted.length) merged.deleted = Math.max(...deleted);
+  }
+  return { value: merged, notices };
+};
+
+/** The rule for a key: by exact key or prefix; the default is newest-wins. */
+export function ruleFor(key: string): MergeRule {
+  if (key === 'settings') return settingsRule;
+  if (key.startsWith('projects/')) return projectRule;
+  return newestRule;
+}
+
+/** A project as listed. */
+export interface ProjectEntry {
+  id: string;
+  name: string;
+  created: number;
+}
+
+/**
+ * Live projects in list order (the first project, `default`, first, then by
+ * `(created, id)`), each name made unique: a project whose name another one
+ * earlier in that order already has (case-insensitively) is shown as
+ * `name (2)`, `name (3)`… Nothing is written: every device shows the same.
+ */
+export function displayProjects(projects: readonly ProjectEntry[]): ProjectEntry[] {
+  const ordered = [...projects].sort((a, b) => Number(b.id === 'default') - Number(a.id === 'default') || a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const taken: string[] = [];
+  return ordered.map((p) => {
+    let name = p.name;
+    for (let n = 2; taken.some((t) => sameName(t, name)); n++) name = withSuffix(p.name, ` (${n})`);
+    taken.push(name);
+    return name === p.name ? p : { ...p, name };
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * Reading one device's folder (docs/sync-design.md §2.5, §5): every complete
+ * record of every journal segment, with where it lies, whether it is
+ * confirmed (a later record of the same segment exists, or a partial one: an
+ * append only starts once the one before is durable), and the frontier it
+ * depends on. Nothing is written here: another device's file is never
+ * truncated or removed, however it looks. A file unchanged since the last
+ * scan (same size and time) is not read again.
+ */
+import path from 'node:path';
+import { hash, toHex } from '../crypto';
+import type { VaultFs } from '../fsio';
+import { deviceDir, parseFileName } from './layout';
+import { seqsOf, type RecordMeta } from './op';
+import { SEG2_HEADER, type SegmentCodec2, type SegmentId } from './records2';
+
+/** One complete, authentic record. */
+export interface RecInfo {
+  /** The first seq it takes, and how many (0 for ack, blob, reloc). */
+  seq: number | undefined;
+  count: number;
+  meta: RecordMeta;
+  file: string;
+  pos: number;
+  /** Where the next record starts. */
+  end: number;
+  /** A hash of its sealed meta: tells two different records at one seq apart (the high-water mark's `mac8`). */
+  tag: string;
+  confirmed: boolean;
+  /** The writer's frontier when it wrote this record (the segment's dep fields folded up to here). */
+  dep: Record<string, number>;
+  /** Where its inline blob lies in the file, if it has one. */
+  blobAt: number | undefined;
+}
+
+export interface FileScan {
+  name: string;
+  size: number;
+  mtime: number;
+  records: RecInfo[];
+  /** The file ends inside a record: still being written or still arriving. */
+  torn: boolean;
+  /** Authentication or framing failures (damage). */
+  damage: string[];
+  /** A record of a shape this build does not know (a newer build wrote it). */
+  unknown: boolean;
+}
+
+/** What a device's folder holds, as last scanned. */
+export interface DeviceFolder {
+  device: string;
+  segments: FileScan[];
+  /** Checkpoint names, newest (highest seq) first. */
+  checkpoints: string[];
+  packs: string[];
+  /** Files that could not be read now (a placeholder of a cloud drive): waiting. */
+  unreadable: string[];
+}
+
+const isWaitError = (e: unknown) => ['EIO', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EWOULDBLOCK'].includes((e as NodeJS.ErrnoException).code ?? '');
+
+/** Scans device folders, keeping what it read of each file until that file changes. */
+export class FolderScanner {
+  private readonly cache = new Map<string, FileScan>();
+
+  constructor(
+    private readonly fsx: VaultFs,
+    private readonly root: string,
+    private readonly codec: SegmentCodec2,
+    private readonly epoch: string,
+  ) {}
+
+  /** The relative path of a file of `device`. */
+  rel(device: string, name: string): string {
+    return path.join(deviceDir(device, this.epoch), name);
+  }
+
+  async scan(device: string): Promise<DeviceFolder> {
+    const dir = path.join(this.root, deviceDir(device, this.epoch));
+    const out: DeviceFolder = { device, segments: [], checkpoints: [], packs: [], unreadable: [] };
+    const names = await this.fsx.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const f = parseFileName(name);
+      if (!f) continue;
+      if (f.kind === 'c') out.checkpoints.push(name);
+      else if (f.kind === 'p') out.packs.push(name);
+      else {
+        try {
+          const s = await this.file(device, dir, name);
+          if (s) out.segments.push(s);
+        } catch (e) {
+          if (!isWaitError(e)) throw e;
+          out.unreadable.push(name);
+        }
+      }
+    }
+    out.checkpoints.sort().reverse();
+    out.segments.sort((a, b) => (a.name < b.name ? -1 : 1));
+    return out;
+  }
+
+  /** Forgets a file's scan (its file was replaced or removed). */
+  forget(device: string, name: string): void {
+    this.cache.delete(this.rel(device, name));
+  }
+
+  private async file(device: string, dir: string, name: string): Promise<FileScan | undefined> {
+    const key = this.rel(device, name);
+    const full = path.join(dir, name);
+    const st = await this.fsx.stat(full).catch(() => undefined);
+    if (!st || st.isDirectory) return undefined;
+    const known = this.cache.get(key);
+    if (known && known.size === st.size && known.mtime === st.mtimeMs) return known;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.fsx.readFile(full);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    const s = scanSegment(this.codec, { device, epoch: this.epoch, name }, bytes, key);
+    s.mtime = st.mtimeMs;
+    this.cache.set(key, s);
+    return s;
+  }
+}
+
+/** Reads one segment's bytes: its complete authentic records, confirmation and folded deps. */
+export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Array, shown: string): FileScan {
+  const out: FileScan = { name: seg.name, size: bytes.length, mtime: 0, records: [], torn: false, damage: [], unknown: false };
+  if (bytes.length < SEG2_HEADER) {
+    // Only part of the header yet: still arriving.
+    out.torn = true;
+    return out;
+  }
+  if (!codec.headerOk(seg, bytes)) {
+    out.damage.push(`${shown}: header damaged or misplaced`);
+    return out;
+  }
+  const dep: Record<string, number> = {};
+  for (const item of codec.scan(seg, bytes)) {
+    if (item.kind === 'torn') out.torn = true;
+    else if (item.kind === 'broken') out.damage.push(`${shown}: unreadable record at offset ${item.pos}`);
+    else if (!item.meta) {
+      if (item.bad === 'shape') out.unknown = true;
+      else out.damage.push(`${shown}: record at offset ${item.pos} fails authentication`);
+      // Nothing after a record that cannot be read is applied: its seq might be the one missing.
+      break;
+    } else {
+      Object.assign(dep, item.meta.dep ?? {});
+      const count = seqsOf(item.meta.op);
+      const sealedEnd = item.blobAt;
+      out.records.push({
+        seq: count ? item.meta.s : undefined,
+        count,
+        meta: item.meta,
+        file: seg.name,
+        pos: item.pos,
+        end: item.next,
+        tag: toHex(hash(bytes.subarray(item.pos + 12, sealedEnd))).slice(0, 16),
+        confirmed: false,
+        dep: { ...dep },
+        blobAt: 'b' in item.meta.op ? item.blobAt : undefined,
+      });
+    }
+  }
+  // A record is confirmed by any later record of its segment, whole or partial.
+  out.records.forEach((r, i) => (r.confirmed = i < out.records.length - 1 || out.torn));
+  return out;
+}

@@ -1,0 +1,166 @@
+/**
+ * An unlocked vault of format v2 (docs/sync-design.md §10 stage 3): its keys,
+ * its Store2 and the view of the joined state, rebuilt after every change and
+ * every ingest. The view reads texts synchronously, so the texts a merge of
+ * concurrent heads needs are decrypted first (SyncView.textsNeeded) and kept
+ * until the session ends. The first change this device makes mints its
+ * device id (in the state folder, durably, before its first file in the
+ * vault) and, on a v1 vault, upgrades it (§8): its own folder first, with an
+ * `hdr {kind: 'upgrade'}` op, then vault.json at version 2.
+ */
+import { fromUtf8, wipe } from '../crypto';
+import type { StoreKeys } from '../blobs';
+import { ensureDevice } from './device';
+import { readOnlyError, type VaultChange } from '../types';
+import { forgetOp } from './build';
+import { checkpoint2 } from './compact2';
+import type { Vid } from './ids';
+import { seqsOf, type Op2 } from './op';
+import { newerBuild, type Store2 } from './store2';
+import { SyncView } from './view';
+import { TextNotHere } from './resolve';
+import { CHECKPOINT_RECORDS } from '../checkpoint';
+
+/** What the session needs from the vault around it. */
+export interface SyncHost {
+  stateDir: string;
+  vaultId: string;
+  readOnly: boolean;
+  /** The header counter now. */
+  counter(): number;
+  /** vault.json still says version 1: the first write upgrades it. */
+  needsUpgrade(): boolean;
+  /** Writes vault.json at version 2 (counter + 1), durably. */
+  upgradeHeader(): Promise<void>;
+  emit(change: VaultChange): void;
+  /** After each own change: its confirmation, now or soon (§2.5). */
+  afterWrite(): Promise<void>;
+  /** Own records between checkpoints. */
+  journalLimit: number;
+}
+
+export class SyncSession {
+  readonly kind = 'v2' as const;
+  /** True once this process appended in this session (a per-call vault checkpoints at close only then). */
+  appended = false;
+  private current: SyncView;
+  /** Decrypted texts a merge needs, by blob id: dropped with the session. */
+  private readonly texts = new Map<string, string>();
+  /** Some text a merge needs had not arrived at the last refresh: the next ingest refreshes even if nothing new is applied. */
+  private missing = false;
+
+  constructor(
+    readonly vmk: Uint8Array,
+    readonly keys: StoreKeys,
+    /** The content-id subkey (SUBKEY.contentId). */
+    readonly contentKey: Uint8Array,
+    readonly store: Store2,
+    readonly host: SyncHost,
+  ) {
+    this.current = new SyncView(store.state, this.reader);
+  }
+
+  get view(): SyncView {
+    return this.current;
+  }
+
+  private readonly reader = (b: { id: string }): string => {
+    const t = this.texts.get(b.id);
+    if (t === undefined) throw new TextNotHere();
+    return t;
+  };
+
+  /** Rebuilds the view of the store's state, loading the texts its merges need first. */
+  async refresh(): Promise<void> {
+    const bare = new SyncView(this.store.state);
+    this.missing = false;
+    for (const v of bare.textsNeeded()) {
+      if (this.texts.has(v.rec.b.id)) continue;
+      // Not here yet (still arriving from the computer that wrote it): that file shows as a conflict until it is.
+      const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes()).catch(() => undefined);
+      if (!bytes) {
+        this.missing = true;
+        continue;
+      }
+      this.texts.set(v.rec.b.id, fromUtf8(bytes));
+      wipe(bytes);
+    }
+    this.current = new SyncView(this.store.state, this.reader);
+  }
+
+  /** Reads the other devices' files again; true if anything new became visible. */
+  async ingest(): Promise<boolean> {
+    const n = await this.store.ingest();
+    if (n || this.missing) await this.refresh();
+    return n > 0;
+  }
+
+  /**
+   * Before a change: refused when read-only or written by a newer build;
+   * mints the device and upgrades a v1 vault on the first one; writes a
+   * checkpoint when one is due (`mid`: not inside a change that is already
+   * half written, an import's blobs before its batch).
+   */
+  private async writable(mid = false): Promise<void> {
+    if (this.host.readOnly) throw readOnlyError();
+    if (this.store.report.newer) throw newerBuild();
+    if (!this.store.device) {
+      const { device } = await ensureDevice(this.host.stateDir, this.host.vaultId);
+      await this.store.becomeDevice(device.id);
+      await this.refresh();
+    }
+    if (this.host.needsUpgrade()) {
+      // Own folder first: a crash before vault.json is rewritten leaves a folder a v1 reader ignores, finished at the next write.
+      await this.store.append({ t: 'hdr', counter: this.host.counter() + 1, kind: 'upgrade', epoch: this.store.o.epoch });
+      await this.host.upgradeHeader();
+    }
+    if (!mid && this.store.sinceCheckpoint >= this.host.journalLimit) await this.checkpoint();
+  }
+
+  /** The vid the next own op takes (a put that creates a file names itself with it). */
+  async nextVid(): Promise<Vid> {
+    await this.writable();
+    return this.store.nextVid();
+  }
+
+  /** Records `op` durably (with its sealed blob), applies it and rebuilds the view. Returns its vid. `mid`: see `writable`. */
+  async commit(op: Op2, blob?: Uint8Array, mid = false): Promise<Vid> {
+    await this.writable(mid);
+    const { vid } = await this.store.append(op, blob);
+    this.appended = true;
+    // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
+    if (seqsOf(op)) {
+      await this.refresh();
+      await this.host.afterWrite();
+    }
+    return vid;
+  }
+
+  /**
+   * Writes a checkpoint of this device (and compacts its own files): first the
+   * `forget` of versions no file shows any more, so their bytes may go.
+   */
+  async checkpoint(scrub?: ReadonlySet<string>): Promise<void> {
+    if (this.host.readOnly || !this.store.device || !this.store.journal) return;
+    const forget = forgetOp(this.current);
+    if (forget) {
+      await this.store.append(forget);
+      await this.refresh();
+    }
+    await checkpoint2(this.store, this.host.counter(), scrub);
+  }
+
+  /** Due at close: own records not yet in a checkpoint. */
+  get pending(): number {
+    return this.store.sinceCheckpoint;
+  }
+
+  /** Wipes the keys and drops the texts; the caller closes the store. */
+  wipe(): void {
+    this.store.blobs.ended = true;
+    wipe(this.vmk, this.contentKey, this.keys.manifest, this.keys.journal, this.keys.blobs, this.keys.internal);
+    this.texts.clear();
+  }
+}
+
+export const DEFAULT_JOURNAL_LIMIT = CHECKPOINT_RECORDS;

@@ -1,0 +1,289 @@
+/**
+ * The multi-device store of format v2 (docs/sync-design.md §4, §2.5): this
+ * device's own journal and checkpoints under `devices/<me>/<ep>/`, and the
+ * joined state of every device's files. `load` joins this device's newest
+ * checkpoint (the previous one if it fails), the v1 files read as the frozen
+ * pseudo-device L, and every device's journal tail; `ingest` reads the device
+ * folders again and applies what has become visible. Every own change is on
+ * disk before `append` returns. Nothing outside this device's own folder is
+ * ever written, truncated or removed, and in it only names this format writes.
+ * Checkpoints and compaction are in compact2.ts.
+ */
+import path from 'node:path';
+import type { StoreKeys } from '../blobs';
+import { io, readIfExists } from '../files';
+import type { VaultFs } from '../fsio';
+import { readOnlyError, VaultError } from '../types';
+import { BlobIndex } from './blobs2';
+import { openCheckpoint, type Checkpoint } from './ckpt2';
+import { emptyState, joinInto, maxStamp, opState, type SyncState } from './crdt';
+import { Clock, type Hlc } from './hlc';
+import { formatVid, type Vid } from './ids';
+import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
+import { deviceDir, listDevices, removeOwnTemps } from './layout';
+import type { DeviceMarks } from './marks';
+import { seqsOf, type Op2 } from './op';
+import { SegmentCodec2 } from './records2';
+import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
+import { applyVisible, type IngestReport } from './visible';
+import { m, type LocalMessage } from '../../i18n/message';
+
+export interface Store2Options {
+  fs: VaultFs;
+  dir: string;
+  vaultId: Uint8Array;
+  keys: StoreKeys;
+  /** The key epoch (32 hex): vault.json's `manifest`. */
+  epoch: string;
+  /** This device's id; undefined until its first write (a reader that never wrote has none). */
+  device: string | undefined;
+  readOnly: boolean;
+  marks: DeviceMarks;
+  /** Records per segment (tests pass small numbers). */
+  segmentRecords?: number;
+  now?: () => number;
+}
+
+/** A sealed blob on its way into a record. */
+export interface Sealed2 {
+  bytes: Uint8Array;
+}
+
+export class Store2 {
+  state: SyncState = emptyState();
+  clock: Clock;
+  readonly codec: SegmentCodec2;
+  readonly blobs: BlobIndex;
+  readonly scanner: FolderScanner;
+  device: string | undefined;
+  journal: OwnJournal | undefined;
+  /** The last scan of each device folder. */
+  folders = new Map<string, DeviceFolder>();
+  /** The last ingest's classification (waiting, damage, rollback, forks). */
+  report: IngestReport = { applied: 0, waiting: [], damage: [], rollback: [], forks: [], newer: false };
+  /** Problems found at load (a damaged own checkpoint). */
+  readonly problems: string[] = [];
+  /** The seq this device's next op takes. */
+  nextSeq = 1;
+  /** Own records since the last own checkpoint. */
+  sinceCheckpoint = 0;
+  /** The v1 part's generation (0 without one). */
+  v1Gen = 0;
+  /** Notices for the user (this device's files were older than others had seen). */
+  readonly notices: LocalMessage[] = [];
+  private readonly now: () => number;
+
+  constructor(readonly o: Store2Options) {
+    this.now = o.now ?? Date.now;
+    this.clock = new Clock([0, 0], this.now);
+    this.codec = new SegmentCodec2(o.vaultId, o.keys.journal);
+    this.blobs = new BlobIndex(o.fs, o.dir, o.vaultId, o.keys, o.epoch);
+    this.scanner = new FolderScanner(o.fs, o.dir, this.codec, o.epoch);
+    this.device = o.device;
+  }
+
+  get fs(): VaultFs {
+    return this.o.fs;
+  }
+
+  /** The folder of `dev`'s files, absolute. */
+  folderOf(dev: string): string {
+    return path.join(this.o.dir, deviceDir(dev, this.o.epoch));
+  }
+
+  /** Reads device `dev`'s checkpoint `name`: undefined when missing, not whole or not authentic. */
+  async readCheckpoint(dev: string, name: string): Promise<Checkpoint | undefined> {
+    const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.folderOf(dev), name)));
+    if (!bytes) return undefined;
+    try {
+      return openCheckpoint(this.codec, this.o.vaultId, this.o.keys.manifest, { device: dev, epoch: this.o.epoch, name }, bytes);
+    } catch {
+      this.report.newer = true;
+      return undefined;
+    }
+  }
+
+  /** Joins a checkpoint's state and learns where its device's blobs lie. */
+  private adopt(dev: string, c: Checkpoint): void {
+    joinInto(this.state, c.state);
+    for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
+  }
+
+  /** Checkpoints whose blob index is known here, by device and name. */
+  private readonly learnt = new Set<string>();
+
+  /**
+   * Learns where every device's blobs lie now from its newest readable
+   * checkpoint (a device moves its blobs into packs when it compacts, and
+   * removes the segments they were in): what a read that found nothing does
+   * before it gives up.
+   */
+  async learnIndexes(): Promise<void> {
+    await this.ingest();
+    for (const [dev, f] of this.folders) {
+      for (const name of f.checkpoints.slice(0, 2)) {
+        if (this.learnt.has(`${dev}/${name}`)) break;
+        const c = await this.readCheckpoint(dev, name);
+        if (!c) continue;
+        this.learnt.add(`${dev}/${name}`);
+        for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
+        break;
+      }
+    }
+  }
+
+  /** Joins `dev`'s newest checkpoint that reads and covers seq `need` (the newest two are tried). */
+  private async joinCheckpoint(dev: string, need: number): Promise<boolean> {
+    for (const name of (this.folders.get(dev)?.checkpoints ?? []).slice(0, 2)) {
+      if (parseInt(name.slice(2, 14), 16) < need) break;
+      const c = await this.readCheckpoint(dev, name);
+      if (c) {
+        this.adopt(dev, c);
+        this.learnt.add(`${dev}/${name}`);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Loads the vault: the v1 part (given as its state, if any), this device's
+   * own newest checkpoint, then every device's journal tail. Tidies only this
+   * device's own temp files, and only when writing.
+   */
+  async load(v1: SyncState | undefined): Promise<void> {
+    if (v1) joinInto(this.state, v1);
+    const me = this.device;
+    if (me && !this.o.readOnly) {
+      await io('errors:io.action.readVault', async () => {
+        await removeOwnTemps(this.fs, this.o.dir, me);
+        await removeOwnTemps(this.fs, this.folderOf(me), me);
+      });
+    }
+    if (me) {
+      const own = await io('errors:io.action.readVault', () => this.scanner.scan(me));
+      this.folders.set(me, own);
+      let joined = false;
+      for (const name of own.checkpoints.slice(0, 2)) {
+        const c = await this.readCheckpoint(me, name);
+        if (c) {
+          this.adopt(me, c);
+          this.learnt.add(`${me}/${name}`);
+          joined = true;
+          break;
+        }
+        this.problems.push(`${deviceDir(me, this.o.epoch)}/${name}: this computer's checkpoint fails authentication; the previous one was used`);
+      }
+      if (!joined && own.checkpoints.length) this.problems.push(`${deviceDir(me, this.o.epoch)}: no readable checkpoint of this computer`);
+    }
+    await this.ingest();
+    this.clock = new Clock(maxStamp(this.state), this.now);
+    if (me) await this.resumeOwn();
+  }
+
+  /**
+   * Reads every device folder again and applies what became visible.
+   * Returns the number of records and checkpoints newly applied.
+   */
+  async ingest(): Promise<number> {
+    const devices = new Set(await io('errors:io.action.readVault', () => listDevices(this.fs, this.o.dir)));
+    if (this.device) devices.add(this.device);
+    const folders = new Map<string, DeviceFolder>();
+    await io('errors:io.action.readVault', async () => {
+      for (const dev of [...devices].sort()) {
+        const f = await this.scanner.scan(dev);
+        folders.set(dev, f);
+        for (const s of f.segments) for (const r of s.records) if (r.blobAt !== undefined && 'b' in r.meta.op) this.blobs.add(r.meta.op.b.id, { dev, file: r.file, off: r.blobAt, len: r.meta.op.b.len });
+      }
+    });
+    this.folders = folders;
+    this.report = await applyVisible(folders, {
+      state: this.state,
+      own: this.device,
+      marks: this.o.marks,
+      clock: this.clock,
+      joinCheckpoint: (dev, need) => this.joinCheckpoint(dev, need),
+    });
+    void this.o.marks.flush();
+    return this.report.applied;
+  }
+
+  /**
+   * Continues this device's own journal after its last segment on disk (a
+   * sibling process of this device may have written it), and takes the next
+   * seq past every seq of this device anyone has seen, so no seq is ever used
+   * for two ops.
+   */
+  async resumeOwn(): Promise<void> {
+    const me = this.device!;
+    const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
+    let max = this.state.frontier.get(me) ?? 0;
+    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) max = Math.max(max, r.seq + r.count - 1);
+    for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
+    let seen = max;
+    for (const [dev, f] of this.folders) {
+      if (dev === me) continue;
+      for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
+    }
+    if (seen > max) this.notices.push(m('errors:notice.ownFilesOlder'));
+    this.nextSeq = seen + 1;
+    // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
+    const covered = own.checkpoints.length ? parseInt(own.checkpoints[0]!.slice(2, 14), 16) : 0;
+    this.sinceCheckpoint = 0;
+    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined && r.seq > covered) this.sinceCheckpoint++;
+    if (this.o.readOnly) return;
+    const limits = { records: Math.min(SEGMENT_RECORDS, this.o.segmentRecords ?? SEGMENT_RECORDS), bytes: SEGMENT_BYTES };
+    this.journal ??= new OwnJournal(this.fs, this.o.dir, this.codec, me, this.o.epoch, limits);
+    // Appends go on after the record with the highest seq, so it is confirmed by the next one. Not simply after the
+    // last name: a segment a crash cut short of its first op (only an ack) can share its first seq with the next.
+    const top = (x: FileScan) => Math.max(0, ...x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1)));
+    const segs = own.segments.filter((x) => x.size > 0).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
+    await this.journal.resume(segs.at(-1));
+  }
+
+  /** Starts this device's own journal (its first write in this vault: the device id was just minted). */
+  async becomeDevice(device: string): Promise<void> {
+    this.device = device;
+    await this.resumeOwn();
+  }
+
+  /** The vid the next own op will take. */
+  nextVid(): Vid {
+    return formatVid(this.device!, this.nextSeq);
+  }
+
+  /** Appends one own op (with its inline blob), durably, and applies it. Returns its first vid and stamp. */
+  async append(op: Op2, blob?: Uint8Array): Promise<{ vid: Vid; h: Hlc }> {
+    if (this.o.readOnly) throw readOnlyError();
+    if (this.report.newer) throw newerBuild();
+    const j = this.journal;
+    if (!j || !this.device) throw new Error('Store2.append: no own journal');
+    const count = seqsOf(op);
+    const seq = this.nextSeq;
+    const h = count ? this.clock.tick() : this.clock.current();
+    const at = Math.floor(this.now());
+    const placed = await j.append({ ...(count ? { s: seq } : {}), h, at, op }, this.state.frontier, seq, blob);
+    if ('b' in op) this.blobs.add(op.b.id, { dev: this.device, file: placed.file, off: placed.blobAt, len: op.b.len });
+    joinInto(this.state, opState({ dev: this.device, seq, h, at }, op));
+    this.nextSeq += count;
+    this.sinceCheckpoint++;
+    return { vid: count ? formatVid(this.device, seq) : '', h };
+  }
+
+  /** Confirms the own records written so far (§2.5): an `ack` if the last one needs it. */
+  async ack(): Promise<void> {
+    if (!this.journal || this.o.readOnly) return;
+    await this.journal.ack(this.clock.current(), Math.floor(this.now()), this.state.frontier, this.nextSeq);
+  }
+
+  /** Closes the own journal (its last records confirmed first when writable and `ack`: only while the lock is held). */
+  async close(ack = true): Promise<void> {
+    if (ack && this.journal && !this.o.readOnly) await this.ack().catch(() => undefined);
+    await this.journal?.close();
+    this.journal = undefined;
+    await this.blobs.v1?.store.close();
+  }
+}
+
+export const newerBuild = (): VaultError =>
+  new VaultError('INVALID', m('errors:vault.newerBuild'));

@@ -1,0 +1,127 @@
+/**
+ * Where the memory files of a SyncState are shown (docs/sync-design.md §2.4):
+ * - each file id's path is the newest head of its path register;
+ * - file ids whose paths collide (two devices created the same path, or a
+ *   rename met a concurrent create) are shown as one file, under the smallest
+ *   file id, their alive heads together (so they resolve as concurrent heads);
+ * - a directory exists iff it has an alive tag (observed-remove set) or a
+ *   live entry below it; a file whose path is also a directory is shown
+ *   beside it as `<path>.conflict-<dev8>-<seq>` ("decided in stage 2"), so
+ *   neither hides the other and renaming it settles the clash.
+ */
+import { ancestorsOf, ROOT, type Fid, type SyncState } from './crdt';
+import { compareStamped } from './hlc';
+import { compareVid, parseVid, type Vid } from './ids';
+import type { VersionGraph } from './graph';
+
+/** One file id as the tree sees it. */
+export interface FidInfo {
+  fid: Fid;
+  /** Heads (bytes kept), sorted. */
+  heads: Vid[];
+  /** Heads no delete removed. */
+  alive: Vid[];
+  /** The path register's winning value and the heads of the register. */
+  path: string;
+  pathAt: number;
+  pathSub: boolean;
+  pathHeads: Vid[];
+  /** When the file was created: its creating put's (or v1's) time. */
+  created: number;
+}
+
+/** Files shown at one path: the ids whose path is it, the displayed one first. */
+export interface Group {
+  path: string;
+  /** The id shown: the smallest alive one, else the smallest. */
+  fid: Fid;
+  members: FidInfo[];
+  live: boolean;
+}
+
+export interface Tree {
+  groups: Map<string, Group>;
+  /** Every file id with kept heads and a known path, shown or not. */
+  fids: Map<Fid, FidInfo>;
+  /** Every directory shown, ROOT included. */
+  dirs: Set<string>;
+  /** Direct children (files and directories) of each directory. */
+  children: Map<string, Set<string>>;
+}
+
+export const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));
+
+/** The name a file is shown under when a directory holds its path. */
+export function asideName(p: string, fid: Fid): string {
+  const parts = parseVid(fid);
+  const tag = parts?.seq !== undefined ? `${parts.dev.slice(0, 8)}-${parts.seq}` : 'v1';
+  return `${p}.conflict-${tag}`;
+}
+
+function fidInfo(s: SyncState, g: VersionGraph, fid: Fid): FidInfo | undefined {
+  const f = s.files.get(fid)!;
+  const heads = g.heads(s, fid);
+  if (!heads.length) return undefined; // absorbed into another file, or its every version purged
+  const removed = new Set<Vid>();
+  for (const rm of f.rms.values()) for (const h of rm.heads) removed.add(h);
+  const namedHere = new Set<Vid>();
+  for (const rec of f.path.values()) for (const p of rec.par) namedHere.add(p);
+  let best: { vid: Vid; h: readonly [number, number] } | undefined;
+  const pathHeads: Vid[] = [];
+  for (const [vid, rec] of f.path) {
+    if (namedHere.has(vid)) continue;
+    pathHeads.push(vid);
+    if (!best || compareStamped({ h: rec.h, vid }, best) > 0) best = { vid, h: rec.h };
+  }
+  if (!best) return undefined; // its creation has not arrived yet: not shown
+  const win = f.path.get(best.vid)!;
+  let created = f.path.get(fid)?.at;
+  if (created === undefined) for (const v of f.versions.values()) created = Math.min(created ?? v.at, v.at);
+  return { fid, heads, alive: heads.filter((h) => !removed.has(h)), path: win.p, pathAt: win.at, pathSub: win.sub === true, pathHeads: pathHeads.sort(), created: created ?? 0 };
+}
+
+/** Lays out the files and directories of `s`. */
+export function buildTree(s: SyncState, g: VersionGraph): Tree {
+  const byPath = new Map<string, FidInfo[]>();
+  const fids = new Map<Fid, FidInfo>();
+  for (const fid of s.files.keys()) {
+    const info = fidInfo(s, g, fid);
+    if (!info) continue;
+    fids.set(fid, info);
+    const list = byPath.get(info.path);
+    if (list) list.push(info);
+    else byPath.set(info.path, [info]);
+  }
+  const dirs = new Set<string>([ROOT]);
+  const addDir = (d: string) => {
+    if (dirs.has(d) || (d !== ROOT && !d.startsWith(ROOT + '/'))) return;
+    dirs.add(d);
+    for (const a of ancestorsOf(d)) dirs.add(a);
+  };
+  for (const [p, d] of s.dirs) for (const tag of d.adds.keys()) if (!d.removed.has(tag)) addDir(p);
+  const groups = new Map<string, Group>();
+  for (const [p, infos] of byPath) {
+    infos.sort((a, b) => compareVid(a.fid, b.fid));
+    const live = infos.some((i) => i.alive.length > 0);
+    const fid = (infos.find((i) => i.alive.length > 0) ?? infos[0]!).fid;
+    if (live) for (const a of ancestorsOf(p)) addDir(a);
+    groups.set(p, { path: p, fid, members: infos, live });
+  }
+  // A live file cannot share its path with a directory: it steps aside (trash entries keep their path, as in v1).
+  for (const [p, grp] of [...groups]) {
+    if (!grp.live || !dirs.has(p)) continue;
+    groups.delete(p);
+    const aside = asideName(p, grp.fid);
+    groups.set(aside, { ...grp, path: aside });
+  }
+  const children = new Map<string, Set<string>>();
+  const child = (p: string) => {
+    const parent = parentOf(p);
+    let set = children.get(parent);
+    if (!set) children.set(parent, (set = new Set()));
+    set.add(p);
+  };
+  for (const d of dirs) if (d !== ROOT) child(d);
+  for (const [p, grp] of groups) if (grp.live) child(p);
+  return { groups, fids, dirs, children };
+}

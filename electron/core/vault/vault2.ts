@@ -1,0 +1,209 @@
+/**
+ * How a Vault opens, catches up with and verifies a vault as format 2 (the
+ * multi-device format of docs/sync-design.md, behind the `format2` flag):
+ * the v1 files, if any, are read by today's Store opened read-only and seen
+ * as the frozen pseudo-device L (§8); every device's folder by Store2. The
+ * device lock lives in the state folder, keyed by vault id (§6).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { deriveSubkey, SUBKEY, wipe } from './crypto';
+import { keysChanged, wentBack } from './catchup';
+import { io } from './files';
+import type { VaultFs } from './fsio';
+import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
+import type { HeaderFile } from './headerfile';
+import { storeKeys, wipeKeys } from './keys';
+import { Store } from './store';
+import { sealBlob2 } from './sync/blobs2';
+import { kputOp } from './sync/build';
+import type { SyncState } from './sync/crdt';
+import { loadDevice } from './sync/device';
+import { fromV1 } from './sync/from-v1';
+import { DeviceMarks } from './sync/marks';
+import { SyncSession, type SyncHost } from './sync/session2';
+import { Store2 } from './sync/store2';
+import { verify2 } from './sync/contents2';
+import { VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
+import { keyed, m } from '../i18n/message';
+
+/** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
+export const HEADER_MAC_MARK = 'vault/header-mac';
+
+/** True when the format-2 flag is on (the option, else MNEMO_FORMAT=2). */
+export function format2On(o: FormatOptions): boolean {
+  return o.format2 ?? process.env.MNEMO_FORMAT === '2';
+}
+
+/**
+ * The folder of the device lock of vault `vaultId` (§6): `<stateDir>/locks/<vaultId>/`, holding the
+ * lockfile.ts lock and its record, made here if missing (the state folder is this computer's own).
+ */
+export function deviceLockDir(stateDir: string, vaultId: string): string {
+  if (!/^[0-9a-f]{32}$/.test(vaultId)) throw new Error('deviceLockDir: not a vault id');
+  const dir = path.join(stateDir, 'locks', vaultId);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A read-only open locks the file shared, so it must exist before any writer made it.
+    fs.closeSync(fs.openSync(path.join(dir, '.vault.lock'), 'a', 0o600));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VaultError('IO', code === 'EACCES' || code === 'EPERM' ? m('errors:lock.deviceLockDenied') : m('errors:lock.deviceLock'));
+  }
+  return dir;
+}
+
+export interface Open2 {
+  dir: string;
+  fs: VaultFs;
+  header: Header;
+  stateDir: string;
+  readOnly: boolean;
+  journalLimit: number;
+  host: SyncHost;
+}
+
+/** True when the vault folder holds v1 files (a manifest of this epoch or its leftovers). */
+async function hasV1(o: Open2): Promise<boolean> {
+  const names = await io('errors:io.action.readVault', () => o.fs.readdir(o.dir));
+  return names.some((n) => n.startsWith(`manifest.${o.header.manifest}`));
+}
+
+/** Unlocks a vault as format 2 with master key `vmk` (kept by the session; the caller wipes it on failure). */
+export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSession> {
+  const keys = storeKeys(vmk);
+  const contentKey = deriveSubkey(vmk, SUBKEY.contentId);
+  const vaultId = vaultIdBytes(o.header);
+  let v1: Store | undefined;
+  let store: Store2 | undefined;
+  try {
+    let lState: SyncState | undefined;
+    const marks = new DeviceMarks(o.stateDir, o.header.vaultId);
+    await marks.load();
+    const device = (await loadDevice(o.stateDir, o.header.vaultId))?.id;
+    store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit });
+    if (await hasV1(o)) {
+      // The v1 part, read as v1 reads it and never written again: the pseudo-device L.
+      v1 = new Store(o.dir, vaultId, keys, o.header.manifest, o.journalLimit, { fs: o.fs, readOnly: true });
+      const state = await v1.load();
+      const l = fromV1(state.toSnapshot(v1.journalId ?? '', []));
+      lState = l.state;
+      store.blobs.v1 = { store: v1, refs: l.blobs };
+      store.v1Gen = state.gen;
+      store.problems.push(...v1.problems);
+    }
+    await store.load(lState);
+    // A MAC-less header on a vault that once had one: the MAC was stripped.
+    if (o.header.mac === undefined && store.state.kv.get(HEADER_MAC_MARK)?.vals.size) throw headerModified();
+    const s = new SyncSession(vmk, keys, contentKey, store, o.host);
+    await s.refresh();
+    return s;
+  } catch (e) {
+    await store?.close(false);
+    await v1?.close();
+    wipeKeys(keys);
+    wipe(contentKey);
+    throw e;
+  }
+}
+
+/** The first change of a v1 vault under format 2 (§8): vault.json at version 2, with a MAC (and the mark) if it had none. */
+export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<void> {
+  const hadMac = hf.header.mac !== undefined;
+  await hf.write({ ...hf.header, version: 2 }, s.vmk);
+  if (hadMac) return;
+  const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'internal', new Uint8Array([1]));
+  await s.store.append(kputOp(s.view, HEADER_MAC_MARK, ref), bytes);
+  await s.refresh();
+}
+
+/**
+ * The catch-up of a per-call vault in format 2 (gate.ts): vault.json as in
+ * v1's catch-up (another key epoch or a failed MAC ends the session), then
+ * an ingest of every device folder, this device's own included (another
+ * process of this computer may have appended to it or checkpointed).
+ */
+export async function catchUp2(s: SyncSession, hf: HeaderFile, lock: () => void): Promise<void> {
+  const next = await hf.changedOnDisk();
+  if (next) {
+    const failure =
+      next.header.vaultId !== hf.header.vaultId || next.header.manifest !== hf.header.manifest
+        ? keysChanged()
+        : !headerAuthentic(next.header, s.vmk)
+          ? headerModified()
+          : (next.header.counter ?? 0) < (hf.header.counter ?? 0)
+            ? wentBack()
+            : undefined;
+    if (failure) {
+      lock();
+      throw failure;
+    }
+    hf.adopt(next);
+    await hf.noteSeen();
+  }
+  await s.store.ingest();
+  if (s.store.device) await s.store.resumeOwn();
+  await s.refresh();
+}
+
+/** `verify` of a format-2 session: damage apart from what is still arriving. */
+export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<VerifyReport> {
+  const { problems, waiting } = await verify2(s);
+  // A header from before MACs, on a vault that never had one, gets its MAC with the upgrade (its first change): not damage.
+  const neverMaced = hf.header.mac === undefined && !s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size;
+  if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+  if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
+  return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
+}
+
+/** What a format-2 unlock reports: damage found while loading, notices, and what is still arriving. */
+export function unlockReport2(s: SyncSession, rolledBack: boolean): UnlockReport {
+  const waiting = waitingLines(s);
+  const notices = s.store.notices;
+  return {
+    rolledBack,
+    damaged: [...s.store.problems, ...s.store.report.damage],
+    ...(notices.length ? { notices: notices.map((n) => n.text), noticeKeys: notices.map(keyed) } : {}),
+    ...(waiting.length ? { waiting } : {}),
+  };
+}
+
+const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
+
+/** `Vault.ingest`: confirms this device's last changes, reads every device folder again, and says what is still arriving. */
+export async function ingest2(s: SyncSession, readOnly: boolean): Promise<string[]> {
+  if (!readOnly) await s.store.ack();
+  await s.ingest();
+  return waitingLines(s);
+}
+
+/**
+ * When a format-2 change is confirmed (an `ack`, §2.5): at once per call (the
+ * lock is let go next) or with a delay of 0, else once a burst of changes is
+ * over, as a queued task holding the lock.
+ */
+export class AckTimer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly task: (fn: () => Promise<void>) => Promise<void>,
+    private readonly current: () => SyncSession | undefined,
+  ) {}
+
+  async after(s: SyncSession | undefined, perCall: boolean): Promise<void> {
+    if (!s) return;
+    if (perCall || this.delayMs === 0) return s.store.ack();
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.current() === s) void this.task(async () => (this.current() === s ? s.store.ack() : undefined)).catch(() => undefined);
+    }, this.delayMs);
+    this.timer.unref?.();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
