@@ -63,12 +63,12 @@ describe('versions over IPC', () => {
     const r = await rig();
     const id = await withVersions(r);
     expect(words(await get(r, id))).toEqual(['q0', 'a0', 'q1', 'a1 again']);
-    expect((await get(r, id)).versions).toEqual([{ entry: 2, shown: 1, count: 2, by: 'regenerate' }]);
+    expect((await get(r, id)).versions).toEqual([{ entry: 2, shown: 1, count: 2, by: 'regenerate', groups: [0, 0] }]);
     r.fake.script(reply(text('b0')));
     const { turnId } = (await r.call('chatSend', { id, text: 'q0 edited', replace: 0 })) as { turnId: string };
     await turnDone(r, turnId);
     expect(sentWords(r.fake.requests.at(-1))).toEqual(['q0 edited']);
-    expect((await get(r, id)).versions).toEqual([{ entry: 0, shown: 1, count: 2, by: 'edit' }]);
+    expect((await get(r, id)).versions).toEqual([{ entry: 0, shown: 1, count: 2, by: 'edit', groups: [0, 1] }]);
     expect(await r.call('chatShowVersion', { id, entry: 0, version: 0 })).toBeNull();
     expect(words(await get(r, id))).toEqual(['q0', 'a0', 'q1', 'a1 again']);
     await r.call('chatShowVersion', { id, entry: 2, version: 0 });
@@ -132,7 +132,7 @@ describe('versions over IPC', () => {
     await send(r, temp.id, 'secret', 'kept in memory');
     r.fake.script(reply(text('again')));
     await turnDone(r, ((await r.call('chatRegenerate', { id: temp.id, entry: 0 })) as { turnId: string }).turnId);
-    expect((await get(r, temp.id)).versions).toEqual([{ entry: 0, shown: 1, count: 2, by: 'regenerate' }]);
+    expect((await get(r, temp.id)).versions).toEqual([{ entry: 0, shown: 1, count: 2, by: 'regenerate', groups: [0, 0] }]);
     await r.call('chatShowVersion', { id: temp.id, entry: 0, version: 0 });
     expect(words(await get(r, temp.id))).toEqual(['secret', 'kept in memory']);
     await r.call('chatDelete', { id: temp.id });
@@ -219,7 +219,7 @@ describe('versions racing each other over IPC', () => {
     await turnDone(r, turnId);
     const c = await get(r, id);
     expect(words(c)).toEqual(['q0', 'a0', 'q1', 'a slow new reply']);
-    expect(c.versions).toEqual([{ entry: 2, shown: 2, count: 3, by: 'regenerate' }]);
+    expect(c.versions).toEqual([{ entry: 2, shown: 2, count: 3, by: 'regenerate', groups: [0, 0, 0] }]);
     expect(c.title).toBe('Renamed meanwhile');
     expect(((await r.call('chatList')) as Array<{ id: string; pinned?: boolean }>).find((x) => x.id === id)?.pinned).toBe(true);
   });
