@@ -26,7 +26,7 @@ test.afterEach(async () => {
   await fake.close();
 });
 
-/** The direction the element resolved to (dir=auto and <bdi> resolve from their own text). */
+/** The direction the element resolved to (dir=auto and <bdi> resolve from their own text); polled, as a message drawn while it streams is replaced once saved (a replaced element reads ""). */
 const direction = (el: Locator) => el.evaluate((e) => getComputedStyle(e).direction);
 
 /** A path's segments as drawn: their text, and whether each starts right of the one before (left-to-right order kept). */
@@ -53,20 +53,20 @@ test('Arabic and Hebrew messages, replies, titles and memory paths resolve their
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   const mine = page.locator('article.msg.user .body[dir="auto"]').last();
   await expect(mine).toHaveText(ARABIC_MESSAGE);
-  expect(await direction(mine)).toBe('rtl');
+  await expect.poll(() => direction(mine)).toBe('rtl');
   const blocks = lastReply(page).locator('.md-block[dir="auto"]');
   await expect(blocks.first()).toContainText('שלום');
-  expect(await direction(blocks.first())).toBe('rtl');
-  expect(await direction(blocks.last())).toBe('ltr');
+  await expect.poll(() => direction(blocks.first())).toBe('rtl');
+  await expect.poll(() => direction(blocks.last())).toBe('ltr');
 
   // The conversation's title in the list (the Arabic message) is isolated in the row's button.
   const title = page.locator('.conv-list button.conv bdi').first();
   await expect(title).toHaveText(ARABIC_MESSAGE);
-  expect(await direction(title)).toBe('rtl');
+  await expect.poll(() => direction(title)).toBe('rtl');
 
   // The chip's path: left to right as a whole, each segment isolated in its own direction, in order.
   const chipPath = page.locator('.chip-head .memory-path').last();
-  expect(await direction(chipPath)).toBe('ltr');
+  await expect.poll(() => direction(chipPath)).toBe('ltr');
   const drawn = await segments(chipPath);
   expect(drawn.texts).toEqual(['memories', ARABIC_DIR, HEBREW_DIR, 'plan-7.md']);
   expect(drawn.inOrder).toBe(true);
@@ -83,7 +83,7 @@ test('Arabic and Hebrew messages, replies, titles and memory paths resolve their
   const card = page.getByRole('group', { name: `Approve create ${asked}` });
   await expect(card).toBeVisible();
   const cardPath = card.locator('.memory-path').first();
-  expect(await direction(cardPath)).toBe('ltr');
+  await expect.poll(() => direction(cardPath)).toBe('ltr');
   const inCard = await segments(cardPath);
   expect(inCard.texts).toEqual(['memories', HEBREW_DIR, 'خطة 3.md']);
   expect(inCard.inOrder).toBe(true);
