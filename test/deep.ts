@@ -44,3 +44,16 @@ export function sample<T>(items: readonly T[], n: number, seed: number): T[] {
   pick(prng(seed), n);
   return [...picked].sort((a, b) => a - b).map((i) => items[i]!);
 }
+
+/**
+ * All of `always` and `rest` under MNEMO_DEEP; else `always` plus `n` of `rest` picked by `seed` alone (so
+ * each of `rest` is taken in turn across runs), in their original order. For the per-language specs:
+ * English every run, one other language per run by the printed seed, all five in `npm run test:deep`.
+ */
+export function rotate<A, B>(always: readonly A[], rest: readonly B[], n: number, seed: number): (A | B)[] {
+  if (DEEP || n >= rest.length) return [...always, ...rest];
+  const rand = prng(seed);
+  const picked = new Set<number>();
+  while (picked.size < n) picked.add(Math.floor(rand() * rest.length));
+  return [...always, ...rest.filter((_, i) => picked.has(i))];
+}
