@@ -57,11 +57,14 @@ export function projectConfigs(project: ProjectRef, isFirst: boolean, readOnly: 
   const json = (command: string, list: string[]) => JSON.stringify({ mcpServers: { [server]: { command, args: list } } }, null, 2);
   // For every folder Claude Code runs in (the user's scope): this memory is the user's, not one repository's.
   const claudeCode = (words: string[]) => `claude mcp add --scope user ${shellWord(server)} -- ${words.map(shellWord).join(' ')}`;
+  // Typed in the user's shell, which may be fish: there a backslash inside single quotes still escapes a backslash
+  // or a quote, so 'a\\b' would reach mnemo as a\b. A name with a backslash goes by its id there, as on Windows.
+  const shellArgs = project.name.includes('\\') ? ['mcp', '--project-id', project.id, ...flags] : args;
   const configs: Record<ConfigTarget, string> = {
     // claude_desktop_config.json: the mcpServers entry (merge it into the file's own mcpServers).
     'claude-desktop': json(MNEMO_COMMAND, args),
     'claude-desktop-windows': json('cmd', windows),
-    'claude-code': claudeCode([MNEMO_COMMAND, ...args]),
+    'claude-code': claudeCode([MNEMO_COMMAND, ...shellArgs]),
     // Typed in PowerShell or cmd.exe: every word is inert there too (the server name is letters, digits and dashes).
     'claude-code-windows': claudeCode(['cmd', ...windows]),
     // .cursor/mcp.json (in a project) or ~/.cursor/mcp.json (everywhere): the same mcpServers shape.

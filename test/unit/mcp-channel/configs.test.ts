@@ -29,6 +29,17 @@ describe('the configurations for other apps', () => {
       expect(words).toEqual(['claude', 'mcp', 'add', '--scope', 'user', c.server, '--', 'mnemo', 'mcp', '--project', name, '--read-only']);
     }
   });
+
+  it('name a project with a backslash by its id in the Claude Code line, which fish would read differently in single quotes', () => {
+    for (const name of ['a\\\\b', "it\\'s", 'C:\\notes']) {
+      const c = projectConfigs({ id: 'a1b2c3d4e5f6a7b8', name }, false, false);
+      // In fish, '\\' and '\'' inside single quotes are escapes: no backslash may reach the shell at all.
+      expect(c.configs['claude-code']).not.toContain('\\');
+      expect(c.configs['claude-code']).toBe(`claude mcp add --scope user ${c.server} -- mnemo mcp --project-id a1b2c3d4e5f6a7b8`);
+      // The JSON forms are read by no shell: the name goes as it is.
+      expect((JSON.parse(c.configs['claude-desktop']) as { mcpServers: Record<string, { args: string[] }> }).mcpServers[c.server]!.args).toEqual(['mcp', '--project', name]);
+    }
+  });
 });
 
 /** Characters that no reading on the way (Node or Electron joining argv, cmd.exe, a .cmd script's %*) treats specially. */
