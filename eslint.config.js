@@ -41,8 +41,9 @@ export default tseslint.config(
             { group: ['**/electron/core/**', '**/electron/main/**', '**/electron/preload/**', 'libsodium*', '@anthropic-ai/*', 'node:*'], message: 'the renderer may not import main-process code' },
             // merge3 is one exception: a pure function over strings (node-diff3, no I/O, no secrets) that core's sync
             // view and the editor must run identically, so both import the one copy rather than two that could drift.
-            // The message catalogs are the other: they are data, not code, and the window loads them (renderer/lib/i18n/catalogs/).
-            { group: ['**/electron/shared/**', '!**/electron/shared/merge3', '!**/electron/shared/locales/**/*.json'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
+            // language-match is another (which shipped language a list of tags asks for: strings in, a code out).
+            // The message catalogs are the last: they are data, not code, and the window loads them (renderer/lib/i18n/catalogs/).
+            { group: ['**/electron/shared/**', '!**/electron/shared/merge3', '!**/electron/shared/language-match', '!**/electron/shared/locales/**/*.json'], allowTypeImports: true, message: 'the renderer may only `import type` from electron/shared' },
           ],
         },
       ],

@@ -22,25 +22,4 @@ export type LanguageChoice = z.infer<typeof LanguageChoice>;
 export const DevicePrefs = z.object({ language: LanguageChoice });
 export type DevicePrefs = z.infer<typeof DevicePrefs>;
 
-/**
- * The best shipped language for a list of BCP 47 tags in order of preference (navigator.languages,
- * or the POSIX locale turned into a tag): the first tag whose language is shipped wins. Chinese is
- * shipped as Simplified only, Portuguese as Brazilian, and the old Java code `in` is Indonesian. A
- * Traditional Chinese tag (zh-TW, zh-HK, zh-Hant) gives way to any later shipped language, but is
- * still shown Simplified Chinese rather than English when nothing else matches.
- * The renderer has its twin in renderer/lib/i18n/languages.ts (it may not import this at run time);
- * test/unit/i18n/languages.test.ts holds both to one table.
- */
-export function matchLanguage(tags: readonly string[]): LanguageCode {
-  let traditional = false;
-  for (const raw of tags) {
-    const [lang, ...rest] = raw.replace(/_/g, '-').toLowerCase().split('-');
-    if (lang === 'en' || lang === 'ja' || lang === 'id') return lang;
-    if (lang === 'in') return 'id';
-    if (lang === 'pt') return 'pt-BR';
-    if (lang !== 'zh') continue;
-    if (!rest.some((s) => s === 'hant' || s === 'tw' || s === 'hk' || s === 'mo')) return 'zh-CN';
-    traditional = true;
-  }
-  return traditional ? 'zh-CN' : 'en';
-}
+export { matchLanguage } from './language-match';

@@ -1,4 +1,4 @@
-/** Which of the shipped languages a system's language list picks (the window's twin and main's agree). */
+/** Which of the shipped languages a system's language list picks (main, the CLI and the window run one copy: electron/shared/language-match.ts). */
 import { expect, it } from 'vitest';
 import { matchLanguage as mainMatch } from '../../../electron/shared/languages';
 import { matchLanguage as windowMatch, systemLanguage } from '../../../renderer/lib/i18n/languages';
