@@ -196,11 +196,14 @@ class AppBackend implements MemoryBackend {
     }
     if (Buffer.byteLength(frame, 'utf8') > MAX_FRAME_BYTES) return Promise.resolve('too-long');
     return new Promise((resolve) => {
+      const cancel = () => void writeFrame(this.socket, { type: 'cancel', id }, MAX_FRAME_BYTES, MAX_UNSENT);
       const timer = setTimeout(() => {
         this.waiting.delete(id);
+        // Given up on: the app is told, so a change still queued or held for the user is dropped rather than
+        // made after its client was answered with an error.
+        if (!this.gone) cancel();
         settle('late');
       }, this.timeoutMs);
-      const cancel = () => void writeFrame(this.socket, { type: 'cancel', id }, MAX_FRAME_BYTES, MAX_UNSENT);
       const settle = (m: ServerMessage | 'late' | undefined) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', cancel);

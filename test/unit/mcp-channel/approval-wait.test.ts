@@ -46,6 +46,18 @@ describe('a change waiting for the user when its app stops waiting', () => {
     expect(await next).toEqual({ content: 'File created successfully at: /memories/b.md', is_error: false });
   });
 
+  it('is withdrawn when the client gives up waiting for the app’s answer: an Allow after the error it was given writes nothing', async () => {
+    const app = await approvalApp();
+    const backend = (await app.connect({ client: 'Cursor', requestTimeoutMs: 300 }))!;
+    const answer = backend.call(create('/memories/a.md'));
+    await vi.waitFor(() => expect(pendingOf(app)).toHaveLength(1));
+    const { id } = pendingOf(app)[0]!;
+    expect((await answer).content).toMatch(/did not answer in time/);
+    await vi.waitFor(() => expect(pendingOf(app)).toEqual([]));
+    expect(await app.call('channelDecide', { id, allow: true })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(app.vault().memory.stat('/memories/a.md')).toBeUndefined();
+  });
+
   it('is withdrawn when the app’s connection closes while it waits', async () => {
     const app = await approvalApp();
     const backend = (await app.connect({ client: 'Cursor' }))!;
