@@ -50,9 +50,9 @@ test('Copy reply puts the reply’s Markdown on the clipboard; Copy message copi
   // The message's own button is hidden until its message has the pointer or the focus, and is reached by keyboard.
   const mine = page.getByRole('article', { name: 'You' }).last();
   const copyMine = mine.getByRole('button', { name: 'Copy message' });
-  await expect(mine.locator('.msg-actions')).toHaveCSS('opacity', '0');
+  await expect(copyMine).toHaveCSS('opacity', '0');
   await copyMine.focus();
-  await expect(mine.locator('.msg-actions')).toHaveCSS('opacity', '1');
+  await expect(copyMine).toHaveCSS('opacity', '1');
   await page.keyboard.press('Enter');
   await expect(copyMine).toHaveText('Copied');
   expect(await clipboard(page)).toBe('Give me *a short* list');
