@@ -58,6 +58,29 @@ test('Copy reply puts the reply’s Markdown on the clipboard; Copy message copi
   expect(await clipboard(page)).toBe('Give me *a short* list');
 });
 
+test('a reply’s model, tokens and cost are quiet: in its action row, shown on hover or keyboard focus, always in its text for a screen reader', async () => {
+  const { page } = app;
+  const usage = lastReply(page).locator('.msg-actions').getByText(/ in \/ .+ out · /);
+  await expect(usage).toHaveCount(1);
+  await messageBox(page).hover();
+  await messageBox(page).focus();
+  await expect(usage).toHaveCSS('opacity', '0');
+  // Hidden by opacity alone: a screen reader still reads it with the reply.
+  await expect(lastReply(page)).toContainText(/ in \/ .+ out · /);
+  await lastReply(page).hover();
+  await expect(usage).toHaveCSS('opacity', '1');
+  await messageBox(page).hover();
+  await expect(usage).toHaveCSS('opacity', '0');
+  // By keyboard: with focus on the reply's actions, it shows beside them, on their row.
+  await lastReply(page).getByRole('button', { name: 'Copy reply' }).focus();
+  await expect(usage).toHaveCSS('opacity', '1');
+  const [u, copy] = [await usage.boundingBox(), await lastReply(page).getByRole('button', { name: 'Copy reply' }).boundingBox()];
+  expect(Math.abs(u!.y + u!.height / 2 - (copy!.y + copy!.height / 2))).toBeLessThanOrEqual(4);
+  // Once "Copied" from the test before has gone back to "Copy".
+  await expect(lastReply(page).getByRole('button', { name: 'Copy reply' })).toHaveText('Copy');
+  await expectAccessible(page, 'a reply with its actions focused');
+});
+
 test('thinking is collapsed once the reply is done, and opens again after switching conversations and after a lock', async () => {
   const { page } = app;
   const first = conversations(page).getByRole('button', { name: 'Give me *a short* list', exact: true });

@@ -98,7 +98,7 @@ export const Entry = memo(
       );
     }
     const regenerate = decor?.regenerate;
-    // As in other chat apps, a reply's actions are one row under it: its versions, then Copy and Regenerate.
+    // As in other chat apps, a reply's actions are one row under it: its versions, then Copy and Regenerate, then its cost.
     return (
       <article className="msg assistant" aria-label="Claude">
         <p className="who">Claude</p>
@@ -106,8 +106,7 @@ export const Entry = memo(
         <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
         {e.stopped && <p className="note">{t('transcript.stopped')}</p>}
         {e.error && <p className="note error">{e.error.message}</p>}
-        {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
-        {(versions || e.text || regenerate !== undefined) && (
+        {(versions || e.text || regenerate !== undefined || e.usage) && (
           <div className="msg-actions">
             {versions}
             {e.text && <CopyButton text={markdownOf(e)} label={t('transcript.copyReply')} />}
@@ -116,6 +115,8 @@ export const Entry = memo(
                 {t('transcript.regenerate')}
               </button>
             )}
+            {/* What the reply cost is there for who looks (hover, focus on its actions, a screen reader), not shouted. */}
+            {e.usage && <span className="usage">{usageLine(e.usage)}</span>}
           </div>
         )}
       </article>
