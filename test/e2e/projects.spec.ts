@@ -85,7 +85,20 @@ test('a temporary chat reads memory but cannot write it, and is gone after a loc
   fake.script(reply(memoryCall({ command: 'view', path: '/memories/likes.md' }), memoryCall({ command: 'create', path: '/memories/secret.md', file_text: 'x' })), reply(text('I will forget this.')));
   await send(page, 'Just between us');
   await expect(lastReply(page)).toContainText('I will forget this.');
-  await expect(group(page, 'Default').getByRole('button', { name: 'Just between us (temporary)', exact: true })).toBeVisible();
+  const temp = group(page, 'Default').getByRole('button', { name: 'Temporary chat Just between us', exact: true });
+  await expect(temp).toBeVisible();
+  // Marked by a named icon before the title, inside the row whatever the title's length: an ellipsis cuts the title, never the mark.
+  const badge = temp.getByRole('img', { name: 'Temporary chat' });
+  await expect(badge).toBeVisible();
+  // With a title too long for the list (set in place: the name changes with it), the mark stays whole at the start.
+  const at = await temp.evaluate((el) => {
+    el.querySelector('bdi')!.textContent = 'Just between us, with a title far too long for the narrow conversation list';
+    const [row, mark, title] = [el, el.querySelector('[role="img"]')!, el.querySelector('bdi')!].map((e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+    return { row: row!, mark: mark!, title: title! };
+  });
+  expect(at.mark.left).toBeGreaterThanOrEqual(at.row.left);
+  expect(at.mark.right).toBeLessThanOrEqual(at.title.left + 1);
+  expect(at.title.right, 'the title is the one cut').toBeGreaterThan(at.row.right);
   expect(vault().memory.stat('/memories/secret.md')).toBeUndefined();
   expect(vault().internal.keys('conversations')).toEqual([]);
   await shot(page, '61-temporary-chat');
