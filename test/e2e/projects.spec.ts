@@ -20,13 +20,13 @@ const group = (page: Page, name: string) => page.getByRole('region', { name: `Pr
 
 test('a conversation made in a new project is listed under it and writes only to its memory; rename and delete are confirmed', async () => {
   const { page } = app;
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Default');
   await page.getByRole('button', { name: 'New project', exact: true }).click();
   await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(group(page, 'Garden')).toBeVisible();
   const garden = await new Projects(vault()).byName('Garden');
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue(garden.id);
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Garden');
 
   // A duplicate name is refused with the reason.
   await page.getByRole('button', { name: 'New project', exact: true }).click();
@@ -72,7 +72,7 @@ test('a conversation made in a new project is listed under it and writes only to
   await page.getByRole('button', { name: 'Delete project Allotment' }).click();
   await page.getByRole('alertdialog', { name: 'Delete project' }).getByRole('button', { name: 'Delete project' }).click();
   await expect(group(page, 'Allotment')).toHaveCount(0);
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Default');
   // Deleted, not destroyed: the project waits in the vault with its memory.
   expect((await new Projects(vault()).listDeleted()).map((p) => p.name)).toEqual(['Allotment']);
   expect((await new Projects(vault()).listDeleted())[0]!.id).toBe(garden.id);
@@ -138,4 +138,45 @@ test('a deleted project is restored from the window with its conversations, and 
   await expect(group(page, 'Garden').getByRole('button', { name: 'When do tulips go in?', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /Deleted projects/ })).toHaveCount(0);
   expect(await new Projects(vault()).listDeleted()).toEqual([]);
+});
+
+test('the project picker is a listbox like the model picker: arrows, Enter, Escape and type-ahead, with focus kept on it', async () => {
+  const { page } = app;
+  for (const name of ['Garden', 'Kitchen']) await new Projects(vault()).create(name);
+  // Listed again once the window is shown again after a lock.
+  await lock(page);
+  await unlock(page);
+  const picker = page.getByRole('combobox', { name: 'Project', exact: true });
+  const list = page.getByRole('listbox', { name: 'Project', exact: true });
+  await expect(picker).toContainText('Default');
+  expect(await picker.evaluate((el) => el.tagName), 'not a native select').not.toBe('SELECT');
+  await expect(picker).toHaveAttribute('aria-expanded', 'false');
+
+  await picker.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(list).toBeVisible();
+  await expect(picker).toHaveAttribute('aria-expanded', 'true');
+  await expect(list.getByRole('option')).toHaveText(['Default', 'Garden', 'Kitchen']);
+  await expect(list.getByRole('option', { name: 'Default' })).toHaveAttribute('aria-selected', 'true');
+  await expectAccessible(page, 'the project listbox open');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(list).toBeHidden();
+  await expect(picker).toContainText('Garden');
+  await expect(picker).toBeFocused();
+
+  // Escape closes without a change; focus stays on the picker.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(picker).toContainText('Garden');
+  await expect(picker).toBeFocused();
+
+  // Typing a name's first letters picks it.
+  await page.keyboard.press('k');
+  await expect(list).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(picker).toContainText('Kitchen');
+  await expect(picker).toBeFocused();
 });
