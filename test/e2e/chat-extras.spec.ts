@@ -50,12 +50,35 @@ test('Copy reply puts the reply’s Markdown on the clipboard; Copy message copi
   // The message's own button is hidden until its message has the pointer or the focus, and is reached by keyboard.
   const mine = page.getByRole('article', { name: 'You' }).last();
   const copyMine = mine.getByRole('button', { name: 'Copy message' });
-  await expect(mine.locator('.msg-actions')).toHaveCSS('opacity', '0');
+  await expect(copyMine).toHaveCSS('opacity', '0');
   await copyMine.focus();
-  await expect(mine.locator('.msg-actions')).toHaveCSS('opacity', '1');
+  await expect(copyMine).toHaveCSS('opacity', '1');
   await page.keyboard.press('Enter');
   await expect(copyMine).toHaveText('Copied');
   expect(await clipboard(page)).toBe('Give me *a short* list');
+});
+
+test('a reply’s model, tokens and cost are quiet: in its action row, shown on hover or keyboard focus, always in its text for a screen reader', async () => {
+  const { page } = app;
+  const usage = lastReply(page).locator('.msg-actions').getByText(/ in \/ .+ out · /);
+  await expect(usage).toHaveCount(1);
+  await messageBox(page).hover();
+  await messageBox(page).focus();
+  await expect(usage).toHaveCSS('opacity', '0');
+  // Hidden by opacity alone: a screen reader still reads it with the reply.
+  await expect(lastReply(page)).toContainText(/ in \/ .+ out · /);
+  await lastReply(page).hover();
+  await expect(usage).toHaveCSS('opacity', '1');
+  await messageBox(page).hover();
+  await expect(usage).toHaveCSS('opacity', '0');
+  // By keyboard: with focus on the reply's actions, it shows beside them, on their row.
+  await lastReply(page).getByRole('button', { name: 'Copy reply' }).focus();
+  await expect(usage).toHaveCSS('opacity', '1');
+  const [u, copy] = [await usage.boundingBox(), await lastReply(page).getByRole('button', { name: 'Copy reply' }).boundingBox()];
+  expect(Math.abs(u!.y + u!.height / 2 - (copy!.y + copy!.height / 2))).toBeLessThanOrEqual(4);
+  // Once "Copied" from the test before has gone back to "Copy".
+  await expect(lastReply(page).getByRole('button', { name: 'Copy reply' })).toHaveText('Copy');
+  await expectAccessible(page, 'a reply with its actions focused');
 });
 
 test('thinking is collapsed once the reply is done, and opens again after switching conversations and after a lock', async () => {
@@ -204,12 +227,12 @@ test('Ctrl+K goes to a conversation, a memory, a settings section and a project 
   await expect(page.getByRole('heading', { name: 'Security', level: 2 })).toBeFocused();
 
   // A project: picked in the sidebar, with a conversation of its own to type in (it had none).
-  const garden = await new Projects(app.session.unlocked()).create('Garden');
+  await new Projects(app.session.unlocked()).create('Garden');
   await page.keyboard.press('Control+k');
   await page.keyboard.type('garden');
   await active().toContain('Garden');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toHaveValue(garden.id);
+  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toContainText('Garden');
   await expect(page.getByRole('region', { name: 'Project Garden' }).getByRole('button', { name: 'New conversation', exact: true })).toHaveAttribute('aria-current', 'true');
   await expect(messageBox(page)).toBeFocused();
 });

@@ -38,6 +38,28 @@ const idle = (page: Page) => expect(page.getByRole('button', { name: 'Send' })).
 /** What the fake received last: the API history, as JSON. */
 const lastSent = () => JSON.stringify(fake.requests.at(-1)!.body.messages);
 
+/**
+ * A message's actions in one row under its text, as in other chat apps: its version switch first, then each button
+ * named, left to right, all centred on one line below `body`.
+ */
+async function expectActionRow(message: Locator, body: Locator, buttons: string[]): Promise<void> {
+  const boxes = [];
+  for (const l of [switchOf(message), ...buttons.map((name) => message.getByRole('button', { name, exact: true }))]) {
+    const b = await l.boundingBox();
+    if (!b) throw new Error('an action is not laid out');
+    boxes.push(b);
+  }
+  const under = await body.boundingBox();
+  if (!under) throw new Error('the message text is not laid out');
+  const middle = (b: { y: number; height: number }) => b.y + b.height / 2;
+  for (const [i, b] of boxes.entries()) {
+    const what = i === 0 ? 'the version switch' : buttons[i - 1]!;
+    expect.soft(Math.abs(middle(b) - middle(boxes[0]!)), `${what} on the switch's row`).toBeLessThanOrEqual(4);
+    expect.soft(b.y, `${what} under the text`).toBeGreaterThanOrEqual(under.y + under.height - 1);
+    if (i > 0) expect.soft(b.x, `${what} after the one before it`).toBeGreaterThan(boxes[i - 1]!.x + boxes[i - 1]!.width - 1);
+  }
+}
+
 test('Regenerate streams a new reply in place of the old one; ‹ 2 / 2 › on the reply goes back and forth, focus staying on the switch', async () => {
   const { page } = app;
   fake.script(reply(text('First answer.')));
@@ -64,6 +86,8 @@ test('Regenerate streams a new reply in place of the old one; ‹ 2 / 2 › on t
   await expect(versions).toContainText('2 / 2');
   await expect(versions).toContainText('Version 2 of 2');
   await expect(versions.getByRole('button', { name: 'Next version' })).toBeDisabled();
+  // One action row under the reply: ‹ 2 / 2 ›, Copy, Regenerate.
+  await expectActionRow(lastReply(page), lastReply(page).getByText('Second answer.').last(), ['Copy reply', 'Regenerate']);
   // The same message went again, alone.
   expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Name a colour.' }]);
 
@@ -122,6 +146,8 @@ test('editing the first of two messages: the later exchange goes, the new reply 
   await expect(lastReply(page)).toContainText('Reply two.');
   await expect(switchOf(yours(page).first())).toContainText('1 / 2');
   await expect(switchOf(yours(page).first()).getByRole('button', { name: 'Next version' })).toBeFocused();
+  // One action row under the message too: ‹ 1 / 2 ›, Copy, Edit.
+  await expectActionRow(yours(page).first(), yours(page).first().locator('.body'), ['Copy message', 'Edit message']);
   await shot(page, '25-chat-versions-switch');
 });
 
@@ -351,9 +377,9 @@ const frames = (page: Page) => page.evaluate(() => new Promise((r) => requestAni
 test('resizing the window keeps the message being edited, and a version switch just pressed, in view and focused (the view does not jump to the end)', async () => {
   const { page } = app;
   const before = page.viewportSize();
-  await page.setViewportSize({ width: 900, height: 650 });
+  await page.setViewportSize({ width: 900, height: 800 });
   await page.locator('button.new-conversation').click();
-  // Replies short enough that the second message is in view at the end at 650 px, not at 340.
+  // Replies short enough that the second message is in view at the end at 800 px (each message has its action row under it), not at 340.
   const long = (n: number) => `Line 1 of long answer ${n}.`;
   fake.script(reply(text('Short one.')), reply(text('Short two.')), reply(text(long(1))));
   for (const words of ['First question', 'Second question', 'Third question']) {
@@ -371,12 +397,12 @@ test('resizing the window keeps the message being edited, and a version switch j
   await frames(page);
   await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
   await expect(editor(page)).toBeFocused();
-  await page.setViewportSize({ width: 700, height: 650 });
+  await page.setViewportSize({ width: 700, height: 800 });
   await frames(page);
   await expect.poll(() => inTranscriptView(editor(page))).toBe(true);
   await expect(editor(page)).toBeFocused();
 
-  await page.setViewportSize({ width: 900, height: 650 });
+  await page.setViewportSize({ width: 900, height: 800 });
   fake.script(reply(text(long(2))));
   await editor(page).fill('Second question, edited');
   await editor(page).press('Enter');

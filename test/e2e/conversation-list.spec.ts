@@ -179,11 +179,17 @@ test('the header stays put while the list scrolls, and the list collapses and st
   await expect(nav(page).getByRole('button', { name: 'New conversation', exact: true })).toBeInViewport();
   await expect(search(page)).toBeInViewport();
 
-  const toggle = nav(page).getByRole('button', { name: 'Conversation list' });
+  // An icon button whose name says what it will do, with aria-expanded saying the list's state; no glyph in its text.
+  const toggle = nav(page).locator('button[aria-controls="conversation-list"]');
+  await expect(toggle).toHaveAccessibleName('Hide conversations');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(toggle).toHaveText('');
+  await expect(toggle.locator('svg')).toBeVisible();
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(toggle).toHaveAccessibleName('Show conversations');
+  await expect(toggle).toBeFocused();
   await expect(row(page, 'Seed today')).toBeHidden();
   await expect(nav(page).getByRole('button', { name: 'New conversation', exact: true })).toBeVisible();
   // Remembered for the session: still collapsed after a lock and unlock.

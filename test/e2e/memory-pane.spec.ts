@@ -24,7 +24,7 @@ async function newProject(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page.getByRole('region', { name: `Project ${name}` })).toBeVisible();
   const made = await new Projects(vault()).byName(name);
-  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toHaveValue(made.id);
+  await expect(page.getByRole('combobox', { name: 'Project', exact: true })).toContainText(name);
   return made.id;
 }
 const projectVault = async (id: string) => new Projects(vault()).memoryVault(id);

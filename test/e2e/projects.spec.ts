@@ -20,13 +20,13 @@ const group = (page: Page, name: string) => page.getByRole('region', { name: `Pr
 
 test('a conversation made in a new project is listed under it and writes only to its memory; rename and delete are confirmed', async () => {
   const { page } = app;
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Default');
   await page.getByRole('button', { name: 'New project', exact: true }).click();
   await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(group(page, 'Garden')).toBeVisible();
   const garden = await new Projects(vault()).byName('Garden');
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue(garden.id);
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Garden');
 
   // A duplicate name is refused with the reason.
   await page.getByRole('button', { name: 'New project', exact: true }).click();
@@ -72,7 +72,7 @@ test('a conversation made in a new project is listed under it and writes only to
   await page.getByRole('button', { name: 'Delete project Allotment' }).click();
   await page.getByRole('alertdialog', { name: 'Delete project' }).getByRole('button', { name: 'Delete project' }).click();
   await expect(group(page, 'Allotment')).toHaveCount(0);
-  await expect(page.getByRole('combobox', { name: 'Project' })).toHaveValue('default');
+  await expect(page.getByRole('combobox', { name: 'Project' })).toContainText('Default');
   // Deleted, not destroyed: the project waits in the vault with its memory.
   expect((await new Projects(vault()).listDeleted()).map((p) => p.name)).toEqual(['Allotment']);
   expect((await new Projects(vault()).listDeleted())[0]!.id).toBe(garden.id);
@@ -85,7 +85,20 @@ test('a temporary chat reads memory but cannot write it, and is gone after a loc
   fake.script(reply(memoryCall({ command: 'view', path: '/memories/likes.md' }), memoryCall({ command: 'create', path: '/memories/secret.md', file_text: 'x' })), reply(text('I will forget this.')));
   await send(page, 'Just between us');
   await expect(lastReply(page)).toContainText('I will forget this.');
-  await expect(group(page, 'Default').getByRole('button', { name: 'Just between us (temporary)', exact: true })).toBeVisible();
+  const temp = group(page, 'Default').getByRole('button', { name: 'Temporary chat Just between us', exact: true });
+  await expect(temp).toBeVisible();
+  // Marked by a named icon before the title, inside the row whatever the title's length: an ellipsis cuts the title, never the mark.
+  const badge = temp.getByRole('img', { name: 'Temporary chat' });
+  await expect(badge).toBeVisible();
+  // With a title too long for the list (set in place: the name changes with it), the mark stays whole at the start.
+  const at = await temp.evaluate((el) => {
+    el.querySelector('bdi')!.textContent = 'Just between us, with a title far too long for the narrow conversation list';
+    const [row, mark, title] = [el, el.querySelector('[role="img"]')!, el.querySelector('bdi')!].map((e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+    return { row: row!, mark: mark!, title: title! };
+  });
+  expect(at.mark.left).toBeGreaterThanOrEqual(at.row.left);
+  expect(at.mark.right).toBeLessThanOrEqual(at.title.left + 1);
+  expect(at.title.right, 'the title is the one cut').toBeGreaterThan(at.row.right);
   expect(vault().memory.stat('/memories/secret.md')).toBeUndefined();
   expect(vault().internal.keys('conversations')).toEqual([]);
   await shot(page, '61-temporary-chat');
@@ -125,4 +138,45 @@ test('a deleted project is restored from the window with its conversations, and 
   await expect(group(page, 'Garden').getByRole('button', { name: 'When do tulips go in?', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /Deleted projects/ })).toHaveCount(0);
   expect(await new Projects(vault()).listDeleted()).toEqual([]);
+});
+
+test('the project picker is a listbox like the model picker: arrows, Enter, Escape and type-ahead, with focus kept on it', async () => {
+  const { page } = app;
+  for (const name of ['Garden', 'Kitchen']) await new Projects(vault()).create(name);
+  // Listed again once the window is shown again after a lock.
+  await lock(page);
+  await unlock(page);
+  const picker = page.getByRole('combobox', { name: 'Project', exact: true });
+  const list = page.getByRole('listbox', { name: 'Project', exact: true });
+  await expect(picker).toContainText('Default');
+  expect(await picker.evaluate((el) => el.tagName), 'not a native select').not.toBe('SELECT');
+  await expect(picker).toHaveAttribute('aria-expanded', 'false');
+
+  await picker.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(list).toBeVisible();
+  await expect(picker).toHaveAttribute('aria-expanded', 'true');
+  await expect(list.getByRole('option')).toHaveText(['Default', 'Garden', 'Kitchen']);
+  await expect(list.getByRole('option', { name: 'Default' })).toHaveAttribute('aria-selected', 'true');
+  await expectAccessible(page, 'the project listbox open');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(list).toBeHidden();
+  await expect(picker).toContainText('Garden');
+  await expect(picker).toBeFocused();
+
+  // Escape closes without a change; focus stays on the picker.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(picker).toContainText('Garden');
+  await expect(picker).toBeFocused();
+
+  // Typing a name's first letters picks it.
+  await page.keyboard.press('k');
+  await expect(list).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(picker).toContainText('Kitchen');
+  await expect(picker).toBeFocused();
 });

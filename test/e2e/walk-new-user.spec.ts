@@ -221,6 +221,14 @@ test('first chat: a memory is written, its chip shows, the conversation is named
   // With "Edit last message" and the conversation's total in the bar too.
   await expect(page.getByRole('button', { name: 'Edit last message' })).toBeVisible();
   await expectSendInPlace(page, 'the first reply');
+  // "Edit last message" is a tool of the bar like Attach: as tall as it, on its row, at both sizes.
+  for (const size of [WIDE, SMALL]) {
+    await page.setViewportSize(size);
+    const [edit, attach] = [await box(page.getByRole('button', { name: 'Edit last message' })), await box(page.getByRole('button', { name: 'Attach files…' }))];
+    expect.soft(Math.abs(edit.height - attach.height), `Edit last message as tall as Attach at ${size.width}×${size.height}`).toBeLessThanOrEqual(1);
+    expect.soft(Math.abs(edit.y - attach.y), `Edit last message on Attach's row at ${size.width}×${size.height}`).toBeLessThanOrEqual(1);
+  }
+  await page.setViewportSize(WIDE);
   await screen(page, '09-first-reply', 'the first reply with a memory chip');
 });
 

@@ -364,7 +364,7 @@ test('lock and unlock, the shortcut sheet, the palette and a temporary chat', as
   await messageBox(page).fill('Just between us: what is 2 + 2?');
   await messageBox(page).press('Enter');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('forgotten');
-  await expect(nav(page).getByRole('button', { name: /\(temporary\)$/ })).toBeVisible();
+  await expect(nav(page).getByRole('button', { name: /^Temporary chat / })).toBeVisible();
   await screens(page, '20-temporary-chat');
   await page.setViewportSize(SMALL);
   await expectSameRow(page.getByText('Temporary chat: not kept'), page.getByRole('button', { name: 'Export…' }), 'the temporary label and Export… on one row at 900×650');

@@ -98,8 +98,13 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
           {t('composer.attach')}
         </button>
         {onEditLast && (
-          <button type="button" className="small" onClick={onEditLast} title={t('composer.editLastTitle')}>
-            {t('composer.editLast')}
+          // A tool of the bar like Attach: its size, an icon beside its word.
+          <button type="button" className="attach-button edit-last" onClick={onEditLast} title={t('composer.editLastTitle')}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M12 20h9" />
+              <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
+            </svg>
+            <span className="tool-word">{t('composer.editLast')}</span>
           </button>
         )}
         {model}

@@ -6,6 +6,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { MenuButton, type MenuItem } from '../../components/MenuButton';
 import { call, messageOf } from '../../lib/api';
 import { imeOwnsKey } from '../../lib/keys';
+import { TemporaryBadge } from './TemporaryBadge';
 
 /** What a row tells the list after an action, so the list can put focus where the conversation went. */
 export type RowChange = { id: string; kind: 'renamed' | 'pinned' | 'unpinned' | 'archived' | 'unarchived' | 'deleted' };
@@ -50,8 +51,13 @@ function ConversationRowView({ c, selected, onSelect, onChanged }: { c: Conversa
       (e: unknown) => (setError(messageOf(e)), false),
     );
   const flag = (flags: { pinned?: boolean; archived?: boolean }, kind: RowChange['kind']) => void act(call('chatSetFlags', { id: c.id, ...flags }), kind);
-  // The title is the user's (or a small model's): isolated, so a right-to-left title keeps "(temporary)" where the language puts it.
-  const label = c.temporary ? <Trans t={t} i18nKey="row.temporary" values={{ title: c.title }} components={[<bdi />]} /> : <bdi>{c.title}</bdi>;
+  // The title is the user's (or a small model's): isolated. A temporary chat's mark goes before it, where an ellipsis never reaches.
+  const label = (
+    <>
+      {c.temporary && <TemporaryBadge />}
+      <bdi>{c.title}</bdi>
+    </>
+  );
   const items: MenuItem[] = [
     { label: t('row.rename'), onSelect: () => setRenaming(c.title) },
     c.pinned ? { label: t('row.unpin'), onSelect: () => flag({ pinned: false }, 'unpinned') } : { label: t('row.pin'), onSelect: () => flag({ pinned: true }, 'pinned') },

@@ -3,6 +3,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { DeletedProject, Project } from '../../../electron/shared/projects';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
+import { Listbox } from '../../components/Listbox';
 import { call, messageOf } from '../../lib/api';
 import { formatDateTime, formatNumber } from '../../lib/format';
 
@@ -34,17 +35,17 @@ export function ProjectBar({ projects, deleted, current, onPick, onChanged }: { 
   };
   return (
     <div className="project-bar">
-      <label>
-        {t('project.label')}{' '}
-        <select aria-label={t('project.label')} value={picked?.id ?? FIRST} onChange={(e) => onPick(e.target.value)}>
-          {projects.map((p) => (
-            // The project's name is the user's: its direction comes from what it says.
-            <option key={p.id} value={p.id} dir="auto">
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* A listbox like the model picker's (not a native select): the same keys, look and type-ahead everywhere. */}
+      <div className="project-pick">
+        <span aria-hidden="true">{t('project.label')}</span>
+        <Listbox
+          className="project-listbox"
+          label={t('project.label')}
+          value={picked?.id ?? FIRST}
+          choices={projects.map((p) => ({ value: p.id, short: p.name, name: p.name, literal: true }))}
+          onChange={(id) => id !== null && onPick(id)}
+        />
+      </div>
       <button className="small" onClick={() => (setDeleting(false), setForm({ kind: 'create', name: '' }))}>
         {t('project.new')}
       </button>

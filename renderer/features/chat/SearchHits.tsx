@@ -3,6 +3,7 @@ import type { ConversationSummary, SnippetMarks } from '../../../electron/shared
 import { Marked } from '../../components/Marked';
 import { formatNumber } from '../../lib/format';
 import type { Answer } from '../../lib/use-live-search';
+import { TemporaryBadge } from './TemporaryBadge';
 
 /** Main answers at most this many (MAX_CONVERSATION_HITS in electron/core/chat/conversations.ts). */
 const MAIN_LIMIT = 100;
@@ -32,7 +33,10 @@ export function SearchHits({ query, answer, pending, selected, projectName, onSe
         return (
           <li key={h.id}>
             <button className="conv hit" aria-current={h.id === selected ? 'true' : undefined} onClick={() => onSelect(h.id)}>
-              <span className="hit-title">{h.temporary ? <Trans t={t} i18nKey="row.temporary" values={{ title: h.title }} components={[<bdi />]} /> : <bdi>{h.title}</bdi>}</span>
+              <span className="hit-title">
+                {h.temporary && <TemporaryBadge />}
+                <bdi>{h.title}</bdi>
+              </span>
               <span className="snippet" dir="auto">
                 <Marked text={h.snippet} marks={h.marks} />
               </span>

@@ -130,14 +130,17 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
             className="small collapse-toggle"
             aria-expanded={!collapsed}
             aria-controls="conversation-list"
+            aria-label={collapsed ? t('rail.showList') : t('rail.hideList')}
             title={collapsed ? t('rail.showList') : t('rail.hideList')}
             onClick={() => {
               sessionStorage.setItem(COLLAPSED, collapsed ? '0' : '1');
               setCollapsed(!collapsed);
             }}
           >
-            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
-            <span className="spoken">{t('rail.list')}</span>
+            {/* A disclosure chevron: down while the list shows, toward the text's end while it is hidden. */}
+            <svg aria-hidden="true" className="chevron" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M6 9l6 6 6-6" />
+            </svg>
           </button>
         </div>
         <button onClick={() => onNew({ project: picked, temporary: true })} title={t('rail.newTemporaryTitle')}>

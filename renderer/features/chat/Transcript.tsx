@@ -67,6 +67,13 @@ export const Entry = memo(
     const versions = decor?.version && <VersionSwitch {...decor.version} busy={decor.busy === true} />;
     if (e.role === 'user') {
       const editing = decor?.editing;
+      const copy = editing === undefined && e.text ? <CopyButton text={e.text} label={t('transcript.copyMessage')} /> : null;
+      const edit =
+        editing === undefined && decor?.canEdit ? (
+          <button type="button" className="copy-button edit-button" aria-label={t('transcript.editLabel')} title={t('transcript.editTitle')} onClick={() => actions.startEdit(decor.index)}>
+            {t('transcript.edit')}
+          </button>
+        ) : null;
       return (
         <article className="msg user" aria-label={t('transcript.you')} data-entry={decor?.index}>
           <p className="who">{t('transcript.you')}</p>
@@ -74,46 +81,44 @@ export const Entry = memo(
             <EditMessage text={editing} attachments={e.attachments} />
           ) : (
             <>
-              {(e.text || decor?.canEdit) && (
-                <div className="msg-actions">
-                  {e.text && <CopyButton text={e.text} label={t('transcript.copyMessage')} />}
-                  {decor?.canEdit && (
-                    <button type="button" className="copy-button edit-button" aria-label={t('transcript.editLabel')} title={t('transcript.editTitle')} onClick={() => actions.startEdit(decor.index)}>
-                      {t('transcript.edit')}
-                    </button>
-                  )}
-                </div>
-              )}
               {e.attachments?.length ? <SentAttachments items={e.attachments} /> : null}
               <div className="body" dir="auto">
                 {e.text}
               </div>
             </>
           )}
-          {versions && <div className="msg-footer">{versions}</div>}
+          {(versions || copy || edit) && (
+            <div className="msg-actions">
+              {versions}
+              {copy}
+              {edit}
+            </div>
+          )}
         </article>
       );
     }
     const regenerate = decor?.regenerate;
+    // As in other chat apps, a reply's actions are one row under it: its versions, then Copy and Regenerate, then its cost.
     return (
       <article className="msg assistant" aria-label="Claude">
         <p className="who">Claude</p>
-        {(e.text || regenerate !== undefined) && (
+        {e.thinking && <Thinking text={e.thinking} />}
+        <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
+        {e.stopped && <p className="note">{t('transcript.stopped')}</p>}
+        {e.error && <p className="note error">{e.error.message}</p>}
+        {(versions || e.text || regenerate !== undefined || e.usage) && (
           <div className="msg-actions">
+            {versions}
             {e.text && <CopyButton text={markdownOf(e)} label={t('transcript.copyReply')} />}
             {regenerate !== undefined && (
               <button type="button" className="copy-button" title={t('transcript.regenerateTitle')} onClick={() => actions.regenerate(regenerate)}>
                 {t('transcript.regenerate')}
               </button>
             )}
+            {/* What the reply cost is there for who looks (hover, focus on its actions, a screen reader), not shouted. */}
+            {e.usage && <span className="usage">{usageLine(e.usage)}</span>}
           </div>
         )}
-        {e.thinking && <Thinking text={e.thinking} />}
-        <ReplyBody parts={partsOf(e)} tools={e.tools as ToolView[]} onOpen={onOpen} />
-        {e.stopped && <p className="note">{t('transcript.stopped')}</p>}
-        {e.error && <p className="note error">{e.error.message}</p>}
-        {e.usage && <p className="usage">{usageLine(e.usage)}</p>}
-        {versions && <div className="msg-footer">{versions}</div>}
       </article>
     );
   },
