@@ -53,18 +53,24 @@ test('show/hide on the new passphrase keeps the text and the caret, flips the ty
   const { page } = app;
   const field = page.getByLabel('Passphrase', { exact: true });
   const show = page.getByRole('button', { name: 'Show passphrase', exact: true });
+  // One button whose words say what it does next: "Hide passphrase" while the passphrase is shown.
+  const hide = page.getByRole('button', { name: 'Hide passphrase', exact: true });
   await expect(field).toBeFocused();
-  await expect(show).toHaveAttribute('aria-pressed', 'false');
+  await expect(hide).toHaveCount(0);
   await page.keyboard.type('amber-kettle');
   // The caret after "amber": a pointer press on Show leaves focus and caret in the field.
   for (let i = 0; i < '-kettle'.length; i++) await page.keyboard.press('ArrowLeft');
+  const width = (await box(show)).width;
   await show.click();
   await expect(field).toHaveAttribute('type', 'text');
-  await expect(show).toHaveAttribute('aria-pressed', 'true');
+  await expect(hide).toBeVisible();
+  expect(await hide.evaluate((el) => (el as HTMLElement).innerText), 'the word shown is Hide').toMatch(/^Hide/);
+  await expect(show).toHaveCount(0);
+  expect((await box(hide)).width, 'the toggle keeps its width as its word changes').toBe(width);
   await expect(field).toBeFocused();
   await page.keyboard.type('X');
   await expect(field).toHaveValue('amberX-kettle');
-  await show.click();
+  await hide.click();
   await expect(field).toHaveAttribute('type', 'password');
   await expect(field).toHaveValue('amberX-kettle');
 
@@ -74,7 +80,7 @@ test('show/hide on the new passphrase keeps the text and the caret, flips the ty
   await expect(show).toBeFocused();
   await page.keyboard.press('Space');
   await expect(field).toHaveAttribute('type', 'text');
-  await expect(show).toBeFocused();
+  await expect(hide).toBeFocused();
   await page.keyboard.press('Space');
   await expect(field).toHaveAttribute('type', 'password');
 
@@ -83,7 +89,7 @@ test('show/hide on the new passphrase keeps the text and the caret, flips the ty
   await confirmShow.click();
   await expect(page.getByLabel('Confirm passphrase')).toHaveAttribute('type', 'text');
   await expect(field).toHaveAttribute('type', 'password');
-  await confirmShow.click();
+  await page.getByRole('button', { name: 'Hide confirm passphrase' }).click();
   await field.fill('');
   await expectAccessible(page, 'the create screen with show/hide');
 });
