@@ -45,7 +45,16 @@ test('after the recovery key, first run asks for the API key, links to the conso
   await expectAccessible(page, 'the connect step');
   await page.getByRole('button', { name: 'Get an API key' }).click();
   await expect.poll(() => app!.links.asked.concat(app!.links.opened)).toContain('https://console.anthropic.com/settings/keys');
-  await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+  const keyField = page.getByLabel('Anthropic API key');
+  await keyField.fill(fake.apiKey);
+  // The key has the passphrase's Show/Hide toggle: a pasted key can be checked before it is saved.
+  await expect(keyField).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Show API key', exact: true }).click();
+  await expect(keyField).toHaveAttribute('type', 'text');
+  await expect(keyField).toHaveValue(fake.apiKey);
+  await expect(keyField).toBeFocused();
+  await page.getByRole('button', { name: 'Hide API key', exact: true }).click();
+  await expect(keyField).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Save key' }).click();
   await expect(page.getByRole('status')).toContainText('API key saved');
   fake.script(reply(text('.')));

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { ApiKeySource } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { PassphraseConfirm } from './PassphraseConfirm';
 
@@ -109,27 +110,25 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         }}
       >
         <div className="row">
-          <label>
-            {t('apiKey.field')}
-            <input
-              ref={keyField}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              readOnly={checking}
-              aria-invalid={keyProblem ? true : undefined}
-              aria-describedby={keyProblem ? problemId : undefined}
-              onChange={(e) => {
-                setApiKey(e.target.value);
-                setKeyProblem(undefined);
-              }}
-              // The shape of a key, not words: the same in every language.
-              placeholder="sk-ant-…"
-              translate="no"
-              autoFocus={autoFocus}
-            />
-          </label>
+          {/* The same Show/Hide toggle as the passphrase: a pasted key can be checked before it is saved. */}
+          <PassphraseField
+            label={t('apiKey.field')}
+            what={t('apiKey.toggleName')}
+            inputRef={keyField}
+            autoComplete="off"
+            value={apiKey}
+            readOnly={checking}
+            invalid={Boolean(keyProblem)}
+            describedBy={keyProblem ? problemId : undefined}
+            onChange={(v) => {
+              setApiKey(v);
+              setKeyProblem(undefined);
+            }}
+            // The shape of a key, not words: the same in every language.
+            placeholder="sk-ant-…"
+            literal
+            autoFocus={autoFocus}
+          />
           <button type="submit" disabled={!apiKey.trim() || checking}>
             {t('apiKey.save')}
           </button>
