@@ -43,6 +43,22 @@ test('after the recovery key, first run asks for the API key, links to the conso
   await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
   await expect(page.getByLabel('Anthropic API key')).toBeFocused();
   await expectAccessible(page, 'the connect step');
+  // Save key is the step's main action (filled with the accent); Skip is a quiet text button, not a full-width one.
+  const colours = (name: RegExp) =>
+    page.getByRole('button', { name }).evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--accent)';
+      document.body.append(probe);
+      const accent = getComputedStyle(probe).color;
+      probe.remove();
+      const c = getComputedStyle(el);
+      return { filled: c.backgroundColor === accent, bare: c.backgroundColor === 'rgba(0, 0, 0, 0)' && c.borderTopColor === 'rgba(0, 0, 0, 0)', width: el.getBoundingClientRect().width, card: el.closest('.card')!.getBoundingClientRect().width };
+    });
+  expect((await colours(/^Save key$/)).filled, 'Save key is the primary action').toBe(true);
+  const skip = await colours(/^Skip for now/);
+  expect(skip.filled).toBe(false);
+  expect(skip.bare, 'Skip has no fill and no border').toBe(true);
+  expect(skip.width, 'Skip is not as wide as the card').toBeLessThan(skip.card * 0.8);
   await page.getByRole('button', { name: 'Get an API key' }).click();
   await expect.poll(() => app!.links.asked.concat(app!.links.opened)).toContain('https://console.anthropic.com/settings/keys');
   const keyField = page.getByLabel('Anthropic API key');

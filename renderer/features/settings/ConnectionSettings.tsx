@@ -25,7 +25,8 @@ const KEY_PROBLEMS = new Set(['KEY_REFUSED', 'KEY_UNCHECKED', 'INVALID', 'LIMIT'
  * key is tested with the API before main stores it: a refused one is reported
  * at the field, with the focus back in it and nothing saved.
  */
-export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean }) {
+/** `primarySave`: Save key is the step's main action (first run, before a key is there). */
+export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus, primarySave }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean; primarySave?: boolean }) {
   const { t } = useTranslation('settings');
   const [apiKey, setApiKey] = useState('');
   const [status, setStatus] = useState<string>();
@@ -129,7 +130,7 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
             literal
             autoFocus={autoFocus}
           />
-          <button type="submit" disabled={!apiKey.trim() || checking}>
+          <button type="submit" className={primarySave ? 'primary' : undefined} disabled={!apiKey.trim() || checking}>
             {t('apiKey.save')}
           </button>
         </div>
