@@ -49,6 +49,9 @@ async function box(l: Locator) {
   return b;
 }
 
+/** Where a box starts and how wide it is: what must not move while text below grows. */
+const placeOf = (b: { x: number; y: number; width: number }) => ({ x: b.x, y: b.y, width: b.width });
+
 test('show/hide on the new passphrase keeps the text and the caret, flips the type, and is reachable by Tab', async () => {
   const { page } = app;
   const field = page.getByLabel('Passphrase', { exact: true });
@@ -115,8 +118,9 @@ test('the meter is empty until a passphrase is rated; bar and word share the lev
   expect(weak.bar).toBe(weak.token);
   expect(weak.text).toBe(weak.token);
   expect((await box(meter(page).locator('.bar'))).width).toBeGreaterThan(0);
-  await expect(page.getByText(/^Strength: (too )?weak\./)).toBeVisible();
-  expect(await box(card(page))).toEqual(before);
+  await expect(page.getByText(/^Strength: (too )?weak$/)).toBeVisible();
+  // The card grows downward with the advice; its top and sides stay where they were.
+  expect(placeOf(await box(card(page)))).toEqual(placeOf(before));
 
   await field.fill(PASSPHRASE);
   await expect(meter(page)).toHaveAttribute('aria-valuetext', 'strong');
@@ -125,7 +129,8 @@ test('the meter is empty until a passphrase is rated; bar and word share the lev
   expect(strong.bar).toBe(strong.token);
   expect(strong.text).toBe(strong.token);
   expect(strong.bar).not.toBe(weak.bar);
-  expect(await box(card(page))).toEqual(before);
+  await expect(page.getByText(/^Strength: strong$/)).toBeVisible();
+  expect(placeOf(await box(card(page)))).toEqual(placeOf(before));
 
   // Dark: the same agreement with the dark tokens.
   await page.emulateMedia({ colorScheme: 'dark' });
