@@ -22,6 +22,11 @@ const ACCESS = {
   'read-only': 'otherApps.access.readOnly',
   'read-write': 'otherApps.access.readWrite',
 } as const satisfies Record<PublicSettings['mcpAccess'], string>;
+const GUARD = {
+  block: 'claude.guard.block',
+  redact: 'claude.guard.redact',
+  allow: 'claude.guard.allow',
+} as const satisfies Record<PublicSettings['guardMode'], string>;
 type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
 /** The sections in page order: each heading's id and its name in the section list. */
 const NAV = [
@@ -159,14 +164,16 @@ export function SettingsView() {
               <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
               {t('claude.approvalMode')}
             </label>
-            <label>
-              {t('claude.guardMode')}
-              <select value={s.guardMode} onChange={(e) => update('guardMode', e.target.value as PublicSettings['guardMode'])}>
-                <option value="block">{t('claude.guard.block')}</option>
-                <option value="redact">{t('claude.guard.redact')}</option>
-                <option value="allow">{t('claude.guard.allow')}</option>
-              </select>
-            </label>
+            {/* Three choices, each said in full: a group of radio buttons (arrow keys move between them), not a drop-down. */}
+            <fieldset className="choices">
+              <legend>{t('claude.guardMode')}</legend>
+              {(Object.keys(GUARD) as Array<keyof typeof GUARD>).map((value) => (
+                <label key={value} className="check">
+                  <input type="radio" name="guard-mode" value={value} checked={s.guardMode === value} onChange={() => update('guardMode', value)} />
+                  {t(GUARD[value])}
+                </label>
+              ))}
+            </fieldset>
             <label className="check">
               <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
               {t('claude.thinking')}
