@@ -133,9 +133,8 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
           <button className="quiet" onClick={() => setCreating('dir')}>
             {t('actions.newFolder')}
           </button>
-          <button className="quiet" aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
-            {t('actions.trash')}
-          </button>
+          {/* Making things on the first line, the places to go (to review, trash) on the next. */}
+          <span className="break" />
           <button className="quiet" aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
             {t('review.title')}
             {toReview > 0 && (
@@ -144,6 +143,9 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
                 <span className="tab-count">{toReview}</span>
               </>
             )}
+          </button>
+          <button className="quiet" aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
+            {t('actions.trash')}
           </button>
         </div>
         {creating && (
