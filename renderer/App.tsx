@@ -43,6 +43,8 @@ const TABS = [
 const LOCK_REASONS = { idle: 'lockReason.idle', system: 'lockReason.system' } as const;
 /** The message box, where work in the chat starts (found by its class: its name is in the window's language). */
 const MESSAGE_BOX = '#panel-chat textarea.composer-input';
+/** The conversation list beside the chat. */
+const LIST = '#panel-chat .sidebar.conversations';
 
 /** Create → unlock → the app. Locking unmounts everything that holds decrypted text. */
 export function App() {
@@ -107,6 +109,8 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
   // Where the Memories tab is asked to go (a restored draft), and the pane beside the chat.
   const [memoriesAt, setMemoriesAt] = useState<MemoryTarget & { n: number }>();
   const [paneOpen, setPaneOpen] = useState(false);
+  /** In a narrow window the conversation list gives way to the pane: shown over the chat from its toggle until closed. */
+  const [listOver, setListOver] = useState(false);
   const [paneAt, setPaneAt] = useState<PaneRequest>();
   const [paneWidth, setPaneWidth] = usePaneSize('memory', 440, 260, 960);
   const [chatProject, setChatProject] = useState(FIRST_PROJECT);
@@ -144,6 +148,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
     const open = !paneOpenRef.current;
     setTab('chat');
     setPaneOpen(open);
+    setListOver(false);
     if (!open) return focusWhenReady('#memory-toggle');
     // The pane stays mounted while closed, so what it shows is already there once it is visible.
     requestAnimationFrame(() => focusWhenReady(PANE_FOCUS.map((s) => `#${PANE} ${s}`).find((s) => document.querySelector(s)) ?? `#${PANE} h2`));
@@ -304,7 +309,36 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
             {t('tabs.chat')}
           </h1>
           {/* The conversation, and beside it (toggled) the memory of its project. */}
-          <div className={`chat-area${paneOpen ? ' with-pane' : ''}`}>
+          <div
+            className={`chat-area${paneOpen ? ' with-pane' : ''}${paneOpen && listOver ? ' list-over' : ''}`}
+            onKeyDown={(e) => {
+              // Escape puts the list shown over the chat away (not while a field in it, a rename, takes the key).
+              if (e.key !== 'Escape' || !listOver || e.defaultPrevented || inTextBox(e.target) || !(e.target as Element).closest?.(LIST)) return;
+              e.preventDefault();
+              setListOver(false);
+              focusWhenReady('#list-toggle');
+            }}
+            onClick={(e) => {
+              // A conversation picked from the list shown over the chat: the list goes, the conversation shows.
+              if (listOver && (e.target as Element).closest?.(`${LIST} .conv`)) setListOver(false);
+            }}
+          >
+            {paneOpen && (
+              // Only seen when the window is too narrow for the list beside the chat and the pane (styles.css).
+              <button
+                id="list-toggle"
+                type="button"
+                className="list-toggle"
+                aria-expanded={listOver}
+                onClick={() => {
+                  setListOver((o) => !o);
+                  if (!listOver) focusWhenReady(`${LIST} [aria-current="true"], ${LIST} input, ${LIST} button`);
+                }}
+              >
+                <span aria-hidden="true">☰</span>
+                <span className="spoken">{t('shell.conversationsToggle')}</span>
+              </button>
+            )}
             <ChatView
               active={tab === 'chat'}
               restoredDraft={drafts?.chat}

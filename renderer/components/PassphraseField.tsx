@@ -12,18 +12,25 @@ export interface PassphraseFieldProps {
   inputRef?: Ref<HTMLInputElement> | undefined;
   invalid?: boolean | undefined;
   describedBy?: string | undefined;
+  /** What the toggle names ("Show API key"); by default the label in lower case ("Show confirm passphrase"). */
+  what?: string | undefined;
+  placeholder?: string | undefined;
+  readOnly?: boolean | undefined;
+  /** A secret that is not words in any language (an API key): not for a page translator. */
+  literal?: boolean | undefined;
 }
 
 /**
- * A passphrase input with a Show toggle beside it. The toggle is a real
- * button (`aria-pressed`, named "Show <label>" in the window's language), next in the Tab order after
- * the field; pressed with a pointer it leaves the focus and the caret in the
- * field, and it never touches what was typed.
+ * A secret's input (a passphrase, the API key) with a Show/Hide toggle beside it. The toggle is a real
+ * button whose words say what it will do ("Show passphrase", then "Hide passphrase" while shown), next in the Tab
+ * order after the field; pressed with a pointer it leaves the focus and the caret in the field, and it never touches
+ * what was typed. Both words take the same room, so the field does not change width as they swap.
  */
-export function PassphraseField({ label, value, onChange, autoComplete, autoFocus, disabled, inputRef, invalid, describedBy }: PassphraseFieldProps) {
+export function PassphraseField({ label, value, onChange, autoComplete, autoFocus, disabled, inputRef, invalid, describedBy, what, placeholder, readOnly, literal }: PassphraseFieldProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const [shown, setShown] = useState(false);
+  const named = what ?? label.toLocaleLowerCase(i18n.language);
   const input = useRef<HTMLInputElement | null>(null);
   // Changing an input's type can reset its selection: the caret is put back where it was if the field had focus.
   const caret = useRef<{ start: number | null; end: number | null }>(undefined);
@@ -57,13 +64,15 @@ export function PassphraseField({ label, value, onChange, autoComplete, autoFocu
           disabled={disabled}
           aria-invalid={invalid ? true : undefined}
           aria-describedby={describedBy}
+          placeholder={placeholder}
+          readOnly={readOnly}
+          translate={literal ? 'no' : undefined}
           value={value}
           onChange={(e) => onChange(e.target.value)}
         />
         <button
           type="button"
           className="reveal"
-          aria-pressed={shown}
           aria-controls={id}
           // A pointer press would take the focus from the field; the field keeps it (keyboard users stay on the button).
           onMouseDown={(e) => e.preventDefault()}
@@ -73,8 +82,16 @@ export function PassphraseField({ label, value, onChange, autoComplete, autoFocu
             setShown((s) => !s);
           }}
         >
-          {/* Named in full by its text ("Show confirm passphrase"), the field's name said only to screen readers. */}
-          <Trans t={t} i18nKey="passphraseField.show" values={{ label: label.toLocaleLowerCase(i18n.language) }} components={[<span className="sr-only" />]} />
+          {/* Named in full by its text ("Hide confirm passphrase"), the field's name said only to screen readers. The word
+              not in use keeps its room but is hidden (and so not part of the name). */}
+          <span className="reveal-words">
+            <span className={shown ? 'off' : undefined}>
+              <Trans t={t} i18nKey="passphraseField.show" values={{ label: named }} components={[<span className="sr-only" />]} />
+            </span>
+            <span className={shown ? undefined : 'off'}>
+              <Trans t={t} i18nKey="passphraseField.hide" values={{ label: named }} components={[<span className="sr-only" />]} />
+            </span>
+          </span>
         </button>
       </div>
     </div>

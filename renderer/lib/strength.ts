@@ -101,7 +101,7 @@ export function describe(a: Assessment | undefined): Strength {
   if (!a) return { level, label, hint: '' };
   const warning = a.warning ? said(a.feedback.warning, a.warning) : '';
   const suggestion = a.suggestions[0] ? said(a.feedback.suggestions[0], a.suggestions[0]) : '';
-  const hint = a.acceptable ? i18n.t('strength.ok') : [warning, suggestion].filter(Boolean).join(' ');
+  const hint = a.acceptable ? '' : [warning, suggestion].filter(Boolean).join(' ');
   return { assessment: a, level, label, hint };
 }
 

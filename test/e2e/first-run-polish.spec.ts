@@ -49,22 +49,31 @@ async function box(l: Locator) {
   return b;
 }
 
+/** Where a box starts and how wide it is: what must not move while text below grows. */
+const placeOf = (b: { x: number; y: number; width: number }) => ({ x: b.x, y: b.y, width: b.width });
+
 test('show/hide on the new passphrase keeps the text and the caret, flips the type, and is reachable by Tab', async () => {
   const { page } = app;
   const field = page.getByLabel('Passphrase', { exact: true });
   const show = page.getByRole('button', { name: 'Show passphrase', exact: true });
+  // One button whose words say what it does next: "Hide passphrase" while the passphrase is shown.
+  const hide = page.getByRole('button', { name: 'Hide passphrase', exact: true });
   await expect(field).toBeFocused();
-  await expect(show).toHaveAttribute('aria-pressed', 'false');
+  await expect(hide).toHaveCount(0);
   await page.keyboard.type('amber-kettle');
   // The caret after "amber": a pointer press on Show leaves focus and caret in the field.
   for (let i = 0; i < '-kettle'.length; i++) await page.keyboard.press('ArrowLeft');
+  const width = (await box(show)).width;
   await show.click();
   await expect(field).toHaveAttribute('type', 'text');
-  await expect(show).toHaveAttribute('aria-pressed', 'true');
+  await expect(hide).toBeVisible();
+  expect(await hide.evaluate((el) => (el as HTMLElement).innerText), 'the word shown is Hide').toMatch(/^Hide/);
+  await expect(show).toHaveCount(0);
+  expect((await box(hide)).width, 'the toggle keeps its width as its word changes').toBe(width);
   await expect(field).toBeFocused();
   await page.keyboard.type('X');
   await expect(field).toHaveValue('amberX-kettle');
-  await show.click();
+  await hide.click();
   await expect(field).toHaveAttribute('type', 'password');
   await expect(field).toHaveValue('amberX-kettle');
 
@@ -74,7 +83,7 @@ test('show/hide on the new passphrase keeps the text and the caret, flips the ty
   await expect(show).toBeFocused();
   await page.keyboard.press('Space');
   await expect(field).toHaveAttribute('type', 'text');
-  await expect(show).toBeFocused();
+  await expect(hide).toBeFocused();
   await page.keyboard.press('Space');
   await expect(field).toHaveAttribute('type', 'password');
 
@@ -83,7 +92,7 @@ test('show/hide on the new passphrase keeps the text and the caret, flips the ty
   await confirmShow.click();
   await expect(page.getByLabel('Confirm passphrase')).toHaveAttribute('type', 'text');
   await expect(field).toHaveAttribute('type', 'password');
-  await confirmShow.click();
+  await page.getByRole('button', { name: 'Hide confirm passphrase' }).click();
   await field.fill('');
   await expectAccessible(page, 'the create screen with show/hide');
 });
@@ -109,8 +118,9 @@ test('the meter is empty until a passphrase is rated; bar and word share the lev
   expect(weak.bar).toBe(weak.token);
   expect(weak.text).toBe(weak.token);
   expect((await box(meter(page).locator('.bar'))).width).toBeGreaterThan(0);
-  await expect(page.getByText(/^Strength: (too )?weak\./)).toBeVisible();
-  expect(await box(card(page))).toEqual(before);
+  await expect(page.getByText(/^Strength: (too )?weak$/)).toBeVisible();
+  // The card grows downward with the advice; its top and sides stay where they were.
+  expect(placeOf(await box(card(page)))).toEqual(placeOf(before));
 
   await field.fill(PASSPHRASE);
   await expect(meter(page)).toHaveAttribute('aria-valuetext', 'strong');
@@ -119,7 +129,8 @@ test('the meter is empty until a passphrase is rated; bar and word share the lev
   expect(strong.bar).toBe(strong.token);
   expect(strong.text).toBe(strong.token);
   expect(strong.bar).not.toBe(weak.bar);
-  expect(await box(card(page))).toEqual(before);
+  await expect(page.getByText(/^Strength: strong$/)).toBeVisible();
+  expect(placeOf(await box(card(page)))).toEqual(placeOf(before));
 
   // Dark: the same agreement with the dark tokens.
   await page.emulateMedia({ colorScheme: 'dark' });

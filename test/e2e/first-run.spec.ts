@@ -43,9 +43,34 @@ test('after the recovery key, first run asks for the API key, links to the conso
   await expect(page.getByRole('heading', { name: 'Connect to Claude' })).toBeVisible();
   await expect(page.getByLabel('Anthropic API key')).toBeFocused();
   await expectAccessible(page, 'the connect step');
+  // Save key is the step's main action (filled with the accent); Skip is a quiet text button, not a full-width one.
+  const colours = (name: RegExp) =>
+    page.getByRole('button', { name }).evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--accent)';
+      document.body.append(probe);
+      const accent = getComputedStyle(probe).color;
+      probe.remove();
+      const c = getComputedStyle(el);
+      return { filled: c.backgroundColor === accent, bare: c.backgroundColor === 'rgba(0, 0, 0, 0)' && c.borderTopColor === 'rgba(0, 0, 0, 0)', width: el.getBoundingClientRect().width, card: el.closest('.card')!.getBoundingClientRect().width };
+    });
+  expect((await colours(/^Save key$/)).filled, 'Save key is the primary action').toBe(true);
+  const skip = await colours(/^Skip for now/);
+  expect(skip.filled).toBe(false);
+  expect(skip.bare, 'Skip has no fill and no border').toBe(true);
+  expect(skip.width, 'Skip is not as wide as the card').toBeLessThan(skip.card * 0.8);
   await page.getByRole('button', { name: 'Get an API key' }).click();
   await expect.poll(() => app!.links.asked.concat(app!.links.opened)).toContain('https://console.anthropic.com/settings/keys');
-  await page.getByLabel('Anthropic API key').fill(fake.apiKey);
+  const keyField = page.getByLabel('Anthropic API key');
+  await keyField.fill(fake.apiKey);
+  // The key has the passphrase's Show/Hide toggle: a pasted key can be checked before it is saved.
+  await expect(keyField).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Show API key', exact: true }).click();
+  await expect(keyField).toHaveAttribute('type', 'text');
+  await expect(keyField).toHaveValue(fake.apiKey);
+  await expect(keyField).toBeFocused();
+  await page.getByRole('button', { name: 'Hide API key', exact: true }).click();
+  await expect(keyField).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Save key' }).click();
   await expect(page.getByRole('status')).toContainText('API key saved');
   fake.script(reply(text('.')));

@@ -97,7 +97,7 @@ test('every section of Settings, its questions and its answers, in en-XA', async
 
   // A weakening asks for the passphrase: main's question, the window's field and buttons.
   const claude = page.getByRole('region', { name: px('settings', 'claude.title') });
-  await claude.getByRole('combobox', { name: px('settings', 'claude.guardMode') }).selectOption('allow');
+  await claude.getByRole('group', { name: px('settings', 'claude.guardMode') }).getByRole('radio', { name: px('settings', 'claude.guard.allow') }).check();
   await claude.getByRole('button', { name: px('settings', 'claude.save') }).click();
   await expect(page.getByRole('alertdialog', { name: px('settings', 'consent.save') })).toBeVisible();
   // The question is main's (errors:, the errors area's conversion); the field and buttons around it are the window's.

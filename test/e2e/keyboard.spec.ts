@@ -47,6 +47,29 @@ test('arrow keys, Home and End move between the Chat, Memories and Settings tabs
   await expect(page.getByRole('tab', { name: 'Chat' })).toHaveAttribute('tabindex', '-1');
 });
 
+test('the top tabs are tabs, not boxes: the chosen one underlined, the focus ring shown only from the keyboard', async () => {
+  const { page } = app;
+  const look = (name: string) =>
+    page.getByRole('tab', { name }).evaluate((el) => {
+      const c = getComputedStyle(el);
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--accent)';
+      document.body.append(probe);
+      const accent = getComputedStyle(probe).color;
+      probe.remove();
+      return { border: c.borderTopWidth, underline: c.boxShadow.includes(accent), outline: c.outlineStyle };
+    });
+  await page.getByRole('tab', { name: 'Memories' }).click();
+  await expect(page.getByRole('tab', { name: 'Memories' })).toHaveAttribute('aria-selected', 'true');
+  // Chosen with the mouse: underlined, no box around it and no ring (which would look like focus).
+  expect(await look('Memories')).toEqual({ border: '0px', underline: true, outline: 'none' });
+  expect(await look('Chat')).toEqual({ border: '0px', underline: false, outline: 'none' });
+  // From the keyboard the focused tab gets the ring as well as the underline.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Settings' })).toBeFocused();
+  expect(await look('Settings')).toEqual({ border: '0px', underline: true, outline: 'solid' });
+});
+
 test('Ctrl+1/2/3 put focus inside the section they show, never on the page body', async () => {
   const { page } = app;
   await page.keyboard.press('ControlOrMeta+3');

@@ -40,7 +40,7 @@ test('a memory another app creates appears in the tree at once and waits in the 
   expect(await backend.call({ command: 'create', path: '/memories/tea.md', file_text: 'Tea: oolong, no sugar' })).toEqual({ content: 'File created successfully at: /memories/tea.md', is_error: false });
   await expect(page.getByRole('treeitem', { name: 'tea.md' })).toBeVisible();
   await expect(page.getByRole('tab', { name: /^Memories/ })).toHaveAccessibleName('Memories 1 to review');
-  await page.getByRole('button', { name: 'To review (1)' }).press('Enter');
+  await page.getByRole('button', { name: 'To review 1', exact: true }).press('Enter');
   const pane = page.getByRole('region', { name: 'To review' });
   await pane.getByRole('list', { name: 'Changes to review' }).getByRole('button', { name: /tea\.md/ }).click();
   // Who wrote it, by the name the app gave: the MCP client, not Claude in a conversation.

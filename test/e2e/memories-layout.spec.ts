@@ -93,3 +93,23 @@ test('the history pane resizes by keyboard through its separator', async () => {
   await expect(sep).toHaveAttribute('aria-valuenow', String(before - 16));
   expect(await width(pane)).toBeLessThan(w);
 });
+
+test('the list has one bordered action (New memory); New folder, Trash and To review are quiet, and To review shows no count at 0', async () => {
+  const { page } = app;
+  const list = page.locator('#memory-list');
+  const look = (name: string) =>
+    list.getByRole('button', { name, exact: true }).evaluate((el) => {
+      const c = getComputedStyle(el);
+      return { quiet: c.backgroundColor === 'rgba(0, 0, 0, 0)' && c.borderTopColor === 'rgba(0, 0, 0, 0)', text: el.textContent };
+    });
+  expect((await look('New memory')).quiet).toBe(false);
+  for (const name of ['New folder', 'Trash']) expect((await look(name)).quiet, `${name} is a quiet text button`).toBe(true);
+  // Nothing to review: the words alone, not "To review (0)" and no badge.
+  expect(await look('To review')).toEqual({ quiet: true, text: 'To review' });
+  await expect(list.getByText('(0)')).toHaveCount(0);
+  await expect(list.locator('.tab-count')).toHaveCount(0);
+  // Opened, it is marked as pressed and tinted, still without a border.
+  await list.getByRole('button', { name: 'To review', exact: true }).click();
+  await expect(list.getByRole('button', { name: 'To review', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  expect(await list.getByRole('button', { name: 'To review', exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+});

@@ -73,11 +73,39 @@ test('the memory pane opens and closes by keyboard with focus placed on purpose,
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   await shot(page, 'memory-pane-900x650-light');
 
+  // The conversation list gives way to the pane here, but a toggle at the chat's left edge stays in sight and brings it
+  // back over the conversation; Escape puts it away and focus returns to the toggle.
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  const listToggle = page.getByRole('button', { name: 'Conversations', exact: true });
+  await expect(list).toBeHidden();
+  await expect(listToggle).toBeVisible();
+  const t = (await listToggle.boundingBox())!;
+  expect(t.x).toBeGreaterThanOrEqual(0);
+  expect(t.x + t.width).toBeLessThanOrEqual(paneLeft);
+  await expect(listToggle).toHaveAttribute('aria-expanded', 'false');
+  await listToggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(listToggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(list).toBeVisible();
+  await expect.poll(() => list.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  const l = (await list.boundingBox())!;
+  expect(l.x, 'the list is over the chat, beside its toggle').toBeGreaterThanOrEqual(t.x + t.width - 1);
+  expect(l.x + l.width).toBeLessThanOrEqual(paneLeft);
+  await expectAccessible(page, 'the conversation list over the chat at 900×650');
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(listToggle).toBeFocused();
+  await expect(listToggle).toHaveAttribute('aria-expanded', 'false');
+  await separator.focus();
+
   // Closing by the shortcut gives focus back to the toggle; the width is remembered for next time.
   await page.keyboard.press('ControlOrMeta+Shift+M');
   await expect(toggle(page)).toHaveAttribute('aria-expanded', 'false');
   await expect(page.getByRole('complementary', { name: 'Memory of Default' })).toBeHidden();
   await expect(toggle(page)).toBeFocused();
+  // With the pane closed the list is back beside the chat, and its toggle is gone.
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Conversations', exact: true })).toHaveCount(0);
   const kept = await page.evaluate(() => localStorage.getItem('mnemo.pane.memory'));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('separator', { name: 'Resize memory pane' })).toHaveAttribute('aria-valuenow', kept!);

@@ -18,7 +18,7 @@ test('Football2024!! and password123456 rate weak with the reason shown, four ra
   const field = page.getByLabel('Passphrase', { exact: true });
   await field.fill('Football2024!!');
   await expect(meter()).toHaveAttribute('aria-valuetext', /weak/);
-  await expect(page.getByText(/^Strength: (too )?weak\./)).toBeVisible();
+  await expect(page.getByText(/^Strength: (too )?weak$/)).toBeVisible();
   await field.fill('password123456');
   await expect(meter()).toHaveAttribute('aria-valuetext', 'too weak');
   await expect(page.getByText(/commonly used password/)).toBeVisible();
@@ -26,6 +26,13 @@ test('Football2024!! and password123456 rate weak with the reason shown, four ra
   await expect(meter()).toHaveAttribute('aria-valuetext', /weak/);
   await field.fill(PASSPHRASE);
   await expect(meter()).toHaveAttribute('aria-valuetext', 'strong');
+  // Read as a person would say it: "Strength: strong", with no "OK." tacked on.
+  await expect(page.getByText(/^Strength: strong$/)).toBeVisible();
+  await expect(page.locator('.strength')).not.toContainText('OK');
+  // No blank room under the words: the next field follows at the form's usual spacing.
+  const words = await page.getByText(/^Strength: strong$/).boundingBox();
+  const next = await page.getByText('Confirm passphrase', { exact: true }).boundingBox();
+  expect(next!.y - (words!.y + words!.height), 'the gap under the meter').toBeLessThan(16);
 });
 
 test('a weak passphrase submitted before the meter answers is still refused by main, and no vault is made', async () => {

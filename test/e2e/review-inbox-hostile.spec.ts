@@ -16,7 +16,7 @@ eachWithFakeApi((a, f) => ((app = a), (fake = f)), { ready: true });
 
 async function openReview(page: Page, count: number) {
   await page.getByRole('tab', { name: /^Memories/ }).click();
-  await page.getByRole('button', { name: `To review (${count})` }).click();
+  await page.getByRole('button', { name: `To review ${count}`, exact: true }).click();
   return page.getByRole('region', { name: 'To review' });
 }
 

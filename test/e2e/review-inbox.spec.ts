@@ -26,7 +26,7 @@ test('Claude\'s writes are counted, marked, diffed and marked reviewed one by on
 
   await memoriesTab(page).click();
   await expect(page.getByRole('treeitem', { name: 'trip.md' })).toHaveAccessibleDescription(/^New from Claude, not reviewed\./);
-  await page.getByRole('button', { name: 'To review (2)' }).press('Enter');
+  await page.getByRole('button', { name: 'To review 2', exact: true }).press('Enter');
   const pane = page.getByRole('region', { name: 'To review' });
   const list = pane.getByRole('list', { name: 'Changes to review' });
   // Opening the pane puts focus on the first change.
@@ -84,7 +84,7 @@ test('a memory Claude deleted is listed with its last text and a way to the tras
   await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
   await memoriesTab(page).click();
   await expect(page.getByRole('treeitem', { name: 'theirs.md' })).toHaveAccessibleDescription(/^Moved here by Claude, not reviewed\./);
-  await page.getByRole('button', { name: 'To review (2)' }).click();
+  await page.getByRole('button', { name: 'To review 2', exact: true }).click();
   const pane = page.getByRole('region', { name: 'To review' });
   const list = pane.getByRole('list', { name: 'Changes to review' });
   await expect(list.getByRole('button', { name: /theirs\.md/ })).toContainText('moved here by Claude');

@@ -25,8 +25,18 @@ async function start(opts: { confirmChanges?: boolean; anthropicBaseURL?: string
 test('weakening the secret guard asks for the passphrase in place, keeps the choice, and saves once main has it', async () => {
   await start();
   const { page } = app;
-  const guard = page.getByLabel(/looks like a secret/);
-  await guard.selectOption('allow');
+  // The guard's three choices are a radio group (no drop-down), operated by arrow keys like any radio group.
+  const guard = page.getByRole('group', { name: /looks like a secret/ });
+  await expect(guard.getByRole('radio')).toHaveCount(3);
+  await expect(page.locator('section[aria-labelledby="behaviour"] select')).toHaveCount(0);
+  await expect(guard.getByRole('radio', { name: 'Block it (recommended)' })).toBeChecked();
+  await guard.getByRole('radio', { name: 'Block it (recommended)' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(guard.getByRole('radio', { name: 'Store it with the secret redacted' })).toBeChecked();
+  await page.keyboard.press('ArrowDown');
+  const allow = guard.getByRole('radio', { name: 'Allow it' });
+  await expect(allow).toBeChecked();
+  await expect(allow).toBeFocused();
   await page.getByLabel('Max tokens per reply').fill('3100');
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).focus();
   await page.keyboard.press('Enter');
@@ -43,7 +53,7 @@ test('weakening the secret guard asks for the passphrase in place, keeps the cho
   await page.keyboard.type('not my passphrase');
   await page.keyboard.press('Enter');
   await expect(ask.getByRole('alert')).toContainText(/passphrase/i);
-  await expect(guard).toHaveValue('allow');
+  await expect(allow).toBeChecked();
   await expect(page.getByLabel('Max tokens per reply')).toHaveValue('3100');
 
   await field.fill(PASSPHRASE);

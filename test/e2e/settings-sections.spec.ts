@@ -23,6 +23,35 @@ test('Settings has Connection, Claude and memory, and Security sections', async 
   await expectAccessible(page, 'settings');
 });
 
+test('at 1280×800 Settings is a list of its sections beside a readable column, centred; the list takes each section by keyboard', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const list = page.getByRole('navigation', { name: 'Settings sections' });
+  const names = ['Connection', 'Claude and memory', 'Security', 'Other apps', 'Language'];
+  await expect(list.getByRole('button')).toHaveText(names);
+  const panel = (await page.locator('#panel-settings').boundingBox())!;
+  const nav = (await list.boundingBox())!;
+  const column = (await page.getByRole('heading', { name: 'Connection', level: 2 }).boundingBox())!;
+  // The list on the left of the sections, and the two together centred: no blank half on one side.
+  expect(nav.x + nav.width).toBeLessThanOrEqual(column.x);
+  const [left, right] = [nav.x - panel.x, panel.x + panel.width - (column.x + column.width)];
+  expect(Math.abs(left - right), `margins ${left} and ${right}`).toBeLessThan(60);
+  expect(column.width, 'a readable column').toBeLessThanOrEqual(46 * 15 + 1);
+  // By keyboard: Tab reaches the list; Enter on a section puts focus on its heading, in view, and marks it current.
+  await list.getByRole('button', { name: 'Connection' }).focus();
+  for (const name of names.slice(1)) {
+    await page.keyboard.press('Tab');
+    await expect(list.getByRole('button', { name })).toBeFocused();
+  }
+  await list.getByRole('button', { name: 'Other apps' }).press('Enter');
+  const heading = page.getByRole('heading', { name: 'Use this memory in other apps', level: 2 });
+  await expect(heading).toBeFocused();
+  await expect(heading).toBeInViewport();
+  await expect(list.getByRole('button', { name: 'Other apps' })).toHaveAttribute('aria-current', 'true');
+  await expect(list).toBeInViewport();
+  await expectAccessible(page, 'settings with its section list');
+});
+
 test('saving one section stores only its fields and leaves an unsaved change in another as typed', async () => {
   const { page } = app;
   await page.getByLabel(/idle minutes/).fill('7');

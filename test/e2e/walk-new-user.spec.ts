@@ -58,6 +58,9 @@ async function box(l: Locator) {
   return b;
 }
 
+/** Where a box starts and how wide it is: what must not move while text below it grows. */
+const placeOf = (b: { x: number; y: number; width: number }) => ({ x: b.x, y: b.y, width: b.width });
+
 /** A control's label on one line, whole: its text's line boxes share one top, and nothing overflows its box. */
 async function expectOneLine(l: Locator, what: string): Promise<void> {
   const m = await l.evaluate((el) => {
@@ -119,12 +122,13 @@ test('first run: show/hide keeps the passphrase, the meter is empty until typing
   const weak = await meterColours(page);
   expect(weak.bar).toBe(weak.token);
   expect(weak.text).toBe(weak.token);
-  expect(await box(card), 'the card does not move as the meter fills').toEqual(before);
+  expect(placeOf(await box(card)), 'the card does not move as the meter fills').toEqual(placeOf(before));
 
   const show = page.getByRole('button', { name: 'Show passphrase', exact: true });
   await show.click();
   await expect(field).toHaveAttribute('type', 'text');
-  await expect(show).toHaveAttribute('aria-pressed', 'true');
+  const hide = page.getByRole('button', { name: 'Hide passphrase', exact: true });
+  expect(await hide.evaluate((el) => (el as HTMLElement).innerText), 'the word shown is Hide').toMatch(/^Hide/);
   await expect(field).toHaveValue('Football2024!!');
   await field.fill(PASSPHRASE);
   await page.getByLabel('Confirm passphrase').fill(PASSPHRASE);
@@ -134,10 +138,12 @@ test('first run: show/hide keeps the passphrase, the meter is empty until typing
   expect(strong.bar).toBe(strong.token);
   expect(strong.text).toBe(strong.token);
   expect(strong.bar).not.toBe(weak.bar);
-  expect(await box(card), 'the card does not move when the passphrase is shown').toEqual(before);
+  expect(placeOf(await box(card)), 'the card does not move when the passphrase is shown').toEqual(placeOf(before));
+  await expect(page.getByText(/^Strength: strong$/)).toBeVisible();
   await screen(page, '02-create-vault-shown', 'the create-vault screen with the passphrase shown');
-  await show.click();
+  await hide.click();
   await expect(field).toHaveAttribute('type', 'password');
+  await expect(show).toBeVisible();
 
   await page.getByRole('button', { name: 'Create vault' }).click();
   const keyBox = page.getByLabel('Recovery key');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
 import { ErrorText } from '../../components/ErrorText';
+import '../../components/PrimaryButton.css';
 import { call, messageOf } from '../../lib/api';
 import { useLiveSearch } from '../../lib/use-live-search';
 import { MemoryHits } from './MemoryHits';
@@ -98,6 +99,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
     }
   };
 
+  const toReview = review.entries?.length ?? 0;
   const listToggle = (
     <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? t('view.hideList') : t('view.showList')}>
       <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
@@ -125,14 +127,25 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
             {listShown && listToggle}
           </div>
         </div>
-        <div className="row">
+        {/* New memory is the list's action; the rest are quiet text buttons. The count of changes to review shows only when there are some. */}
+        <div className="row memory-actions">
           <button onClick={() => setCreating('file')}>{t('actions.newMemory')}</button>
-          <button onClick={() => setCreating('dir')}>{t('actions.newFolder')}</button>
-          <button aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
-            {t('actions.trash')}
+          <button className="quiet" onClick={() => setCreating('dir')}>
+            {t('actions.newFolder')}
           </button>
-          <button aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
-            {t('actions.toReview', { total: review.entries?.length ?? 0 })}
+          {/* Making things on the first line, the places to go (to review, trash) on the next. */}
+          <span className="break" />
+          <button className="quiet" aria-pressed={reviewOpen} onClick={() => (setReviewOpen(!reviewOpen), setTrashOpen(false))}>
+            {t('review.title')}
+            {toReview > 0 && (
+              <>
+                {' '}
+                <span className="tab-count">{toReview}</span>
+              </>
+            )}
+          </button>
+          <button className="quiet" aria-pressed={trashOpen} onClick={() => (setTrashOpen(!trashOpen), setReviewOpen(false))}>
+            {t('actions.trash')}
           </button>
         </div>
         {creating && (

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { ApiKeySource } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
+import { PassphraseField } from '../../components/PassphraseField';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { PassphraseConfirm } from './PassphraseConfirm';
 
@@ -24,7 +25,8 @@ const KEY_PROBLEMS = new Set(['KEY_REFUSED', 'KEY_UNCHECKED', 'INVALID', 'LIMIT'
  * key is tested with the API before main stores it: a refused one is reported
  * at the field, with the focus back in it and nothing saved.
  */
-export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean }) {
+/** `primarySave`: Save key is the step's main action (first run, before a key is there). */
+export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus, primarySave }: { keyStatus: KeyStatus; onKeyStatus: (k: KeyStatus) => void; autoFocus?: boolean; primarySave?: boolean }) {
   const { t } = useTranslation('settings');
   const [apiKey, setApiKey] = useState('');
   const [status, setStatus] = useState<string>();
@@ -109,28 +111,26 @@ export function ApiKeyFields({ keyStatus, onKeyStatus, autoFocus }: { keyStatus:
         }}
       >
         <div className="row">
-          <label>
-            {t('apiKey.field')}
-            <input
-              ref={keyField}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              readOnly={checking}
-              aria-invalid={keyProblem ? true : undefined}
-              aria-describedby={keyProblem ? problemId : undefined}
-              onChange={(e) => {
-                setApiKey(e.target.value);
-                setKeyProblem(undefined);
-              }}
-              // The shape of a key, not words: the same in every language.
-              placeholder="sk-ant-…"
-              translate="no"
-              autoFocus={autoFocus}
-            />
-          </label>
-          <button type="submit" disabled={!apiKey.trim() || checking}>
+          {/* The same Show/Hide toggle as the passphrase: a pasted key can be checked before it is saved. */}
+          <PassphraseField
+            label={t('apiKey.field')}
+            what={t('apiKey.toggleName')}
+            inputRef={keyField}
+            autoComplete="off"
+            value={apiKey}
+            readOnly={checking}
+            invalid={Boolean(keyProblem)}
+            describedBy={keyProblem ? problemId : undefined}
+            onChange={(v) => {
+              setApiKey(v);
+              setKeyProblem(undefined);
+            }}
+            // The shape of a key, not words: the same in every language.
+            placeholder="sk-ant-…"
+            literal
+            autoFocus={autoFocus}
+          />
+          <button type="submit" className={primarySave ? 'primary' : undefined} disabled={!apiKey.trim() || checking}>
             {t('apiKey.save')}
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PublicSettings } from '../../../electron/shared/ipc';
 import type { SettingsPatch } from '../../../electron/shared/settings';
@@ -22,7 +22,20 @@ const ACCESS = {
   'read-only': 'otherApps.access.readOnly',
   'read-write': 'otherApps.access.readWrite',
 } as const satisfies Record<PublicSettings['mcpAccess'], string>;
+const GUARD = {
+  block: 'claude.guard.block',
+  redact: 'claude.guard.redact',
+  allow: 'claude.guard.allow',
+} as const satisfies Record<PublicSettings['guardMode'], string>;
 type Field = Exclude<keyof SettingsPatch, 'contextManagement'>;
+/** The sections in page order: each heading's id and its name in the section list. */
+const NAV = [
+  ['conn', 'connection.title'],
+  ['behaviour', 'claude.title'],
+  ['security', 'security.title'],
+  ['other-apps', 'nav.otherApps'],
+  ['language', 'language.title'],
+] as const;
 const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Object.fromEntries(keys.map((k) => [k, s[k]])) as Partial<PublicSettings>;
 
 /**
@@ -41,6 +54,9 @@ export function SettingsView() {
   /** The section main wants the passphrase for (its question), while the user is asked. */
   const [consent, setConsent] = useState<{ section: Section; question: string; error?: string }>();
   const [consentPass, setConsentPass] = useState('');
+  /** The section being read: the last one whose heading has scrolled to the top of the page. */
+  const [current, setCurrent] = useState<string>(NAV[0][0]);
+  const page = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     call('settingsGet').then(setS, (e: unknown) => setLoadError(messageOf(e)));
@@ -97,88 +113,119 @@ export function SettingsView() {
     </div>
   );
 
+  /** Goes to a section from the list: its heading takes focus, so it is read out and scrolled into view. */
+  const goTo = (id: string) => {
+    const heading = document.getElementById(id);
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+    heading.scrollIntoView({ block: 'start' });
+    setCurrent(id);
+  };
+  const onScroll = () => {
+    const top = page.current?.getBoundingClientRect().top ?? 0;
+    const reached = NAV.filter(([id]) => (document.getElementById(id)?.getBoundingClientRect().top ?? Infinity) <= top + 80);
+    setCurrent(reached.at(-1)?.[0] ?? NAV[0][0]);
+  };
+
   return (
-    <div className="settings">
-      <ConnectionSettings keyStatus={s} onKeyStatus={(k) => setS((now) => (now ? { ...now, ...k } : now))} />
-      <section aria-labelledby="behaviour">
-        <h2 id="behaviour">{t('claude.title')}</h2>
-        <form onSubmit={save('claude')} aria-labelledby="behaviour">
-          <ModelPicker value={s.model} onChange={(m) => update('model', m)} keyStatus={`${s.apiKeySource}:${s.hasApiKey}`} />
-          <label>
-            {t('claude.maxTokens')}
-            <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
-          </label>
-          <label>
-            {t('claude.maxToolRounds')}
-            <input type="number" min={1} max={500} value={s.maxToolRounds} onChange={(e) => update('maxToolRounds', Number(e.target.value))} />
-          </label>
-          <label>
-            {t('claude.memoryGuidance')}
-            <textarea rows={5} dir="auto" value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
-            {t('claude.approvalMode')}
-          </label>
-          <label>
-            {t('claude.guardMode')}
-            <select value={s.guardMode} onChange={(e) => update('guardMode', e.target.value as PublicSettings['guardMode'])}>
-              <option value="block">{t('claude.guard.block')}</option>
-              <option value="redact">{t('claude.guard.redact')}</option>
-              <option value="allow">{t('claude.guard.allow')}</option>
-            </select>
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
-            {t('claude.thinking')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={s.autoTitle} onChange={(e) => update('autoTitle', e.target.checked)} />
-            {t('claude.autoTitle')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
-            {t('claude.compaction')}
-          </label>
-          <label>
-            {t('claude.historyDepth')}
-            <input type="number" min={1} max={200} value={s.historyDepth} onChange={(e) => update('historyDepth', Number(e.target.value))} />
-          </label>
-          {saveRow('claude', t('claude.save'))}
-        </form>
-        {askPassphrase('claude')}
-      </section>
-      <SecuritySettings>
-        <form onSubmit={save('security')} aria-label={t('security.locking')}>
-          <label>
-            {t('security.autoLock')}
-            <input type="number" min={0} max={1440} value={s.autoLockMinutes} onChange={(e) => update('autoLockMinutes', Number(e.target.value))} />
-          </label>
-          {saveRow('security', t('security.save'))}
-        </form>
-        {askPassphrase('security')}
-      </SecuritySettings>
-      <OtherAppsSettings>
-        <form onSubmit={save('apps')} aria-label={t('otherApps.formLabel')}>
-          <fieldset>
-            <legend>{t('otherApps.legend')}</legend>
-            {(Object.keys(ACCESS) as Array<keyof typeof ACCESS>).map((value) => (
-              <label key={value} className="check">
-                <input type="radio" name="mcp-access" value={value} checked={s.mcpAccess === value} onChange={() => update('mcpAccess', value)} />
-                {t(ACCESS[value])}
-              </label>
-            ))}
-          </fieldset>
-          <label className="check">
-            <input type="checkbox" checked={s.mcpNewClientsReadOnly} onChange={(e) => update('mcpNewClientsReadOnly', e.target.checked)} />
-            {t('otherApps.newClientsReadOnly')}
-          </label>
-          <p className="hint">{t('otherApps.allowingHint')}</p>
-          {saveRow('apps', t('otherApps.save'))}
-        </form>
-        {askPassphrase('apps')}
-      </OtherAppsSettings>
-      <LanguageSettings />
+    // A list of the sections on the left, the sections to its right in a readable column.
+    <div className="settings" ref={page} onScroll={onScroll}>
+      <nav className="settings-nav" aria-label={t('nav.label')}>
+        <ul>
+          {NAV.map(([id, key]) => (
+            <li key={id}>
+              <button type="button" aria-current={current === id ? 'true' : undefined} onClick={() => goTo(id)}>
+                {t(key)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-content">
+        <ConnectionSettings keyStatus={s} onKeyStatus={(k) => setS((now) => (now ? { ...now, ...k } : now))} />
+        <section aria-labelledby="behaviour">
+          <h2 id="behaviour">{t('claude.title')}</h2>
+          <form onSubmit={save('claude')} aria-labelledby="behaviour">
+            <ModelPicker value={s.model} onChange={(m) => update('model', m)} keyStatus={`${s.apiKeySource}:${s.hasApiKey}`} />
+            <label>
+              {t('claude.maxTokens')}
+              <input type="number" min={256} max={128000} value={s.maxTokens} onChange={(e) => update('maxTokens', Number(e.target.value))} />
+            </label>
+            <label>
+              {t('claude.maxToolRounds')}
+              <input type="number" min={1} max={500} value={s.maxToolRounds} onChange={(e) => update('maxToolRounds', Number(e.target.value))} />
+            </label>
+            <label>
+              {t('claude.memoryGuidance')}
+              <textarea rows={5} dir="auto" value={s.memoryGuidance} onChange={(e) => update('memoryGuidance', e.target.value)} />
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.approvalMode} onChange={(e) => update('approvalMode', e.target.checked)} />
+              {t('claude.approvalMode')}
+            </label>
+            {/* Three choices, each said in full: a group of radio buttons (arrow keys move between them), not a drop-down. */}
+            <fieldset className="choices">
+              <legend>{t('claude.guardMode')}</legend>
+              {(Object.keys(GUARD) as Array<keyof typeof GUARD>).map((value) => (
+                <label key={value} className="check">
+                  <input type="radio" name="guard-mode" value={value} checked={s.guardMode === value} onChange={() => update('guardMode', value)} />
+                  {t(GUARD[value])}
+                </label>
+              ))}
+            </fieldset>
+            <label className="check">
+              <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
+              {t('claude.thinking')}
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.autoTitle} onChange={(e) => update('autoTitle', e.target.checked)} />
+              {t('claude.autoTitle')}
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.compaction} onChange={(e) => update('compaction', e.target.checked)} />
+              {t('claude.compaction')}
+            </label>
+            <label>
+              {t('claude.historyDepth')}
+              <input type="number" min={1} max={200} value={s.historyDepth} onChange={(e) => update('historyDepth', Number(e.target.value))} />
+            </label>
+            {saveRow('claude', t('claude.save'))}
+          </form>
+          {askPassphrase('claude')}
+        </section>
+        <SecuritySettings>
+          <form onSubmit={save('security')} aria-label={t('security.locking')}>
+            <label>
+              {t('security.autoLock')}
+              <input type="number" min={0} max={1440} value={s.autoLockMinutes} onChange={(e) => update('autoLockMinutes', Number(e.target.value))} />
+            </label>
+            {saveRow('security', t('security.save'))}
+          </form>
+          {askPassphrase('security')}
+        </SecuritySettings>
+        <OtherAppsSettings>
+          <form onSubmit={save('apps')} aria-label={t('otherApps.formLabel')}>
+            <fieldset>
+              <legend>{t('otherApps.legend')}</legend>
+              {(Object.keys(ACCESS) as Array<keyof typeof ACCESS>).map((value) => (
+                <label key={value} className="check">
+                  <input type="radio" name="mcp-access" value={value} checked={s.mcpAccess === value} onChange={() => update('mcpAccess', value)} />
+                  {t(ACCESS[value])}
+                </label>
+              ))}
+            </fieldset>
+            <label className="check">
+              <input type="checkbox" checked={s.mcpNewClientsReadOnly} onChange={(e) => update('mcpNewClientsReadOnly', e.target.checked)} />
+              {t('otherApps.newClientsReadOnly')}
+            </label>
+            <p className="hint">{t('otherApps.allowingHint')}</p>
+            {saveRow('apps', t('otherApps.save'))}
+          </form>
+          {askPassphrase('apps')}
+        </OtherAppsSettings>
+        <LanguageSettings />
+      </div>
     </div>
   );
 }

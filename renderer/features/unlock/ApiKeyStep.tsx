@@ -23,11 +23,11 @@ export function ApiKeyStep({ onDone }: { onDone: () => void }) {
         <p>{t('apiKey.intro')}</p>
         {keyStatus && (
           <div className="api-key-fields">
-            <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} />
+            <ApiKeyFields keyStatus={keyStatus} onKeyStatus={setKeyStatus} autoFocus={keyStatus.apiKeySource === 'none'} primarySave={!connected} />
           </div>
         )}
-        {/* Continue is the way forward once a key is there; until then skipping is a quiet way out, not the main action. */}
-        <button type="button" className={connected ? 'primary' : undefined} onClick={onDone} autoFocus={connected}>
+        {/* Continue is the way forward once a key is there; until then Save key is, and skipping is a quiet way out (words only). */}
+        <button type="button" className={connected ? 'primary' : 'quiet skip'} onClick={onDone} autoFocus={connected}>
           {connected ? t('apiKey.continue') : t('apiKey.skip')}
         </button>
       </div>
