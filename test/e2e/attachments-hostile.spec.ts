@@ -11,7 +11,7 @@ import { png } from '../fixtures/attachments/make';
 import { Conversations } from '../../electron/core/chat/conversations';
 import { newAttachmentId, referenceBlock } from '../../electron/core/chat/attachments-send';
 import type { AttachmentRef, TranscriptEntry } from '../../electron/shared/chat';
-import { expectAccessible, type FreshApp, readyApp } from './helpers';
+import { expectAccessible, type FreshApp, readyApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -107,7 +107,7 @@ test('opening a conversation with 100 images reads only the thumbnails in view, 
     messages.push({ role: 'user', content: [...refs.map(referenceBlock), { type: 'text', text: `Pictures ${turn}` }] }, { role: 'assistant', content: [{ type: 'text', text: `Seen ${turn}.` }] });
   }
   await store.update(c.id, (conv) => ({ ...conv, title: 'Album', transcript, messages: messages as typeof conv.messages, turnStarts: transcript.filter((_, i) => i % 2 === 0).map((_, i) => i * 2) }));
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Album', exact: true }).click();
   const lastImage = page.getByRole('img', { name: 't49-1.png' });
   await expect(lastImage).toBeVisible();

@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { attachmentBlocks, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { pdf, png } from '../fixtures/attachments/make';
-import { expectAccessible, shot, type FreshApp, readyApp } from './helpers';
+import { expectAccessible, shot, type FreshApp, readyApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -94,7 +94,7 @@ test('files picked with “Attach files…” go to Claude and show as a thumbna
   await expect(chips(page)).toHaveCount(0);
 
   // Another conversation, then back: the attachments come from the vault.
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(0);
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'What did I send?', exact: true }).click();
   await shows();

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { type FreshApp, readyApp } from './helpers';
+import { type FreshApp, readyApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -28,7 +28,7 @@ test('a new conversation is named after its first reply, the list shows it live,
     await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText(answer);
   };
   fake.extra.titleReply = '"Tea preferences."';
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await send('I like green tea in the morning, please remember', 'Noted.');
   await expect(list.getByText('Tea preferences', { exact: true })).toBeVisible();
   expect(fake.extra.titleRequests).toHaveLength(1);
@@ -51,7 +51,7 @@ test('a new conversation is named after its first reply, the list shows it live,
   await page.getByRole('button', { name: 'Save Claude and memory settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await page.getByRole('tab', { name: 'Chat' }).click();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await send('plain first words', 'Plain reply.');
   await expect(list.getByText('plain first words', { exact: true })).toBeVisible();
   expect(fake.extra.titleRequests).toHaveLength(1);

@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp } from './helpers';
+import { expectAccessible, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp, newConversationButton } from './helpers';
 import { seedConversation } from './seed';
 
 test.describe.configure({ mode: 'serial' });
@@ -105,7 +105,7 @@ test('Regenerate streams a new reply in place of the old one; ‹ 2 / 2 › on t
 
 test('editing the first of two messages: the later exchange goes, the new reply shows, ‹ 2 / 2 › on the message brings both back', async () => {
   const { page } = app;
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(text('Reply one.')), reply(text('Reply two.')));
   await send(page, 'First question');
   await expect(lastReply(page)).toContainText('Reply one.');
@@ -244,7 +244,7 @@ test('a message stored before versions existed cannot get one: Edit and Regenera
   // Stored as an older Mnemo did: no record of where each exchange began in the API history.
   await seedConversation(app.session.unlocked(), 'Old conversation', 2);
   // A new conversation reads the list again, so the stored one shows in it.
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Old conversation', exact: true }).click();
   await expect(lastReply(page)).toContainText('That was reply 1.');
   const sentBefore = fake.requests.length;

@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { apiError, memoryCall, reply, resultText, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
-import { lastReply, lock, messageBox as message, openMemories, send, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp } from './helpers';
+import { lastReply, lock, messageBox as message, openMemories, send, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -35,7 +35,7 @@ test('two conversations: Claude writes a memory, the user edits it, and the next
   await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Chat' }).click();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'view', path: '/memories/prefs.md' })), reply(text('You drink tea.')));
   await send(page, 'What do I drink?');
   await expect(lastReply(page)).toContainText('You drink tea.');
@@ -163,7 +163,7 @@ test('the open conversation, not just the newest, is still open after lock and u
   await send(page, 'First conversation');
   await expect(lastReply(page)).toContainText('First answer.');
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await send(page, 'Second conversation');
   await expect(lastReply(page)).toContainText('Second answer.');
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();

@@ -197,6 +197,12 @@ export async function sendFromChatTab(page: Page, message: string): Promise<void
 }
 
 /** The chat screen's message box. */
+/**
+ * The New conversation button above the list. Not by name alone: a conversation still untitled is listed as
+ * "New conversation" too (and its menu button names it), so that would match up to three buttons.
+ */
+export const newConversationButton = (page: Page) => page.getByRole('button', { name: 'New conversation', exact: true }).and(page.locator('.new-conversation'));
+
 export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
 /** Sends `text` as a person would: waits until the previous reply has finished (Send is back in place of Stop). */

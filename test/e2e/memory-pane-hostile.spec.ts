@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, expectAccessible, lock, typeInEditor, unlock, type FreshApp } from './helpers';
+import { eachWithFakeApi, expectAccessible, lock, typeInEditor, unlock, type FreshApp, newConversationButton } from './helpers';
 import { allTreeItemNames } from './tree-helpers';
 
 let app: FreshApp;
@@ -164,7 +164,7 @@ test("each tree item's description is its own file's, with the pane and the Memo
   await expect(page.getByRole('region', { name: 'Project Garden' })).toBeVisible();
   const garden = await new Projects(vault()).byName('Garden');
   await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/by-me.md', 'I wrote this', { mode: 'create', source: 'user' });
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await toggle(page).click();
   await expect(pane(page).getByRole('treeitem', { name: /by-me\.md/ })).toHaveAccessibleDescription(/Last changed by you/);
   await page.getByRole('tab', { name: 'Memories' }).click();
@@ -181,7 +181,7 @@ test("text typed in the pane is not dropped when its project is deleted and the 
   await expect(page.getByRole('region', { name: 'Project Garden' })).toBeVisible();
   const garden = await new Projects(vault()).byName('Garden');
   await (await new Projects(vault()).memoryVault(garden.id)).memory.writeFile('/memories/roses.md', 'garden roses', { mode: 'create', source: 'user' });
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'view', path: '/memories/roses.md' })), reply(text('Read it.')));
   await send(page, 'Read the roses file');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Read it.');
@@ -248,7 +248,7 @@ test('discarding an edit to follow the conversation to its project leaves focus 
   // Read once, at once: the list is still held back.
   expect(await page.getByRole('combobox', { name: 'Project', exact: true }).textContent()).toContain('Garden');
   await released;
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   const show = pane(page).getByRole('button', { name: 'Show Garden' });
   await show.focus();
   await page.keyboard.press('Enter');

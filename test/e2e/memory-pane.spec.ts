@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { eachWithFakeApi, expectAccessible, lock, shot, typeInEditor, unlock, type FreshApp } from './helpers';
+import { eachWithFakeApi, expectAccessible, lock, shot, typeInEditor, unlock, type FreshApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -115,7 +115,7 @@ test("a chip's Open in editor in a non-first project opens that project's file i
   const { page } = app;
   await vault().memory.writeFile('/memories/roses.md', "the first project's roses", { mode: 'create', source: 'user' });
   const garden = await newProject(page, 'Garden');
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'create', path: '/memories/roses.md', file_text: 'garden roses: prune in March' })), reply(text('Noted for the garden.')));
   await send(page, 'Roses need pruning in March');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted for the garden.');
@@ -159,7 +159,7 @@ test('an unsaved edit in the pane survives a lock (even after another file opens
   await vault().memory.writeFile('/memories/other.md', 'other', { mode: 'create', source: 'user' });
   const garden = await newProject(page, 'Garden');
   await (await projectVault(garden)).memory.writeFile('/memories/roses.md', 'garden roses', { mode: 'create', source: 'user' });
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await toggle(page).click();
   await expect(page.getByRole('complementary', { name: 'Memory of Garden' })).toBeVisible();
   await pane(page).getByRole('treeitem', { name: /roses\.md/ }).click();
@@ -223,7 +223,7 @@ test('hostile names render as text, and a chip whose project was deleted says so
   const hostile = '<img src=x onerror=alert(1)>';
   const id = await newProject(page, hostile);
   await (await projectVault(id)).memory.writeFile('/memories/<img src=y onerror=alert(2)>.md', 'markup name', { mode: 'create', source: 'user' });
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'view', path: '/memories/<img src=y onerror=alert(2)>.md' })), reply(text('Read it.')));
   await send(page, 'Read the bold one');
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Read it.');
@@ -250,7 +250,7 @@ test("opening a conversation of another project keeps the pane's unsaved edit an
   await pane(page).getByRole('treeitem', { name: /notes\.md/ }).click();
   await typeInEditor(page, 'unsaved 5120');
   await newProject(page, 'Garden');
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   const note = pane(page).getByRole('status').filter({ hasText: 'the open conversation is in Garden' });
   await expect(note).toContainText('This pane shows Default');
   await expect(editor(page)).toContainText('unsaved 5120');

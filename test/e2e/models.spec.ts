@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { loadSettings } from '../../electron/core/chat/settings-store';
 import { memoryCall, reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, readyApp, shot, type FreshApp } from './helpers';
+import { expectAccessible, readyApp, shot, type FreshApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -151,7 +151,7 @@ test('a failed refresh keeps the list shown and says why; a saved model the API 
 
 test('the context meter shows tokens used of the window, updates after each turn, and export saves Markdown with the memory operation', async () => {
   const { page } = app;
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'create', path: '/memories/tea.md', file_text: 'likes tea' })), reply(text('Noted: tea.')));
   await send(page, 'I like tea');
   await expect(lastReply(page)).toContainText('Noted: tea.');
@@ -245,7 +245,7 @@ test('beside the message box each conversation picks its model by keyboard: the 
   const { page } = app;
   const box = page.getByRole('combobox', { name: 'Model for this conversation' });
   const list = page.getByRole('listbox', { name: 'Model for this conversation' });
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await expect(box).toHaveText(/^Default \(Claude Sonnet 4\.6\)/);
   fake.script(reply(text('Sonnet here.')));
   await send(page, 'first');
@@ -292,7 +292,7 @@ test('beside the message box each conversation picks its model by keyboard: the 
   await expect(box).toHaveText(/^Claude Haiku 4\.5/);
 
   // Another conversation starts on Default; coming back shows Haiku again.
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await expect(box).toHaveText(/^Default/);
   await page.getByRole('navigation', { name: 'Conversations' }).getByText('first', { exact: true }).click();
   await expect(box).toHaveText(/^Claude Haiku 4\.5/);

@@ -2,7 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Projects } from '../../electron/core/projects/store';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, lock, shot, unlock, eachWithFakeApi, type FreshApp } from './helpers';
+import { expectAccessible, lock, shot, unlock, eachWithFakeApi, type FreshApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -35,7 +35,7 @@ test('a conversation made in a new project is listed under it and writes only to
   await expect(page.getByRole('alert')).toContainText('already exists');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(memoryCall({ command: 'create', path: '/memories/roses.md', file_text: 'prune in march' })), reply(text('Noted for the garden.')));
   await send(page, 'Roses need pruning in March');
   await expect(lastReply(page)).toContainText('Noted for the garden.');
@@ -114,7 +114,7 @@ test('a deleted project is restored from the window with its conversations, and 
   await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(group(page, 'Garden')).toBeVisible();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   fake.script(reply(text('Tulips in autumn.')));
   await send(page, 'When do tulips go in?');
   await expect(lastReply(page)).toContainText('Tulips in autumn.');

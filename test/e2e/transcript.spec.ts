@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { shot, eachWithFakeApi, type FreshApp } from './helpers';
+import { shot, eachWithFakeApi, type FreshApp, newConversationButton } from './helpers';
 import { seedConversation } from './seed';
 
 let app: FreshApp;
@@ -22,7 +22,7 @@ async function send(page: Page, message: string): Promise<void> {
 }
 /** Opens a conversation stored behind the window's back: a new conversation refreshes the list, then a click opens it. */
 async function openSeeded(page: Page, title: string): Promise<void> {
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await newConversationButton(page).click();
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: title, exact: true }).click();
 }
 const scrollState = (page: Page) =>
