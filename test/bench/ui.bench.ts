@@ -6,7 +6,10 @@
  *   - paint latency: the fake API writing a text delta → that text present in
  *     the page's DOM (a MutationObserver timestamp; same machine clock), median and p95;
  *   - open: clicking the conversation → its last reply in the DOM, median of 3;
- * and once, the time for 40 full exchanges in a new conversation. Ratios are
+ * and once, the time for 40 full exchanges in a new conversation; and the
+ * 1,000-reply conversation again with 9 of its messages edited (each edit a
+ * branch: the old rest of the conversation is kept as a version), as the
+ * window opens it (its versions read with it). Ratios are
  * against the 1-reply figures of the same run. Targets (issue 11): p95 ≤ 50 ms
  * at 200 replies; p95 growth 1 → 1,000 ≤ 2×; open 1,000 replies ≤ 300 ms.
  * Needs `npm run build` first (the script does it). The last line is JSON.
@@ -19,13 +22,16 @@ import { Conversations } from '../../electron/core/chat/conversations';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
 import { createVault, freshApp } from '../e2e/helpers';
-import { CODE_60, seedConversation } from '../e2e/seed';
+import { CODE_60, seedConversation, seededReply } from '../e2e/seed';
 
 const SIZES = (process.env.MNEMO_BENCH_UI_SIZES ?? '1,50,200,1000').split(',').map(Number);
 /** Tokens per measured reply, and the pause between the API's events. */
 const TOKENS = Number(process.env.MNEMO_BENCH_UI_TOKENS ?? 150);
 const DELAY_MS = 15;
 const EXCHANGES = Number(process.env.MNEMO_BENCH_UI_EXCHANGES ?? 40);
+/** The size measured again with EDITS of its messages edited (0: not measured). */
+const EDITED = Number(process.env.MNEMO_BENCH_UI_EDITED ?? 1000);
+const EDITS = 9;
 
 type Fresh = Awaited<ReturnType<typeof freshApp>>;
 const now = () => performance.timeOrigin + performance.now();
@@ -107,6 +113,8 @@ async function sendAndWait(page: Page, message: string): Promise<void> {
 
 interface SizeFigures {
   replies: number;
+  /** Messages edited (branches), each keeping the conversation's old rest as a version. */
+  edits: number;
   medianMs: number;
   p95Ms: number;
   samples: number;
@@ -115,13 +123,34 @@ interface SizeFigures {
   fetchMs: number;
 }
 
-async function measureSize(replies: number): Promise<SizeFigures> {
+/**
+ * Edits `edits` messages spread over conversation `id` as the window does: each is a branch at that message
+ * (what follows set aside as version 1), then the edited message and the same replies again as version 2.
+ */
+async function editMessages(vault: ReturnType<Fresh['session']['unlocked']>, id: string, replies: number, edits: number, tag: string): Promise<void> {
+  const conversations = new Conversations(vault);
+  for (let e = 1; e <= edits; e++) {
+    const at = Math.floor((e * replies) / (edits + 1));
+    await conversations.branch(id, at, 'edit');
+    await conversations.update(id, (c) => {
+      const t0 = Date.now();
+      const again = Array.from({ length: replies - at }, (_, j) => [
+        { role: 'user' as const, text: `Show me version ${at + j}${j === 0 ? `, edited (${e})` : ''}.`, at: t0 + 2 * j },
+        { role: 'assistant' as const, text: seededReply(at + j, tag), at: t0 + 2 * j + 1, tools: [] },
+      ]).flat();
+      return { ...c, transcript: [...c.transcript, ...again] };
+    });
+  }
+}
+
+async function measureSize(replies: number, edits = 0): Promise<SizeFigures> {
   const { app, fake } = await start();
   try {
     const vault = app.session.unlocked();
     await seedConversation(vault, 'Other', 1, 'other');
-    const title = `Seeded ${replies}`;
-    await seedConversation(vault, title, replies, title);
+    const title = `Seeded ${replies}${edits ? ` edited ${edits}` : ''}`;
+    const seeded = await seedConversation(vault, title, replies, title);
+    if (edits) await editMessages(vault, seeded, replies, edits, title);
     // A new conversation refreshes the sidebar, which now lists both.
     await app.page.getByRole('button', { name: 'New conversation' }).click();
     await app.page.getByRole('button', { name: title, exact: true }).waitFor();
@@ -142,7 +171,7 @@ async function measureSize(replies: number): Promise<SizeFigures> {
       );
     const latencies = await paintLatencies(app, fake);
     if (process.env.MNEMO_BENCH_UI_DEBUG) console.log(latencies.map((l) => l.toFixed(0)).join(' '));
-    return { replies, medianMs: median(latencies), p95Ms: quantile(latencies, 0.95), samples: latencies.length, openMs: median(opens), fetchMs: median(fetches) };
+    return { replies, edits, medianMs: median(latencies), p95Ms: quantile(latencies, 0.95), samples: latencies.length, openMs: median(opens), fetchMs: median(fetches) };
   } finally {
     await app.cleanup();
     await fake.close();
@@ -174,6 +203,10 @@ test('UI benchmark', async () => {
     results.push(await measureSize(n));
     process.stderr.write(`measured ${n} replies\n`);
   }
+  if (EDITED) {
+    results.push(await measureSize(EDITED, EDITS));
+    process.stderr.write(`measured ${EDITED} replies with ${EDITS} edits\n`);
+  }
   const exchangesMs = await measureExchanges();
   const ref = results[0]!;
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -181,16 +214,18 @@ test('UI benchmark', async () => {
   console.log('earlier replies | paint median | paint p95 | p95 ratio | open conversation | open ratio | fetch alone');
   for (const r of results) {
     console.log(
-      `${String(r.replies).padStart(15)} | ${fmt(r.medianMs).padStart(12)} | ${fmt(r.p95Ms).padStart(9)} | ${(r.p95Ms / ref.p95Ms).toFixed(2).padStart(8)}× | ${fmt(r.openMs).padStart(17)} | ${(r.openMs / ref.openMs).toFixed(2).padStart(9)}× | ${fmt(r.fetchMs).padStart(11)}`,
+      `${(String(r.replies) + (r.edits ? ` +${r.edits} edits` : '')).padStart(15)} | ${fmt(r.medianMs).padStart(12)} | ${fmt(r.p95Ms).padStart(9)} | ${(r.p95Ms / ref.p95Ms).toFixed(2).padStart(8)}× | ${fmt(r.openMs).padStart(17)} | ${(r.openMs / ref.openMs).toFixed(2).padStart(9)}× | ${fmt(r.fetchMs).padStart(11)}`,
     );
   }
   console.log(`${EXCHANGES} full exchanges (each reply a 60-line code block): ${(exchangesMs / 1000).toFixed(1)} s`);
-  const at = (n: number) => results.find((r) => r.replies === n);
+  const at = (n: number) => results.find((r) => r.replies === n && !r.edits);
+  const edited = results.find((r) => r.edits);
   const targets = {
     p95At200: at(200) ? at(200)!.p95Ms <= 50 : undefined,
     growth1to1000: at(1) && at(1000) ? at(1000)!.p95Ms / at(1)!.p95Ms <= 2 : undefined,
     open1000: at(1000) ? at(1000)!.openMs <= 300 : undefined,
+    openEdited: edited ? edited.openMs <= 300 : undefined,
   };
-  console.log(`targets: p95 ≤ 50 ms at 200 replies: ${targets.p95At200}; p95 growth 1 → 1,000 ≤ 2×: ${targets.growth1to1000}; open 1,000 replies ≤ 300 ms: ${targets.open1000}`);
+  console.log(`targets: p95 ≤ 50 ms at 200 replies: ${targets.p95At200}; p95 growth 1 → 1,000 ≤ 2×: ${targets.growth1to1000}; open 1,000 replies ≤ 300 ms: ${targets.open1000}; open ${EDITED.toLocaleString('en')} with ${EDITS} edits ≤ 300 ms: ${targets.openEdited}`);
   console.log(JSON.stringify({ results, exchangesMs, targets }));
 });
