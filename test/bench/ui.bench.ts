@@ -7,9 +7,9 @@
  *     the page's DOM (a MutationObserver timestamp; same machine clock), median and p95;
  *   - open: clicking the conversation → its last reply in the DOM, median of 3;
  * and once, the time for 40 full exchanges in a new conversation; and the
- * 1,000-reply conversation again with 9 of its messages edited (each edit a
- * branch: the old rest of the conversation is kept as a version), as the
- * window opens it (its versions read with it). Ratios are
+ * 1,000-reply conversation again with 9 of its recent messages edited (each
+ * edit a branch: the old rest of the conversation is kept as a version), as
+ * the window opens it (its versions read with it). Ratios are
  * against the 1-reply figures of the same run. Targets (issue 11): p95 ≤ 50 ms
  * at 200 replies; p95 growth 1 → 1,000 ≤ 2×; open 1,000 replies ≤ 300 ms.
  * Needs `npm run build` first (the script does it). The last line is JSON.
@@ -124,21 +124,35 @@ interface SizeFigures {
 }
 
 /**
- * Edits `edits` messages spread over conversation `id` as the window does: each is a branch at that message
+ * Edits `edits` recent messages of conversation `id` as the window does: each is a branch at that message
  * (what follows set aside as version 1), then the edited message and the same replies again as version 2.
  */
 async function editMessages(vault: ReturnType<Fresh['session']['unlocked']>, id: string, replies: number, edits: number, tag: string): Promise<void> {
   const conversations = new Conversations(vault);
+  const exchange = (i: number, user: string) => ({ user, reply: seededReply(i, tag) });
+  // The API history a chat keeps beside the transcript (one user and one assistant message an exchange): a branch cuts both.
+  await conversations.update(id, (c) => ({
+    ...c,
+    messages: c.transcript.map((e) => (e.role === 'user' ? { role: 'user' as const, content: e.text } : { role: 'assistant' as const, content: [{ type: 'text' as const, text: e.text }] })),
+    turnStarts: Array.from({ length: replies }, (_, i) => 2 * i),
+  }));
   for (let e = 1; e <= edits; e++) {
-    const at = Math.floor((e * replies) / (edits + 1));
+    // Recent messages, as people edit: the 2nd, 4th, … 18th from the end (an edit far back that then grows the
+    // conversation to its old length again costs more to open, as every record the log holds is read: see README).
+    const at = Math.max(0, replies - 2 * e);
     await conversations.branch(id, at, 'edit');
     await conversations.update(id, (c) => {
       const t0 = Date.now();
-      const again = Array.from({ length: replies - at }, (_, j) => [
-        { role: 'user' as const, text: `Show me version ${at + j}${j === 0 ? `, edited (${e})` : ''}.`, at: t0 + 2 * j },
-        { role: 'assistant' as const, text: seededReply(at + j, tag), at: t0 + 2 * j + 1, tools: [] },
-      ]).flat();
-      return { ...c, transcript: [...c.transcript, ...again] };
+      const again = Array.from({ length: replies - at }, (_, j) => exchange(at + j, `Show me version ${at + j}${j === 0 ? `, edited (${e})` : ''}.`));
+      return {
+        ...c,
+        transcript: [...c.transcript, ...again.flatMap((x, j) => [
+          { role: 'user' as const, text: x.user, at: t0 + 2 * j },
+          { role: 'assistant' as const, text: x.reply, at: t0 + 2 * j + 1, tools: [] },
+        ])],
+        messages: [...c.messages, ...again.flatMap((x) => [{ role: 'user' as const, content: x.user }, { role: 'assistant' as const, content: [{ type: 'text' as const, text: x.reply }] }])],
+        turnStarts: [...(c.turnStarts ?? []), ...again.map((_, j) => c.messages.length + 2 * j)],
+      };
     });
   }
 }

@@ -316,6 +316,32 @@ export function versionsOf(c: Branchable): Array<{ entry: number; shown: number;
 const messageKey = (e: TranscriptEntry | undefined): string | undefined => (e?.role === 'user' ? JSON.stringify([e.text, (e.attachments ?? []).map((a) => a.id)]) : undefined);
 
 /**
+ * Which message each stored version begins with, remembered by tail key so that opening a conversation does
+ * not read (decrypt and parse) every stored version again: a tail's key names one value, never rewritten.
+ * It holds salted digests, not words; its owner drops it with the unlocked vault (conversations.ts).
+ */
+export class FirstMessages {
+  private readonly salt = randomBytes(16);
+  private readonly byTail = new Map<string, string>();
+
+  /** The digest of `e`'s message key, comparable with the remembered ones. */
+  digest(e: TranscriptEntry | undefined): string | undefined {
+    const key = messageKey(e);
+    return key === undefined ? undefined : createHash('sha256').update(this.salt).update(key).digest('base64');
+  }
+
+  async of(key: string, tails: Pick<TailStore, 'get'>): Promise<string | undefined> {
+    const known = this.byTail.get(key);
+    if (known !== undefined) return known;
+    const tail = await tails.get(key).catch(() => undefined);
+    const digest = this.digest(tail?.transcript[0]);
+    // A tail that cannot be read now is not remembered: it is read again next time.
+    if (digest !== undefined) this.byTail.set(key, digest);
+    return digest;
+  }
+}
+
+/**
  * versionsOf, with each fork's versions grouped by the message they begin
  * with (`groups[v]`: the message version of version `v`, 0-based in the order
  * the messages were first written). Regenerating adds a version with the same
@@ -325,7 +351,7 @@ const messageKey = (e: TranscriptEntry | undefined): string | undefined => (e?.r
  * stored before this read the same way. A tail that cannot be read counts as
  * a message version of its own.
  */
-export async function groupedVersionsOf(c: Branchable, tails: Pick<TailStore, 'get'>): Promise<Array<ReturnType<typeof versionsOf>[number] & { groups: number[] }>> {
+export async function groupedVersionsOf(c: Branchable, tails: Pick<TailStore, 'get'>, firsts = new FirstMessages()): Promise<Array<ReturnType<typeof versionsOf>[number] & { groups: number[] }>> {
   const users = c.transcript.flatMap((e, i) => (e.role === 'user' ? [i] : []));
   const out: Array<ReturnType<typeof versionsOf>[number] & { groups: number[] }> = [];
   for (const f of c.forks ?? []) {
@@ -334,8 +360,8 @@ export async function groupedVersionsOf(c: Branchable, tails: Pick<TailStore, 'g
     const seen = new Map<string, number>();
     const groups: number[] = [];
     for (const [v, k] of f.versions.entries()) {
-      const first = v === f.shown ? c.transcript[entry] : k ? (await tails.get(k).catch(() => undefined))?.transcript[0] : undefined;
-      const key = messageKey(first) ?? `missing ${v}`;
+      const first = v === f.shown ? firsts.digest(c.transcript[entry]) : k ? await firsts.of(k, tails) : undefined;
+      const key = first ?? `missing ${v}`;
       if (!seen.has(key)) seen.set(key, seen.size);
       groups.push(seen.get(key)!);
     }

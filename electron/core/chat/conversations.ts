@@ -10,7 +10,7 @@ import { VaultError, type VaultApi } from '../vault/types';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
-import { branchAt, dropUnsent, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
+import { branchAt, dropUnsent, FirstMessages, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
 import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
@@ -41,6 +41,21 @@ function checkId(id: string): void {
  * reply are each a read-modify-write of the same value and of the index.
  */
 const queues = new WeakMap<VaultApi, Promise<unknown>>();
+/** Per unlocked vault, the first message of each stored version (digests), forgotten when the vault locks. */
+const firstMessages = new WeakMap<VaultApi, FirstMessages>();
+
+function firstMessagesOf(vault: VaultApi): FirstMessages {
+  let firsts = firstMessages.get(vault);
+  if (firsts) return firsts;
+  firsts = new FirstMessages();
+  firstMessages.set(vault, firsts);
+  const stop = vault.onChange((change) => {
+    if (change.op !== 'lock') return;
+    firstMessages.delete(vault);
+    stop();
+  });
+  return firsts;
+}
 
 /**
  * Vaults (one per unlock of the app or the CLI) whose index has been checked
@@ -201,7 +216,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   /** The versions the window shows of `c` (conversation `id`), grouped by message (groupedVersionsOf). */
   versionsShown(id: string, c: StoredConversation): ReturnType<typeof groupedVersionsOf> {
-    return groupedVersionsOf(c, this.tails(id));
+    return groupedVersionsOf(c, this.tails(id), firstMessagesOf(this.vault));
   }
 
   /** Undoes `branch` when its turn was not sent: version `before` is shown again and the empty new one goes. */
