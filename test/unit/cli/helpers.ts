@@ -28,9 +28,19 @@ export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS
   child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   child.stdin.on('error', () => undefined);
   child.stdin.end(opts.stdin ?? '');
+  // A run that hangs is killed before the test's time runs out, and said with what it printed: a timed-out test
+  // would not say which command stopped, nor where.
+  const hung = setTimeout(() => {
+    process.stderr.write(`mnemo ${args.join(' ')} has not exited after ${HANG_MS / 1000} s; stdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}\n`);
+    child.kill('SIGKILL');
+  }, HANG_MS);
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  clearTimeout(hung);
   return { code, stdout: out, stderr: err };
 }
+
+/** Longer than any command takes under load, shorter than a test's limit (vitest.config.ts: 60 s). */
+const HANG_MS = 45_000;
 
 export async function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-cli-'));
