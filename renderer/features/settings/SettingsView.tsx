@@ -36,6 +36,21 @@ const NAV = [
   ['other-apps', 'nav.otherApps'],
   ['language', 'language.title'],
 ] as const;
+/** One setting as a group of radio buttons (arrow keys move between them), each choice said in full by `labels`. */
+function RadioChoices<V extends string>({ legend, name, labels, value, onChange, className }: { legend: string; name: string; labels: Record<V, string>; value: V; onChange: (v: V) => void; className?: string }) {
+  return (
+    <fieldset className={className}>
+      <legend>{legend}</legend>
+      {(Object.keys(labels) as V[]).map((v) => (
+        <label key={v} className="check">
+          <input type="radio" name={name} value={v} checked={value === v} onChange={() => onChange(v)} />
+          {labels[v]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Object.fromEntries(keys.map((k) => [k, s[k]])) as Partial<PublicSettings>;
 
 /**
@@ -165,15 +180,7 @@ export function SettingsView() {
               {t('claude.approvalMode')}
             </label>
             {/* Three choices, each said in full: a group of radio buttons (arrow keys move between them), not a drop-down. */}
-            <fieldset className="choices">
-              <legend>{t('claude.guardMode')}</legend>
-              {(Object.keys(GUARD) as Array<keyof typeof GUARD>).map((value) => (
-                <label key={value} className="check">
-                  <input type="radio" name="guard-mode" value={value} checked={s.guardMode === value} onChange={() => update('guardMode', value)} />
-                  {t(GUARD[value])}
-                </label>
-              ))}
-            </fieldset>
+            <RadioChoices className="choices" legend={t('claude.guardMode')} name="guard-mode" labels={{ block: t(GUARD.block), redact: t(GUARD.redact), allow: t(GUARD.allow) }} value={s.guardMode} onChange={(v) => update('guardMode', v)} />
             <label className="check">
               <input type="checkbox" checked={s.thinking} onChange={(e) => update('thinking', e.target.checked)} />
               {t('claude.thinking')}
@@ -206,15 +213,7 @@ export function SettingsView() {
         </SecuritySettings>
         <OtherAppsSettings>
           <form onSubmit={save('apps')} aria-label={t('otherApps.formLabel')}>
-            <fieldset>
-              <legend>{t('otherApps.legend')}</legend>
-              {(Object.keys(ACCESS) as Array<keyof typeof ACCESS>).map((value) => (
-                <label key={value} className="check">
-                  <input type="radio" name="mcp-access" value={value} checked={s.mcpAccess === value} onChange={() => update('mcpAccess', value)} />
-                  {t(ACCESS[value])}
-                </label>
-              ))}
-            </fieldset>
+            <RadioChoices legend={t('otherApps.legend')} name="mcp-access" labels={{ off: t(ACCESS.off), 'read-only': t(ACCESS['read-only']), 'read-write': t(ACCESS['read-write']) }} value={s.mcpAccess} onChange={(v) => update('mcpAccess', v)} />
             <label className="check">
               <input type="checkbox" checked={s.mcpNewClientsReadOnly} onChange={(e) => update('mcpNewClientsReadOnly', e.target.checked)} />
               {t('otherApps.newClientsReadOnly')}
