@@ -1,4 +1,9 @@
+import { register } from 'node:module';
 import { defineConfig } from '@playwright/test';
+
+// In the test processes only, the vault's key derivation is a fast stand-in except where a spec needs the real
+// Argon2id (test/e2e/fast-kdf.ts says which and why). The config is loaded by the runner and by every worker.
+register('./test/e2e/fast-kdf-hooks.mjs', import.meta.url);
 
 // The specs start their own Chromium through test/e2e/harness.ts (no Electron here), so no projects.
 // One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.

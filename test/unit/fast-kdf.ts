@@ -12,14 +12,15 @@
  * process — the CLI, `mnemo mcp`, crash and lock children run the real
  * bundle, so a vault made here with the stand-in would not open there: a
  * file missing from the list fails loudly, never passes by mistake), for the
- * vaults committed under test/fixtures (made by real builds), every e2e spec
- * and the packaged-layout test. Nothing outside test/ changes.
+ * vaults committed under test/fixtures (made by real builds) and the
+ * packaged-layout test. The stand-in itself is test/kdf-stand-in.ts, which the
+ * e2e specs use too (test/e2e/fast-kdf.ts). Nothing outside test/ changes.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect, vi } from 'vitest';
 import type * as Kdf from '../../electron/core/vault/kdf';
 import type { KdfParams } from '../../electron/core/vault/types';
+import { isFixtureSalt, standInKey } from '../kdf-stand-in';
 
 /** Paths with forward slashes, as vitest gives the test file's path on every platform. */
 const posix = (p: string) => p.split(path.sep).join('/');
@@ -60,34 +61,16 @@ const REAL_KDF_DIRS = ['test/unit/cli/', 'test/unit/mcp/'].map((d) => `${ROOT}/$
 
 const realFor = (file: string | undefined) => !file || REAL_KDF.has(posix(file)) || REAL_KDF_DIRS.some((d) => posix(file).startsWith(d));
 
-/** The salts of the vaults committed under test/fixtures (written by real builds): opening them needs the real derivation. */
-const FIXTURE_SALTS = new Set(
-  fs
-    .readdirSync(path.join(ROOT, 'test/fixtures'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json')))
-    .flatMap((d) => (JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json'), 'utf8')) as { slots: Array<{ kdf?: { salt: string } }> }).slots)
-    .flatMap((s) => (s.kdf ? [s.kdf.salt] : [])),
-);
-
 vi.mock('../../electron/core/vault/kdf', async (importOriginal) => {
   const real = await importOriginal<typeof Kdf>();
-  const { default: sodium } = await import('libsodium-wrappers-sumo');
-  await sodium.ready;
   return {
     ...real,
     async deriveKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
       // Counted, real or not: a test that must see no derivation (a check that has to come first) reads it.
       const g = globalThis as { mnemoDerivations?: number };
       g.mnemoDerivations = (g.mnemoDerivations ?? 0) + 1;
-      if (realFor(expect.getState().testPath) || FIXTURE_SALTS.has(Buffer.from(salt).toString('base64')) || !real.kdfInBounds(params)) return real.deriveKey(password, salt, params);
-      const cost = new Uint8Array(new Uint32Array([params.opslimit, params.memlimit]).buffer);
-      const input = new Uint8Array([...password, 0, ...salt, ...cost]);
-      password.fill(0);
-      // As the worker answers: never in the same turn of the event loop.
-      await new Promise((r) => setImmediate(r));
-      const key = sodium.crypto_generichash(32, input, sodium.from_string('mnemo unit-test stand-in for Argon2id'));
-      input.fill(0);
-      return key;
+      if (realFor(expect.getState().testPath) || isFixtureSalt(salt) || !real.kdfInBounds(params)) return real.deriveKey(password, salt, params);
+      return standInKey(password, salt, params);
     },
   };
 });

@@ -1,0 +1,40 @@
+/**
+ * The stand-in for Argon2id shared by the unit setup (test/unit/fast-kdf.ts)
+ * and the e2e harness (test/e2e/fast-kdf.ts): Argon2id at the floor costs
+ * about 0.3 s of CPU plus a worker start a derivation here, and the suites
+ * make and unlock vaults by the hundred. Same contract as kdf.ts's
+ * `deriveKey` — the password buffer zeroed, the same 32-byte key for the same
+ * password, salt and cost, answered asynchronously — computed with BLAKE2b.
+ * Callers fall back to the real derivation where a child process running the
+ * real bundle, or a committed vault made by a real build, needs it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import sodium from 'libsodium-wrappers-sumo';
+import type { KdfParams } from '../electron/core/vault/types';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The salts of the vaults committed under test/fixtures (written by real builds): opening them needs the real derivation. */
+export const FIXTURE_SALTS: ReadonlySet<string> = new Set(
+  fs
+    .readdirSync(path.join(ROOT, 'test/fixtures'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json')))
+    .flatMap((d) => (JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json'), 'utf8')) as { slots: Array<{ kdf?: { salt: string } }> }).slots)
+    .flatMap((s) => (s.kdf ? [s.kdf.salt] : [])),
+);
+
+export const isFixtureSalt = (salt: Uint8Array): boolean => FIXTURE_SALTS.has(Buffer.from(salt).toString('base64'));
+
+/** The stand-in key for `password` (zeroed here), `salt` and `params`. Call only with parameters kdf.ts accepts. */
+export async function standInKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
+  await sodium.ready;
+  const cost = new Uint8Array(new Uint32Array([params.opslimit, params.memlimit]).buffer);
+  const input = new Uint8Array([...password, 0, ...salt, ...cost]);
+  password.fill(0);
+  // As the worker answers: never in the same turn of the event loop.
+  await new Promise((r) => setImmediate(r));
+  const key = sodium.crypto_generichash(32, input, sodium.from_string('mnemo unit-test stand-in for Argon2id'));
+  input.fill(0);
+  return key;
+}
