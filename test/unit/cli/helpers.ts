@@ -42,8 +42,16 @@ export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS
 /** Longer than any command takes under load, shorter than a test's limit (vitest.config.ts: 60 s). */
 const HANG_MS = 45_000;
 
+/** Made by tempDir() in this test file: removed after its last test (a thousand were left in /tmp per run). */
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((d) => fs.rm(d, { recursive: true, force: true }).catch(() => undefined)));
+});
+
 export async function tempDir(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-cli-'));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-cli-'));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh vault under a temp dir, with its own device state dir so tests never touch the user's. */
