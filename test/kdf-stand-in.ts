@@ -6,7 +6,8 @@
  * `deriveKey` — the password buffer zeroed, the same 32-byte key for the same
  * password, salt and cost, answered asynchronously — computed with BLAKE2b.
  * Callers fall back to the real derivation where a child process running the
- * real bundle, or a committed vault made by a real build, needs it.
+ * real bundle, or a committed vault made by a real build, needs it. Test
+ * bundles of the CLI and of child scripts get it through kdf-stand-in-plugin.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,16 +16,19 @@ import type { KdfParams } from '../electron/core/vault/types';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** The salts of the vaults committed under test/fixtures (written by real builds): opening them needs the real derivation. */
-export const FIXTURE_SALTS: ReadonlySet<string> = new Set(
-  fs
-    .readdirSync(path.join(ROOT, 'test/fixtures'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json')))
-    .flatMap((d) => (JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures', d.name, 'vault.json'), 'utf8')) as { slots: Array<{ kdf?: { salt: string } }> }).slots)
-    .flatMap((s) => (s.kdf ? [s.kdf.salt] : [])),
-);
+/** The salts of the vaults committed under `root`/test/fixtures (written by real builds): opening them needs the real derivation. */
+export function readFixtureSalts(root: string): string[] {
+  const dir = path.join(root, 'test/fixtures');
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'vault.json')))
+    .flatMap((d) => (JSON.parse(fs.readFileSync(path.join(dir, d.name, 'vault.json'), 'utf8')) as { slots: Array<{ kdf?: { salt: string } }> }).slots)
+    .flatMap((s) => (s.kdf ? [s.kdf.salt] : []));
+}
 
-export const isFixtureSalt = (salt: Uint8Array): boolean => FIXTURE_SALTS.has(Buffer.from(salt).toString('base64'));
+let fixtureSalts: ReadonlySet<string> | undefined;
+/** Read when first asked (a bundled child, which cannot find test/fixtures from where it runs, gets them built in instead). */
+export const isFixtureSalt = (salt: Uint8Array): boolean => (fixtureSalts ??= new Set(readFixtureSalts(ROOT))).has(Buffer.from(salt).toString('base64'));
 
 /** The stand-in key for `password` (zeroed here), `salt` and `params`. Call only with parameters kdf.ts accepts. */
 export async function standInKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {

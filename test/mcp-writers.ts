@@ -11,7 +11,7 @@ import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_BUNDLE } from '../electron/cli/bundle';
+import { TEST_CLI_BUNDLE as CLI_BUNDLE } from './test-cli';
 
 export type Answer = { content: string; is_error: boolean };
 
@@ -33,7 +33,7 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/** `mnemo mcp --vault VAULT` (the built CLI), connected with the SDK's Client as `name`. */
+/** `mnemo mcp --vault VAULT` (the tests' build of the CLI, test/test-cli.ts: build it first), connected with the SDK's Client as `name`. */
 export async function startMcpWriter(vault: string, env: NodeJS.ProcessEnv, name: string): Promise<WriterProcess> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BUNDLE, 'mcp', '--vault', vault], env: stringEnv(env), stderr: 'pipe' });
   let err = '';

@@ -12,23 +12,32 @@
  */
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { build as esbuild } from 'esbuild';
+import { build as esbuild, type Plugin } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI_BUNDLE = path.join(ROOT, 'dist/cli.js');
 const OUT = path.join(ROOT, 'dist');
 
+export interface BundleOptions {
+  ifStale?: boolean;
+  outDir?: string;
+  /** More esbuild plugins for the code (the tests' bundle swaps the key derivation for a stand-in; the shipped one has none). */
+  plugins?: Plugin[];
+  /** Files beyond electron/ and package.json whose change makes the bundle stale (those plugins' sources). */
+  moreSources?: string[];
+}
+
 /**
  * Builds the CLI into `outDir` (default dist/) unless `ifStale` and it is up
  * to date. Returns whether it built.
  */
-export async function bundleCli(opts: { ifStale?: boolean; outDir?: string } = {}): Promise<boolean> {
+export async function bundleCli(opts: BundleOptions = {}): Promise<boolean> {
   const out = opts.outDir ?? OUT;
-  if (opts.ifStale && !(await isStale(out))) return false;
+  if (opts.ifStale && !(await isStale(out, opts.moreSources ?? []))) return false;
   await mkdir(out, { recursive: true });
   const tmp = await mkdtemp(path.join(out, '.cli-build-'));
   try {
-    await build(tmp);
+    await build(tmp, opts.plugins ?? []);
     // A build asked for by name tidies the chunks of earlier builds; one made because the bundle was stale
     // may run beside a `mnemo` still loading them, so it leaves them.
     await install(tmp, out, !opts.ifStale);
@@ -39,7 +48,7 @@ export async function bundleCli(opts: { ifStale?: boolean; outDir?: string } = {
 }
 
 /** Builds the launcher `cli.js` and the folder `cli/` into `out`. */
-async function build(out: string): Promise<void> {
+async function build(out: string, plugins: Plugin[]): Promise<void> {
   const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none' } as const;
   await esbuild({
     ...common,
@@ -55,6 +64,7 @@ async function build(out: string): Promise<void> {
     // Less source for V8 to parse on every start; names are kept, so errors and stack traces still read.
     minifyWhitespace: true,
     minifySyntax: true,
+    plugins,
   });
   await esbuild({
     ...common,
@@ -86,7 +96,7 @@ async function install(tmp: string, out: string, prune: boolean): Promise<void> 
   }
 }
 
-async function isStale(out: string): Promise<boolean> {
+async function isStale(out: string, moreSources: string[]): Promise<boolean> {
   let built: number;
   try {
     built = (await stat(path.join(out, 'cli.js'))).mtimeMs;
@@ -94,7 +104,7 @@ async function isStale(out: string): Promise<boolean> {
   } catch {
     return true;
   }
-  const sources = [path.join(ROOT, 'package.json'), ...(await filesUnder(path.join(ROOT, 'electron')))];
+  const sources = [path.join(ROOT, 'package.json'), ...moreSources, ...(await filesUnder(path.join(ROOT, 'electron')))];
   for (const file of sources) if ((await stat(file)).mtimeMs > built) return true;
   return false;
 }

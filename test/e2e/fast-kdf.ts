@@ -9,7 +9,7 @@
  * built app and CLI always run the real derivation.
  *
  * Real Argon2id still runs for the specs in REAL_KDF (their vault is opened by
- * child processes running the real bundle), for the committed fixture vaults,
+ * child processes running the shipped bundle), for the committed fixture vaults,
  * and for any cost outside the floor and ceiling (refused as before).
  */
 import { test } from '@playwright/test';
@@ -19,8 +19,11 @@ import { isFixtureSalt, standInKey } from '../kdf-stand-in';
 
 export * from '../../electron/core/vault/kdf';
 
-/** Spec files whose vaults are opened by a child process (`mnemo mcp`, `mnemo memory`): derived for real. */
-const REAL_KDF = ['mcp-concurrency.spec.ts'];
+/**
+ * Spec files whose vaults are opened by a child process running the shipped bundle: derived for real. None now:
+ * mcp-concurrency's writers run the tests' build of the CLI (test/test-cli.ts), which derives as this file does.
+ */
+const REAL_KDF: string[] = [];
 
 function currentSpec(): string | undefined {
   try {

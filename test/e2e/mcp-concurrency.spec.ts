@@ -22,6 +22,7 @@ import { DEEP } from '../deep';
 import { Ledger, startMcpWriter, startMemoryWriter, viewText, writeRounds, type WriterProcess } from '../mcp-writers';
 import { lock, openMemories, PASSPHRASE, type FreshApp, readyApp } from './helpers';
 import { allTreeItemNames } from './tree-helpers';
+import { buildTestCli } from '../test-cli';
 
 const SHARED = '/memories/shared.md';
 const ROUNDS = DEEP ? 60 : 12;
@@ -77,6 +78,9 @@ async function checkOnDisk(ledger: Ledger): Promise<void> {
   expect(await ledger.problems((p) => viewText(reader, p))).toEqual([]);
   await reader.close();
 }
+
+// The writers run the tests' build of the CLI, whose key derivation matches this process's stand-in (fast-kdf.ts).
+test.beforeAll(async () => void (await buildTestCli()));
 
 test(`the app, two mnemo mcp servers and mnemo memory write at once (${ROUNDS} rounds each): nothing lost, each shown live and named`, async () => {
   test.setTimeout(DEEP ? 900_000 : 240_000);

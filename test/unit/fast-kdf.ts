@@ -7,14 +7,17 @@
  * BAD_HEADER, the password buffer zeroed, the same 32-byte key for the same
  * password, salt and cost, answered asynchronously — computed with BLAKE2b.
  *
- * Real Argon2id still runs wherever it matters: the files in REAL_KDF below
- * (the KDF's own tests, and every test whose vault is opened by a child
- * process — the CLI, `mnemo mcp`, crash and lock children run the real
- * bundle, so a vault made here with the stand-in would not open there: a
- * file missing from the list fails loudly, never passes by mistake), for the
- * vaults committed under test/fixtures (made by real builds) and the
- * packaged-layout test. The stand-in itself is test/kdf-stand-in.ts, which the
- * e2e specs use too (test/e2e/fast-kdf.ts). Nothing outside test/ changes.
+ * Child processes derive the same way: the CLI the tests run (test/test-cli.ts)
+ * and the bundled crash, lock and per-call children (bundle-child.ts) are
+ * built with the stand-in (test/kdf-stand-in-plugin.ts), so a vault made here
+ * opens there and the other way round. Real Argon2id still runs wherever it
+ * matters: the files in REAL_KDF below (the KDF's own tests, the test of the
+ * shipped bundle, and tests whose children run from source under tsx — a file
+ * missing from the list fails loudly with a wrong passphrase, never passes by
+ * mistake), for the vaults committed under test/fixtures (made by real builds)
+ * and the packaged-layout test. The stand-in itself is test/kdf-stand-in.ts,
+ * which the e2e specs use too (test/e2e/fast-kdf.ts). Nothing outside test/
+ * changes but a `plugins` option of the CLI's build, which only tests pass.
  */
 import path from 'node:path';
 import { expect, vi } from 'vitest';
@@ -33,33 +36,23 @@ const REAL_KDF = new Set(
     'test/unit/vault/crypto.test.ts',
     // Strengthening from Settings: the slot at the new, higher cost is made and opened by the real worker.
     'test/unit/main/recovery-rollback.test.ts',
-    // Their vaults are opened by child processes running the real bundle.
-    'test/conformance/mcp.test.ts',
-    'test/unit/chat/cli-interactive.test.ts',
-    'test/unit/chat/secrets.test.ts',
+    // The shipped bundle itself (dist/cli.js, not the tests' build of it) opens their vaults.
+    'test/unit/cli/bundle.test.ts',
+    // Their vaults are opened by child processes run from source with tsx, which derive for real.
     'test/unit/main/headless-vault.test.ts',
     'test/unit/mcp-channel/channel.test.ts',
     'test/unit/mcp-channel/configs.test.ts',
     'test/unit/mcp-channel/other-user.test.ts',
-    'test/unit/projects/pre-projects.test.ts',
-    'test/unit/vault/crash.test.ts',
     'test/unit/vault/lock-disk-full.test.ts',
     'test/unit/vault/lock-file-lost.test.ts',
     'test/unit/vault/lock-identity.test.ts',
     'test/unit/vault/lock-record.test.ts',
     'test/unit/vault/lock.test.ts',
-    'test/unit/vault/percall-attack.test.ts',
-    'test/unit/vault/percall-processes.test.ts',
-    'test/unit/vault/percall-race.test.ts',
-    'test/unit/vault/percall-scale.test.ts',
-    'test/unit/vault/percall.test.ts',
     'test/unit/vault/special-files.test.ts',
   ].map((f) => `${ROOT}/${f}`),
 );
-/** Whole folders whose tests run the CLI or `mnemo mcp` as child processes. */
-const REAL_KDF_DIRS = ['test/unit/cli/', 'test/unit/mcp/'].map((d) => `${ROOT}/${d}`);
 
-const realFor = (file: string | undefined) => !file || REAL_KDF.has(posix(file)) || REAL_KDF_DIRS.some((d) => posix(file).startsWith(d));
+const realFor = (file: string | undefined) => !file || REAL_KDF.has(posix(file));
 
 vi.mock('../../electron/core/vault/kdf', async (importOriginal) => {
   const real = await importOriginal<typeof Kdf>();

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { setApiKey } from '../../../electron/core/chat/settings-store';
 import { memoryCall, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
-import { FAST_KDF, mnemo } from '../cli/helpers';
-import { CLI_BUNDLE } from '../../../electron/cli/bundle';
+import { CLI_BUNDLE, FAST_KDF, mnemo } from '../cli/helpers';
 
 const PASSPHRASE = 'passphrase-marker-Quokka-2041';
 const API_KEY = 'sk-ant-api03-SECRETmarkerWombat7788';

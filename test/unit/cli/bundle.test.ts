@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLI_BUNDLE, FAST_KDF, PASS, tempDir } from './helpers';
+import { FAST_KDF, PASS, SHIPPED_CLI_BUNDLE as CLI_BUNDLE, tempDir } from './helpers';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

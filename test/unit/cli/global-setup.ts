@@ -1,6 +1,10 @@
-/** Builds dist/cli.js once before the tests if it is missing or older than the sources: the CLI tests run the real bundle. */
+/**
+ * Builds the CLI once before the tests if it is missing or older than the sources: dist/cli.js, which the tests
+ * about the shipped bundle run, and the tests' own build of it (test/test-cli.ts), which the rest run.
+ */
 import { bundleCli } from '../../../electron/cli/bundle';
+import { buildTestCli } from '../../test-cli';
 
 export default async function setup(): Promise<void> {
-  await bundleCli({ ifStale: true });
+  await Promise.all([bundleCli({ ifStale: true }), buildTestCli()]);
 }

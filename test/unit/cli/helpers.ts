@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { CLI_BUNDLE } from '../../../electron/cli/bundle';
+import { SHIPPED_CLI_BUNDLE, TEST_CLI_BUNDLE } from '../../test-cli';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
 export const PASS = 'correct horse battery staple';
@@ -16,8 +16,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The bundled CLI as a user runs it (built by the global setup). */
-export { CLI_BUNDLE };
+/**
+ * The bundled CLI as a user runs it, but deriving keys with the tests' stand-in for Argon2id (test/test-cli.ts;
+ * built by the global setup), as this test process does: a vault either makes, the other opens.
+ */
+export const CLI_BUNDLE = TEST_CLI_BUNDLE;
+/** The bundle as shipped, for the tests about the bundle itself; its vaults need the real derivation. */
+export { SHIPPED_CLI_BUNDLE };
 
 /** Runs `node dist/cli.js args…` (the bundle, as installed) with the given stdin text and exactly the given environment. */
 export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {

@@ -1,0 +1,20 @@
+/**
+ * The CLI bundle the tests run as a child process: the shipped build
+ * (electron/cli/bundle.ts) with the key derivation swapped for the test
+ * stand-in (kdf-stand-in-plugin.ts), so that vaults made in the test process
+ * and by the child open each other at no Argon2id cost. Kept apart from
+ * dist/ under node_modules/.cache; built by the unit suite's global setup,
+ * and by whatever starts it otherwise, when stale. The tests about the
+ * shipped bundle itself (what it loads, the packaged app) run dist/cli.js.
+ */
+import path from 'node:path';
+import { bundleCli, CLI_BUNDLE as SHIPPED_CLI_BUNDLE } from '../electron/cli/bundle';
+import { kdfStandInPlugin, STAND_IN_SOURCES } from './kdf-stand-in-plugin';
+
+const OUT = path.resolve(import.meta.dirname, '../node_modules/.cache/mnemo-test-cli');
+export const TEST_CLI_BUNDLE = path.join(OUT, 'cli.js');
+export { SHIPPED_CLI_BUNDLE };
+
+export function buildTestCli(): Promise<boolean> {
+  return bundleCli({ ifStale: true, outDir: OUT, plugins: [kdfStandInPlugin()], moreSources: STAND_IN_SOURCES });
+}
