@@ -70,7 +70,13 @@ test('the memory list collapses and its separator resizes it by keyboard, report
 
   const hide = page.getByRole('button', { name: 'Hide memory list' });
   await expect(hide).toHaveAttribute('aria-expanded', 'true');
+  // An icon, as the conversation list's toggle, not a text glyph: the chevron points to the start while the list
+  // shows (sin of its turn, b of the matrix, 1) and to the end once it is hidden (-1).
+  expect(await hide.textContent()).toBe('Hide memory list');
+  const turn = (name: string) => page.getByRole('button', { name }).locator('svg').evaluate((e) => Math.round(new DOMMatrix(getComputedStyle(e).transform).b));
+  await expect.poll(() => turn('Hide memory list')).toBe(1);
   await hide.click();
+  await expect.poll(() => turn('Show memory list')).toBe(-1);
   await expect(page.getByRole('tree', { name: 'Memories' })).toBeHidden();
   expect(await width(editor)).toBeGreaterThan(wide);
   // The toggle moves out of the hidden list (and back into its first row), and keeps the focus, so Enter toggles again.

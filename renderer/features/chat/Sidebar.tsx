@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
 import type { DeletedProject, Project } from '../../../electron/shared/projects';
+import { Chevron } from '../../components/Chevron';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
@@ -138,9 +139,7 @@ export function Sidebar({ list, selected, onSelect, onNew, onChanged }: { list: 
             }}
           >
             {/* A disclosure chevron: down while the list shows, toward the text's end while it is hidden. */}
-            <svg aria-hidden="true" className="chevron" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-              <path d="M6 9l6 6 6-6" />
-            </svg>
+            <Chevron />
           </button>
         </div>
         <button onClick={() => onNew({ project: picked, temporary: true })} title={t('rail.newTemporaryTitle')}>

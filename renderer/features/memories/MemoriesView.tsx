@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MemoryDraft } from '../../../electron/shared/drafts';
+import { Chevron } from '../../components/Chevron';
 import { ErrorText } from '../../components/ErrorText';
 import '../../components/PrimaryButton.css';
 import { call, messageOf } from '../../lib/api';
@@ -102,7 +103,8 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   const toReview = review.entries?.length ?? 0;
   const listToggle = (
     <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? t('view.hideList') : t('view.showList')}>
-      <span aria-hidden="true">{listShown ? '⟨' : '⟩'}</span>
+      {/* Shown: pointing toward the list it folds away (the start side); hidden: toward where it comes back. */}
+      <Chevron />
       <span className="spoken">{listShown ? t('view.hideList') : t('view.showList')}</span>
     </button>
   );
