@@ -130,12 +130,7 @@ interface SizeFigures {
 async function editMessages(vault: ReturnType<Fresh['session']['unlocked']>, id: string, replies: number, edits: number, tag: string): Promise<void> {
   const conversations = new Conversations(vault);
   const exchange = (i: number, user: string) => ({ user, reply: seededReply(i, tag) });
-  // The API history a chat keeps beside the transcript (one user and one assistant message an exchange): a branch cuts both.
-  await conversations.update(id, (c) => ({
-    ...c,
-    messages: c.transcript.map((e) => (e.role === 'user' ? { role: 'user' as const, content: e.text } : { role: 'assistant' as const, content: [{ type: 'text' as const, text: e.text }] })),
-    turnStarts: Array.from({ length: replies }, (_, i) => 2 * i),
-  }));
+  // The conversation was seeded with its API history (seedConversation's apiHistory): a branch cuts it with the transcript.
   for (let e = 1; e <= edits; e++) {
     // Recent messages, as people edit: the 2nd, 4th, … 18th from the end (an edit far back that then grows the
     // conversation to its old length again costs more to open, as every record the log holds is read: see README).
@@ -161,9 +156,10 @@ async function measureSize(replies: number, edits = 0): Promise<SizeFigures> {
   const { app, fake } = await start();
   try {
     const vault = app.session.unlocked();
-    await seedConversation(vault, 'Other', 1, 'other');
+    // Both with the API history beside the transcript, as real chats have, so plain and edited sizes compare alike.
+    await seedConversation(vault, 'Other', 1, 'other', { apiHistory: true });
     const title = `Seeded ${replies}${edits ? ` edited ${edits}` : ''}`;
-    const seeded = await seedConversation(vault, title, replies, title);
+    const seeded = await seedConversation(vault, title, replies, title, { apiHistory: true });
     if (edits) await editMessages(vault, seeded, replies, edits, title);
     // A new conversation refreshes the sidebar, which now lists both.
     await app.page.getByRole('button', { name: 'New conversation' }).click();

@@ -11,8 +11,12 @@ export function seededReply(i: number, tag = ''): string {
   return `Here is version ${i} of the function.\n\n\`\`\`${i % 2 ? '' : 'ts'}\nfunction work${i}() {\n${CODE_60}\n}\n\`\`\`\n\nThat was reply ${i}.${tag ? ` ${tag}` : ''}`;
 }
 
-/** Stores a conversation titled `title` holding `replies` exchanges, each reply ending with `tag`; returns its id. */
-export async function seedConversation(vault: VaultApi, title: string, replies: number, tag = ''): Promise<string> {
+/**
+ * Stores a conversation titled `title` holding `replies` exchanges, each reply ending with `tag`; returns its id.
+ * With `apiHistory`, also the API messages a chat keeps beside its transcript (one user and one assistant message
+ * an exchange, and where each turn starts), as every real conversation has: what main reads when it opens one.
+ */
+export async function seedConversation(vault: VaultApi, title: string, replies: number, tag = '', opts: { apiHistory?: boolean } = {}): Promise<string> {
   const conversations = new Conversations(vault);
   const c = await conversations.create();
   const transcript: TranscriptEntry[] = [];
@@ -21,6 +25,12 @@ export async function seedConversation(vault: VaultApi, title: string, replies: 
     transcript.push({ role: 'user', text: `Show me version ${i}.`, at: at + 2000 * i });
     transcript.push({ role: 'assistant', text: seededReply(i, tag), at: at + 2000 * i + 1000, tools: [] });
   }
-  await conversations.save({ ...c, title, transcript });
+  const history = opts.apiHistory
+    ? {
+        messages: transcript.map((e) => (e.role === 'user' ? { role: 'user' as const, content: e.text } : { role: 'assistant' as const, content: [{ type: 'text' as const, text: e.text }] })),
+        turnStarts: Array.from({ length: replies }, (_, i) => 2 * i),
+      }
+    : {};
+  await conversations.save({ ...c, title, transcript, ...history });
   return c.id;
 }
