@@ -38,5 +38,5 @@ export async function deriveKey(password: Uint8Array, salt: Uint8Array, params: 
   };
 }
 
-/** The sources of the stand-in, for a test bundle's staleness check. */
-export const STAND_IN_SOURCES = [path.join(ROOT, 'test/kdf-stand-in.ts'), path.join(ROOT, 'test/kdf-stand-in-plugin.ts')];
+/** The sources of the stand-in, for a test bundle's staleness check: its code, and the fixtures whose salts it builds in. */
+export const STAND_IN_SOURCES = [path.join(ROOT, 'test/kdf-stand-in.ts'), path.join(ROOT, 'test/kdf-stand-in-plugin.ts'), path.join(ROOT, 'test/fixtures')];
