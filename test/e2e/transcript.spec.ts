@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { memoryCall, reply, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { shot, eachWithFakeApi, type FreshApp, newConversationButton } from './helpers';
+import { shot, eachWithFakeApi, idle, type FreshApp, newConversationButton } from './helpers';
 import { seedConversation } from './seed';
 
 let app: FreshApp;
@@ -107,7 +107,10 @@ test('a long conversation opens with its newest messages only; "Show earlier mes
   // A new reply keeps everything loaded.
   fake.script(reply(text('Reply three hundred.')));
   await send(page, 'One more.');
+  // Sending goes to the end to show the reply, wherever the reader was; it is there once saved too, not only while streaming.
+  await idle(page);
   await expect(lastReply(page)).toContainText('Reply three hundred.');
+  await expect(lastReply(page)).toBeInViewport();
   await expect(page.getByRole('button', { name: /earlier messages/ })).toHaveCount(0);
 });
 
@@ -177,6 +180,36 @@ test('the transcript follows a streaming reply at the bottom, and stays where th
   expect(Math.abs((await scrollState(page)).top - before.top)).toBeLessThanOrEqual(2);
   await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await expect(lastReply(page)).toContainText('End of stream.');
+});
+
+test('a scroll event the reader did not cause (the view where the window put it, a message below grown) does not stop following the reply', async () => {
+  const { page } = app;
+  await seedConversation(app.session.unlocked(), 'Follow test', 60);
+  await openSeeded(page, 'Follow test');
+  await expect(lastReply(page)).toContainText('That was reply 59.');
+  const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+  const streamed = { ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 };
+  fake.script(streamed);
+  await send(page, 'Stream something long.');
+  const streaming = page.locator('article.streaming');
+  await expect(streaming).toContainText('word20');
+  await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
+  // What a busy machine can do: something below grows (a message measured taller than its guess) and a scroll event
+  // comes (the window's own size correction) before the render that pins the end again. The reader did nothing.
+  const fromBottomAtEvent = await page.getByRole('region', { name: 'Conversation' }).evaluate((el) => {
+    const grown = document.createElement('div');
+    grown.style.height = '600px';
+    el.querySelector('.tx-tail')!.append(grown);
+    el.dispatchEvent(new Event('scroll'));
+    const away = el.scrollHeight - el.scrollTop - el.clientHeight;
+    grown.remove();
+    return away;
+  });
+  expect(fromBottomAtEvent, 'the event found the view away from the end').toBeGreaterThan(500);
+  streamed.delayMs = 0;
+  await expect(lastReply(page)).toContainText('End of stream.');
+  await expect.poll(async () => (await scrollState(page)).fromBottom, { message: 'still at the end' }).toBeLessThanOrEqual(48);
+  await expect(lastReply(page)).toBeInViewport();
 });
 
 test("a reply's text blocks and memory chips keep Claude's order and stay separate blocks, while streaming and once saved", async () => {

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TranscriptEntry } from '../../../electron/shared/chat';
@@ -111,7 +111,18 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
     const rows = inner.current;
     if (box && rows) setMargin(rows.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop);
   }, [hasEarlier]);
+  /**
+   * Where the window itself last put the view (a pin to the end, a size correction, a jump): a scroll event that
+   * finds the view still there is the window's own, not the reader's. On a busy machine such an event can come after
+   * a message below grew and before the render that pins the end again; it must not stop the following.
+   */
+  const placed = useRef<number | undefined>(undefined);
+  const movedByReader = (el: HTMLElement) => placed.current === undefined || Math.abs(el.scrollTop - placed.current) > 1;
   const virtualizer = useVirtualizer({
+    scrollToFn: (offset, options, instance) => {
+      elementScroll(offset, options, instance);
+      if (scroller.current) placed.current = scroller.current.scrollTop;
+    },
     count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => estimate(entries[i]),
@@ -140,19 +151,22 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
     if (!el) return;
     // A render can run between the reader's scroll and its event (a busy machine queues both): the event would come
     // too late to stop this pin, which would pull the reader back to the end. The position itself says they left.
-    if (pinnedTop.current !== undefined && el.scrollTop < pinnedTop.current - BOTTOM_SLACK && !nearEnd(el)) atBottom.current = false;
+    if (pinnedTop.current !== undefined && movedByReader(el) && el.scrollTop < pinnedTop.current - BOTTOM_SLACK && !nearEnd(el)) atBottom.current = false;
     const work = heldIn(el, editing.current);
     if (work) {
       // Just opened or pressed, it is where the reader looks; one they scrolled away from stays out of view.
       const seen = held.current?.el === work ? held.current.seen : true;
-      if (seen && !inView(el, work)) bringIntoView(el, work);
+      if (seen && !inView(el, work)) {
+        bringIntoView(el, work);
+        placed.current = el.scrollTop;
+      }
       held.current = { el: work, seen, size: sizeOf(el) };
       return;
     }
     held.current = undefined;
     if (!atBottom.current) return;
     el.scrollTop = el.scrollHeight;
-    pinnedTop.current = el.scrollTop;
+    pinnedTop.current = placed.current = el.scrollTop;
   }, []);
 
   // Every render may have grown the content (streamed text, a measured message): keep the end in view if it was.
@@ -171,6 +185,8 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
   // A message sent: show its reply as it comes, wherever the reader was.
   useLayoutEffect(() => {
     if (followKey === undefined) return;
+    // The reader's earlier place (above the end) is not a reason to stay: they asked for the reply.
+    pinnedTop.current = undefined;
     atBottom.current = true;
     follow();
   }, [followKey, follow]);
@@ -198,7 +214,8 @@ function List({ entries, decor, earlier, onEarlier, followKey, onOpen, tail }: O
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
-        atBottom.current = nearEnd(el);
+        // Only the reader's own scrolling leaves the end; the window's own scrolls keep following while it follows.
+        atBottom.current = nearEnd(el) || (atBottom.current && !movedByReader(el));
         // A resize scrolls too (the end moves): only the reader's own scrolling takes it out of view.
         if (held.current && held.current.size === sizeOf(el)) held.current.seen = inView(el, held.current.el);
         if (atBottom.current) pinnedTop.current = el.scrollTop;
