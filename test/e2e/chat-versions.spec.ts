@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp, newConversationButton } from './helpers';
+import { expectAccessible, idle, lastReply, lock, messageBox, send, shot, unlock, type FreshApp, readyApp, newConversationButton } from './helpers';
 import { seedConversation } from './seed';
 
 test.describe.configure({ mode: 'serial' });
@@ -33,8 +33,6 @@ const shown = (page: Page, words: string) => page.getByRole('article').filter({ 
 const editor = (page: Page) => page.getByRole('textbox', { name: 'Your edit' });
 /** A reply slow enough (about 6 s) that what the window shows while it streams can be checked, on a busy machine too. */
 const slow = (words: string) => ({ ...reply(text(`${words} `.repeat(12).trim())), delayMs: 120, chunk: 4 });
-/** Waits until no turn runs (Send is back in place of Stop). */
-const idle = (page: Page) => expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 /** What the fake received last: the API history, as JSON. */
 const lastSent = () => JSON.stringify(fake.requests.at(-1)!.body.messages);
 

@@ -1,5 +1,6 @@
 /** The chat screen end to end: real handlers, the real SDK, and test/fake-anthropic as Claude. */
 import { expect, test } from '@playwright/test';
+import { Conversations } from '../../electron/core/chat/conversations';
 import { saveSettings, setApiKey } from '../../electron/core/chat/settings-store';
 import { apiError, memoryCall, reply, resultText, text, toolResults, type FakeAnthropic } from '../fake-anthropic/server';
 import { lastReply, lock, messageBox as message, openMemories, send, shot, typeInEditor, unlock, eachWithFakeApi, type FreshApp, newConversationButton } from './helpers';
@@ -189,4 +190,26 @@ test('edit last message opens the message in place; sending the edit replaces th
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
   await expect(page.getByRole('article', { name: 'You' }).getByRole('group', { name: 'Versions of this message' })).toContainText('2 / 2');
   expect(fake.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Capital of Italy?' }]);
+});
+
+test('Enter pressed twice before main has answered sends the message once, into one conversation; Send waits meanwhile', async () => {
+  const { page } = app;
+  fake.script(reply(text('Only once.')), reply(text('A second reply nobody asked for.')));
+  await message(page).fill('Say it once.');
+  // Both presses in one task: the second comes while the first is still making the conversation and asking main.
+  await message(page).evaluate((box) => {
+    const seen = ((window as unknown as { __sendStates: string[] }).__sendStates = [] as string[]);
+    const send = document.querySelector('button.send')!;
+    new MutationObserver(() => seen.push(send.getAttribute('aria-disabled') ?? 'none')).observe(send, { attributes: true, attributeFilter: ['aria-disabled'] });
+    const enter = () => box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }));
+    enter();
+    enter();
+  });
+  await expect(lastReply(page)).toContainText('Only once.');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  expect(fake.requests.length, 'one request to the API').toBe(1);
+  await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
+  expect((await new Conversations(vault()).list()).length, 'one conversation').toBe(1);
+  const sendStates = await page.evaluate(() => (window as unknown as { __sendStates: string[] }).__sendStates);
+  expect(sendStates[0], 'Send is shown as not available while the message is on its way').toBe('true');
 });

@@ -212,5 +212,16 @@ export async function send(page: Page, text: string): Promise<void> {
   await messageBox(page).press('Enter');
 }
 
+/**
+ * Waits until no turn runs: Send is back in place of Stop, and available (a message just sent shows Send as not
+ * available until main has started its turn, so a check right after pressing Enter does not pass too early).
+ */
+export async function idle(page: Page): Promise<void> {
+  const sendButton = page.getByRole('button', { name: 'Send' });
+  await expect(sendButton).toBeVisible();
+  await expect(sendButton).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(sendButton).toBeVisible();
+}
+
 /** Claude's latest reply in the transcript. */
 export const lastReply = (page: Page) => page.getByRole('article', { name: 'Claude' }).last();

@@ -12,7 +12,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Conversations } from '../../electron/core/chat/conversations';
 import type { TranscriptEntry } from '../../electron/shared/chat';
 import { memoryCall, reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from '../fake-anthropic/server';
-import { expectAccessible, freshApp, lastReply, messageBox, PASSPHRASE, send, shot, type FreshApp } from './helpers';
+import { expectAccessible, freshApp, idle, lastReply, messageBox, PASSPHRASE, send, shot, type FreshApp } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -50,7 +50,6 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Conversations'
 const row = (page: Page, title: string) => nav(page).getByRole('button', { name: title, exact: true });
 const versionsOf = (where: Locator) => where.getByRole('group', { name: 'Versions of this message' });
 const sendButton = (page: Page) => page.getByRole('button', { name: 'Send' });
-const idle = (page: Page) => expect(sendButton(page)).toBeVisible();
 
 async function box(l: Locator) {
   const b = await l.boundingBox();

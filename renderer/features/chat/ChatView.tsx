@@ -176,6 +176,7 @@ export function ChatView({
           setDraft={(text) => dispatch({ type: 'typed', text })}
           input={input}
           busy={Boolean(live)}
+          sending={turns.sending}
           onSend={() => void turns.send(draft)}
           onStop={turns.stop}
           onEditLast={!live && lastUserIndex !== undefined && !editingHere ? () => actions.startEdit(lastUserIndex) : undefined}

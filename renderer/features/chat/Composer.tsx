@@ -11,6 +11,8 @@ interface Props {
   input: RefObject<HTMLTextAreaElement | null>;
   /** A reply is streaming: Stop instead of Send. */
   busy: boolean;
+  /** The message just sent is on its way to main (see use-turn.ts). */
+  sending?: boolean;
   onSend: () => void;
   onStop: () => void;
   /** Shown when there is a last message to edit: opens its editor in place. */
@@ -26,7 +28,7 @@ interface Props {
  * "Attach files…" (main's dialog), by dropping them on the box, or by pasting
  * an image; they wait as removable chips above the box until sent.
  */
-export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditLast, total, attachments: a, model }: Props) {
+export function Composer({ draft, setDraft, input, busy, sending, onSend, onStop, onEditLast, total, attachments: a, model }: Props) {
   const { t } = useTranslation('chat');
   const [over, setOver] = useState(false);
   const hasFiles = (types: readonly string[]) => types.includes('Files');
@@ -114,7 +116,8 @@ export function Composer({ draft, setDraft, input, busy, onSend, onStop, onEditL
             {t('composer.stop')}
           </button>
         ) : (
-          <button type="submit" className="primary send" disabled={!draft.trim() && a.pending.length === 0}>
+          // While the message is on its way, Send stays where it is (focus too) but is not available: a second press sends nothing.
+          <button type="submit" className="primary send" disabled={!draft.trim() && a.pending.length === 0} aria-disabled={sending || undefined}>
             {t('composer.send')}
           </button>
         )}

@@ -123,12 +123,30 @@ export function useTurn(deps: TurnDeps) {
     }
   };
 
+  /**
+   * A message on its way to main (its conversation being made, main not yet answered): a second Enter or click
+   * meanwhile is the same message and sends nothing. The ref decides; the state shows Send as not available.
+   */
+  const sendingNow = useRef(false);
+  const [sending, setSending] = useState(false);
   /** Sends `text` with the waiting attachments (or `withFiles`, when they were just given back and not yet shown). */
   const send = async (text: string, withFiles?: AttachmentRef[]) => {
-    const { attachments, open } = latest.current;
+    const { attachments } = latest.current;
     // Words, files or both: an image alone is a message too.
     if (!text.trim() && !(withFiles ?? attachments.pending).length) return;
     if (store.get().live) return fail('busy', '', 'busySend');
+    if (sendingNow.current) return;
+    sendingNow.current = true;
+    setSending(true);
+    try {
+      await sendNow(text, withFiles);
+    } finally {
+      sendingNow.current = false;
+      setSending(false);
+    }
+  };
+  const sendNow = async (text: string, withFiles?: AttachmentRef[]) => {
+    const { attachments, open } = latest.current;
     dispatch({ type: 'clearedFailure' });
     let target: Awaited<ReturnType<OpenConversation['target']>>;
     try {
@@ -227,5 +245,5 @@ export function useTurn(deps: TurnDeps) {
     [dispatch],
   );
 
-  return { send, continueTurn, startVersion, stop, retry, pickModel, fail, decide };
+  return { send, sending, continueTurn, startVersion, stop, retry, pickModel, fail, decide };
 }
