@@ -48,7 +48,7 @@ export function sample<T>(items: readonly T[], n: number, seed: number): T[] {
 /**
  * All of `always` and `rest` under MNEMO_DEEP; else `always` plus `n` of `rest` picked by `seed` alone (so
  * each of `rest` is taken in turn across runs), in their original order. For the per-language specs:
- * English every run, one other language per run by the printed seed, all five in `npm run test:deep`.
+ * one language per run by the printed seed, all five in `npm run test:deep`.
  */
 export function rotate<A, B>(always: readonly A[], rest: readonly B[], n: number, seed: number): (A | B)[] {
   if (DEEP || n >= rest.length) return [...always, ...rest];

@@ -26,15 +26,17 @@ function tr(lng: string, key: string, values: Record<string, string> = {}): stri
     .replace(/<\/?\d+>/g, '');
 }
 
-// English every run and one other language per run (all five under test:deep): each is a full walk.
+// One language per run, taken in turn by the printed seed (all five under test:deep): each is a full walk; every
+// other spec runs in English.
 // The seed is offset per spec so that one run's three specs tend to take different languages.
-const OTHERS = [
+const LANGUAGES = [
+  ['en-US', 'en'],
   ['zh-CN', 'zh-CN'],
   ['ja-JP', 'ja'],
   ['id-ID', 'id'],
   ['pt-BR', 'pt-BR'],
 ] as const;
-for (const [locale, lng] of rotate([['en-US', 'en']] as const, OTHERS, 1, randomSeed('i18n-chat: languages'))) {
+for (const [locale, lng] of rotate([], LANGUAGES, 1, randomSeed('i18n-chat: languages'))) {
   test(`the chat in ${lng}: controls, a reply with its memory chip and an approval card, in the window's language`, async () => {
     const fake = await startFakeAnthropic();
     const app = await readyApp({ locale, anthropicBaseURL: fake.baseURL });

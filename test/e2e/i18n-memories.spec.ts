@@ -24,9 +24,10 @@ function tr(lng: string, ns: 'common' | 'memories', key: string, values: Record<
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-// English every run and one other language per run (all five under test:deep): each is a full walk.
+// One language per run, taken in turn by the printed seed (all five under test:deep): each is a full walk; every
+// other spec runs in English.
 // The seed is offset per spec so that one run's three specs tend to take different languages.
-for (const lng of rotate(['en'], ['zh-CN', 'ja', 'id', 'pt-BR'], 1, randomSeed('i18n-memories: languages') + 1)) {
+for (const lng of rotate([], ['en', 'zh-CN', 'ja', 'id', 'pt-BR'], 1, randomSeed('i18n-memories: languages') + 1)) {
   test(`browse, open, edit and read the history of a memory in ${lng}`, async () => {
     // Five screens, each checked by axe in light and dark: longer than one step of a spec.
     test.setTimeout(180_000);

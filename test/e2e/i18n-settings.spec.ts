@@ -28,9 +28,10 @@ async function shotSection(page: Page, lang: string, heading: string, name: stri
   await shot(page, `i18n-settings-${lang}-${name}`);
 }
 
-// English every run and one other language per run (all five under test:deep): each is a full walk.
+// One language per run, taken in turn by the printed seed (all five under test:deep): each is a full walk; every
+// other spec runs in English.
 // The seed is offset per spec so that one run's three specs tend to take different languages.
-for (const lang of rotate(['en'] as const, ['zh-CN', 'ja', 'id', 'pt-BR'] as const, 1, randomSeed('i18n-settings: languages') + 2)) {
+for (const lang of rotate([], ['en', 'zh-CN', 'ja', 'id', 'pt-BR'] as const, 1, randomSeed('i18n-settings: languages') + 2)) {
   test(`unlock, Settings, the palette and the shortcut sheet in ${lang}`, async () => {
     const app = await readyApp({ locale: lang });
     const t = (key: string) => tr(lang, key);
