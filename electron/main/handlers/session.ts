@@ -229,6 +229,8 @@ export class AppSession {
     }
     this.locking ??= (async () => {
       await turnsSaved;
+      // Again: the window hands drafts over debounced, so one typed in a temporary chat may have come meanwhile.
+      this.drafts.dropChatIn((id) => this.temporary.has(id));
       this.temporary.clear();
       await this.keepDrafts(vault);
       if (vault.isUnlocked()) {
@@ -275,6 +277,7 @@ export class AppSession {
     this.attachments.clear();
     // Quitting in the middle of a reply keeps the message and what had streamed, as a lock does.
     await Promise.all([this.stopTurns(), this.watchersLocking()]);
+    this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
     if (this.vault?.isUnlocked()) await this.keepDrafts(this.vault);
