@@ -233,6 +233,8 @@ export class AppSession {
       this.drafts.dropChatIn((id) => this.temporary.has(id));
       this.temporary.clear();
       await this.keepDrafts(vault);
+      // Again, with no await before the keys go: a file may have been attached while the lock waited.
+      this.attachments.clear();
       if (vault.isUnlocked()) {
         vault.lock();
         this.ctx.emit('vaultLocked', { reason });
@@ -282,6 +284,7 @@ export class AppSession {
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
     if (this.vault?.isUnlocked()) await this.keepDrafts(this.vault);
     this.drafts.forget();
+    this.attachments.clear();
     this.unsubscribe?.();
     await this.vault?.close();
     this.vault = undefined;
