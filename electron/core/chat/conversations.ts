@@ -22,6 +22,8 @@ const INDEX = 'conversations-index';
 /** An index entry; `hv` (several computers): the head's version it was made from, so another computer's change is seen. */
 type Indexed = ConversationSummary & { hv?: string };
 const headOf = (id: string) => `conversations/${id}`;
+/** Where a conversation's stored version `k` (branches.ts) is kept, beside its log. */
+const tailKeyOf = (id: string, k: string) => `conversation-log/${id}/b${k}`;
 /** The most conversations one search returns (newest first); a longer query narrows it. */
 export const MAX_CONVERSATION_HITS = 100;
 /** A search hit: the conversation, a clean snippet of where the query is, and the matched ranges in it. */
@@ -268,7 +270,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(id);
     const key = (k: string) => {
       if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', m('errors:conversation.badVersionName'));
-      return `conversation-log/${id}/b${k}`;
+      return tailKeyOf(id, k);
     };
     const internal = this.vault.internal;
     return { put: (k, tail) => internal.putJSON(key(k), tail), get: (k) => internal.getJSON<Tail>(key(k)), remove: (k) => internal.delete(key(k)) };
@@ -303,7 +305,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       try {
         const head = await readSummary(this.vault, id);
         const forks = (head?.meta.forks ?? []) as Fork[];
-        for (const k of await unnamedTails(forks, stored, this.tails(id))) await this.tails(id).remove(k);
+        for (const k of await unnamedTails(forks, stored, this.tails(id))) {
+          // Several computers: another's version arrives before the head that names it; only what was written here goes.
+          if (this.vault.internal.sweepable?.(tailKeyOf(id, k)) ?? true) await this.tails(id).remove(k);
+        }
       } catch (err) {
         if (!(err instanceof VaultError)) throw err;
       }
