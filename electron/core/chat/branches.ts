@@ -333,7 +333,10 @@ export class FirstMessages {
   async of(key: string, tails: Pick<TailStore, 'get'>): Promise<string | undefined> {
     const known = this.byTail.get(key);
     if (known !== undefined) return known;
-    const tail = await tails.get(key).catch(() => undefined);
+    // A store may throw before it answers (a name it refuses): that too is a tail that cannot be read now.
+    const tail = await Promise.resolve()
+      .then(() => tails.get(key))
+      .catch(() => undefined);
     const digest = this.digest(tail?.transcript[0]);
     // A tail that cannot be read now is not remembered: it is read again next time.
     if (digest !== undefined) this.byTail.set(key, digest);

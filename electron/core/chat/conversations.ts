@@ -22,6 +22,8 @@ const INDEX = 'conversations-index';
 /** An index entry; `hv` (several computers): the head's version it was made from, so another computer's change is seen. */
 type Indexed = ConversationSummary & { hv?: string };
 const headOf = (id: string) => `conversations/${id}`;
+/** Where a conversation's stored version `k` (branches.ts) is kept, beside its log. */
+const tailKeyOf = (id: string, k: string) => `conversation-log/${id}/b${k}`;
 /** The most conversations one search returns (newest first); a longer query narrows it. */
 export const MAX_CONVERSATION_HITS = 100;
 /** A search hit: the conversation, a clean snippet of where the query is, and the matched ranges in it. */
@@ -58,14 +60,31 @@ function firstMessagesOf(vault: VaultApi): FirstMessages {
 }
 
 /**
- * Vaults (one per unlock of the app or the CLI) whose index has been checked
- * against every conversation's head: a save writes the head before the index,
- * so a crash between the two leaves an entry with the old title, count or date
- * that no later read would otherwise notice.
+ * Which unlock of a vault this is: the app keeps one Vault object across its
+ * locks and unlocks, so what is done "once per unlock" is remembered by this
+ * count, which each lock moves on, not by the object.
  */
-const checked = new WeakSet<VaultApi>();
-/** Vaults whose orphaned conversation logs have been looked for (see `sweep`). */
-const swept = new WeakSet<VaultApi>();
+const unlocks = new WeakMap<VaultApi, number>();
+
+function unlockOf(vault: VaultApi): number {
+  const known = unlocks.get(vault);
+  if (known !== undefined) return known;
+  unlocks.set(vault, 0);
+  vault.onChange((change) => {
+    if (change.op === 'lock') unlocks.set(vault, (unlocks.get(vault) ?? 0) + 1);
+  });
+  return 0;
+}
+
+/**
+ * Per vault, the unlock in which its index was checked against every
+ * conversation's head: a save writes the head before the index, so a crash (or
+ * a lock) between the two leaves an entry with the old title, flags, count or
+ * date that no later read would otherwise notice.
+ */
+const checked = new WeakMap<VaultApi, number>();
+/** Per vault, the unlock in which its orphaned conversation logs were looked for (see `sweep`). */
+const swept = new WeakMap<VaultApi, number>();
 
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations implements AttachmentBytes, VersionedStore {
@@ -87,7 +106,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
 
   /** Newest first. */
   async list(): Promise<ConversationSummary[]> {
-    if (!swept.has(this.vault)) await this.sweep();
+    if (swept.get(this.vault) !== unlockOf(this.vault)) await this.sweep();
     const index = await this.index();
     return Object.values(index)
       .map(({ hv: _hv, ...summary }) => summary)
@@ -251,7 +270,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(id);
     const key = (k: string) => {
       if (!/^[0-9a-f]{16}$/.test(k)) throw new VaultError('DAMAGED', m('errors:conversation.badVersionName'));
-      return `conversation-log/${id}/b${k}`;
+      return tailKeyOf(id, k);
     };
     const internal = this.vault.internal;
     return { put: (k, tail) => internal.putJSON(key(k), tail), get: (k) => internal.getJSON<Tail>(key(k)), remove: (k) => internal.delete(key(k)) };
@@ -263,11 +282,12 @@ export class Conversations implements AttachmentBytes, VersionedStore {
    * conversation's first record, written before its head, is never taken for one.
    */
   private async sweep(): Promise<void> {
+    const unlock = unlockOf(this.vault);
     await this.serial(async () => {
       for (const key of this.orphans()) await this.vault.internal.delete(key);
       await this.sweepTails();
     });
-    swept.add(this.vault);
+    swept.set(this.vault, unlock);
   }
 
   /**
@@ -285,7 +305,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       try {
         const head = await readSummary(this.vault, id);
         const forks = (head?.meta.forks ?? []) as Fork[];
-        for (const k of await unnamedTails(forks, stored, this.tails(id))) await this.tails(id).remove(k);
+        for (const k of await unnamedTails(forks, stored, this.tails(id))) {
+          // Several computers: another's version arrives before the head that names it; only what was written here goes.
+          if (this.vault.internal.sweepable?.(tailKeyOf(id, k)) ?? true) await this.tails(id).remove(k);
+        }
       } catch (err) {
         if (!(err instanceof VaultError)) throw err;
       }
@@ -376,7 +399,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     const key = await this.indexKey(false);
     const index = (key && (await this.vault.internal.getJSON<Record<string, Indexed>>(key))) || {};
     const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
-    const checkAll = !checked.has(this.vault);
+    // Taken before the reads: a lock while they run leaves the next unlock to check again.
+    const unlock = unlockOf(this.vault);
+    const checkAll = checked.get(this.vault) !== unlock;
     for (const id of stored) {
       const hv = this.vault.internal.version?.(headOf(id));
       if (index[id] && !checkAll && index[id].hv === hv) continue;
@@ -384,7 +409,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
-    checked.add(this.vault);
+    checked.set(this.vault, unlock);
     return index;
   }
 }

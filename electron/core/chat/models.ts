@@ -120,6 +120,24 @@ const counted = new WeakMap<object, Map<string, number>>();
 const COUNTS_KEPT = 64;
 
 /**
+ * The counts kept for `store` (the vault's, or a temporary chats' store), forgotten when `vault` locks: their
+ * keys are digests of decrypted histories, and the app keeps both objects across its locks and unlocks.
+ */
+function countsOf(vault: VaultApi, store: object): Map<string, number> {
+  const had = counted.get(store);
+  if (had) return had;
+  const made = new Map<string, number>();
+  counted.set(store, made);
+  const stop = vault.onChange((change) => {
+    if (change.op !== 'lock') return;
+    made.clear();
+    if (counted.get(store) === made) counted.delete(store);
+    stop();
+  });
+  return made;
+}
+
+/**
  * Tokens `conv` uses of the window of its model (its own, else the one in Settings): the API's count
  * of the history as the next turn would send it (countTokens), or, when that
  * cannot be had (no key, offline), the input of the last reply's usage.
@@ -139,7 +157,7 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
       const store = opts.attachments ?? new Conversations(vault);
       const history = answerDangling(sendable(conv.messages));
       const refs = attachmentsOf(conv.transcript);
-      const cache = refs.size ? (counted.get(opts.attachments ?? vault) ?? new Map<string, number>()) : undefined;
+      const cache = refs.size ? countsOf(vault, opts.attachments ?? vault) : undefined;
       const key = cache && createHash('sha256').update(JSON.stringify([model, systemPrompt(settings.memoryGuidance), history, [...refs]])).digest('hex');
       const had = key ? cache?.get(key) : undefined;
       if (had !== undefined) return { ...base, used: had, source: 'count' };
@@ -156,7 +174,6 @@ export async function contextUse(vault: VaultApi, conv: StoredConversation, opts
         if (cache && key) {
           cache.set(key, used);
           if (cache.size > COUNTS_KEPT) cache.delete(cache.keys().next().value!);
-          counted.set(opts.attachments ?? vault, cache);
         }
         return { ...base, used, source: 'count' };
       }

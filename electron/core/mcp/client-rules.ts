@@ -21,10 +21,14 @@ export const CLIENT_RULES_KEY = 'mcp/clients';
 /** Apps remembered at most; one more is treated as new each time (by the "new apps" setting) and not added. */
 export const MAX_KNOWN_CLIENTS = 50;
 
-type Store = Pick<InternalStore, 'getJSON' | 'putJSON'>;
+type Store = Pick<InternalStore, 'getJSON' | 'putJSON' | 'version'>;
 
-/** The list as last read or written, per store (one per unlocked session), and the write each store's next one waits for. */
-const cached = new WeakMap<Store, Promise<KnownClient[]>>();
+/**
+ * The list as last read or written, per store, with the stored value's version it was had at (several computers:
+ * another's change, once synced, is read again instead of the list remembered here being used, and written back,
+ * over it); and the write each store's next one waits for.
+ */
+const cached = new WeakMap<Store, { version: string | undefined; list: Promise<KnownClient[]> }>();
 const writing = new WeakMap<Store, Promise<unknown>>();
 
 async function load(store: Store): Promise<KnownClient[]> {
@@ -38,14 +42,16 @@ async function load(store: Store): Promise<KnownClient[]> {
 
 /** Every known app, in the order they first connected. */
 export function knownClients(store: Store): Promise<KnownClient[]> {
-  let list = cached.get(store);
-  if (!list) {
-    list = load(store);
-    cached.set(store, list);
-    // A failed read is tried again next time.
-    list.catch(() => cached.delete(store));
-  }
-  return list;
+  const version = store.version?.(CLIENT_RULES_KEY);
+  const had = cached.get(store);
+  if (had && had.version === version) return had.list;
+  const entry = { version, list: load(store) };
+  cached.set(store, entry);
+  // A failed read is tried again next time.
+  entry.list.catch(() => {
+    if (cached.get(store) === entry) cached.delete(store);
+  });
+  return entry.list;
 }
 
 /** Runs one change of the list after the ones before it (a read-modify-write must not lose another). */
@@ -54,7 +60,7 @@ function change<T>(store: Store, fn: (list: KnownClient[]) => { next?: KnownClie
     const { next, value } = fn(await knownClients(store));
     if (next) {
       await store.putJSON(CLIENT_RULES_KEY, next);
-      cached.set(store, Promise.resolve(next));
+      cached.set(store, { version: store.version?.(CLIENT_RULES_KEY), list: Promise.resolve(next) });
     }
     return value;
   });

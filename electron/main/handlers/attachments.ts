@@ -26,7 +26,8 @@ export function attachmentHandlers(s: AppSession): HandlersFor<'chatAttachPick' 
   const stillWanted = async (id: string, locks: number) => {
     if (s.locks !== locks) throw new VaultError('LOCKED', m('errors:attachment.lockedWhilePicking'));
     await exists(id);
-    if (s.locks !== locks) throw new VaultError('LOCKED', m('errors:attachment.lockedWhilePicking'));
+    // Locked meanwhile by a lock that began after this call did (its count taken then): not held either.
+    if (s.locks !== locks || !s.isUnlocked()) throw new VaultError('LOCKED', m('errors:attachment.lockedWhilePicking'));
   };
   return {
     chatAttachPick: async ({ id }) => {

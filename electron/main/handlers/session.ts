@@ -229,8 +229,12 @@ export class AppSession {
     }
     this.locking ??= (async () => {
       await turnsSaved;
+      // Again: the window hands drafts over debounced, so one typed in a temporary chat may have come meanwhile.
+      this.drafts.dropChatIn((id) => this.temporary.has(id));
       this.temporary.clear();
       await this.keepDrafts(vault);
+      // Again, with no await before the keys go: a file may have been attached while the lock waited.
+      this.attachments.clear();
       if (vault.isUnlocked()) {
         vault.lock();
         this.ctx.emit('vaultLocked', { reason });
@@ -275,10 +279,12 @@ export class AppSession {
     this.attachments.clear();
     // Quitting in the middle of a reply keeps the message and what had streamed, as a lock does.
     await Promise.all([this.stopTurns(), this.watchersLocking()]);
+    this.drafts.dropChatIn((id) => this.temporary.has(id));
     this.temporary.clear();
     // Quitting with unsaved work keeps it for the next unlock, as a lock does.
     if (this.vault?.isUnlocked()) await this.keepDrafts(this.vault);
     this.drafts.forget();
+    this.attachments.clear();
     this.unsubscribe?.();
     await this.vault?.close();
     this.vault = undefined;
