@@ -19,7 +19,7 @@ const SIZES = [
 
 /** axe in both schemes, then (when PHOTOS) a picture at both sizes in both schemes. */
 async function screen(page: Page, name: string): Promise<void> {
-  await expectAccessible(page, name);
+  await expectAccessible(page, name, { both: true });
   if (!PHOTOS) return;
   for (const size of SIZES) {
     await page.setViewportSize(size);

@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { DEEP } from '../deep';
+import { DEEP, randomSeed } from '../deep';
 import { launchApp, type App, type LaunchOptions } from './harness';
 
 export const PASSPHRASE = 'amber-kettle-orbit-sonnet-42';
@@ -98,8 +98,10 @@ export async function shot(page: Page, name: string): Promise<void> {
  * serious or critical violation (naming the rule and the elements); checks
  * for one main landmark and one h1. The page's own colour scheme is put back
  * afterwards. Soft assertions: one run reports every screen that fails.
+ * Outside the accessibility spec (`both`), `npm test` takes one scheme per
+ * screen and run (schemesFor).
  */
-export async function expectAccessible(page: Page, screen = 'this screen'): Promise<void> {
+export async function expectAccessible(page: Page, screen = 'this screen', opts: { both?: boolean } = {}): Promise<void> {
   // What axe rates only "moderate", the issue asks for on every screen: one main landmark and one level-one heading.
   await expect.soft(page.getByRole('main'), `one main landmark on ${screen}`).toHaveCount(1);
   await expect.soft(page.getByRole('heading', { level: 1 }), `one level-one heading on ${screen}`).toHaveCount(1);
@@ -110,7 +112,7 @@ export async function expectAccessible(page: Page, screen = 'this screen'): Prom
   const fingerprint = await screenFingerprint(page);
   if (passedScreens.has(fingerprint)) return;
   const failuresBefore = test.info().errors.length;
-  for (const colorScheme of ['light', 'dark'] as const) {
+  for (const colorScheme of opts.both ? (['light', 'dark'] as const) : schemesFor(screen)) {
     await page.emulateMedia({ colorScheme });
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations
@@ -123,6 +125,17 @@ export async function expectAccessible(page: Page, screen = 'this screen'): Prom
 }
 
 const passedScreens = new Set<string>();
+
+/**
+ * Both colour schemes under test:deep. Under `npm test` one per screen (an analysis takes 1–2 s here), light or
+ * dark by the screen's name and a printed per-process seed, so across runs each screen is checked in both.
+ */
+function schemesFor(screen: string): ReadonlyArray<'light' | 'dark'> {
+  if (DEEP) return ['light', 'dark'];
+  axeSeed ??= randomSeed('axe: colour scheme per screen');
+  return [(createHash('sha256').update(`${axeSeed}:${screen}`).digest()[0]! & 1) === 0 ? 'light' : 'dark'];
+}
+let axeSeed: number | undefined;
 
 /** The page as axe sees it: markup, form values, the focused element and the viewport, hashed. */
 async function screenFingerprint(page: Page): Promise<string> {
