@@ -130,18 +130,32 @@ export function chatHandlers(
       return null;
     },
     chatRewind: async ({ id }) => {
-      if (s.turns.size > 0) throw new VaultError('INVALID', m('errors:chat.busyStopFirst'));
-      const store = s.temporary.has(id) ? s.temporary : conversations();
-      const before = s.temporary.has(id) ? await s.temporary.require(id) : await requireLiveConversation(s.unlocked(), id);
-      const last = [...before.transcript].reverse().find((e) => e.role === 'user');
-      const text = await store.rewindLast(id);
-      // Its attachments wait again as chips, so sending the message again sends them too.
-      const attachments = [];
-      for (const a of last?.role === 'user' ? (last.attachments ?? []) : []) {
-        const bytes = await store.getAttachment(id, a.id);
-        if (bytes) attachments.push(s.attachments.hold(id, a, bytes));
+      // Held as a turn is, from the first step: a send meanwhile is refused, and a lock waits until the words and
+      // files are handed back (a lock between taking the exchange back and reading its files lost the message).
+      const slot = reserveTurn(s, m('errors:chat.busyStopFirst'));
+      const rewinding = (async () => {
+        const store = s.temporary.has(id) ? s.temporary : conversations();
+        const before = s.temporary.has(id) ? await s.temporary.require(id) : await requireLiveConversation(s.unlocked(), id);
+        const last = [...before.transcript].reverse().find((e) => e.role === 'user');
+        // Its files are read before the exchange is taken back: a failure there leaves the conversation as it was.
+        const files = [];
+        for (const a of last?.role === 'user' ? (last.attachments ?? []) : []) {
+          const bytes = await store.getAttachment(id, a.id);
+          if (bytes) files.push({ a, bytes });
+        }
+        // A lock began meanwhile: the exchange stays where it is (the window is about to close over the words).
+        if (s.isLocking) throw new VaultError('LOCKED', m('errors:chat.locking'));
+        const text = await store.rewindLast(id);
+        // They wait again as chips, so sending the message again sends them too.
+        const attachments = files.map(({ a, bytes }) => s.attachments.hold(id, a, bytes));
+        return { text, ...(attachments.length ? { attachments } : {}) };
+      })();
+      slot.turn.finished = rewinding.catch(() => undefined);
+      try {
+        return await rewinding;
+      } finally {
+        s.turns.delete(slot.turnId);
       }
-      return { text, ...(attachments.length ? { attachments } : {}) };
     },
     chatUndo: async ({ path, version, project }) => {
       // The tool record's path is the conversation's project's /memories path.
