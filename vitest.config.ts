@@ -3,9 +3,22 @@ import { defineConfig } from 'vitest/config';
 // One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.
 process.env.MNEMO_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
 
+const INCLUDE = ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'];
+/**
+ * Files that replace a module for themselves (vi.mock) or stub globals: each runs in a fresh module graph. Every
+ * other file shares its worker's loaded modules with the files before it (isolate: false): importing the graph
+ * again per file (libsodium's WebAssembly, the SDK, the handlers) was about a fifth of the unit phase's CPU.
+ * They hold no state between files: each makes its own folders and vaults, and the KDF stand-in decides by the
+ * file that asks (fast-kdf.ts).
+ */
+const ISOLATED = ['test/unit/renderer/chat-rendering.test.ts', 'test/unit/main/consent-dialog.test.ts', 'test/unit/main/main-bundle.test.ts', 'test/unit/mcp-channel/attack-lock.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+    projects: [
+      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
     environment: 'node',
     // The CLI tests run the bundled dist/cli.js: built here once if missing or stale.
     globalSetup: ['test/unit/cli/global-setup.ts'],
