@@ -114,17 +114,26 @@ test('a long conversation opens with its newest messages only; "Show earlier mes
   await expect(page.getByRole('button', { name: /earlier messages/ })).toHaveCount(0);
 });
 
-test('the transcript follows a streaming reply at the bottom, and stays where the user scrolled up to', async () => {
-  const { page } = app;
-  await seedConversation(app.session.unlocked(), 'Scroll test', 200);
-  await openSeeded(page, 'Scroll test');
-  await expect(lastReply(page)).toContainText('That was reply 199.');
+/**
+ * Opens a seeded conversation of `replies` exchanges at its end and sends a message whose reply streams 300 words
+ * (20 ms a piece); returns the reply being streamed (its pace can be changed) once its 20th word is shown.
+ */
+async function streamLongReply(page: Page, title: string, replies: number) {
+  await seedConversation(app.session.unlocked(), title, replies);
+  await openSeeded(page, title);
+  await expect(lastReply(page)).toContainText(`That was reply ${replies - 1}.`);
   const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
   const streamed = { ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 };
   fake.script(streamed);
   await send(page, 'Stream something long.');
   const streaming = page.locator('article.streaming');
   await expect(streaming).toContainText('word20');
+  return { streamed, streaming };
+}
+
+test('the transcript follows a streaming reply at the bottom, and stays where the user scrolled up to', async () => {
+  const { page } = app;
+  const { streamed, streaming } = await streamLongReply(page, 'Scroll test', 200);
   // Still at the bottom while text arrives.
   await expect(streaming).toContainText('word60');
   await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
@@ -184,15 +193,7 @@ test('the transcript follows a streaming reply at the bottom, and stays where th
 
 test('a scroll event the reader did not cause (the view where the window put it, a message below grown) does not stop following the reply', async () => {
   const { page } = app;
-  await seedConversation(app.session.unlocked(), 'Follow test', 60);
-  await openSeeded(page, 'Follow test');
-  await expect(lastReply(page)).toContainText('That was reply 59.');
-  const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
-  const streamed = { ...reply(text(`Streaming now.\n\n${words}\n\nEnd of stream.`)), delayMs: 20, chunk: 6 };
-  fake.script(streamed);
-  await send(page, 'Stream something long.');
-  const streaming = page.locator('article.streaming');
-  await expect(streaming).toContainText('word20');
+  const { streamed } = await streamLongReply(page, 'Follow test', 60);
   await expect.poll(async () => (await scrollState(page)).fromBottom).toBeLessThanOrEqual(48);
   // What a busy machine can do: something below grows (a message measured taller than its guess) and a scroll event
   // comes (the window's own size correction) before the render that pins the end again. The reader did nothing.

@@ -11,52 +11,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { accessOf, currentAccess, knownClients, setAccess } from '../../../electron/core/mcp/client-rules';
-import { Vault } from '../../../electron/core/vault/vault';
+import { twoComputers } from '../sync/two-computers';
 
-const PASS = 'correct horse battery staple';
-const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 let root: string;
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-rules2-'));
 });
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-const opts = (state: string) => ({ stateDir: path.join(root, state), format2: true, ackDelayMs: 0 });
 
-async function twoComputers(): Promise<{ va: Vault; vb: Vault; sync: () => Promise<void> }> {
-  const a = path.join(root, 'va');
-  const b = path.join(root, 'vb');
-  const made = await Vault.create(a, PASS, { kdf: FLOOR, ...opts('a') });
-  await made.vault.close();
-  await fs.cp(a, b, { recursive: true });
-  const va = await Vault.open(a, opts('a'));
-  await va.unlockWithRecoveryKey(made.recoveryKey);
-  const vb = await Vault.open(b, opts('b'));
-  await vb.unlockWithRecoveryKey(made.recoveryKey);
-  const copy = async (from: string, to: string) => {
-    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
-      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
-      const src = path.join(from, rel);
-      if (!(await fs.stat(src)).isFile()) continue;
-      const bytes = await fs.readFile(src);
-      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
-      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
-      if (!newer) continue;
-      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
-      await fs.writeFile(path.join(to, rel), bytes);
-    }
-  };
-  const sync = async () => {
-    await copy(path.join(root, 'va'), path.join(root, 'vb'));
-    await copy(path.join(root, 'vb'), path.join(root, 'va'));
-    await va.ingest();
-    await vb.ingest();
-  };
-  return { va, vb, sync };
-}
 
 it('an app set to view only on one computer may only view on the other once synced, and a new app there does not undo the rule', async () => {
-  const { va, vb, sync } = await twoComputers();
+  const { va, vb, sync } = await twoComputers(root);
   // Cursor connects through computer A's app: remembered as it may change memory.
   expect(await accessOf(va.internal, 'Cursor', 'read-write')).toBe('read-write');
   await sync();

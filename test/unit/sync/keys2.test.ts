@@ -13,58 +13,20 @@ import { Conversations } from '../../../electron/core/chat/conversations';
 import { DraftKeeper } from '../../../electron/core/drafts';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
 import { ReviewInbox, reviewVault } from '../../../electron/core/review/inbox';
-import { Vault } from '../../../electron/core/vault/vault';
+import type { Vault } from '../../../electron/core/vault/vault';
+import { twoComputers } from './two-computers';
 
-const PASS = 'correct horse battery staple';
-const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 let root: string;
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-keys2-'));
 });
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-const opts = (state: string, format2 = true) => ({ stateDir: path.join(root, state), format2, ackDelayMs: 0 });
-
-/** Two computers on one vault: A made it (format 2 unless `v1`), B opened a copy of it. */
-async function twoComputers(v1 = false, before?: (va: Vault) => Promise<void>): Promise<{ va: Vault; vb: Vault; sync: () => Promise<void> }> {
-  const a = path.join(root, 'va');
-  const b = path.join(root, 'vb');
-  const made = await Vault.create(a, PASS, { kdf: FLOOR, ...opts('a', !v1) });
-  await before?.(made.vault);
-  await made.vault.close();
-  await fs.cp(a, b, { recursive: true });
-  const va = await Vault.open(a, opts('a'));
-  await va.unlockWithRecoveryKey(made.recoveryKey);
-  const vb = await Vault.open(b, opts('b'));
-  await vb.unlockWithRecoveryKey(made.recoveryKey);
-  // As a sync engine that knows which copy is newer: journals only grow, checkpoints and packs never change, and
-  // vault.json changes here only at the upgrade (version 2). Never an own file with an older copy of itself.
-  const copy = async (from: string, to: string) => {
-    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
-      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
-      const src = path.join(from, rel);
-      if (!(await fs.stat(src)).isFile()) continue;
-      const bytes = await fs.readFile(src);
-      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
-      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
-      if (!newer) continue;
-      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
-      await fs.writeFile(path.join(to, rel), bytes);
-    }
-  };
-  const sync = async () => {
-    await copy(path.join(root, 'va'), path.join(root, 'vb'));
-    await copy(path.join(root, 'vb'), path.join(root, 'va'));
-    await va.ingest();
-    await vb.ingest();
-  };
-  return { va, vb, sync };
-}
 
 const names = async (v: Vault) => (await new Projects(v).list()).map((p) => p.name);
 
 it('projects made, renamed and deleted on two computers at once all survive: one value per project', async () => {
-  const { va, vb, sync } = await twoComputers(false, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, false, async (v) => {
     await new Projects(v).create('Shared');
   });
   const [pa, pb] = [new Projects(va), new Projects(vb)];
@@ -104,7 +66,7 @@ it('projects made, renamed and deleted on two computers at once all survive: one
 it('a project list stored by a single-writer vault reads as each project\'s first value, and a change of one keeps the others', async () => {
   let work = '';
   let old = '';
-  const { va, vb, sync } = await twoComputers(true, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, true, async (v) => {
     const p = new Projects(v);
     work = (await p.create('Work')).id;
     old = (await p.create('Old')).id;
@@ -126,7 +88,7 @@ it('a project list stored by a single-writer vault reads as each project\'s firs
 });
 
 it('drafts kept at lock on two computers at once are each kept for their own computer: one key per device', async () => {
-  const { va, vb, sync } = await twoComputers(true, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, true, async (v) => {
     // A draft kept before several computers wrote the vault: still offered, until discarded.
     await v.internal.putJSON('drafts/chat', { text: 'typed before the upgrade' });
   });
@@ -150,7 +112,7 @@ it('drafts kept at lock on two computers at once are each kept for their own com
 });
 
 it('open edits of messages are kept per computer too, under the device key of the edit kind', async () => {
-  const { va, vb, sync } = await twoComputers(true);
+  const { va, vb, sync } = await twoComputers(root, true);
   const edit = (text: string) => [{ conversationId: '0123456789abcdef', entry: 2, text }];
   const [ka, kb] = [new DraftKeeper(), new DraftKeeper()];
   await ka.put(va, { kind: 'edit', draft: edit('edit on A') });
@@ -170,7 +132,7 @@ it('open edits of messages are kept per computer too, under the device key of th
 });
 
 it('review marks made on two computers at once are all kept: one value per project and device', async () => {
-  const { va, vb, sync } = await twoComputers(true, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, true, async (v) => {
     for (const n of ['m1', 'm2', 'm3']) await v.memory.writeFile(`/memories/${n}.md`, `${n} by Claude`, { mode: 'create', source: 'claude' });
     // Marked before the upgrade: still acknowledged after it.
     await new ReviewInbox(reviewVault(v)).mark(FIRST_PROJECT_ID, [{ path: '/memories/m3.md', version: 1 }]);
@@ -195,7 +157,7 @@ it('review marks made on two computers at once are all kept: one value per proje
 });
 
 it('a computer sweeps only what it wrote: another computer\'s attachment arriving before its conversation is kept', async () => {
-  const { va, vb, sync } = await twoComputers(true, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, true, async (v) => {
     // Left over here before the upgrade (a crash while deleting): still swept.
     await v.internal.put('attachments/00000000000000aa/00000000000000bb', new Uint8Array([1]));
   });
@@ -220,7 +182,7 @@ it('a computer sweeps only what it wrote: another computer\'s attachment arrivin
 it('the conversation list shows what another computer changed: each computer keeps its own index, checked against the heads', async () => {
   const now = Date.now();
   const x = { id: '00000000000000a1', title: 'Before', created: now, updated: now, messages: [], transcript: [] };
-  const { va, vb, sync } = await twoComputers(true, async (v) => {
+  const { va, vb, sync } = await twoComputers(root, true, async (v) => {
     await new Conversations(v).save(x);
   });
   const [ca, cb] = [new Conversations(va), new Conversations(vb)];
