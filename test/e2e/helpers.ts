@@ -108,11 +108,13 @@ export async function expectAccessible(page: Page, screen = 'this screen', opts:
   const wasDark = await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
   // A screen exactly like one already checked in this process (same DOM, form values, focus and
   // size; the same build's CSS) gets the same axe answer: the fresh app after creating a vault is
-  // checked in most specs, so it is analysed once per worker, not once per test.
+  // checked in most specs, so it is analysed once per worker, not once per test. Kept per scheme: a screen
+  // another spec checked in one scheme is still checked in the other where both are asked for.
   const fingerprint = await screenFingerprint(page);
-  if (passedScreens.has(fingerprint)) return;
+  const schemes = (opts.both ? (['light', 'dark'] as const) : schemesFor(screen)).filter((c) => !passedScreens.has(`${c}:${fingerprint}`));
+  if (!schemes.length) return;
   const failuresBefore = test.info().errors.length;
-  for (const colorScheme of opts.both ? (['light', 'dark'] as const) : schemesFor(screen)) {
+  for (const colorScheme of schemes) {
     await page.emulateMedia({ colorScheme });
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations
@@ -121,9 +123,10 @@ export async function expectAccessible(page: Page, screen = 'this screen', opts:
     expect.soft(bad, `axe on ${screen}, ${colorScheme}`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: wasDark ? 'dark' : 'light' });
-  if (test.info().errors.length === failuresBefore) passedScreens.add(fingerprint);
+  if (test.info().errors.length === failuresBefore) for (const c of schemes) passedScreens.add(`${c}:${fingerprint}`);
 }
 
+/** `scheme:fingerprint` of the screens that passed in this process. */
 const passedScreens = new Set<string>();
 
 /**
