@@ -131,6 +131,9 @@ async function simulate(seed: number, steps: number): Promise<Run> {
           pendingCrash = { d, before: crashImage() };
         };
         await randomWrite(rng, d);
+        // Armed for that write only: one that never reached the journal (refused, or not a write) leaves nothing armed
+        // for a later ingest's ack, whose power cut nothing here would catch.
+        d.forkArmed = undefined;
       }
       if (pendingCrash) {
         const { d: cut, before } = pendingCrash;
