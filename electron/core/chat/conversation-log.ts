@@ -24,20 +24,10 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import type { TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { m } from '../i18n/message';
+import { cut, tail, type LoggedConversation, type Tail } from './conversation-lists';
+import { isHead2, read2, reuse2, tombstone, write2, type Head2 } from './conversation-log2';
 
-/** What the log stores of a conversation: its id and three lists; every other field goes in the head as it is. */
-export interface LoggedConversation {
-  id: string;
-  messages: BetaMessageParam[];
-  transcript: TranscriptEntry[];
-  turnStarts?: number[];
-}
-
-/** A cut-and-append of one list: keep the first `keep` items, then add `add`. */
-interface Tail<T> {
-  keep: number;
-  add: T[];
-}
+export type { LoggedConversation } from './conversation-lists';
 
 interface LogRecord {
   m: Tail<BetaMessageParam>;
@@ -66,14 +56,22 @@ const damaged = () => m('errors:conversation.partMissing');
 /** Where a conversation read from the vault stands in its log, so a save can append to it without reading it again. */
 const loadedAt = new WeakMap<object, number>();
 
-/** A conversation as stored, or `undefined` if there is none; one in the earlier single-value layout included. */
+/** A conversation as stored, or `undefined` if there is none (or it was deleted); one in the earlier single-value layout included. */
 export async function readConversation<C extends LoggedConversation>(vault: VaultApi, id: string): Promise<C | undefined> {
   const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
   if (!raw) return undefined;
+  if (isHead2(raw)) return read2<C>(vault, id, raw, (n) => readLog(vault, id, n));
   if (!isHead(raw)) return raw as C;
+  const conv = { ...raw.meta, ...(await readLog(vault, id, raw.log)) } as unknown as C;
+  loadedAt.set(conv, raw.log);
+  return conv;
+}
+
+/** The lists of the single-writer log's first `log` records. */
+async function readLog(vault: VaultApi, id: string, log: number): Promise<{ messages: BetaMessageParam[]; transcript: TranscriptEntry[]; turnStarts: number[] }> {
   const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
-  const groups = Math.floor(raw.log / GROUP);
-  const keys = [...Array.from({ length: groups }, (_, g) => groupKey(id, g)), ...Array.from({ length: raw.log - groups * GROUP }, (_, i) => recordKey(id, groups * GROUP + i))];
+  const groups = Math.floor(log / GROUP);
+  const keys = [...Array.from({ length: groups }, (_, g) => groupKey(id, g)), ...Array.from({ length: log - groups * GROUP }, (_, i) => recordKey(id, groups * GROUP + i))];
   for (const key of keys) {
     const rec = await vault.internal.getJSON<LogRecord>(key);
     if (!rec) throw new VaultError('DAMAGED', damaged(), headKey(id));
@@ -81,15 +79,20 @@ export async function readConversation<C extends LoggedConversation>(vault: Vaul
     lists.transcript = cut(lists.transcript, rec.t);
     lists.turnStarts = cut(lists.turnStarts, rec.s);
   }
-  const conv = { ...raw.meta, ...lists } as unknown as C;
-  loadedAt.set(conv, raw.log);
-  return conv;
+  return lists;
 }
 
 /** A conversation's other fields and its transcript's length, from the head alone (for the index). */
 export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: Record<string, unknown>; entries: number } | undefined> {
   const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
   if (!raw) return undefined;
+  if (isHead2(raw)) {
+    if (raw.deleted) return undefined;
+    if (typeof raw.entries === 'number') return { meta: raw.meta, entries: raw.entries };
+    // Heads of two computers merged: the transcript's length is counted from their logs.
+    const c = await read2<LoggedConversation>(vault, id, raw, (n) => readLog(vault, id, n));
+    return c && { meta: raw.meta, entries: c.transcript.length };
+  }
   if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
   const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
   return { meta, entries: transcript.length };
@@ -101,9 +104,10 @@ export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: 
  * and the caller reads the conversation again.
  */
 export async function reuse<C extends LoggedConversation>(vault: VaultApi, base: C): Promise<C | undefined> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(base.id));
+  if (raw && isHead2(raw)) return reuse2(base, raw);
   const at = loadedAt.get(base);
   if (at === undefined) return undefined;
-  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(base.id));
   if (!raw || !isHead(raw) || raw.log !== at) return undefined;
   const merged = { ...raw.meta, messages: base.messages, transcript: base.transcript, ...(base.turnStarts ? { turnStarts: base.turnStarts } : {}) } as unknown as C;
   loadedAt.set(merged, at);
@@ -116,8 +120,10 @@ export async function reuse<C extends LoggedConversation>(vault: VaultApi, base:
  * lists' shared beginning, then the head. Callers serialise writes per vault.
  */
 export async function writeConversation<C extends LoggedConversation>(vault: VaultApi, next: C, prev: C | undefined): Promise<void> {
-  const { messages, transcript, turnStarts = [], ...meta } = next;
   const at = prev ? loadedAt.get(prev) : undefined;
+  // Several computers: each appends to its own log (conversation-log2.ts); this log, if any, is read as its beginning.
+  if (vault.internal.scheme?.() === 2) return write2(vault, next, prev, at);
+  const { messages, transcript, turnStarts = [], ...meta } = next;
   let log: number;
   if (prev === undefined || at === undefined) {
     // New, or still in the single-value layout: the whole conversation becomes record 0 (none while it is empty).
@@ -153,9 +159,15 @@ function compose<T>(a: Tail<T>, b: Tail<T>): Tail<T> {
   return { keep: a.keep, add: [...a.add.slice(0, b.keep - a.keep), ...b.add] };
 }
 
-/** Removes the head first, so a crash part-way leaves no half conversation, then its log. */
+/**
+ * Removes the head first, so a crash part-way leaves no half conversation, then its log. Several computers: the head
+ * is marked deleted instead, with what this computer had read, so a turn another computer adds meanwhile comes back.
+ */
 export async function deleteConversation(vault: VaultApi, id: string): Promise<void> {
-  await vault.internal.delete(headKey(id));
+  if (vault.internal.scheme?.() === 2) {
+    const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+    if (raw && !(isHead2(raw) && raw.deleted)) await tombstone(vault, id, asHead2(raw));
+  } else await vault.internal.delete(headKey(id));
   for (const key of vault.internal.keys(recordPrefix(id))) await vault.internal.delete(key);
 }
 
@@ -163,6 +175,14 @@ export async function deleteConversation(vault: VaultApi, id: string): Promise<v
 export function orphanedLogs(vault: VaultApi, ids: Iterable<string>): string[] {
   const live = new Set(ids);
   return vault.internal.keys('conversation-log/').filter((k) => !live.has(k.split('/')[1] ?? ''));
+}
+
+/** A head of any layout as a scheme-2 one: a single-writer log as its beginning (a single value: nothing to keep). */
+function asHead2(raw: Record<string, unknown>): Head2 {
+  if (isHead2(raw)) return raw;
+  if (isHead(raw)) return { v: 2, logs: {}, ...(raw.log ? { legacy: raw.log } : {}), entries: raw.entries, meta: raw.meta };
+  const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
+  return { v: 2, logs: {}, entries: transcript.length, meta };
 }
 
 function isHead(raw: Record<string, unknown>): raw is Record<string, unknown> & Head {
@@ -173,35 +193,3 @@ async function putRecord(vault: VaultApi, id: string, n: number, rec: LogRecord)
   await vault.internal.putJSON(recordKey(id, n), rec);
 }
 
-function cut<T>(list: T[], t: Tail<T>): T[] {
-  if (t.keep > list.length) throw new VaultError('DAMAGED', damaged());
-  if (t.keep < list.length) list.length = t.keep;
-  list.push(...t.add);
-  return list;
-}
-
-/**
- * The change from `before` to `after` as a cut-and-append. Items are compared
- * by identity first (a turn's new transcript reuses the old entries), then by
- * value (its API history comes back from the SDK as copies).
- */
-function tail<T>(before: T[], after: T[]): Tail<T> {
-  let keep = 0;
-  const n = Math.min(before.length, after.length);
-  while (keep < n && same(before[keep], after[keep])) keep++;
-  return { keep, add: after.slice(keep) };
-}
-
-/** Equal as JSON values (walked, not serialised: a save compares the whole history, and this keeps that cheap). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => same(x, bb[i]));
-  }
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}

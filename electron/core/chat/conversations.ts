@@ -406,7 +406,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       const hv = this.vault.internal.version?.(headOf(id));
       if (index[id] && !checkAll && index[id].hv === hv) continue;
       const s = await readSummary(this.vault, id);
-      if (s) index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };
+      // None: deleted (several computers: the head stays, marked deleted).
+      if (!s) delete index[id];
+      else index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };
     }
     for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
     checked.set(this.vault, unlock);

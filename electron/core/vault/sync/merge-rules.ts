@@ -145,10 +145,74 @@ export const projectRule: MergeRule = (key, base, heads) => {
   return { value: merged, notices };
 };
 
+type Counts = Record<string, number>;
+/** The highest count per device of `counts`' objects (a device missing counts 0). */
+function highest(...counts: unknown[]): Counts {
+  const out: Counts = {};
+  for (const c of counts) if (isObject(c)) for (const [d, n] of Object.entries(c)) if (typeof n === 'number' && n > (out[d] ?? 0)) out[d] = n;
+  return out;
+}
+const most = (xs: unknown[]) => Math.max(0, ...xs.filter((x): x is number => typeof x === 'number'));
+
+/** The other fields of a conversation's head of any layout (a base may be from before the upgrade). */
+function metaOf(head: unknown): Record<string, unknown> | undefined {
+  if (!isObject(head)) return undefined;
+  if (isObject(head.meta)) return head.meta;
+  const { messages: _m, transcript: _t, turnStarts: _s, ...meta } = head;
+  return meta;
+}
+
+/**
+ * A conversation's head in scheme 2 (`{v: 2, logs, legacy?, floor?, entries, meta, deleted?}`, chat/conversation-log2.ts):
+ * the other fields three-way (newest among the changed; `created` the earliest, `updated` the latest), every
+ * computer's record count the highest. A delete stands unless another head counts a record the delete had not seen:
+ * then the conversation is live again from past what the delete saw (`floor`), and each such delete is a notice.
+ * `entries` is left out when the heads count different records (the reader counts them).
+ * Heads of an earlier layout (a conversation no computer has written since the upgrade) go by the newest.
+ */
+export const conversationRule: MergeRule = (key, base, heads) => {
+  const v2 = (x: unknown): x is Record<string, unknown> & { meta: Record<string, unknown> } => isObject(x) && x.v === 2 && isObject(x.logs) && isObject(x.meta);
+  if (!heads.every((x) => v2(x.value))) return newestRule(key, base, heads);
+  const values = heads.map((x) => x.value as Record<string, unknown> & { meta: Record<string, unknown> });
+  const notices: MergeNotice[] = [];
+  const meta = mergeObject(key, '', metaOf(base), heads.map((x, i) => ({ vid: x.vid, h: x.h, v: values[i]!.meta })), {}, notices) as Record<string, unknown>;
+  const created = values.map((v) => v.meta.created).filter((c): c is number => typeof c === 'number');
+  if (created.length) meta.created = Math.min(...created);
+  if (values.some((v) => typeof v.meta.updated === 'number')) meta.updated = most(values.map((v) => v.meta.updated));
+  const logs = highest(...values.map((v) => v.logs));
+  const legacy = most(values.map((v) => v.legacy));
+  const deletes = heads.filter((_, i) => isObject(values[i]!.deleted));
+  const seen = highest(...values.map((v) => (isObject(v.deleted) ? v.deleted.seen : undefined)));
+  const out: Record<string, unknown> = { v: 2, logs, ...(legacy ? { legacy } : {}), meta };
+  let floor = highest(...values.map((v) => v.floor));
+  let legacyGone = values.some((v) => v.legacyGone === true);
+  const newer = Object.entries(logs).some(([d, n]) => n > (seen[d] ?? 0));
+  const live = heads.filter((_, i) => !isObject(values[i]!.deleted));
+  if (deletes.length && (!newer || !live.length)) {
+    const dead = values.filter((v) => isObject(v.deleted)).map((v) => v.deleted as Record<string, unknown>);
+    out.deleted = { at: most(dead.map((d) => d.at)), seen, ...(most(dead.map((d) => d.legacy)) ? { legacy: most(dead.map((d) => d.legacy)) } : {}) };
+    out.entries = 0;
+    for (const x of live) notices.push({ key, kept: deletes[0]!.vid, lost: x.vid, what: 'value' });
+  } else {
+    if (deletes.length) {
+      floor = highest(floor, seen);
+      legacyGone ||= values.some((v) => isObject(v.deleted) && typeof v.deleted.legacy === 'number' && v.deleted.legacy > 0);
+      for (const x of deletes) notices.push({ key, kept: live[0]!.vid, lost: x.vid, what: 'delete' });
+    }
+    // The transcript's length, when every live head agrees on the records (else it is counted when read).
+    const agreed = new Set(live.map((x) => JSON.stringify(values[heads.indexOf(x)]!.logs)));
+    if (!deletes.length && agreed.size === 1) out.entries = most(live.map((x) => values[heads.indexOf(x)]!.entries));
+  }
+  if (Object.keys(floor).length) out.floor = floor;
+  if (legacyGone) out.legacyGone = true;
+  return { value: out, notices };
+};
+
 /** The rule for a key: by exact key or prefix; the default is newest-wins. */
 export function ruleFor(key: string): MergeRule {
   if (key === 'settings') return settingsRule;
   if (key.startsWith('projects/')) return projectRule;
+  if (key.startsWith('conversations/')) return conversationRule;
   return newestRule;
 }
 
