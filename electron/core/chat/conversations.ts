@@ -285,7 +285,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     const unlock = unlockOf(this.vault);
     await this.serial(async () => {
       for (const key of this.orphans()) await this.vault.internal.delete(key);
-      await this.sweepTails();
+      // Several computers: a version made on one is named by a head another may merge away (its `forks` are one
+      // field); kept, never taken for a crash's leftover (docs/sync-design.md §12.4).
+      if (this.vault.internal.scheme?.() !== 2) await this.sweepTails();
     });
     swept.set(this.vault, unlock);
   }
@@ -305,10 +307,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       try {
         const head = await readSummary(this.vault, id);
         const forks = (head?.meta.forks ?? []) as Fork[];
-        for (const k of await unnamedTails(forks, stored, this.tails(id))) {
-          // Several computers: another's version arrives before the head that names it; only what was written here goes.
-          if (this.vault.internal.sweepable?.(tailKeyOf(id, k)) ?? true) await this.tails(id).remove(k);
-        }
+        for (const k of await unnamedTails(forks, stored, this.tails(id))) await this.tails(id).remove(k);
       } catch (err) {
         if (!(err instanceof VaultError)) throw err;
       }

@@ -168,3 +168,23 @@ it('after a delete raced by a turn, the computer that added it fills a merged gr
   await va.close();
   await vb.close();
 });
+
+it('versions of messages made on two computers at once are not swept as leftovers: each computer\'s stored versions stay', async () => {
+  const { va, vb, sync } = await start(false, 3);
+  const [ca, cb] = [new Conversations(va), new Conversations(vb)];
+  // A makes a new version of the second message, B of the first, each sends it.
+  await ca.branch(ID, 1, 'edit');
+  await ca.update(ID, turn('A edit'));
+  await cb.branch(ID, 0, 'edit');
+  await cb.update(ID, turn('B edit'));
+  const stored = (v: Vault) => v.internal.keys(`conversation-log/${ID}/b`);
+  const written = [...stored(va), ...stored(vb)];
+  expect(written).toHaveLength(2);
+  await sync();
+  // Listing sweeps leftovers of crashes; one computer's versions lost from the merged head are not leftovers.
+  for (const v of [va, vb]) await new Conversations(v).list();
+  await sync();
+  for (const v of [va, vb]) expect(stored(v)).toEqual([...written].sort());
+  await va.close();
+  await vb.close();
+});
