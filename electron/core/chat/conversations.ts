@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AttachmentRef, ConversationSummary, TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
+import { unlockOf, untilLock } from '../vault/until-lock';
 import { FIRST_PROJECT_ID } from '../projects/store';
 import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
@@ -45,36 +46,7 @@ function checkId(id: string): void {
 const queues = new WeakMap<VaultApi, Promise<unknown>>();
 /** Per unlocked vault, the first message of each stored version (digests), forgotten when the vault locks. */
 const firstMessages = new WeakMap<VaultApi, FirstMessages>();
-
-function firstMessagesOf(vault: VaultApi): FirstMessages {
-  let firsts = firstMessages.get(vault);
-  if (firsts) return firsts;
-  firsts = new FirstMessages();
-  firstMessages.set(vault, firsts);
-  const stop = vault.onChange((change) => {
-    if (change.op !== 'lock') return;
-    firstMessages.delete(vault);
-    stop();
-  });
-  return firsts;
-}
-
-/**
- * Which unlock of a vault this is: the app keeps one Vault object across its
- * locks and unlocks, so what is done "once per unlock" is remembered by this
- * count, which each lock moves on, not by the object.
- */
-const unlocks = new WeakMap<VaultApi, number>();
-
-function unlockOf(vault: VaultApi): number {
-  const known = unlocks.get(vault);
-  if (known !== undefined) return known;
-  unlocks.set(vault, 0);
-  vault.onChange((change) => {
-    if (change.op === 'lock') unlocks.set(vault, (unlocks.get(vault) ?? 0) + 1);
-  });
-  return 0;
-}
+const firstMessagesOf = (vault: VaultApi): FirstMessages => untilLock(vault, firstMessages, vault, () => new FirstMessages());
 
 /**
  * Per vault, the unlock in which its index was checked against every
@@ -82,9 +54,9 @@ function unlockOf(vault: VaultApi): number {
  * a lock) between the two leaves an entry with the old title, flags, count or
  * date that no later read would otherwise notice.
  */
-const checked = new WeakMap<VaultApi, number>();
+const checked = new WeakMap<VaultApi, object>();
 /** Per vault, the unlock in which its orphaned conversation logs were looked for (see `sweep`). */
-const swept = new WeakMap<VaultApi, number>();
+const swept = new WeakMap<VaultApi, object>();
 
 /** Create, list, read, save, rename, delete and search conversations. */
 export class Conversations implements AttachmentBytes, VersionedStore {

@@ -16,6 +16,7 @@ import { systemPrompt } from './prompt';
 import { loadSettings } from './settings-store';
 import { priceTier } from './pricing';
 import { m } from '../i18n/message';
+import { untilLock } from '../vault/until-lock';
 
 const KEY = 'models';
 
@@ -124,17 +125,7 @@ const COUNTS_KEPT = 64;
  * keys are digests of decrypted histories, and the app keeps both objects across its locks and unlocks.
  */
 function countsOf(vault: VaultApi, store: object): Map<string, number> {
-  const had = counted.get(store);
-  if (had) return had;
-  const made = new Map<string, number>();
-  counted.set(store, made);
-  const stop = vault.onChange((change) => {
-    if (change.op !== 'lock') return;
-    made.clear();
-    if (counted.get(store) === made) counted.delete(store);
-    stop();
-  });
-  return made;
+  return untilLock(vault, counted, store, () => new Map<string, number>());
 }
 
 /**
