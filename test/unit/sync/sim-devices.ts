@@ -15,7 +15,11 @@ import { SimFs, type Image } from '../vault/sim-fs';
 import type { Replica } from './carrier';
 
 /** A write whose promise resolved: it must be on every device after settling. */
-export type Ack = { device: string; kind: 'file'; text: string } | { device: string; kind: 'kv'; key: string; text: string };
+export type Ack =
+  | { device: string; kind: 'file'; text: string }
+  | { device: string; kind: 'kv'; key: string; text: string }
+  /** A turn saved in the shared conversation; `back`: taken back since (or maybe, when the power cut the rewind). */
+  | { device: string; kind: 'turn'; text: string; back?: boolean };
 
 /** A file-system change a vault made, relative to its replica's root. */
 export interface Mutation {

@@ -21,6 +21,7 @@ import { Vault as VaultClass } from '../../../electron/core/vault/vault';
 import { Carrier, type Rng } from './carrier';
 import { SIM_OPTS, SimDevice } from './sim-devices';
 import { FLOOR, PASS } from '../vault/crash-sim';
+import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
 import type { Image } from '../vault/sim-fs';
 
 const ROOT = '/memories';
@@ -28,6 +29,8 @@ const SHARED = `${ROOT}/shared.md`;
 const LINES = ['# Shared', 'zero', 'one', 'two', 'three', 'four', 'five'];
 const hash = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+/** The conversation every computer adds turns to. */
+const CONV = '00000000000000cc';
 
 /** Everything a computer shows, with vids, devices and conflicts: equal on every computer once settled. */
 async function dumpOf(v: Vault): Promise<string> {
@@ -81,6 +84,8 @@ async function simulate(seed: number, steps: number): Promise<Run> {
     const vaultId = made.vault.vaultId;
     await made.vault.setHistoryDepth(1000);
     await made.vault.memory.writeFile(SHARED, LINES.join('\n') + '\n', { mode: 'create', source: 'user' });
+    const now = Date.now();
+    await new Conversations(made.vault).save({ id: CONV, title: 'Shared', created: now, updated: now, messages: [], transcript: [] });
     if (fromV1) await made.vault.close();
     else {
       a.vault = made.vault;
@@ -113,8 +118,11 @@ async function simulate(seed: number, steps: number): Promise<Run> {
     const offlineFrom = Math.floor(steps * (0.2 + rng() * 0.2));
     const offlineTo = Math.floor(steps * (0.6 + rng() * 0.2));
     const far = devs[2]!;
+    // Turns in the shared conversation come from a stream of their own, so the other steps of a seed stay as they were.
+    const turns = prng(seed ^ 0x5eed);
     for (let step = 0; step < steps; step++) {
       far.replica.online = !(step >= offlineFrom && step < offlineTo);
+      if (turns() < 0.2) await randomTurn(turns, pick(turns, devs), devs);
       const r = rng();
       const d = pick(rng, devs);
       if (r < 0.5) await randomWrite(rng, d);
@@ -180,6 +188,14 @@ async function simulate(seed: number, steps: number): Promise<Run> {
       }
       expect(await d.foreignMutations(vaultId)).toEqual([]);
     }
+    // The shared conversation reads the same everywhere, whole, with every turn saved and not taken back.
+    const convs = await Promise.all(devs.map((d) => new Conversations(d.vault!).get(CONV)));
+    for (const c of convs.slice(1)) expect(c).toEqual(convs[0]);
+    const conv = convs[0]!;
+    expect(conv.messages).toHaveLength(2 * said(conv).length);
+    for (const [i, at] of (conv.turnStarts ?? []).entries()) expect(conv.messages[at]).toEqual({ role: 'user', content: said(conv)[i] });
+    for (const ack of devs.flatMap((x) => x.acks)) if (ack.kind === 'turn' && !ack.back) expect(said(conv), `acknowledged turn of ${ack.device} missing`).toContain(ack.text);
+    for (const d of devs) expect((await new Conversations(d.vault!).list()).map((c) => c.messageCount)).toEqual([conv.transcript.length]);
     for (const d of devs) for (const [p, b] of carrier.junk) expect(hash(flatOf(d, p)), `junk ${p} on ${d.name}`).toBe(hash(b));
     // Only vault.json may ever be written by two computers: every conflict copy is one of it.
     for (const c of carrier.conflicts) expect(c).toMatch(/^vault.*\.json$/);
@@ -214,6 +230,41 @@ function flatOf(d: SimDevice, p: string): Uint8Array {
   for (const part of p.split('/')) img = (img as Map<string, unknown>).get(part);
   if (!(img instanceof Uint8Array)) throw new Error(`${p} missing on ${d.name}`);
   return img;
+}
+
+const said = (c: StoredConversation) => c.transcript.filter((e) => e.role === 'user').map((e) => e.text);
+
+/** A turn in the shared conversation on `d`, or (now and then) "edit last message" or a rename; power cuts and all. */
+async function randomTurn(rng: Rng, d: SimDevice, devs: readonly SimDevice[]): Promise<void> {
+  if (!d.vault) return;
+  const cs = new Conversations(d.vault);
+  const r = rng();
+  const tag = `${d.name}-turn-${Math.floor(rng() * 1e9).toString(36)}`;
+  // Taken back, by this computer, of any computer's turns: no longer counted on (also when the power cut the rewind).
+  const takeBack = (text: string | undefined) => {
+    for (const x of devs.flatMap((o) => o.acks)) if (x.kind === 'turn' && x.text === text) x.back = true;
+  };
+  let last: string | undefined;
+  try {
+    if (r < 0.8) {
+      await cs.update(CONV, (c) => ({
+        ...c,
+        updated: Date.now(),
+        turnStarts: [...(c.turnStarts ?? []), c.messages.length],
+        messages: [...c.messages, { role: 'user', content: tag }, { role: 'assistant', content: [{ type: 'text', text: `re ${tag}` }] }],
+        transcript: [...c.transcript, { role: 'user', text: tag, at: 1 }, { role: 'assistant', text: `re ${tag}`, at: 2, tools: [] }],
+      }));
+      d.acks.push({ device: d.name, kind: 'turn', text: tag });
+    } else if (r < 0.9) {
+      const c = await cs.get(CONV);
+      last = c && said(c).at(-1);
+      takeBack(await cs.rewindLast(CONV));
+    } else await cs.rename(CONV, tag);
+  } catch (e) {
+    takeBack(last);
+    const code = (e as { code?: string }).code;
+    if (!['NOT_FOUND', 'IO', 'DAMAGED'].includes(code ?? '')) throw e;
+  }
 }
 
 /** One random change on `d`: its own memories, the shared memory (disjoint and overlapping lines), renames, deletes, internal values. */
