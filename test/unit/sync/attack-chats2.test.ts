@@ -1,0 +1,372 @@
+/**
+ * Attacks on the per-computer conversation logs of a format-2 vault
+ * (chat/conversation-log2.ts, docs/sync-design.md §12.4): interleavings of
+ * turns, edits, rewinds and deletes on two or three computers, the upgrade of
+ * a single-writer log, garbled stored values and a crash between a record and
+ * its head. After every sync, every computer must read the same conversation,
+ * whole, and list it with its transcript's length.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Conversations } from '../../../electron/core/chat/conversations';
+import type { StoredConversation } from '../../../electron/core/chat/conversation-values';
+import { Vault } from '../../../electron/core/vault/vault';
+import { VaultError } from '../../../electron/core/vault/types';
+import { FLOOR, PASS } from './two-computers';
+
+let root: string;
+const open: Vault[] = [];
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attack-chats2-'));
+});
+afterEach(async () => {
+  for (const v of open.splice(0)) await v.close().catch(() => undefined);
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const ID = '00000000000000c1';
+
+const turn =
+  (said: string) =>
+  (c: StoredConversation): StoredConversation => ({
+    ...c,
+    updated: Date.now(),
+    turnStarts: [...(c.turnStarts ?? []), c.messages.length],
+    messages: [...c.messages, { role: 'user', content: said }, { role: 'assistant', content: [{ type: 'text', text: `re: ${said}` }] }],
+    transcript: [...c.transcript, { role: 'user', text: said, at: 1 }, { role: 'assistant', text: `re: ${said}`, at: 2, tools: [] }],
+  });
+
+/** A Continue (turn-save.ts): the last reply's message rewritten, a transcript entry added, no new turn start. */
+const carryOn =
+  (more: string) =>
+  (c: StoredConversation): StoredConversation => {
+    const last = c.messages.at(-1)!;
+    const text = (last.content as { text: string }[])[0]!.text;
+    return { ...c, updated: Date.now(), messages: [...c.messages.slice(0, -1), { role: 'assistant', content: [{ type: 'text', text: `${text} ${more}` }] }], transcript: [...c.transcript, { role: 'assistant', text: more, at: 3, tools: [] }] };
+  };
+
+const said = (c: StoredConversation | undefined) => (c?.transcript ?? []).filter((e) => e.role === 'user').map((e) => e.text);
+
+/** N computers on copies of one vault folder (as two-computers.ts, for any number). */
+async function computers(n: number, v1 = false, before?: (v: Vault) => Promise<void>): Promise<{ vs: Vault[]; sync: (...which: number[]) => Promise<void> }> {
+  const dirs = Array.from({ length: n }, (_, i) => path.join(root, `v${i}`));
+  const opts = (i: number, format2 = true) => ({ stateDir: path.join(root, `s${i}`), format2, ackDelayMs: 0 });
+  const made = await Vault.create(dirs[0]!, PASS, { kdf: FLOOR, ...opts(0, !v1) });
+  await before?.(made.vault);
+  await made.vault.close();
+  for (const d of dirs.slice(1)) await fs.cp(dirs[0]!, d, { recursive: true });
+  const vs: Vault[] = [];
+  for (const [i, d] of dirs.entries()) {
+    const v = await Vault.open(d, opts(i));
+    await v.unlockWithRecoveryKey(made.recoveryKey);
+    vs.push(v);
+    open.push(v);
+  }
+  const copy = async (from: string, to: string) => {
+    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
+      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
+      const src = path.join(from, rel);
+      if (!(await fs.stat(src)).isFile()) continue;
+      const bytes = await fs.readFile(src);
+      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
+      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
+      if (!newer) continue;
+      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
+      await fs.writeFile(path.join(to, rel), bytes);
+    }
+  };
+  /** Syncs the computers named (default: all) with each other, twice round so everything reaches everyone. */
+  const sync = async (...which: number[]) => {
+    const ws = which.length ? which : vs.map((_, i) => i);
+    for (let round = 0; round < 2; round++) for (const a of ws) for (const b of ws) if (a !== b) await copy(dirs[a]!, dirs[b]!);
+    for (const i of ws) await vs[i]!.ingest();
+  };
+  return { vs, sync };
+}
+
+async function start(n: number, v1: boolean, turns: number) {
+  const now = Date.now();
+  return computers(n, v1, async (v) => {
+    const cs = new Conversations(v);
+    await cs.save({ id: ID, title: 'Shared', created: now, updated: now, messages: [], transcript: [] });
+    for (let i = 0; i < turns; i++) await cs.update(ID, turn(`before ${i}`));
+  });
+}
+
+/** The conversation as `v` reads it, checked whole: turn starts at their user messages, roles alternating, listed with its length. */
+async function read(v: Vault): Promise<StoredConversation | undefined> {
+  const cs = new Conversations(v);
+  const c = await cs.get(ID);
+  const listed = (await cs.list()).filter((x) => x.id === ID);
+  if (!c) {
+    expect(listed).toEqual([]);
+    return c;
+  }
+  expect(listed.map((x) => x.messageCount)).toEqual([c.transcript.length]);
+  expect(listed[0]!.title).toBe(c.title);
+  expect(c.turnStarts).toHaveLength(said(c).length);
+  for (const [i, at] of (c.turnStarts ?? []).entries()) expect(c.messages[at]).toMatchObject({ role: 'user', content: said(c)[i] });
+  for (let i = 1; i < c.messages.length; i++) expect(c.messages[i]!.role).not.toBe(c.messages[i - 1]!.role);
+  if (c.messages.length) expect(c.messages[0]!.role).toBe('user');
+  return c;
+}
+
+/** Every computer reads the same conversation (checked whole); returns it. */
+async function agreed(vs: Vault[]): Promise<StoredConversation | undefined> {
+  const first = await read(vs[0]!);
+  for (const v of vs.slice(1)) expect(await read(v)).toEqual(first);
+  return first;
+}
+
+const deviceOf = async (v: Vault) => (await v.internal.device!(false))!;
+
+it('both computers take back the last exchange of a conversation stored before the upgrade: its other turns are not doubled', async () => {
+  const { vs, sync } = await start(2, true, 5);
+  for (const v of vs) expect(await new Conversations(v).rewindLast(ID)).toBe('before 4');
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)).toEqual(['before 0', 'before 1', 'before 2', 'before 3']);
+});
+
+it('one computer takes back the last exchange of a conversation stored before the upgrade while the other adds a turn: the turn stays after the history it answered', async () => {
+  // Whichever computer's id sorts first, the turn added after "before 3" must not jump ahead of "before 0".
+  for (const adder of [0, 1]) {
+    const { vs, sync } = await start(2, true, 4);
+    await new Conversations(vs[1 - adder]!).rewindLast(ID);
+    await new Conversations(vs[adder]!).update(ID, turn('added'));
+    await sync();
+    const c = await agreed(vs);
+    expect(said(c)).toEqual(['before 0', 'before 1', 'before 2', 'added']);
+    for (const v of vs) await v.close();
+    open.splice(0);
+    await fs.rm(root, { recursive: true, force: true });
+    await fs.mkdir(root);
+  }
+});
+
+it('after showing an older version (its turns stored again as one exchange), both computers take back the last exchange: no turn is doubled', async () => {
+  const { vs, sync } = await start(2, false, 4);
+  const ca = new Conversations(vs[0]!);
+  await ca.branch(ID, 1, 'edit');
+  await ca.update(ID, turn('edited 1'));
+  // Back to the first version: "before 1"–"before 3" come back as one exchange.
+  await ca.showVersion(ID, 1, 0);
+  await sync();
+  expect(said(await agreed(vs))).toEqual(['before 0', 'before 1', 'before 2', 'before 3']);
+  for (const v of vs) await new Conversations(v).rewindLast(ID);
+  await sync();
+  expect(said(await agreed(vs))).toEqual(['before 0', 'before 1', 'before 2']);
+});
+
+it('both computers edit the same early message (branch) of a conversation they both added to: no turn is doubled', async () => {
+  const { vs, sync } = await start(2, false, 1);
+  const [ca, cb] = vs.map((v) => new Conversations(v));
+  await ca!.update(ID, turn('A1'));
+  await sync();
+  await cb!.update(ID, turn('B1'));
+  await sync();
+  // Each makes a new version of "A1" (exchange 1) and sends it.
+  await ca!.branch(ID, 1, 'edit');
+  await ca!.update(ID, turn('A1 edited on A'));
+  await cb!.branch(ID, 1, 'edit');
+  await cb!.update(ID, turn('A1 edited on B'));
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)[0]).toBe('before 0');
+  expect(said(c).filter((s) => s === 'before 0')).toHaveLength(1);
+  expect(new Set(said(c).slice(1))).toEqual(new Set(['A1 edited on A', 'A1 edited on B']));
+});
+
+it('a Continue on one computer while the other adds a turn: both computers read one whole conversation', async () => {
+  const { vs, sync } = await start(2, false, 2);
+  await new Conversations(vs[0]!).update(ID, carryOn('more'));
+  await new Conversations(vs[1]!).update(ID, turn('B1'));
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)).toContain('B1');
+  expect(c!.transcript.filter((e) => e.text === 'more')).toHaveLength(1);
+});
+
+it('both computers take back the same exchange, then each adds a turn', async () => {
+  const { vs, sync } = await start(2, false, 3);
+  for (const v of vs) await new Conversations(v).rewindLast(ID);
+  await new Conversations(vs[0]!).update(ID, turn('A'));
+  await new Conversations(vs[1]!).update(ID, turn('B'));
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c).slice(0, 2)).toEqual(['before 0', 'before 1']);
+  expect(new Set(said(c).slice(2))).toEqual(new Set(['A', 'B']));
+});
+
+it('renames and flags on both computers at once, with turns: every change survives', async () => {
+  const { vs, sync } = await start(2, false, 1);
+  const [ca, cb] = vs.map((v) => new Conversations(v));
+  await ca!.rename(ID, 'Title A');
+  await cb!.setFlags(ID, { pinned: true });
+  await ca!.update(ID, turn('A1'));
+  await cb!.setFlags(ID, { archived: true });
+  await cb!.update(ID, turn('B1'));
+  await sync();
+  const c = await agreed(vs);
+  expect(c!.title).toBe('Title A');
+  expect((await ca!.list())[0]).toMatchObject({ pinned: true, archived: true, title: 'Title A' });
+  expect(new Set(said(c))).toEqual(new Set(['before 0', 'A1', 'B1']));
+});
+
+it('three computers: turns, a rewind and a rename, synced in pairs at odd moments, end the same everywhere with every acknowledged turn', async () => {
+  const { vs, sync } = await start(3, false, 1);
+  const cs = vs.map((v) => new Conversations(v));
+  const kept = new Set(['before 0']);
+  for (let r = 0; r < 6; r++) {
+    for (const [i, c] of cs.entries()) {
+      await c.update(ID, turn(`${i}.${r}`));
+      kept.add(`${i}.${r}`);
+    }
+    if (r === 2) {
+      // Computer 1 takes back its last turn (the last exchange it reads may be another's).
+      const text = await cs[1]!.rewindLast(ID);
+      kept.delete(text);
+    }
+    if (r === 3) await cs[2]!.rename(ID, 'Three');
+    await sync(r % 3, (r + 1) % 3);
+  }
+  await sync();
+  const c = await agreed(vs);
+  expect(new Set(said(c))).toEqual(kept);
+  expect(c!.title).toBe('Three');
+});
+
+it('a delete on both computers at once is a delete on both; their bytes are gone', async () => {
+  const { vs, sync } = await start(2, false, 3);
+  for (const v of vs) await new Conversations(v).delete(ID);
+  await sync();
+  expect(await agreed(vs)).toBeUndefined();
+  for (const v of vs) expect(v.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
+});
+
+it('delete, revive by a raced turn, delete again with a third computer adding a turn it had not seen: the last turn comes back alone', async () => {
+  const { vs, sync } = await start(3, false, 2);
+  const cs = vs.map((v) => new Conversations(v));
+  await cs[0]!.delete(ID);
+  await cs[1]!.update(ID, turn('B1'));
+  await sync(0, 1);
+  expect(said(await read(vs[0]!))).toEqual(['B1']);
+  await cs[0]!.delete(ID);
+  // Computer 2 has seen none of it.
+  await cs[2]!.update(ID, turn('C1'));
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)).toEqual(['C1']);
+});
+
+it('a delete on one computer while the other is more than 32 records ahead: the revived conversation reads', async () => {
+  const { vs, sync } = await start(2, false, 0);
+  const [ca, cb] = vs.map((v) => new Conversations(v));
+  for (let i = 0; i < 3; i++) await cb!.update(ID, turn(`B${i}`));
+  await sync();
+  // B goes on 40 turns (its group 0 filled, slots 0–10 reused) while A, having seen 3, deletes.
+  for (let i = 3; i < 43; i++) await cb!.update(ID, turn(`B${i}`));
+  await ca!.delete(ID);
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)).toEqual(Array.from({ length: 40 }, (_, i) => `B${i + 3}`));
+  // And both go on past the next group.
+  for (let i = 43; i < 70; i++) await cb!.update(ID, turn(`B${i}`));
+  await ca!.update(ID, turn('A after'));
+  await sync();
+  const d = await agreed(vs);
+  expect(said(d)).toHaveLength(68);
+});
+
+// Not fixed: a rewind writes a record (a cut and nothing added), and the head merge revives a delete whenever a live
+// head counts a record the delete had not seen; it cannot tell a record that adds nothing. The user's delete on A then
+// comes back on both as an empty conversation (title kept, 0 messages). Fixing it needs the heads to say which records
+// added something (a format change of the head), so it is left here.
+it.fails('a delete raced by the other computer\'s rewind does not bring back an empty conversation', async () => {
+  const { vs, sync } = await start(2, false, 3);
+  await new Conversations(vs[0]!).delete(ID);
+  await new Conversations(vs[1]!).rewindLast(ID);
+  await sync();
+  // The user deleted it on A; B only took back a message: nothing new to keep.
+  expect(await agreed(vs)).toBeUndefined();
+});
+
+it('upgrade: a 40-turn single-writer conversation edited inside its legacy part on one computer while the other adds turns and rewinds', async () => {
+  const { vs, sync } = await start(2, true, 40);
+  const [ca, cb] = vs.map((v) => new Conversations(v));
+  await ca!.branch(ID, 20, 'edit');
+  await ca!.update(ID, turn('A edit of 20'));
+  for (let i = 0; i < 3; i++) await cb!.update(ID, turn(`B${i}`));
+  await cb!.rewindLast(ID);
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c).slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `before ${i}`));
+  expect(said(c).filter((s) => s === 'before 0')).toHaveLength(1);
+  expect(said(c)).toContain('A edit of 20');
+  expect(said(c)).toContain('B0');
+  expect(said(c)).toContain('B1');
+  expect(said(c)).not.toContain('B2');
+});
+
+it('a computer that crashes between its record and its head: its next save and the other computer stay whole', async () => {
+  const { vs, sync } = await start(2, false, 30);
+  const [va, vb] = vs as [Vault, Vault];
+  const ca = new Conversations(va);
+  await ca.update(ID, turn('A0'));
+  // Record 31 (it fills group 0) is written, then the head fails once.
+  const put = va.internal.putJSON;
+  let armed = true;
+  (va.internal as { putJSON: typeof put }).putJSON = async (key, value) => {
+    if (armed && key === `conversations/${ID}`) {
+      armed = false;
+      throw new Error('power cut');
+    }
+    return put.call(va.internal, key, value);
+  };
+  await expect(ca.update(ID, turn('lost'))).rejects.toThrow('power cut');
+  await sync();
+  expect(said(await agreed(vs))).not.toContain('lost');
+  await ca.update(ID, turn('A1'));
+  await new Conversations(vb).update(ID, turn('B1'));
+  await sync();
+  const c = await agreed(vs);
+  expect(said(c)).not.toContain('lost');
+  expect(said(c)).toEqual(expect.arrayContaining(['A0', 'A1', 'B1']));
+  expect(said(c)).toHaveLength(33);
+});
+
+it.each([
+  ['a record whose lists are not lists', { c: {}, m: 5, t: null, s: 'x' }],
+  ['a record without counts', { m: [], t: [], s: [] }],
+  ['a record that is a number', 7],
+  ['a record whose cut is a string', { c: {}, cut: 'L', m: [], t: [], s: [] }],
+])('a garbled record (%s, another computer\'s buggy build) reads as DAMAGED, not a TypeError', async (_name, garbled) => {
+  const { vs } = await start(2, false, 1);
+  const [va] = vs as [Vault];
+  const dev = await deviceOf(va);
+  await va.internal.putJSON(`conversation-log/${ID}/${dev}/0`, garbled);
+  const err = await new Conversations(va).get(ID).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(VaultError);
+  expect((err as VaultError).code).toBe('DAMAGED');
+});
+
+it.each([
+  ['counts that are not numbers', { logs: { x: 'many' } }],
+  ['a floor that is not counts', { floor: 3 }],
+  ['a deleted mark without seen', { deleted: { at: 1 } }],
+])('a garbled head (%s) reads as a VaultError or a conversation, never a TypeError', async (_name, change) => {
+  const { vs, sync } = await start(2, false, 1);
+  const [va, vb] = vs as [Vault, Vault];
+  await new Conversations(vb).update(ID, turn('B1'));
+  const head = (await va.internal.getJSON<Record<string, unknown>>(`conversations/${ID}`))!;
+  await va.internal.putJSON(`conversations/${ID}`, { ...head, ...change });
+  await sync();
+  for (const v of vs) {
+    const got = await new Conversations(v).get(ID).catch((e: unknown) => e);
+    if (got instanceof Error) expect(got).toBeInstanceOf(VaultError);
+    const listed = await new Conversations(v).list().catch((e: unknown) => e);
+    if (listed instanceof Error) expect(listed).toBeInstanceOf(VaultError);
+  }
+});
