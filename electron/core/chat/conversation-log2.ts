@@ -102,7 +102,8 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
     for (let k = head.floor?.[dev] ?? 0; k < n; k++) {
       const g = Math.floor(k / GROUP);
       const rec = g < full ? (await group(vault, id, dev, g))[k - g * GROUP] : await vault.internal.getJSON<Exchange>(recordKey(id, dev, k));
-      if (!rec) throw new VaultError('DAMAGED', damaged(), headKey(id));
+      // Another computer's record is read as stored: one of a wrong shape (a buggy build) is damage, not a crash.
+      if (!isExchange(rec)) throw new VaultError('DAMAGED', damaged(), headKey(id));
       xs.push({ x: `${dev}:${k}`, order: [sum(rec.c), dev, k], rec });
     }
   }
@@ -127,6 +128,15 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   const conv = { ...head.meta, ...lists } as unknown as C;
   loaded.set(conv, { head, xs: starts });
   return conv;
+}
+
+const isCounts = (c: unknown): c is Counts => typeof c === 'object' && c !== null && !Array.isArray(c) && Object.values(c).every((n) => Number.isInteger(n) && n >= 0);
+
+function isExchange(rec: unknown): rec is Exchange {
+  if (typeof rec !== 'object' || rec === null) return false;
+  const r = rec as Record<string, unknown>;
+  const cut = r.cut;
+  return isCounts(r.c) && Array.isArray(r.m) && Array.isArray(r.t) && Array.isArray(r.s) && r.s.every((s) => Number.isInteger(s) && s >= 0) && (cut === undefined || (Array.isArray(cut) && cut.every((x) => typeof x === 'string')));
 }
 
 /** `base`, as read, under the current head, if no computer has added to or cut its log since (else undefined). */
