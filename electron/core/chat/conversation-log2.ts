@@ -109,12 +109,29 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   }
   xs.sort((a, b) => a.order[0] - b.order[0] || (a.order[1] < b.order[1] ? -1 : a.order[1] > b.order[1] ? 1 : 0) || a.order[2] - b.order[2]);
   const live: typeof xs = [];
+  // Per exchange taken back first by a record (its `cut[0]`, where its writer's change began): that record's lists.
+  const replaced = new Map<string, Exchange>();
   for (const x of xs) {
-    if (x.rec.cut?.length) {
-      const gone = new Set(x.rec.cut);
-      for (let i = live.length - 1; i >= 0; i--) if (gone.has(live[i]!.x)) live.splice(i, 1);
+    const cut = x.rec.cut ?? [];
+    if (!cut.length) {
+      live.push(x);
+      continue;
     }
-    live.push(x);
+    // What a change adds goes where the first exchange it took back was: an exchange another computer added
+    // meanwhile (after it, as that one read them) stays after it, instead of ending up before the history it followed.
+    let at = live.findIndex((y) => y.x === cut[0]);
+    const gone = new Set(cut);
+    for (let i = live.length - 1; i >= 0; i--) {
+      if (!gone.has(live[i]!.x)) continue;
+      live.splice(i, 1);
+      if (i < at) at--;
+    }
+    const before = replaced.get(cut[0]!);
+    if (!replaced.has(cut[0]!)) replaced.set(cut[0]!, x.rec);
+    // Two computers made the same change at once (both took back the last turn of one exchange): it is added once.
+    if (at < 0 && before && sameLists(before, x.rec)) live.push({ ...x, rec: { ...x.rec, m: [], t: [], s: [] } });
+    else if (at < 0) live.push(x);
+    else live.splice(at, 0, x);
   }
   const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
   const starts: Loaded['xs'] = [];
@@ -130,6 +147,7 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   return conv;
 }
 
+const sameLists = (a: Exchange, b: Exchange) => JSON.stringify([a.m, a.t, a.s]) === JSON.stringify([b.m, b.t, b.s]);
 const isCounts = (c: unknown): c is Counts => typeof c === 'object' && c !== null && !Array.isArray(c) && Object.values(c).every((n) => Number.isInteger(n) && n >= 0);
 
 function isExchange(rec: unknown): rec is Exchange {
