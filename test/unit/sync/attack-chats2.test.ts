@@ -379,3 +379,56 @@ it.each([
     if (listed instanceof Error) expect(listed).toBeInstanceOf(VaultError);
   }
 });
+
+it('a garbled record of another computer in a conversation whose heads merged does not take the whole list down', async () => {
+  const { vs, sync } = await start(2, false, 1);
+  const [va, vb] = vs as [Vault, Vault];
+  const other = '00000000000000c2';
+  const now = Date.now();
+  await new Conversations(va).save({ id: other, title: 'Other', created: now, updated: now, messages: [], transcript: [] });
+  await sync();
+  // B's buggy build stores a record of a wrong shape while A adds a turn: the merged head has no `entries`.
+  await new Conversations(vb).update(ID, turn('B1'));
+  const dev = await deviceOf(vb);
+  await vb.internal.putJSON(`conversation-log/${ID}/${dev}/0`, { c: {}, m: 'garbled' });
+  await new Conversations(va).update(ID, turn('A1'));
+  await sync();
+  for (const v of vs) {
+    const cs = new Conversations(v);
+    await expect(cs.get(ID)).rejects.toMatchObject({ code: 'DAMAGED' });
+    // The other conversation still lists, and the damaged one too (so it can be opened to see why, or deleted).
+    const listed = await cs.list();
+    expect(listed.map((c) => c.id).sort()).toEqual([ID, other]);
+    // And saving another conversation (which updates the index) still works.
+    await cs.update(other, turn(`y on ${v === va ? 'A' : 'B'}`));
+  }
+});
+
+// Not fixed: in scheme 2 a delete leaves the head (marked deleted), so the sweep of orphaned logs (keys of ids with no
+// head) never finds what a crash after the mark left: the deleted conversation's records (3 keys here), versions and
+// attachments stay in the vault for good. A fix must not remove another computer's records still arriving for a head
+// that revives it (records arrive before their head): e.g. remove only those the mark had seen (a record's own number
+// is its `c[device]`) plus this computer's own keys. Left for the author.
+it.fails('a crash between the delete mark and the removal of the log: the deleted conversation\'s bytes still go (next delete or unlock)', async () => {
+  const { vs } = await start(2, false, 3);
+  const [va] = vs as [Vault];
+  const other = '00000000000000c2';
+  const now = Date.now();
+  const ca = new Conversations(va);
+  await ca.save({ id: other, title: 'Other', created: now, updated: now, messages: [], transcript: [] });
+  await ca.update(other, turn('x'));
+  const del = va.internal.delete;
+  let armed = true;
+  (va.internal as { delete: typeof del }).delete = async (key) => {
+    if (armed && key.startsWith(`conversation-log/${ID}/`)) {
+      armed = false;
+      throw new Error('power cut');
+    }
+    return del.call(va.internal, key);
+  };
+  await expect(ca.delete(ID)).rejects.toThrow('power cut');
+  expect(await ca.get(ID)).toBeUndefined();
+  // Another delete sweeps what a cut-short one left, as in a single-writer vault.
+  await ca.delete(other);
+  expect(va.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
+});
