@@ -89,9 +89,15 @@ export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: 
   if (isHead2(raw)) {
     if (raw.deleted) return undefined;
     if (typeof raw.entries === 'number') return { meta: raw.meta, entries: raw.entries };
-    // Heads of two computers merged: the transcript's length is counted from their logs.
-    const c = await read2<LoggedConversation>(vault, id, raw, (n) => readLog(vault, id, n));
-    return c && { meta: raw.meta, entries: c.transcript.length };
+    // Heads of two computers merged: the transcript's length is counted from their logs. A log that cannot be read
+    // still lists (opening it says what is damaged): else one damaged conversation would stop the list and every save.
+    try {
+      const c = await read2<LoggedConversation>(vault, id, raw, (n) => readLog(vault, id, n));
+      return c && { meta: raw.meta, entries: c.transcript.length };
+    } catch (err) {
+      if (err instanceof VaultError && err.code === 'DAMAGED') return { meta: raw.meta, entries: 0 };
+      throw err;
+    }
   }
   if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
   const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
