@@ -109,8 +109,8 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   }
   xs.sort((a, b) => a.order[0] - b.order[0] || (a.order[1] < b.order[1] ? -1 : a.order[1] > b.order[1] ? 1 : 0) || a.order[2] - b.order[2]);
   const live: typeof xs = [];
-  // Per exchange taken back first by a record (its `cut[0]`, where its writer's change began): that record's lists.
-  const replaced = new Map<string, Exchange>();
+  // Per exchange taken back first by a record (its `cut[0]`, where its writer's change began): that record.
+  const replaced = new Map<string, (typeof xs)[number]>();
   for (const x of xs) {
     const cut = x.rec.cut ?? [];
     if (!cut.length) {
@@ -127,10 +127,12 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
       if (i < at) at--;
     }
     const before = replaced.get(cut[0]!);
-    if (!replaced.has(cut[0]!)) replaced.set(cut[0]!, x.rec);
-    // Two computers made the same change at once (both took back the last turn of one exchange): it is added once.
-    if (at < 0 && before && sameLists(before, x.rec)) live.push({ ...x, rec: { ...x.rec, m: [], t: [], s: [] } });
-    else if (at < 0) live.push(x);
+    if (!before) replaced.set(cut[0]!, x);
+    // Another computer changed the same exchange at once: this change goes after that one's. The same change made on
+    // both (both took back the last turn of one exchange) is added once.
+    const after = before ? live.indexOf(before) : -1;
+    if (at < 0 && before && sameLists(before.rec, x.rec)) live.splice(after < 0 ? live.length : after + 1, 0, { ...x, rec: { ...x.rec, m: [], t: [], s: [] } });
+    else if (at < 0) live.splice(after < 0 ? live.length : after + 1, 0, x);
     else live.splice(at, 0, x);
   }
   const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
