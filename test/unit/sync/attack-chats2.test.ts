@@ -515,3 +515,35 @@ it('a delete on one computer while the other makes a new version of a message an
     }
   }
 });
+
+it.each([1, 2, 3])('three computers with deletes among random turns, rewinds and Continues (seed %i): all read the same, whole, listed alike, no turn doubled', async (seed) => {
+  let x = seed * 40503 + 7;
+  const rand = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return Math.floor((x / 2147483648) * n);
+  };
+  const { vs, sync } = await start(3, false, 2);
+  const cs = vs.map((v) => new Conversations(v));
+  const continued = new Set<string>();
+  const gone = (e: unknown) => (e instanceof VaultError && (e.code === 'NOT_FOUND' || e.code === 'INVALID') ? undefined : Promise.reject(e));
+  for (let step = 0; step < 60; step++) {
+    const i = rand(3);
+    const c = cs[i]!;
+    const op = rand(12);
+    const view = await c.get(ID);
+    if (op < 6) await c.update(ID, turn(`${i}.${step}`));
+    else if (op === 6) await c.rewindLast(ID).catch(gone);
+    else if (op === 7 && view?.messages.length) {
+      continued.add(said(view).at(-1)!);
+      await c.update(ID, carryOn(`more ${step}`));
+    } else if (op === 8) await c.delete(ID);
+    else if (op === 9) await c.rename(ID, `title ${step}`).catch(gone);
+    else await sync(rand(3), rand(3));
+    if (rand(3) === 0) await sync();
+  }
+  await sync();
+  const end = await agreed(vs);
+  const texts = said(end);
+  expect(texts.filter((s, k) => texts.indexOf(s) !== k && !continued.has(s))).toEqual([]);
+  for (const v of vs) if (!end) expect(v.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
+});
