@@ -55,6 +55,11 @@ interface Exchange {
 export interface Head2 {
   v: 2;
   logs: Counts;
+  /**
+   * Per computer, its records up to the last one that added something (not only took back): what revives a delete a
+   * computer had not seen (a rewind alone does not). Absent on a head written before it was kept: `logs` then.
+   */
+  grew?: Counts;
   /** Records of the single-writer log that count (read as the first exchange). */
   legacy?: number;
   /** Records a delete removed: exchanges below these, and the single-writer log if `legacyGone`, are not read. */
@@ -209,6 +214,7 @@ export async function write2<C extends LoggedConversation>(vault: VaultApi, next
     const n = head.logs[dev] ?? 0;
     await vault.internal.putJSON(recordKey(next.id, dev, n), rec);
     if ((n + 1) % GROUP === 0) await vault.internal.putJSON(groupKey(next.id, dev, Math.floor(n / GROUP)), await collect(vault, next.id, dev, Math.floor(n / GROUP), head.floor?.[dev] ?? 0));
+    head.grew = { ...(head.grew ?? head.logs), ...(rec.m.length || rec.t.length || rec.s.length ? { [dev]: n + 1 } : {}) };
     head.logs = { ...head.logs, [dev]: n + 1 };
     xsNext = [...xsNext, { x: `${dev}:${n}`, ...from }];
   }

@@ -288,17 +288,25 @@ it('a delete on one computer while the other is more than 32 records ahead: the 
   expect(said(d)).toHaveLength(68);
 });
 
-// Not fixed: a rewind writes a record (a cut and nothing added), and the head merge revives a delete whenever a live
-// head counts a record the delete had not seen; it cannot tell a record that adds nothing. The user's delete on A then
-// comes back on both as an empty conversation (title kept, 0 messages). Fixing it needs the heads to say which records
-// added something (a format change of the head), so it is left here.
-it.fails('a delete raced by the other computer\'s rewind does not bring back an empty conversation', async () => {
+// Was: a rewind writes a record (a cut, nothing added), and the head merge revived a delete whenever a live head
+// counted a record the delete had not seen: the user's delete on A came back on both as an empty conversation.
+it('a delete raced by the other computer\'s rewind does not bring back an empty conversation', async () => {
   const { vs, sync } = await start(2, false, 3);
   await new Conversations(vs[0]!).delete(ID);
   await new Conversations(vs[1]!).rewindLast(ID);
   await sync();
   // The user deleted it on A; B only took back a message: nothing new to keep.
   expect(await agreed(vs)).toBeUndefined();
+});
+
+it('a delete raced by the other computer\'s rewind and new turn (edit last message, sent again) brings back only that turn', async () => {
+  const { vs, sync } = await start(2, false, 3);
+  await new Conversations(vs[0]!).delete(ID);
+  const cb = new Conversations(vs[1]!);
+  await cb.rewindLast(ID);
+  await cb.update(ID, turn('sent again'));
+  await sync();
+  expect(said(await agreed(vs))).toEqual(['sent again']);
 });
 
 it('upgrade: a 40-turn single-writer conversation edited inside its legacy part on one computer while the other adds turns and rewinds', async () => {
