@@ -183,6 +183,40 @@ export function orphanedLogs(vault: VaultApi, ids: Iterable<string>): string[] {
   return vault.internal.keys('conversation-log/').filter((k) => !live.has(k.split('/')[1] ?? ''));
 }
 
+/**
+ * Scheme 2: what a delete of conversation `id` cut short (a crash after its mark) left of its log, once the head is
+ * still marked deleted: this computer's own keys (and the single-writer log's), and another computer's records and
+ * merged groups the mark had seen. Another computer's later records may be the first part of a head that revives it
+ * (records arrive before their head): those stay.
+ */
+export async function leftoversOfDeleted(vault: VaultApi, id: string): Promise<string[]> {
+  const keys = vault.internal.keys(recordPrefix(id));
+  if (!keys.length) return [];
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw || !isHead2(raw) || !raw.deleted) return [];
+  const seen = raw.deleted.seen ?? {};
+  const out: string[] = [];
+  for (const key of keys) {
+    if (vault.internal.sweepable?.(key) ?? true) {
+      out.push(key);
+      continue;
+    }
+    const m = /^[^/]+\/[^/]+\/([^/]+)\/(g?)(\d+)$/.exec(key);
+    if (!m) continue;
+    const dev = m[1]!;
+    const had = typeof seen[dev] === 'number' ? seen[dev] : 0;
+    if (m[2]) {
+      if ((Number(m[3]) + 1) * GROUP <= had) out.push(key);
+      continue;
+    }
+    // A record's own number is its count of its writer's records.
+    const rec = await vault.internal.getJSON<{ c?: Record<string, unknown> }>(key).catch(() => undefined);
+    const n = rec?.c?.[dev];
+    if (typeof n === 'number' && n < had) out.push(key);
+  }
+  return out;
+}
+
 /** A head of any layout as a scheme-2 one: a single-writer log as its beginning (a single value: nothing to keep). */
 function asHead2(raw: Record<string, unknown>): Head2 {
   if (isHead2(raw)) return raw;
