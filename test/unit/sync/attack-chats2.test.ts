@@ -561,3 +561,16 @@ it.each([1, 2, 3])('three computers with deletes among random turns, rewinds and
   expect(texts.filter((s, k) => texts.indexOf(s) !== k && !continued.has(s))).toEqual([]);
   for (const v of vs) if (!end) expect(v.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
 });
+
+it('an edit of an earlier reply (its exchange and the last stored again) and a Continue of the last on two computers while a third adds a turn: the continued exchange stays before that turn', async () => {
+  const { vs, sync } = await start(3, false, 2);
+  await sync();
+  const [editor, adder, continuer] = await byDevice(vs);
+  await new Conversations(editor!).update(ID, (c) => ({ ...c, messages: c.messages.map((m, i) => (i === 1 ? { role: 'assistant', content: [{ type: 'text', text: 're: before 0 (fixed)' }] } : m)) }));
+  await new Conversations(continuer!).update(ID, carryOn('more'));
+  await new Conversations(adder!).update(ID, turn('C1'));
+  await sync();
+  const c = await agreed(vs);
+  // "before 1" twice (two computers changed it at once: kept both, a known limit), and C1 after both.
+  expect(said(c)).toEqual(['before 0', 'before 1', 'before 1', 'C1']);
+});
