@@ -114,7 +114,7 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   }
   xs.sort((a, b) => a.order[0] - b.order[0] || (a.order[1] < b.order[1] ? -1 : a.order[1] > b.order[1] ? 1 : 0) || a.order[2] - b.order[2]);
   const live: typeof xs = [];
-  // Per exchange taken back first by a record (its `cut[0]`, where its writer's change began): that record.
+  // Per exchange taken back: the first record that took it back.
   const replaced = new Map<string, (typeof xs)[number]>();
   for (const x of xs) {
     const cut = x.rec.cut ?? [];
@@ -132,7 +132,7 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
       if (i < at) at--;
     }
     const before = replaced.get(cut[0]!);
-    if (!before) replaced.set(cut[0]!, x);
+    for (const c of cut) if (!replaced.has(c)) replaced.set(c, x);
     // Another computer changed the same exchange at once: this change goes after that one's. The same change made on
     // both (both took back the last turn of one exchange) is added once.
     const after = before ? live.indexOf(before) : -1;
