@@ -574,3 +574,15 @@ it('an edit of an earlier reply (its exchange and the last stored again) and a C
   // "before 1" twice (two computers changed it at once: kept both, a known limit), and C1 after both.
   expect(said(c)).toEqual(['before 0', 'before 1', 'before 1', 'C1']);
 });
+
+it('a delete raced by the other computer taking back the last turn of a conversation stored before the upgrade: the deleted turns do not come back', async () => {
+  const { vs, sync } = await start(2, true, 5);
+  await new Conversations(vs[0]!).delete(ID);
+  // The rewind stores "before 0"–"before 3" again (its exchange is the whole single-writer log): nothing new.
+  await new Conversations(vs[1]!).rewindLast(ID);
+  await sync();
+  expect(await agreed(vs)).toBeUndefined();
+  // And the rewinding computer's leftover record goes with its next sweep.
+  await new Conversations(vs[1]!).delete('00000000000000c9').catch(() => undefined);
+  expect(vs[1]!.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
+});
