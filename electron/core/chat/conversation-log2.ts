@@ -214,7 +214,9 @@ export async function write2<C extends LoggedConversation>(vault: VaultApi, next
     const n = head.logs[dev] ?? 0;
     await vault.internal.putJSON(recordKey(next.id, dev, n), rec);
     if ((n + 1) % GROUP === 0) await vault.internal.putJSON(groupKey(next.id, dev, Math.floor(n / GROUP)), await collect(vault, next.id, dev, Math.floor(n / GROUP), head.floor?.[dev] ?? 0));
-    head.grew = { ...(head.grew ?? head.logs), ...(rec.m.length || rec.t.length || rec.s.length ? { [dev]: n + 1 } : {}) };
+    // Something new: past where the lists were cut (what an exchange cut into keeps of itself is stored again, not new).
+    const grew = messages.length > cuts[0]! || transcript.length > cuts[1]! || turnStarts.length > cuts[2]!;
+    head.grew = { ...(head.grew ?? head.logs), ...(grew ? { [dev]: n + 1 } : {}) };
     head.logs = { ...head.logs, [dev]: n + 1 };
     xsNext = [...xsNext, { x: `${dev}:${n}`, ...from }];
   }
