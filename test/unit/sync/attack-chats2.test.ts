@@ -586,3 +586,12 @@ it('a delete raced by the other computer taking back the last turn of a conversa
   await new Conversations(vs[1]!).delete('00000000000000c9').catch(() => undefined);
   expect(vs[1]!.internal.keys(`conversation-log/${ID}/`)).toEqual([]);
 });
+
+it('a delete raced by a rewind of a conversation stored before the upgrade on one computer and a turn on a third: only that turn comes back', async () => {
+  const { vs, sync } = await start(3, true, 5);
+  await new Conversations(vs[0]!).delete(ID);
+  await new Conversations(vs[1]!).rewindLast(ID);
+  await new Conversations(vs[2]!).update(ID, turn('C1'));
+  await sync();
+  expect(said(await agreed(vs))).toEqual(['C1']);
+});
