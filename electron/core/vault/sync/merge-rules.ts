@@ -199,7 +199,9 @@ export const conversationRule: MergeRule = (key, base, heads) => {
     for (const x of live) notices.push({ key, kept: deletes[0]!.vid, lost: x.vid, what: 'value' });
   } else {
     if (deletes.length) {
-      floor = highest(floor, seen);
+      // A computer whose records past the delete added nothing new (a rewind storing kept turns again) brings none back.
+      const still = Object.fromEntries(Object.entries(logs).filter(([d, n]) => n > (seen[d] ?? 0) && (grew[d] ?? 0) <= (seen[d] ?? 0)));
+      floor = highest(floor, seen, still);
       legacyGone ||= values.some((v) => isObject(v.deleted) && typeof v.deleted.legacy === 'number' && v.deleted.legacy > 0);
       for (const x of deletes) notices.push({ key, kept: live[0]!.vid, lost: x.vid, what: 'delete' });
     }
