@@ -595,3 +595,22 @@ it('a delete raced by a rewind of a conversation stored before the upgrade on on
   await sync();
   expect(said(await agreed(vs))).toEqual(['C1']);
 });
+
+it.each([
+  ['counts that are null', { logs: null }],
+  ['a newer head version', { v: 3 }],
+  ['meta that is a string', { meta: 'x' }],
+])('a head of no known shape (%s) reads and lists as DAMAGED (or not at all), never a TypeError', async (_name, change) => {
+  const { vs, sync } = await start(2, false, 1);
+  const [va] = vs as [Vault];
+  const head = (await va.internal.getJSON<Record<string, unknown>>(`conversations/${ID}`))!;
+  await va.internal.putJSON(`conversations/${ID}`, { ...head, ...change });
+  await sync();
+  for (const v of vs) {
+    const cs = new Conversations(v);
+    const got = await cs.get(ID).catch((e: unknown) => e);
+    expect(got).toBeInstanceOf(VaultError);
+    const listed = await cs.list().catch((e: unknown) => e);
+    if (listed instanceof Error) expect(listed).toBeInstanceOf(VaultError);
+  }
+});
