@@ -61,7 +61,7 @@ export async function readConversation<C extends LoggedConversation>(vault: Vaul
   const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
   if (!raw) return undefined;
   if (isHead2(raw)) return read2<C>(vault, id, raw, (n) => readLog(vault, id, n));
-  if (!isHead(raw)) return raw as C;
+  if (!isHead(raw)) return singleValue(raw, id) as unknown as C;
   const conv = { ...raw.meta, ...(await readLog(vault, id, raw.log)) } as unknown as C;
   loadedAt.set(conv, raw.log);
   return conv;
@@ -100,7 +100,7 @@ export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: 
     }
   }
   if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
-  const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
+  const { messages: _m, transcript, turnStarts: _s, ...meta } = singleValue(raw, id);
   return { meta, entries: transcript.length };
 }
 
@@ -223,6 +223,12 @@ function asHead2(raw: Record<string, unknown>): Head2 {
   if (isHead(raw)) return { v: 2, logs: {}, ...(raw.log ? { legacy: raw.log } : {}), entries: raw.entries, meta: raw.meta };
   const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
   return { v: 2, logs: {}, entries: transcript.length, meta };
+}
+
+/** `raw` as a conversation of the oldest layout (one value holding its lists); DAMAGED if it is no known shape (a head another build wrote wrong). */
+function singleValue(raw: Record<string, unknown>, id: string): LoggedConversation {
+  if (!Array.isArray(raw.messages) || !Array.isArray(raw.transcript) || (raw.turnStarts !== undefined && !Array.isArray(raw.turnStarts))) throw new VaultError('DAMAGED', damaged(), headKey(id));
+  return raw as unknown as LoggedConversation;
 }
 
 function isHead(raw: Record<string, unknown>): raw is Record<string, unknown> & Head {
