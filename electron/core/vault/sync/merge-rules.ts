@@ -202,6 +202,8 @@ export const conversationRule: MergeRule = (key, base, heads) => {
       // A computer whose records past the delete added nothing new (a rewind storing kept turns again) brings none back.
       const still = Object.fromEntries(Object.entries(logs).filter(([d, n]) => n > (seen[d] ?? 0) && (grew[d] ?? 0) <= (seen[d] ?? 0)));
       floor = highest(floor, seen, still);
+      // The versions of its messages went with the delete (their tails with the log), and the exchanges they are at too.
+      delete meta.forks;
       legacyGone ||= values.some((v) => isObject(v.deleted) && typeof v.deleted.legacy === 'number' && v.deleted.legacy > 0);
       for (const x of deletes) notices.push({ key, kept: live[0]!.vid, lost: x.vid, what: 'delete' });
     }
