@@ -27,6 +27,8 @@ afterEach(async () => {
 });
 
 const ID = '00000000000000c1';
+/** Seeds of the random runs: a sample under `npm test`, many under MNEMO_DEEP=1. */
+const seeds = (sample: number[]) => (process.env.MNEMO_DEEP === '1' ? Array.from({ length: 24 }, (_, k) => k + 1) : sample);
 
 const turn =
   (said: string) =>
@@ -447,7 +449,7 @@ it('a crash between the delete mark and the removal of the log: the deleted conv
   expect(said(await agreed(vs))).toEqual(['B late']);
 });
 
-it.each([1, 2, 3, 4])('three computers, random turns, rewinds, edits, Continues and renames with syncs at random (seed %i): all read one whole conversation, no turn doubled, none lost that no one took back', async (seed) => {
+it.each(seeds([1, 3]))('three computers, random turns, rewinds, edits, Continues and renames with syncs at random (seed %i): all read one whole conversation, no turn doubled, none lost that no one took back', async (seed) => {
   let x = seed * 2654435761;
   const rand = (n: number) => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -530,7 +532,7 @@ it('a delete on one computer while the other makes a new version of a message an
   }
 });
 
-it.each([1, 2, 3])('three computers with deletes among random turns, rewinds and Continues (seed %i): all read the same, whole, listed alike, no turn doubled', async (seed) => {
+it.each(seeds([3]))('three computers with deletes among random turns, rewinds and Continues (seed %i): all read the same, whole, listed alike, no turn doubled', async (seed) => {
   let x = seed * 40503 + 7;
   const rand = (n: number) => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -615,7 +617,7 @@ it.each([
   }
 });
 
-it.each([1, 2, 3, 11])('two computers on a vault stored single-writer, with versions, deletes and Continues at random (seed %i): all read the same, whole', async (seed) => {
+it.each(seeds([3, 11]))('two computers on a vault stored single-writer, with versions, deletes and Continues at random (seed %i): all read the same, whole', async (seed) => {
   let x = seed * 69069 + 1;
   const rand = (n: number) => {
     x = (x * 1103515245 + 12345) % 2147483648;
