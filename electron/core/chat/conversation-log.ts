@@ -61,7 +61,7 @@ export async function readConversation<C extends LoggedConversation>(vault: Vaul
   const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
   if (!raw) return undefined;
   if (isHead2(raw)) return read2<C>(vault, id, raw, (n) => readLog(vault, id, n));
-  if (!isHead(raw)) return raw as C;
+  if (!isHead(raw)) return singleValue(raw, id) as unknown as C;
   const conv = { ...raw.meta, ...(await readLog(vault, id, raw.log)) } as unknown as C;
   loadedAt.set(conv, raw.log);
   return conv;
@@ -89,12 +89,18 @@ export async function readSummary(vault: VaultApi, id: string): Promise<{ meta: 
   if (isHead2(raw)) {
     if (raw.deleted) return undefined;
     if (typeof raw.entries === 'number') return { meta: raw.meta, entries: raw.entries };
-    // Heads of two computers merged: the transcript's length is counted from their logs.
-    const c = await read2<LoggedConversation>(vault, id, raw, (n) => readLog(vault, id, n));
-    return c && { meta: raw.meta, entries: c.transcript.length };
+    // Heads of two computers merged: the transcript's length is counted from their logs. A log that cannot be read
+    // still lists (opening it says what is damaged): else one damaged conversation would stop the list and every save.
+    try {
+      const c = await read2<LoggedConversation>(vault, id, raw, (n) => readLog(vault, id, n));
+      return c && { meta: raw.meta, entries: c.transcript.length };
+    } catch (err) {
+      if (err instanceof VaultError && err.code === 'DAMAGED') return { meta: raw.meta, entries: 0 };
+      throw err;
+    }
   }
   if (isHead(raw)) return { meta: raw.meta, entries: raw.entries };
-  const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
+  const { messages: _m, transcript, turnStarts: _s, ...meta } = singleValue(raw, id);
   return { meta, entries: transcript.length };
 }
 
@@ -177,12 +183,52 @@ export function orphanedLogs(vault: VaultApi, ids: Iterable<string>): string[] {
   return vault.internal.keys('conversation-log/').filter((k) => !live.has(k.split('/')[1] ?? ''));
 }
 
+/**
+ * Scheme 2: what a delete of conversation `id` cut short (a crash after its mark) left of its log, once the head is
+ * still marked deleted: this computer's own keys (and the single-writer log's), and another computer's records and
+ * merged groups the mark had seen. Another computer's later records may be the first part of a head that revives it
+ * (records arrive before their head): those stay.
+ */
+export async function leftoversOfDeleted(vault: VaultApi, id: string): Promise<string[]> {
+  const keys = vault.internal.keys(recordPrefix(id));
+  if (!keys.length) return [];
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  if (!raw || !isHead2(raw) || !raw.deleted) return [];
+  const seen = raw.deleted.seen ?? {};
+  const out: string[] = [];
+  for (const key of keys) {
+    if (vault.internal.sweepable?.(key) ?? true) {
+      out.push(key);
+      continue;
+    }
+    const m = /^[^/]+\/[^/]+\/([^/]+)\/(g?)(\d+)$/.exec(key);
+    if (!m) continue;
+    const dev = m[1]!;
+    const had = typeof seen[dev] === 'number' ? seen[dev] : 0;
+    if (m[2]) {
+      if ((Number(m[3]) + 1) * GROUP <= had) out.push(key);
+      continue;
+    }
+    // A record's own number is its count of its writer's records.
+    const rec = await vault.internal.getJSON<{ c?: Record<string, unknown> }>(key).catch(() => undefined);
+    const n = rec?.c?.[dev];
+    if (typeof n === 'number' && n < had) out.push(key);
+  }
+  return out;
+}
+
 /** A head of any layout as a scheme-2 one: a single-writer log as its beginning (a single value: nothing to keep). */
 function asHead2(raw: Record<string, unknown>): Head2 {
   if (isHead2(raw)) return raw;
   if (isHead(raw)) return { v: 2, logs: {}, ...(raw.log ? { legacy: raw.log } : {}), entries: raw.entries, meta: raw.meta };
   const { messages: _m, transcript, turnStarts: _s, ...meta } = raw as unknown as LoggedConversation;
   return { v: 2, logs: {}, entries: transcript.length, meta };
+}
+
+/** `raw` as a conversation of the oldest layout (one value holding its lists); DAMAGED if it is no known shape (a head another build wrote wrong). */
+function singleValue(raw: Record<string, unknown>, id: string): LoggedConversation {
+  if (!Array.isArray(raw.messages) || !Array.isArray(raw.transcript) || (raw.turnStarts !== undefined && !Array.isArray(raw.turnStarts))) throw new VaultError('DAMAGED', damaged(), headKey(id));
+  return raw as unknown as LoggedConversation;
 }
 
 function isHead(raw: Record<string, unknown>): raw is Record<string, unknown> & Head {

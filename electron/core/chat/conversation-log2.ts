@@ -55,6 +55,11 @@ interface Exchange {
 export interface Head2 {
   v: 2;
   logs: Counts;
+  /**
+   * Per computer, its records up to the last one that added something (not only took back): what revives a delete a
+   * computer had not seen (a rewind alone does not). Absent on a head written before it was kept: `logs` then.
+   */
+  grew?: Counts;
   /** Records of the single-writer log that count (read as the first exchange). */
   legacy?: number;
   /** Records a delete removed: exchanges below these, and the single-writer log if `legacyGone`, are not read. */
@@ -102,18 +107,38 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
     for (let k = head.floor?.[dev] ?? 0; k < n; k++) {
       const g = Math.floor(k / GROUP);
       const rec = g < full ? (await group(vault, id, dev, g))[k - g * GROUP] : await vault.internal.getJSON<Exchange>(recordKey(id, dev, k));
-      if (!rec) throw new VaultError('DAMAGED', damaged(), headKey(id));
+      // Another computer's record is read as stored: one of a wrong shape (a buggy build) is damage, not a crash.
+      if (!isExchange(rec)) throw new VaultError('DAMAGED', damaged(), headKey(id));
       xs.push({ x: `${dev}:${k}`, order: [sum(rec.c), dev, k], rec });
     }
   }
   xs.sort((a, b) => a.order[0] - b.order[0] || (a.order[1] < b.order[1] ? -1 : a.order[1] > b.order[1] ? 1 : 0) || a.order[2] - b.order[2]);
   const live: typeof xs = [];
+  // Per exchange taken back: the first record that took it back.
+  const replaced = new Map<string, (typeof xs)[number]>();
   for (const x of xs) {
-    if (x.rec.cut?.length) {
-      const gone = new Set(x.rec.cut);
-      for (let i = live.length - 1; i >= 0; i--) if (gone.has(live[i]!.x)) live.splice(i, 1);
+    const cut = x.rec.cut ?? [];
+    if (!cut.length) {
+      live.push(x);
+      continue;
     }
-    live.push(x);
+    // What a change adds goes where the first exchange it took back was: an exchange another computer added
+    // meanwhile (after it, as that one read them) stays after it, instead of ending up before the history it followed.
+    let at = live.findIndex((y) => y.x === cut[0]);
+    const gone = new Set(cut);
+    for (let i = live.length - 1; i >= 0; i--) {
+      if (!gone.has(live[i]!.x)) continue;
+      live.splice(i, 1);
+      if (i < at) at--;
+    }
+    const before = replaced.get(cut[0]!);
+    for (const c of cut) if (!replaced.has(c)) replaced.set(c, x);
+    // Another computer changed the same exchange at once: this change goes after that one's. The same change made on
+    // both (both took back the last turn of one exchange) is added once.
+    const after = before ? live.indexOf(before) : -1;
+    if (at < 0 && before && sameLists(before.rec, x.rec)) live.splice(after < 0 ? live.length : after + 1, 0, { ...x, rec: { ...x.rec, m: [], t: [], s: [] } });
+    else if (at < 0) live.splice(after < 0 ? live.length : after + 1, 0, x);
+    else live.splice(at, 0, x);
   }
   const lists = { messages: [] as BetaMessageParam[], transcript: [] as TranscriptEntry[], turnStarts: [] as number[] };
   const starts: Loaded['xs'] = [];
@@ -127,6 +152,16 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   const conv = { ...head.meta, ...lists } as unknown as C;
   loaded.set(conv, { head, xs: starts });
   return conv;
+}
+
+const sameLists = (a: Exchange, b: Exchange) => JSON.stringify([a.m, a.t, a.s]) === JSON.stringify([b.m, b.t, b.s]);
+const isCounts = (c: unknown): c is Counts => typeof c === 'object' && c !== null && !Array.isArray(c) && Object.values(c).every((n) => Number.isInteger(n) && n >= 0);
+
+function isExchange(rec: unknown): rec is Exchange {
+  if (typeof rec !== 'object' || rec === null) return false;
+  const r = rec as Record<string, unknown>;
+  const cut = r.cut;
+  return isCounts(r.c) && Array.isArray(r.m) && Array.isArray(r.t) && Array.isArray(r.s) && r.s.every((s) => Number.isInteger(s) && s >= 0) && (cut === undefined || (Array.isArray(cut) && cut.every((x) => typeof x === 'string')));
 }
 
 /** `base`, as read, under the current head, if no computer has added to or cut its log since (else undefined). */
@@ -179,6 +214,9 @@ export async function write2<C extends LoggedConversation>(vault: VaultApi, next
     const n = head.logs[dev] ?? 0;
     await vault.internal.putJSON(recordKey(next.id, dev, n), rec);
     if ((n + 1) % GROUP === 0) await vault.internal.putJSON(groupKey(next.id, dev, Math.floor(n / GROUP)), await collect(vault, next.id, dev, Math.floor(n / GROUP), head.floor?.[dev] ?? 0));
+    // Something new: past where the lists were cut (what an exchange cut into keeps of itself is stored again, not new).
+    const grew = messages.length > cuts[0]! || transcript.length > cuts[1]! || turnStarts.length > cuts[2]!;
+    head.grew = { ...(head.grew ?? head.logs), ...(grew ? { [dev]: n + 1 } : {}) };
     head.logs = { ...head.logs, [dev]: n + 1 };
     xsNext = [...xsNext, { x: `${dev}:${n}`, ...from }];
   }

@@ -9,7 +9,7 @@ import type { AttachmentRef, ConversationSummary, TranscriptEntry } from '../../
 import { VaultError, type VaultApi } from '../vault/types';
 import { unlockOf, untilLock } from '../vault/until-lock';
 import { FIRST_PROJECT_ID } from '../projects/store';
-import { deleteConversation, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
+import { deleteConversation, leftoversOfDeleted, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
 import { branchAt, dropUnsent, FirstMessages, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
@@ -157,7 +157,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       // Its attachments, after the head: a crash in between leaves bytes no conversation refers to, swept below next time.
       for (const key of this.vault.internal.keys(attachmentPrefix(id))) await this.vault.internal.delete(key);
       // Also the log and attachments of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
-      for (const key of this.orphans()) await this.vault.internal.delete(key);
+      for (const key of await this.orphans(new Set(Object.keys(index)))) await this.vault.internal.delete(key);
       await this.vault.internal.putJSON((await this.indexKey(true))!, index);
     });
   }
@@ -256,7 +256,8 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private async sweep(): Promise<void> {
     const unlock = unlockOf(this.vault);
     await this.serial(async () => {
-      for (const key of this.orphans()) await this.vault.internal.delete(key);
+      // Once per unlock: every head with a log is looked at (not the index: its check against the heads is list's).
+      for (const key of await this.orphans(new Set())) await this.vault.internal.delete(key);
       // Several computers: a version made on one is named by a head another may merge away (its `forks` are one
       // field); kept, never taken for a crash's leftover (docs/sync-design.md §12.4).
       if (this.vault.internal.scheme?.() !== 2) await this.sweepTails();
@@ -286,13 +287,24 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     }
   }
 
-  /** Log records and attachments of conversations whose head is gone. */
-  private orphans(): string[] {
+  /** Log records and attachments of conversations whose head is gone (or, several computers, marked deleted); `listed`: ids the index holds. */
+  private async orphans(listed: ReadonlySet<string>): Promise<string[]> {
     const ids = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
     const live = new Set(ids);
     const attachments = this.vault.internal.keys('attachments/').filter((k) => !live.has(k.split('/')[1] ?? ''));
     // Several computers: another's records and attachments arrive before their head; only what was written here goes.
-    return [...orphanedLogs(this.vault, ids), ...attachments].filter((k) => this.vault.internal.sweepable?.(k) ?? true);
+    const out = [...orphanedLogs(this.vault, ids), ...attachments].filter((k) => this.vault.internal.sweepable?.(k) ?? true);
+    if (this.vault.internal.scheme?.() !== 2) return out;
+    // A delete there leaves its head, marked: what a crash after the mark left is found by the mark (leftoversOfDeleted).
+    const logged = new Set(this.vault.internal.keys('conversation-log/').map((k) => k.split('/')[1] ?? ''));
+    for (const id of ids) {
+      // Listed: its head is live (the index is checked against the heads), so nothing to look for.
+      if (!logged.has(id) || listed.has(id)) continue;
+      const left = await leftoversOfDeleted(this.vault, id);
+      if (!left.length) continue;
+      out.push(...left, ...this.vault.internal.keys(attachmentPrefix(id)).filter((k) => this.vault.internal.sweepable?.(k) ?? true));
+    }
+    return out;
   }
 
   /**

@@ -163,9 +163,10 @@ function metaOf(head: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * A conversation's head in scheme 2 (`{v: 2, logs, legacy?, floor?, entries, meta, deleted?}`, chat/conversation-log2.ts):
+ * A conversation's head in scheme 2 (`{v: 2, logs, grew?, legacy?, floor?, entries, meta, deleted?}`, chat/conversation-log2.ts):
  * the other fields three-way (newest among the changed; `created` the earliest, `updated` the latest), every
- * computer's record count the highest. A delete stands unless another head counts a record the delete had not seen:
+ * computer's record count (`logs`, `grew`) the highest. A delete stands unless another head counts a record that added
+ * something (`grew`; `logs` on a head without it) the delete had not seen:
  * then the conversation is live again from past what the delete saw (`floor`), and each such delete is a notice.
  * `entries` is left out when the heads count different records (the reader counts them).
  * Heads of an earlier layout (a conversation no computer has written since the upgrade) go by the newest.
@@ -186,7 +187,10 @@ export const conversationRule: MergeRule = (key, base, heads) => {
   const out: Record<string, unknown> = { v: 2, logs, ...(legacy ? { legacy } : {}), meta };
   let floor = highest(...values.map((v) => v.floor));
   let legacyGone = values.some((v) => v.legacyGone === true);
-  const newer = Object.entries(logs).some(([d, n]) => n > (seen[d] ?? 0));
+  // Only a record that added something revives a delete (a rewind alone does not bring back an empty conversation).
+  const grew = highest(...values.map((v) => (isObject(v.grew) ? v.grew : v.logs)));
+  if (values.some((v) => isObject(v.grew))) out.grew = grew;
+  const newer = Object.entries(grew).some(([d, n]) => n > (seen[d] ?? 0));
   const live = heads.filter((_, i) => !isObject(values[i]!.deleted));
   if (deletes.length && (!newer || !live.length)) {
     const dead = values.filter((v) => isObject(v.deleted)).map((v) => v.deleted as Record<string, unknown>);
@@ -195,7 +199,11 @@ export const conversationRule: MergeRule = (key, base, heads) => {
     for (const x of live) notices.push({ key, kept: deletes[0]!.vid, lost: x.vid, what: 'value' });
   } else {
     if (deletes.length) {
-      floor = highest(floor, seen);
+      // A computer whose records past the delete added nothing new (a rewind storing kept turns again) brings none back.
+      const still = Object.fromEntries(Object.entries(logs).filter(([d, n]) => n > (seen[d] ?? 0) && (grew[d] ?? 0) <= (seen[d] ?? 0)));
+      floor = highest(floor, seen, still);
+      // The versions of its messages went with the delete (their tails with the log), and the exchanges they are at too.
+      delete meta.forks;
       legacyGone ||= values.some((v) => isObject(v.deleted) && typeof v.deleted.legacy === 'number' && v.deleted.legacy > 0);
       for (const x of deletes) notices.push({ key, kept: live[0]!.vid, lost: x.vid, what: 'delete' });
     }
