@@ -33,6 +33,7 @@ import type { TranscriptEntry } from '../../shared/chat';
 import { VaultError, type VaultApi } from '../vault/types';
 import { m } from '../i18n/message';
 import { tail, type LoggedConversation } from './conversation-lists';
+import { conversationRule } from '../vault/sync/merge-rules';
 
 /** Records per merged group. */
 const GROUP = 32;
@@ -221,7 +222,13 @@ export async function write2<C extends LoggedConversation>(vault: VaultApi, next
     xsNext = [...xsNext, { x: `${dev}:${n}`, ...from }];
   }
   head.entries = transcript.length;
-  await vault.internal.putJSON(headKey(next.id), head);
+  // Another computer's head may have arrived since the read (an ingest, or a read that caught up): written over
+  // as it is, its records and fields would be dropped. Then the head written is the merge of both, and `next` is
+  // not reused as read (its lists lack what arrived).
+  const now = await vault.internal.getJSON<Record<string, unknown>>(headKey(next.id));
+  const moved = now !== undefined && isHead2(now) && JSON.stringify(now) !== JSON.stringify(at?.head);
+  const written = moved ? (conversationRule(headKey(next.id), at?.head, [{ vid: 'now', h: [0, 0], value: now }, { vid: 'ours', h: [1, 0], value: head }]).value as Head2) : head;
+  await vault.internal.putJSON(headKey(next.id), written);
   loaded.set(next, { head, xs: xsNext });
 }
 

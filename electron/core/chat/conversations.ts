@@ -120,9 +120,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   private async write(c: StoredConversation, prev: StoredConversation | undefined): Promise<void> {
     checkId(c.id);
     await writeConversation(this.vault, c, prev);
+    // Several computers: the head changed, so index() has read its entry again from the head as written, which may
+    // be a merge with another computer's that arrived meanwhile (more turns than `c` holds). One writer: from `c`.
     const index = await this.index();
-    const hv = this.vault.internal.version?.(headOf(c.id));
-    index[c.id] = { ...summaryOf(c), ...(hv ? { hv } : {}) };
+    if (this.vault.internal.scheme?.() !== 2) index[c.id] = summaryOf(c);
     await this.vault.internal.putJSON((await this.indexKey(true))!, index);
   }
 

@@ -14,7 +14,7 @@ import { Conversations } from '../../../electron/core/chat/conversations';
 import type { StoredConversation } from '../../../electron/core/chat/conversation-values';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
-import { FLOOR, PASS } from './two-computers';
+import { carry, FLOOR, PASS } from './two-computers';
 
 let root: string;
 const open: Vault[] = [];
@@ -66,23 +66,10 @@ async function computers(n: number, v1 = false, before?: (v: Vault) => Promise<v
     vs.push(v);
     open.push(v);
   }
-  const copy = async (from: string, to: string) => {
-    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
-      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
-      const src = path.join(from, rel);
-      if (!(await fs.stat(src)).isFile()) continue;
-      const bytes = await fs.readFile(src);
-      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
-      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
-      if (!newer) continue;
-      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
-      await fs.writeFile(path.join(to, rel), bytes);
-    }
-  };
   /** Syncs the computers named (default: all) with each other, twice round so everything reaches everyone. */
   const sync = async (...which: number[]) => {
     const ws = which.length ? which : vs.map((_, i) => i);
-    for (let round = 0; round < 2; round++) for (const a of ws) for (const b of ws) if (a !== b) await copy(dirs[a]!, dirs[b]!);
+    for (let round = 0; round < 2; round++) for (const a of ws) for (const b of ws) if (a !== b) await carry(dirs[a]!, dirs[b]!);
     for (const i of ws) await vs[i]!.ingest();
   };
   return { vs, sync };

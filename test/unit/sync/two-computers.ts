@@ -10,6 +10,25 @@ import { Vault } from '../../../electron/core/vault/vault';
 export const PASS = 'correct horse battery staple';
 export const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 
+/**
+ * Copies what `from` has that `to` lacks, as a sync engine that knows which copy is newer would: journals only grow,
+ * checkpoints and packs never change, and vault.json changes here only at the upgrade (version 2). Never an own file
+ * with an older copy of itself.
+ */
+export async function carry(from: string, to: string): Promise<void> {
+  for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
+    if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
+    const src = path.join(from, rel);
+    if (!(await fs.stat(src)).isFile()) continue;
+    const bytes = await fs.readFile(src);
+    const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
+    const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
+    if (!newer) continue;
+    await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
+    await fs.writeFile(path.join(to, rel), bytes);
+  }
+}
+
 const opts = (root: string, state: string, format2 = true) => ({ stateDir: path.join(root, state), format2, ackDelayMs: 0 });
 
 /** Under `root`: A made the vault (format 2 unless `v1`; `before` runs on it first), B opened a copy of it. */
@@ -24,24 +43,9 @@ export async function twoComputers(root: string, v1 = false, before?: (va: Vault
   await va.unlockWithRecoveryKey(made.recoveryKey);
   const vb = await Vault.open(b, opts(root, 'b'));
   await vb.unlockWithRecoveryKey(made.recoveryKey);
-  // As a sync engine that knows which copy is newer: journals only grow, checkpoints and packs never change, and
-  // vault.json changes here only at the upgrade (version 2). Never an own file with an older copy of itself.
-  const copy = async (from: string, to: string) => {
-    for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
-      if (rel !== 'vault.json' && !rel.startsWith('devices')) continue;
-      const src = path.join(from, rel);
-      if (!(await fs.stat(src)).isFile()) continue;
-      const bytes = await fs.readFile(src);
-      const old = await fs.readFile(path.join(to, rel)).catch(() => undefined);
-      const newer = rel === 'vault.json' ? old && JSON.parse(String(bytes)).version > JSON.parse(String(old)).version : !old || bytes.length > old.length;
-      if (!newer) continue;
-      await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
-      await fs.writeFile(path.join(to, rel), bytes);
-    }
-  };
   const sync = async () => {
-    await copy(a, b);
-    await copy(b, a);
+    await carry(a, b);
+    await carry(b, a);
     await va.ingest();
     await vb.ingest();
   };
