@@ -201,6 +201,9 @@ export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Prom
       }
       const value = s.view.kv.get(key, (_b, vid) => plain.get(vid) ?? new Uint8Array(0));
       for (const b of plain.values()) wipe(b);
+      // The heads changed while their texts were read (what the reads learnt or caught up on): read as they are now.
+      // Taken as absent, a key with a value read as none (a conversation's save was dropped as "deleted meanwhile").
+      if (value?.kind === 'single' || (value?.kind === 'merged' && value.heads.join() !== heads.join())) return read(s, key);
       return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;
   };
   const store: InternalStore = {
