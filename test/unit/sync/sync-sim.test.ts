@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { DEEP, FIXED_SEED, prng, randomSeed, sample } from '../../deep';
+import { DEEP, prng, randomSeed, sample } from '../../deep';
 import type { Vault } from '../../../electron/core/vault/vault';
 import type { SyncSession } from '../../../electron/core/vault/sync/session2';
 import { Vault as VaultClass } from '../../../electron/core/vault/vault';
@@ -67,7 +67,7 @@ interface Run {
 }
 
 /** One seed: three computers, `steps` random steps, then settle and check. */
-async function simulate(seed: number, steps: number, turnsToo: boolean): Promise<Run> {
+async function simulate(seed: number, steps: number): Promise<Run> {
   const rng = prng(seed);
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-syncsim-'));
   const devs: SimDevice[] = [];
@@ -122,7 +122,7 @@ async function simulate(seed: number, steps: number, turnsToo: boolean): Promise
     const turns = prng(seed ^ 0x5eed);
     for (let step = 0; step < steps; step++) {
       far.replica.online = !(step >= offlineFrom && step < offlineTo);
-      if (turnsToo && turns() < 0.2) await randomTurn(turns, pick(turns, devs), devs);
+      if (turns() < 0.2) await randomTurn(turns, pick(turns, devs), devs);
       const r = rng();
       const d = pick(rng, devs);
       if (r < 0.5) await randomWrite(rng, d);
@@ -311,32 +311,27 @@ async function randomWrite(rng: Rng, d: SimDevice): Promise<void> {
   }
 }
 
-/** Seeds run: 6 in `npm test` (half fixed, half from the printed random seed) plus the regressions, all 1,000 under MNEMO_DEEP=1, or MNEMO_SYNC_SEEDS random ones. */
+/** Seeds run: 6 in `npm test` (from the printed random seed) plus the regressions, all 1,000 under MNEMO_DEEP=1, or MNEMO_SYNC_SEEDS random ones. */
 const SEEDS = Number(process.env.MNEMO_SYNC_SEEDS ?? (DEEP ? 1000 : 6));
 const STEPS = 140;
 /**
  * Seeds that once failed, run every time: 286 (an own record waiting on a dependency after a power cut, §12.3); 132 (a
  * conversation's head written over one that arrived while the save read the log: two acknowledged turns dropped); 736 (a
- * value whose heads merged while their texts were read read as absent: a save found its conversation gone).
+ * value whose heads merged while their texts were read read as absent: a save found its conversation gone); 72 and 688 (a
+ * merge's base read on one computer and gone on another: the computers settled on different conversation heads).
  */
-const REGRESSIONS = [286, 132, 736];
+const REGRESSIONS = [286, 132, 736, 72, 688];
 
 it(`three computers writing at once over an adversarial sync settle to one vault with every acknowledged write (${SEEDS} seeds)`, async () => {
   const only = process.env.MNEMO_SYNC_SEED;
   const all = Array.from({ length: 1000 }, (_, i) => i + 1);
   const seeds = only ? [Number(only)] : [...new Set([...REGRESSIONS, ...sample(all, SEEDS, randomSeed('sync simulator'))])];
-  // The shared conversation's turns: on every seed under MNEMO_DEEP (or MNEMO_SYNC_SEEDS, or one replayed), and on the
-  // fixed and regression seeds in `npm test`, not on the random ones: a known open bug (seeds 72 and 688,
-  // docs/sync-design.md §12.4: two computers settle on different merges of the conversation's head) fails about one
-  // seed in sixty there.
-  const fixed = new Set([...REGRESSIONS, ...sample(all, Math.ceil(SEEDS / 2), FIXED_SEED)]);
-  const withTurns = (seed: number) => DEEP || !!process.env.MNEMO_SYNC_SEEDS || !!only || fixed.has(seed);
   const started = Date.now();
   const totals = { crashes: 0, forks: 0, acked: 0, delivered: 0, pieces: 0, temps: 0, twice: 0, older: 0, deletions: 0, conflicts: 0 };
   for (const seed of seeds) {
     let run: Run;
     try {
-      run = await simulate(seed, STEPS, withTurns(seed));
+      run = await simulate(seed, STEPS);
     } catch (e) {
       console.log(`sync simulator: seed ${seed} failed; replay with MNEMO_SYNC_SEED=${seed} npx vitest run test/unit/sync/sync-sim.test.ts`);
       throw e;

@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { forgetOp, kdelOp, kputOp, materializeOp, mkdirOp, mvOp, purgeOp, putOp, regOp, rmOp } from '../../../electron/core/vault/sync/build';
 import { ROOT } from '../../../electron/core/vault/sync/crdt';
 import { compareHlc } from '../../../electron/core/vault/sync/hlc';
+import { liveBlobs } from '../../../electron/core/vault/sync/blobs2';
 import { World, type Device } from './sim';
 
 const P = '/memories/prefs.md';
@@ -272,4 +273,37 @@ it('internal values: concurrent puts keep the newest with a notice; a delete doe
   sync(a, b);
   expect(a.view().kv.keys('')).toEqual(['models']);
   expect(a.view().kv.get('models', w.texts.readKv)).toMatchObject({ kind: 'single' });
+});
+
+it("a merge's base is what every computer agrees on: a value its key's one head replaced is forgotten by the compactor's op (its bytes live until then), and a forgotten base is no base, never read", () => {
+  const w = new World();
+  const [a, b] = w.devices as [Device, Device];
+  const put = (d: Device, v: unknown) => d.commit(kputOp(d.view(), 'settings', w.texts.add(JSON.stringify(v)).b));
+  const first = put(a, { x: 1, y: 1 });
+  const base = `${a.id}:${first.seq}`;
+  b.receive(a);
+  put(a, { x: 2, y: 1 });
+  w.now += 1000;
+  put(b, { x: 1, y: 2 });
+  // Before a's compactor forgets it, the replaced value is live (another computer's write may still merge against it).
+  const baseBlob = first.op.t === 'kput' ? first.op.b.id : '';
+  expect(liveBlobs(a.state).has(baseBlob)).toBe(true);
+  // b, which has a's second value and not yet its forget, merges against the base: a's x and b's y.
+  b.receive(a);
+  expect(b.view().kv.get('settings', w.texts.readKv)).toMatchObject({ kind: 'merged', value: { x: 2, y: 2 } });
+  const forget = forgetOp(a.view());
+  expect(forget?.vs).toContain(base);
+  a.commit(forget!);
+  expect(liveBlobs(a.state).has(baseBlob)).toBe(false);
+  const c = w.devices[2]!;
+  c.receive(b);
+  c.receive(a);
+  sync(a, b);
+  // Every computer now merges without it (each field both changed: the newest), and none asks for its bytes, though a
+  // computer may still hold them (b does, in this world).
+  const asked: string[] = [];
+  const reader = (bytes: Parameters<typeof w.texts.readKv>[0], vid: string) => (asked.push(vid), w.texts.readKv(bytes, vid));
+  for (const d of [a, b, c]) expect(d.view().kv.get('settings', reader)).toMatchObject({ kind: 'merged', value: { x: 1, y: 2 } });
+  expect(asked).not.toContain(base);
+  expect(asked.length).toBe(6);
 });

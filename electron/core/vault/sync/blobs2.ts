@@ -132,9 +132,10 @@ export function contentId(key: Uint8Array, plain: Uint8Array): string {
 }
 
 /**
- * The blobs `s` still needs, by id: every version
- * neither forgotten nor purged, and each internal key's heads (all of its
- * values while it has several heads, since a merge reads their ancestors).
+ * The blobs `s` still needs, by id: every version neither forgotten nor
+ * purged, each internal key's heads, and its other values not forgotten (a
+ * merge may read one as its base: they go only once a `forget` says so, so
+ * that every computer agrees which bases are gone).
  */
 export function liveBlobs(s: SyncState): Map<string, BlobRef2> {
   const live = new Map<string, BlobRef2>();
@@ -146,8 +147,7 @@ export function liveBlobs(s: SyncState): Map<string, BlobRef2> {
     const named = new Set<string>();
     for (const v of k.vals.values()) for (const p of v.par) named.add(p);
     for (const d of k.dels.values()) for (const p of d.par) named.add(p);
-    const heads = [...k.vals].filter(([vid]) => !named.has(vid));
-    for (const [, v] of heads.length > 1 ? [...k.vals] : heads) live.set(v.b.id, v.b);
+    for (const [vid, v] of k.vals) if (!named.has(vid) || !s.forgotten.has(vid)) live.set(v.b.id, v.b);
   }
   return live;
 }

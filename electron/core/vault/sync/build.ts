@@ -77,8 +77,9 @@ export function mvOp(view: SyncView, p: string, np: string): MvOp {
 
 /**
  * Forgets the versions no file shows any more (outside the history window,
- * not a head, bytes still kept): the compactor's op, so every device agrees
- * which bases are gone. Undefined when there are none.
+ * not a head, bytes still kept) and the internal values a later value of
+ * their key replaced (kv.ts `superseded`): the compactor's op, so every
+ * device agrees which bases are gone. Undefined when there are none.
  */
 export function forgetOp(view: SyncView): ForgetOp | undefined {
   const shown = new Set<Vid>();
@@ -87,7 +88,7 @@ export function forgetOp(view: SyncView): ForgetOp | undefined {
     for (const v of view.versions(p)) if (v.vid) shown.add(v.vid);
     for (const v of view.graph.closure(g.members.flatMap((m) => m.heads))) candidates.add(v);
   }
-  const vs = [...candidates].filter((v) => !shown.has(v) && !view.graph.gone.has(v)).sort();
+  const vs = [...[...candidates].filter((v) => !shown.has(v) && !view.graph.gone.has(v)), ...view.kv.superseded()].sort();
   return vs.length ? { t: 'forget', vs } : undefined;
 }
 

@@ -84,6 +84,33 @@ export class KvView {
     return { kind: 'merged', heads: heads.map((x) => x.vid), value: merged.value, notices: merged.notices };
   }
 
+  /**
+   * The values a merge of `key` reads: its heads and, when there are several, their base (absent when forgotten).
+   * Undefined when the key has no value.
+   */
+  mergeInputs(key: string): { heads: Array<{ vid: Vid; b: BlobRef2 }>; base?: { vid: Vid; b: BlobRef2 } } | undefined {
+    const k = this.s.kv.get(key);
+    const heads = k ? this.headsOf(k) : [];
+    if (!k || !heads.length) return undefined;
+    const base = heads.length > 1 ? this.base(k, heads) : undefined;
+    return { heads: heads.map(({ vid, b }) => ({ vid, b })), ...(base ? { base: { vid: base, b: k.vals.get(base)!.b } } : {}) };
+  }
+
+  /**
+   * Values no merge can need any more, not yet forgotten: of every key with at most one head (its value, or none
+   * after a delete), the values it replaced. A key with several heads keeps all of its values (a merge reads their
+   * base), until a write settles it.
+   */
+  superseded(): Vid[] {
+    const out: Vid[] = [];
+    for (const k of this.s.kv.values()) {
+      const heads = this.headsOf(k);
+      if (heads.length > 1) continue;
+      for (const vid of k.vals.keys()) if (vid !== heads[0]?.vid && !this.s.forgotten.has(vid)) out.push(vid);
+    }
+    return out;
+  }
+
   /** Keys with several heads: what `verify` and the notices list. */
   siblings(): string[] {
     const out: string[] = [];
@@ -91,7 +118,7 @@ export class KvView {
     return out.sort();
   }
 
-  /** The newest value every head descends from. */
+  /** The newest value every head descends from, unless a device forgot it (its bytes may be gone). */
   private base(k: KvState, heads: Head[]): Vid | undefined {
     const ancestors = (start: Vid) => {
       const seen = new Set<Vid>();
@@ -112,7 +139,8 @@ export class KvView {
     }
     let best: Vid | undefined;
     for (const v of common ?? []) if (!best || compareStamped({ h: k.vals.get(v)!.h, vid: v }, { h: k.vals.get(best)!.h, vid: best }) > 0) best = v;
-    return best;
+    // A forgotten base is no base, on every computer alike (never an older ancestor: docs/sync-design.md §12.2).
+    return best && !this.s.forgotten.has(best) ? best : undefined;
   }
 
   /** The heads of register `name`, sorted. */

@@ -186,25 +186,30 @@ function checkKey(key: string): void {
 
 /** The internal store of a v2 session: one multi-value register per key, concurrent values read through its merge rule (kv.ts). */
 export function internalStore2(get: () => SyncSession, queue: <T>(fn: () => Promise<T>) => Promise<T>): InternalStore {
-  const read = async (s: SyncSession, key: string): Promise<Uint8Array | undefined> => {
-      const k = s.store.state.kv.get(key);
-      if (!k || !s.view.kv.heads(key).length) return undefined;
-      const heads = s.view.kv.heads(key);
-      if (heads.length === 1) return s.store.blobs.read('internal', k.vals.get(heads[0]!)!.b, `internal:${key}`, () => s.store.learnIndexes());
-      // Several values written at once on different computers: their merge rule needs them (and their ancestors) read.
-      // An old value whose bytes its writer no longer keeps (it was superseded there) reads as absent: no base for the rule.
-      const plain = new Map<string, Uint8Array>();
-      for (const [vid, v] of k.vals) {
-        const bytes = await s.store.blobs.read('internal', v.b, `internal:${key}`).catch(() => undefined);
-        if (bytes) plain.set(vid, bytes);
-        else if (heads.includes(vid)) plain.set(vid, await s.store.blobs.read('internal', v.b, `internal:${key}`, () => s.store.learnIndexes()));
-      }
-      const value = s.view.kv.get(key, (_b, vid) => plain.get(vid) ?? new Uint8Array(0));
-      for (const b of plain.values()) wipe(b);
-      // The heads changed while their texts were read (what the reads learnt or caught up on): read as they are now.
-      // Taken as absent, a key with a value read as none (a conversation's save was dropped as "deleted meanwhile").
-      if (value?.kind === 'single' || (value?.kind === 'merged' && value.heads.join() !== heads.join())) return read(s, key);
-      return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;
+  const read = async (s: SyncSession, key: string, tries = 3): Promise<Uint8Array | undefined> => {
+    const at = s.view.kv.mergeInputs(key);
+    if (!at) return undefined;
+    const learn = () => s.store.learnIndexes();
+    if (at.heads.length === 1) return s.store.blobs.read('internal', at.heads[0]!.b, `internal:${key}`, learn);
+    // Several values written at once on different computers: their merge rule reads them and their base. A base not
+    // forgotten is kept by its writer; one not here yet (or gone with a forget this computer has not read yet) is no base.
+    const plain = new Map<string, Uint8Array>();
+    for (const { vid, b } of at.heads) plain.set(vid, await s.store.blobs.read('internal', b, `internal:${key}`, learn));
+    if (at.base) {
+      const bytes = await s.store.blobs.read('internal', at.base.b, `internal:${key}`, learn).catch(() => undefined);
+      if (bytes) plain.set(at.base.vid, bytes);
+    }
+    const value = s.view.kv.get(key, (_b, vid) => plain.get(vid) ?? new Uint8Array(0));
+    for (const b of plain.values()) wipe(b);
+    // The heads changed while their texts were read (what the reads learnt or caught up on): read as they are now.
+    // Taken as absent, a key with a value read as none (a conversation's save was dropped as "deleted meanwhile").
+    const heads = at.heads.map((h) => h.vid).join();
+    if (value?.kind === 'single' || (value?.kind === 'merged' && value.heads.join() !== heads)) {
+      if (tries > 1) return read(s, key, tries - 1);
+      // Still moving after a few reads: arriving, as a text that is not all here yet (`get` catches up once more).
+      throw new VaultError('DAMAGED', m('errors:vault.blobDamagedOrArriving', { subject: `internal:${key}` }), `internal:${key}`);
+    }
+    return value?.kind === 'merged' ? utf8(JSON.stringify(value.value ?? null)) : undefined;
   };
   const store: InternalStore = {
     async get(key) {
