@@ -30,6 +30,14 @@ let fixtureSalts: ReadonlySet<string> | undefined;
 /** Read when first asked (a bundled child, which cannot find test/fixtures from where it runs, gets them built in instead). */
 export const isFixtureSalt = (salt: Uint8Array): boolean => (fixtureSalts ??= new Set(readFixtureSalts(ROOT))).has(Buffer.from(salt).toString('base64'));
 
+/**
+ * Where every stand-in still derives for real: the salt of a committed vault (made by a real build) and a cost outside
+ * kdf.ts's floor and ceiling (which the real derivation refuses). `isFixture` is given where test/fixtures cannot be read.
+ */
+export function needsRealKdf(salt: Uint8Array, params: KdfParams, inBounds: (p: KdfParams) => boolean, isFixture: (salt: Uint8Array) => boolean = isFixtureSalt): boolean {
+  return isFixture(salt) || !inBounds(params);
+}
+
 /** The stand-in key for `password` (zeroed here), `salt` and `params`. Call only with parameters kdf.ts accepts. */
 export async function standInKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
   await sodium.ready;

@@ -15,7 +15,7 @@
 import { test } from '@playwright/test';
 import * as real from '../../electron/core/vault/kdf';
 import type { KdfParams } from '../../electron/core/vault/types';
-import { isFixtureSalt, standInKey } from '../kdf-stand-in';
+import { needsRealKdf, standInKey } from '../kdf-stand-in';
 
 export * from '../../electron/core/vault/kdf';
 
@@ -41,7 +41,7 @@ export function derivations(): { real: number; standIn: number } {
 
 export async function deriveKey(password: Uint8Array, salt: Uint8Array, params: KdfParams): Promise<Uint8Array> {
   const spec = currentSpec();
-  if (!spec || REAL_KDF.some((f) => spec.endsWith(`/${f}`)) || isFixtureSalt(salt) || !real.kdfInBounds(params)) {
+  if (!spec || REAL_KDF.some((f) => spec.endsWith(`/${f}`)) || needsRealKdf(salt, params, real.kdfInBounds)) {
     derivations().real++;
     return real.deriveKey(password, salt, params);
   }

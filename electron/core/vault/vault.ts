@@ -23,7 +23,7 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -272,6 +272,7 @@ export class Vault extends VaultContents implements VaultApi {
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen();
+    await this.task(() => announce2(s2));
     return unlockReport2(s2, this.hf.rolledBack);
   }
 

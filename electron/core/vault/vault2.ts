@@ -6,6 +6,7 @@
  * device lock lives in the state folder, keyed by vault id (§6).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { deriveSubkey, SUBKEY, wipe } from './crypto';
 import { keysChanged, wentBack } from './catchup';
@@ -16,9 +17,10 @@ import type { HeaderFile } from './headerfile';
 import { storeKeys, wipeKeys } from './keys';
 import { Store } from './store';
 import { sealBlob2 } from './sync/blobs2';
-import { kputOp } from './sync/build';
+import { kputOp, regOp } from './sync/build';
 import type { SyncState } from './sync/crdt';
 import { loadDevice } from './sync/device';
+import { L_DEVICE } from './sync/ids';
 import { fromV1 } from './sync/from-v1';
 import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
@@ -144,6 +146,7 @@ export async function catchUp2(s: SyncSession, hf: HeaderFile, lock: () => void)
   await s.store.ingest();
   if (s.store.device) await s.store.resumeOwn();
   await s.refresh();
+  await announce2(s);
 }
 
 /** `verify` of a format-2 session: damage apart from what is still arriving. */
@@ -170,10 +173,38 @@ export function unlockReport2(s: SyncSession, rolledBack: boolean): UnlockReport
 
 const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);
 
+/** The name a device first gives itself (the computer's host name, shortened; renamed by the user later). */
+const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
+
+/**
+ * A computer that has not written to a vault other computers write to says it is there (its name, the register
+ * `device-name:<dev>`) as soon as it sees them (at unlock, or when an ingest first finds another computer), before it
+ * can change anything: they then wait until it has seen what replaced a value before they forget the value (kv.ts
+ * `superseded`), so its later changes, made offline on what it read, still merge against the value they replace. A
+ * single-writer vault is left unchanged (its first change upgrades it, and its values, pseudo-device L, are never
+ * forgotten). Not being able to write it (a full disk) keeps no one out: the first change then says it, or fails.
+ */
+export async function announce2(s: SyncSession): Promise<void> {
+  const known = () => [...s.store.state.devices.keys()];
+  const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
+  if (s.host.readOnly || (s.store.device && known().includes(s.store.device)) || !others()) return;
+  try {
+    // A first write may say it already (the upgrade of a vault this session read as single-writer).
+    await s.nextVid();
+    const me = s.store.device;
+    if (me && !known().includes(me)) await s.commit(regOp(s.view, `device-name:${me}`, deviceName()));
+    // Confirmed at once: the others apply a record only once its writer has confirmed it.
+    await s.store.ack();
+  } catch {
+    // As above: said with the first change instead.
+  }
+}
+
 /** `Vault.ingest`: confirms this device's last changes, reads every device folder again, and says what is still arriving. */
 export async function ingest2(s: SyncSession, readOnly: boolean): Promise<string[]> {
   if (!readOnly) await s.store.ack();
   await s.ingest();
+  await announce2(s);
   return waitingLines(s);
 }
 

@@ -48,9 +48,11 @@ export interface Rec {
   h: Hlc;
   at: number;
   op: Op2;
+  /** What its device had applied of the others when it wrote it. */
+  dep?: Record<string, number>;
 }
 
-export const stateOf = (r: Rec): SyncState => opState({ dev: r.dev, seq: r.seq, h: r.h, at: r.at }, r.op);
+export const stateOf = (r: Rec): SyncState => opState({ dev: r.dev, seq: r.seq, h: r.h, at: r.at }, r.op, r.dep);
 
 export class World {
   now = T0;
@@ -99,7 +101,7 @@ export class Device {
 
   /** Makes `op` here: stamps it, applies it, records it. */
   commit(op: Op2, h: Hlc = this.clock.tick()): Rec {
-    const rec: Rec = { dev: this.id, seq: this.seq + 1, h, at: this.world.now + this.skew, op };
+    const rec: Rec = { dev: this.id, seq: this.seq + 1, h, at: this.world.now + this.skew, op, dep: Object.fromEntries(this.state.frontier) };
     this.seq += op.t === 'batch' ? op.ops.length : 1;
     joinInto(this.state, stateOf(rec));
     this.world.records.push(rec);

@@ -275,9 +275,41 @@ it('internal values: concurrent puts keep the newest with a notice; a delete doe
   expect(a.view().kv.get('models', w.texts.readKv)).toMatchObject({ kind: 'single' });
 });
 
-it("a merge's base is what every computer agrees on: a value its key's one head replaced is forgotten by the compactor's op (its bytes live until then), and a forgotten base is no base, never read", () => {
+it("a value its key's one head replaced is forgotten only once every computer has seen the head: an offline computer's change still merges against it", () => {
   const w = new World();
   const [a, b] = w.devices as [Device, Device];
+  const put = (d: Device, k: string, v: unknown) => d.commit(kputOp(d.view(), k, w.texts.add(JSON.stringify(v)).b));
+  const settings = (d: Device) => d.view().kv.get('settings', w.texts.readKv);
+  const first = put(a, 'settings', { x: 1, y: 1 });
+  const base = `${a.id}:${first.seq}`;
+  const baseBlob = first.op.t === 'kput' ? first.op.b.id : '';
+  b.receive(a);
+  put(b, 'other', 1);
+  a.receive(b);
+  // a changes x; b, offline, changes y. a's compactor must not forget the base: b has not seen a's change.
+  put(a, 'settings', { x: 2, y: 1 });
+  put(b, 'settings', { x: 1, y: 2 });
+  expect(forgetOp(a.view(), a.id)?.vs ?? []).not.toContain(base);
+  expect(liveBlobs(a.state).has(baseBlob)).toBe(true);
+  sync(a, b);
+  for (const d of [a, b]) expect(settings(d)).toMatchObject({ kind: 'merged', value: { x: 2, y: 2 } });
+  // Written down by a, seen by b (which writes again): now every value before it is forgotten, by either computer.
+  const merged = put(a, 'settings', { x: 2, y: 2 });
+  expect(forgetOp(a.view(), a.id)?.vs ?? []).not.toContain(base);
+  b.receive(a);
+  put(b, 'other', 2);
+  a.receive(b);
+  const forget = forgetOp(a.view(), a.id)!;
+  expect(forget.vs).toEqual(expect.arrayContaining([base, `${a.id}:${merged.seq - 1}`, `${b.id}:${b.seq - 1}`]));
+  expect(forget.vs).not.toContain(`${a.id}:${merged.seq}`);
+  a.commit(forget);
+  expect(liveBlobs(a.state).has(baseBlob)).toBe(false);
+  expect(settings(a)).toMatchObject({ kind: 'single', vid: `${a.id}:${merged.seq}` });
+});
+
+it("a forgotten base is no base, on every computer alike, and its bytes are never asked for", () => {
+  const w = new World();
+  const [a, b, c] = w.devices as [Device, Device, Device];
   const put = (d: Device, v: unknown) => d.commit(kputOp(d.view(), 'settings', w.texts.add(JSON.stringify(v)).b));
   const first = put(a, { x: 1, y: 1 });
   const base = `${a.id}:${first.seq}`;
@@ -285,24 +317,15 @@ it("a merge's base is what every computer agrees on: a value its key's one head 
   put(a, { x: 2, y: 1 });
   w.now += 1000;
   put(b, { x: 1, y: 2 });
-  // Before a's compactor forgets it, the replaced value is live (another computer's write may still merge against it).
-  const baseBlob = first.op.t === 'kput' ? first.op.b.id : '';
-  expect(liveBlobs(a.state).has(baseBlob)).toBe(true);
-  // b, which has a's second value and not yet its forget, merges against the base: a's x and b's y.
   b.receive(a);
   expect(b.view().kv.get('settings', w.texts.readKv)).toMatchObject({ kind: 'merged', value: { x: 2, y: 2 } });
-  const forget = forgetOp(a.view());
-  expect(forget?.vs).toContain(base);
-  a.commit(forget!);
-  expect(liveBlobs(a.state).has(baseBlob)).toBe(false);
-  const c = w.devices[2]!;
+  a.commit({ t: 'forget', vs: [base] });
   c.receive(b);
   c.receive(a);
   sync(a, b);
-  // Every computer now merges without it (each field both changed: the newest), and none asks for its bytes, though a
-  // computer may still hold them (b does, in this world).
   const asked: string[] = [];
   const reader = (bytes: Parameters<typeof w.texts.readKv>[0], vid: string) => (asked.push(vid), w.texts.readKv(bytes, vid));
+  // Each field both heads hold differently counts as changed on both: the newest head's.
   for (const d of [a, b, c]) expect(d.view().kv.get('settings', reader)).toMatchObject({ kind: 'merged', value: { x: 1, y: 2 } });
   expect(asked).not.toContain(base);
   expect(asked.length).toBe(6);

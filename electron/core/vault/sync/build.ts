@@ -78,17 +78,18 @@ export function mvOp(view: SyncView, p: string, np: string): MvOp {
 /**
  * Forgets the versions no file shows any more (outside the history window,
  * not a head, bytes still kept) and the internal values a later value of
- * their key replaced (kv.ts `superseded`): the compactor's op, so every
- * device agrees which bases are gone. Undefined when there are none.
+ * their key replaced, once every device has seen it (kv.ts `superseded`;
+ * `me`: the device writing the op): the compactor's op, so every device
+ * agrees which bases are gone. Undefined when there are none.
  */
-export function forgetOp(view: SyncView): ForgetOp | undefined {
+export function forgetOp(view: SyncView, me?: string): ForgetOp | undefined {
   const shown = new Set<Vid>();
   const candidates = new Set<Vid>();
   for (const [p, g] of view.tree.groups) {
     for (const v of view.versions(p)) if (v.vid) shown.add(v.vid);
     for (const v of view.graph.closure(g.members.flatMap((m) => m.heads))) candidates.add(v);
   }
-  const vs = [...[...candidates].filter((v) => !shown.has(v) && !view.graph.gone.has(v)), ...view.kv.superseded()].sort();
+  const vs = [...[...candidates].filter((v) => !shown.has(v) && !view.graph.gone.has(v)), ...view.kv.superseded(me)].sort();
   return vs.length ? { t: 'forget', vs } : undefined;
 }
 

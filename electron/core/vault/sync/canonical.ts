@@ -56,6 +56,8 @@ interface Encoded {
   devices: Entries<unknown>;
   retired: string[];
   hdrs: Entries<unknown>;
+  /** Absent in checkpoints written before stage 4 kept it: nothing known (forgetting waits for newer records). */
+  seen?: Entries<Entries<number>>;
 }
 
 const map = <V>(e: Entries<unknown>): Map<string, V> => new Map(e as Entries<V>);
@@ -83,5 +85,6 @@ export function decodeState(text: string): SyncState {
     devices: map<DeviceInfo>(e.devices),
     retired: new Set(e.retired),
     hdrs: map<HdrRec>(e.hdrs),
+    seen: new Map((e.seen ?? []).map(([dev, seen]) => [dev, new Map(seen)])),
   };
 }

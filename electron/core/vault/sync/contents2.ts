@@ -106,9 +106,10 @@ export async function verify2(s: SyncSession): Promise<{ problems: string[]; wai
       await probe('blobs', v.graph.all.get(e.vid)!.rec.b, g.live && e.current ? p : `${p} (version ${e.version})`);
     }
   }
+  // Each internal value, and the base its merge reads while it has several (not forgotten, so its writer keeps it).
   for (const k of v.kv.keys('')) {
-    const kv = s.store.state.kv.get(k)!;
-    for (const vid of v.kv.heads(k)) await probe('internal', kv.vals.get(vid)!.b, `internal:${k}`);
+    const at = v.kv.mergeInputs(k)!;
+    for (const { b } of at.base ? [...at.heads, at.base] : at.heads) await probe('internal', b, `internal:${k}`);
   }
   const byDevice = new Map<string, string[]>();
   for (const w of r.waiting) byDevice.set(w.device, [...(byDevice.get(w.device) ?? []), w.what]);

@@ -111,10 +111,16 @@ export interface SyncState {
   retired: Set<string>;
   /** Header changes, for the notices of §7. */
   hdrs: Map<Vid, HdrRec>;
+  /**
+   * Per device, the highest seq of each other device it had applied, as far as this device knows (its records' `dep`,
+   * its checkpoints' frontier): a value replaced everywhere is forgotten only once every device has seen what replaced
+   * it (kv.ts `superseded`). Only when a device writes a forget depends on it, never what any device shows.
+   */
+  seen: Map<string, Map<string, number>>;
 }
 
 export function emptyState(): SyncState {
-  return { files: new Map(), dirs: new Map(), kv: new Map(), regs: new Map(), forgotten: new Set(), purged: new Map(), frontier: new Map(), devices: new Map(), retired: new Set(), hdrs: new Map() };
+  return { files: new Map(), dirs: new Map(), kv: new Map(), regs: new Map(), forgotten: new Set(), purged: new Map(), frontier: new Map(), devices: new Map(), retired: new Set(), hdrs: new Map(), seen: new Map() };
 }
 
 const sorted = (vs: readonly Vid[]): Vid[] => [...new Set(vs)].sort();
@@ -175,7 +181,16 @@ export function joinInto(into: SyncState, from: SyncState): SyncState {
   }
   unionSet(into.retired, from.retired);
   unionMap(into.hdrs, from.hdrs);
+  for (const [dev, seen] of from.seen) noteSeen(into, dev, seen);
   return into;
+}
+
+/** Notes that device `dev` had applied `frontier` of the other devices (each count only ever rises). */
+export function noteSeen(s: SyncState, dev: string, frontier: ReadonlyMap<string, number> | Readonly<Record<string, number>>): void {
+  for (const [d, n] of frontier instanceof Map ? frontier : Object.entries(frontier)) {
+    if (d === dev || n <= (s.seen.get(dev)?.get(d) ?? 0)) continue;
+    slot(s.seen, dev, () => new Map<string, number>()).set(d, n);
+  }
 }
 
 /** A copy whose maps and sets may be changed without touching `s` (the immutable records are shared). */
@@ -261,13 +276,15 @@ function addOp(s: SyncState, vid: Vid, h: Hlc, at: number, op: StateOp): void {
  * `seq + i`). Ops that take no seq (ack, blob, reloc) change no state: the
  * empty state is returned.
  */
-export function opState(stamp: Stamp, op: Op2): SyncState {
+export function opState(stamp: Stamp, op: Op2, dep?: ReadonlyMap<string, number> | Readonly<Record<string, number>>): SyncState {
   const s = emptyState();
   if (op.t === 'ack' || op.t === 'blob' || op.t === 'reloc') return s;
   const ops: StateOp[] = op.t === 'batch' ? op.ops : [op];
   ops.forEach((o, i) => addOp(s, formatVid(stamp.dev, stamp.seq + i), stamp.h, stamp.at, o));
   s.frontier.set(stamp.dev, stamp.seq + ops.length - 1);
   s.devices.set(stamp.dev, { firstH: stamp.h, lastH: stamp.h, lastAt: stamp.at });
+  // What its writer had applied of the others (the record's `dep`).
+  if (dep) noteSeen(s, stamp.dev, dep);
   return s;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { KvState, RegScalar, SyncState } from './crdt';
 import { compareStamped, type Hlc } from './hlc';
-import type { Vid } from './ids';
+import { deviceOf, L_DEVICE, parseVid, type Vid } from './ids';
 import { ruleFor, type MergeNotice } from './merge-rules';
 import type { BlobRef2 } from './op';
 
@@ -98,15 +98,27 @@ export class KvView {
 
   /**
    * Values no merge can need any more, not yet forgotten: of every key with at most one head (its value, or none
-   * after a delete), the values it replaced. A key with several heads keeps all of its values (a merge reads their
-   * base), until a write settles it.
+   * after a delete), the values it replaced, once every device this one knows of (`me`, the pseudo-device of a
+   * single-writer vault and retired ones aside) has seen what replaced them. Before that, a device that has not may
+   * still write over one of them, and the merge then reads it as its base (a value forgotten sooner turned an offline
+   * computer's change of one field into a conflict it lost). A key with several heads keeps all of its values until a
+   * write settles it.
    */
-  superseded(): Vid[] {
+  superseded(me?: string): Vid[] {
+    const devices = [...this.s.devices.keys()].filter((d) => d !== me && d !== L_DEVICE && !this.s.retired.has(d));
+    const seenByAll = (vid: Vid) => {
+      const at = parseVid(vid);
+      if (!at || at.seq === undefined) return true;
+      return devices.every((d) => d === at.dev || (this.s.seen.get(d)?.get(at.dev) ?? 0) >= at.seq);
+    };
     const out: Vid[] = [];
     for (const k of this.s.kv.values()) {
       const heads = this.headsOf(k);
       if (heads.length > 1) continue;
-      for (const vid of k.vals.keys()) if (vid !== heads[0]?.vid && !this.s.forgotten.has(vid)) out.push(vid);
+      // What replaced the rest: the one head, or (a deleted key) its deletes.
+      if (!(heads.length ? [heads[0]!.vid] : [...k.dels.keys()]).every(seenByAll)) continue;
+      // A single-writer vault's values (L) stay: their bytes are in its files, which no device compacts.
+      for (const vid of k.vals.keys()) if (vid !== heads[0]?.vid && !this.s.forgotten.has(vid) && deviceOf(vid) !== L_DEVICE) out.push(vid);
     }
     return out;
   }

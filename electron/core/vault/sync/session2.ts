@@ -142,7 +142,7 @@ export class SyncSession {
    */
   async checkpoint(scrub?: ReadonlySet<string>): Promise<void> {
     if (this.host.readOnly || !this.store.device || !this.store.journal) return;
-    const forget = forgetOp(this.current);
+    const forget = forgetOp(this.current, this.store.device);
     if (forget) {
       await this.store.append(forget);
       await this.refresh();

@@ -16,7 +16,7 @@ import type { VaultFs } from '../fsio';
 import { readOnlyError, VaultError } from '../types';
 import { BlobIndex } from './blobs2';
 import { openCheckpoint, type Checkpoint } from './ckpt2';
-import { emptyState, joinInto, maxStamp, opState, type SyncState } from './crdt';
+import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } from './crdt';
 import { Clock, type Hlc } from './hlc';
 import { formatVid, type Vid } from './ids';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
@@ -106,6 +106,8 @@ export class Store2 {
   /** Joins a checkpoint's state and learns where its device's blobs lie. */
   private adopt(dev: string, c: Checkpoint): void {
     joinInto(this.state, c.state);
+    // A checkpoint holds all its device had applied.
+    noteSeen(this.state, dev, c.state.frontier);
     for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
   }
 
@@ -264,7 +266,7 @@ export class Store2 {
     const at = Math.floor(this.now());
     const placed = await j.append({ ...(count ? { s: seq } : {}), h, at, op }, this.state.frontier, seq, blob);
     if ('b' in op) this.blobs.add(op.b.id, { dev: this.device, file: placed.file, off: placed.blobAt, len: op.b.len });
-    joinInto(this.state, opState({ dev: this.device, seq, h, at }, op));
+    joinInto(this.state, opState({ dev: this.device, seq, h, at }, op, this.state.frontier));
     this.nextSeq += count;
     this.sinceCheckpoint++;
     return { vid: count ? formatVid(this.device, seq) : '', h };

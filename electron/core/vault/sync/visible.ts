@@ -98,7 +98,7 @@ export async function applyVisible(folders: Map<string, DeviceFolder>, host: Vis
         }
         // Own records were applied here when written: they never wait (what they depended on may be arriving again after a cut).
         if (!own && depsMet(host.state, dev, r) !== undefined) break;
-        joinInto(host.state, opState({ dev, seq: n, h: r.meta.h, at: r.meta.at }, r.meta.op));
+        joinInto(host.state, opState({ dev, seq: n, h: r.meta.h, at: r.meta.at }, r.meta.op, r.dep));
         if (!own) {
           host.clock.receive(r.meta.h);
           host.marks.note(dev, n + r.count - 1, r.tag);
