@@ -114,10 +114,17 @@ export class OwnJournal {
     const name = newName('j', nextSeq);
     const file = path.join(this.dir, name);
     const fh = await this.fsx.open(file, 'journal-new');
-    const header = this.codec.header(this.seg(name));
-    await fh.write(header, 0);
-    await fh.sync();
-    await this.fsx.syncDir(this.dir);
+    try {
+      const header = this.codec.header(this.seg(name));
+      await fh.write(header, 0);
+      await fh.sync();
+      await this.fsx.syncDir(this.dir);
+    } catch (e) {
+      // A full disk: no empty or torn segment is left behind (others would wait for its records for ever).
+      await fh.close().catch(() => undefined);
+      await this.fsx.unlink(file).catch(() => undefined);
+      throw e;
+    }
     this.cur = { name, fh, size: SEG2_HEADER, records: 0, dep: undefined, lastAck: false };
     this.broken = false;
   }
@@ -185,9 +192,11 @@ export class OwnJournal {
     await this.close();
   }
 
+  /** Closes the open segment; one that holds no whole record (its first append failed) is removed, not left to wait on. */
   async close(): Promise<void> {
     const c = this.cur;
     this.cur = undefined;
     await c?.fh.close().catch(() => undefined);
+    if (c && c.records === 0) await this.fsx.unlink(path.join(this.dir, c.name)).catch(() => undefined);
   }
 }
