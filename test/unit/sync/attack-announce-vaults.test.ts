@@ -9,12 +9,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { VaultFs } from '../../../electron/core/vault/fsio';
 import type { OpenOptions } from '../../../electron/core/vault/types';
 import { Vault } from '../../../electron/core/vault/vault';
-import type { SyncSession } from '../../../electron/core/vault/sync/session2';
-import { wrapWrites } from '../vault/helpers';
-import { carry, FLOOR, PASS } from './two-computers';
+import { fullDisk } from '../vault/helpers';
+import { mirror, session, syncAll, type Computer } from './carry-vaults';
+import { FLOOR, PASS } from './two-computers';
 import { DEEP } from '../../deep';
 
 /** Saves of the cost case: 500 under MNEMO_DEEP=1 (the measured figures below), a sample in `npm test`. */
@@ -30,10 +29,6 @@ afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-interface Computer {
-  dir: string;
-  v: Vault;
-}
 const opts = (state: string, more: Partial<OpenOptions> = {}): OpenOptions => ({ stateDir: path.join(root, state), format2: true, ackDelayMs: 0, journalLimit: 4, ...more });
 let recovery = '';
 
@@ -55,24 +50,6 @@ async function join(a: Computer, i: number, more: Partial<OpenOptions> = {}): Pr
   opened.push(v);
   return { dir, v };
 }
-async function mirror(from: Computer, to: { dir: string }): Promise<void> {
-  await carry(from.dir, to.dir);
-  const me = await from.v.internal.device!(false);
-  if (!me) return;
-  const own = path.join('devices', me);
-  const theirs = new Set((await fs.readdir(path.join(from.dir, own), { recursive: true }).catch(() => [])) as string[]);
-  for (const rel of (await fs.readdir(path.join(to.dir, own), { recursive: true }).catch(() => [])) as string[]) {
-    const p = path.join(to.dir, own, rel);
-    if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
-  }
-}
-const syncAll = async (cs: Computer[]) => {
-  for (let round = 0; round < 2; round++) {
-    for (const a of cs) for (const b of cs) if (a !== b) await mirror(a, b);
-    for (const c of cs) await c.v.ingest();
-  }
-};
-const session = (v: Vault) => (v as unknown as { session2: SyncSession }).session2;
 const devOf = async (c: Computer) => (await c.v.internal.device!(false))!;
 /** Every file under `dir` with a hash of its bytes. */
 async function image(dir: string): Promise<Record<string, string>> {
@@ -91,23 +68,6 @@ async function bytesUnder(dir: string): Promise<number> {
   }
   return n;
 }
-/** The real disk with `room` bytes left (as disk-full.test.ts): a write past it stores what fits and fails with ENOSPC. */
-function fullDisk(): { fs: VaultFs; room: { bytes: number } } {
-  const room = { bytes: Infinity };
-  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  const wrapped = wrapWrites(async (real, buf, pos) => {
-    if (buf.length <= room.bytes) {
-      room.bytes -= buf.length;
-      return real(buf, pos);
-    }
-    const fit = Math.max(0, Math.floor(room.bytes));
-    room.bytes = 0;
-    if (fit > 0) await real(buf.subarray(0, fit), pos);
-    throw enospc();
-  });
-  return { fs: wrapped, room };
-}
-
 for (const room of [0, 40, 200, 1000]) {
   it(`a full disk at unlock (${room} bytes left: the announcement cannot be written, whole or in part): the user gets in, reads everything, and once there is room writes, merges and verifies on both computers`, async () => {
     const a = await made();

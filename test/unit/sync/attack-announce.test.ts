@@ -4,29 +4,13 @@
  * a full disk, a read-only open, the cost, three computers) in attack-announce-vaults.test.ts.
  */
 import { expect, it } from 'vitest';
-import { forgetOp, kputOp, regOp } from '../../../electron/core/vault/sync/build';
+import { forgetOp } from '../../../electron/core/vault/sync/build';
 import { decodeState, encodeState } from '../../../electron/core/vault/sync/canonical';
 import { cloneState, joinInto } from '../../../electron/core/vault/sync/crdt';
 import { SyncView } from '../../../electron/core/vault/sync/view';
+import { announce, compact, put, sync, valueOf } from './forget-world';
 import { World, type Device } from './sim';
 
-const put = (w: World, d: Device, key: string, v: unknown) => d.commit(kputOp(d.view(), key, w.texts.add(JSON.stringify(v)).b));
-const compact = (d: Device) => {
-  const f = forgetOp(d.view(), d.id);
-  return f ? d.commit(f) : undefined;
-};
-const announce = (d: Device, to: Device) => {
-  d.commit(regOp(d.view(), `device-name:${d.id}`, d.id.slice(0, 4)));
-  to.receive(d);
-};
-const sync = (...ds: Device[]) => {
-  for (let i = 0; i < 2; i++) for (const a of ds) for (const b of ds) if (a !== b) a.receive(b);
-};
-const valueOf = (w: World, d: Device, key: string) => {
-  const v = d.view().kv.get(key, w.texts.readKv);
-  if (!v) return undefined;
-  return v.kind === 'single' ? JSON.parse(w.texts.text(v.b.id)) : v.value;
-};
 const forgets = (d: Device) => [...d.state.forgotten];
 
 // BUG (data loss): `retired` only ever grows, and nothing stops a retired computer from writing again with the same id

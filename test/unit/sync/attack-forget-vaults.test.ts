@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
-import type { SyncSession } from '../../../electron/core/vault/sync/session2';
-import { carry, FLOOR, PASS } from './two-computers';
+import { mirror, session, syncAll } from './carry-vaults';
+import { FLOOR, PASS } from './two-computers';
 
 let root: string;
 const opened: Vault[] = [];
@@ -46,24 +46,6 @@ async function computers(n: number): Promise<Array<{ dir: string; v: Vault }>> {
 }
 
 /** As `carry`, and the files `from`'s own device removed (compaction) go from `to` too. */
-async function mirror(from: { dir: string; v: Vault }, to: { dir: string }): Promise<void> {
-  await carry(from.dir, to.dir);
-  const me = await from.v.internal.device!(false);
-  if (!me) return;
-  const own = path.join('devices', me);
-  const theirs = new Set((await fs.readdir(path.join(from.dir, own), { recursive: true }).catch(() => [])) as string[]);
-  for (const rel of (await fs.readdir(path.join(to.dir, own), { recursive: true }).catch(() => [])) as string[]) {
-    const p = path.join(to.dir, own, rel);
-    if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
-  }
-}
-const syncAll = async (cs: Array<{ dir: string; v: Vault }>) => {
-  for (let round = 0; round < 2; round++) {
-    for (const a of cs) for (const b of cs) if (a !== b) await mirror(a, b);
-    for (const c of cs) await c.v.ingest();
-  }
-};
-const session = (v: Vault) => (v as unknown as { session2: SyncSession }).session2;
 
 it('a computer offline for long writes settings on an old value the others replaced, forgot and compacted away: get works, all agree, verify passes', async () => {
   const cs = await computers(3);

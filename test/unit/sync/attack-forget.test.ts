@@ -5,36 +5,18 @@
  * attack-forget-vaults.test.ts.
  */
 import { expect, it } from 'vitest';
-import { forgetOp, kdelOp, kputOp, regOp } from '../../../electron/core/vault/sync/build';
+import { forgetOp, kdelOp, kputOp } from '../../../electron/core/vault/sync/build';
 import { liveBlobs } from '../../../electron/core/vault/sync/blobs2';
 import { encodeState } from '../../../electron/core/vault/sync/canonical';
 import { joinInto, emptyState } from '../../../electron/core/vault/sync/crdt';
 import { KvView } from '../../../electron/core/vault/sync/kv';
+import { announce, compact, put, sync, valueOf } from './forget-world';
 import { World, stateOf, type Device } from './sim';
 import { DEEP } from '../../deep';
 
 /** Keys of the cost case: 10,000 under MNEMO_DEEP=1, a sample in `npm test`. */
 const KEYS = DEEP ? 10_000 : 1_000;
 
-const put = (w: World, d: Device, key: string, v: unknown) => d.commit(kputOp(d.view(), key, w.texts.add(JSON.stringify(v)).b));
-/** The compactor of `d`: its forget, as session2 `checkpoint` writes it. */
-const compact = (d: Device) => {
-  const f = forgetOp(d.view(), d.id);
-  return f ? d.commit(f) : undefined;
-};
-/** What a computer writes when it first unlocks the vault (vault2.ts `announce2`), received by `to`. */
-const announce = (d: Device, to: Device) => {
-  d.commit(regOp(d.view(), `device-name:${d.id}`, d.id.slice(0, 4)));
-  to.receive(d);
-};
-const sync = (...ds: Device[]) => {
-  for (let i = 0; i < 2; i++) for (const a of ds) for (const b of ds) if (a !== b) a.receive(b);
-};
-const valueOf = (w: World, d: Device, key: string) => {
-  const v = d.view().kv.get(key, w.texts.readKv);
-  if (!v) return undefined;
-  return v.kind === 'single' ? JSON.parse(w.texts.text(v.b.id)) : v.value;
-};
 
 // Was a bug (data loss, c7fd8c8): a value was forgotten as soon as ANY computer checkpointed (at every close) while its
 // key had one head there, though a computer that was offline could still write a value replacing it. When that write

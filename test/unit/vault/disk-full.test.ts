@@ -2,33 +2,15 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
-import { FLOOR, PASS, wrapWrites } from './helpers';
+import { FLOOR, fullDisk, PASS } from './helpers';
 
 let root: string | undefined;
 afterEach(async () => {
   if (root) await fs.rm(root, { recursive: true, force: true });
   root = undefined;
 });
-
-/** The real disk with `room` bytes left: a write past it stores what fits and fails with ENOSPC, as a full disk does. */
-function fullDisk(): { fs: VaultFs; room: { bytes: number } } {
-  const room = { bytes: Infinity };
-  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  const wrapped = wrapWrites(async (real, buf, pos) => {
-    if (buf.length <= room.bytes) {
-      room.bytes -= buf.length;
-      return real(buf, pos);
-    }
-    const fit = Math.max(0, Math.floor(room.bytes));
-    room.bytes = 0;
-    if (fit > 0) await real(buf.subarray(0, fit), pos);
-    throw enospc();
-  });
-  return { fs: wrapped, room };
-}
 
 const upsert = (v: Vault, p: string, text: string) => v.memory.writeFile(p, text, { mode: 'upsert', source: 'user' });
 

@@ -26,6 +26,23 @@ export function wrapWrites(write: (real: VaultFile['write'], buf: Uint8Array, po
   };
 }
 
+/** The real disk with `room` bytes left: a write past it stores what fits and fails with ENOSPC, as a full disk does. */
+export function fullDisk(): { fs: VaultFs; room: { bytes: number } } {
+  const room = { bytes: Infinity };
+  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  const wrapped = wrapWrites(async (real, buf, pos) => {
+    if (buf.length <= room.bytes) {
+      room.bytes -= buf.length;
+      return real(buf, pos);
+    }
+    const fit = Math.max(0, Math.floor(room.bytes));
+    room.bytes = 0;
+    if (fit > 0) await real(buf.subarray(0, fit), pos);
+    throw enospc();
+  });
+  return { fs: wrapped, room };
+}
+
 /** The real disk, counting every byte the vault writes (at its file layer). */
 export function countingFs(): { fs: VaultFs; written: { bytes: number } } {
   const written = { bytes: 0 };
