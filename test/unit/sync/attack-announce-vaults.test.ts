@@ -312,6 +312,7 @@ it('three computers, offline periods and checkpoints between: settings, a projec
   for (const x of all) expect(await x.v.verify()).toMatchObject({ ok: true });
 }, 30_000);
 
+// KNOWN LIMIT until "Forget this computer" exists (docs/sync-design.md §12.4).
 // BUG (unbounded growth, no way out): a computer that announced itself once and never comes back under that id holds
 // back the forgetting of every value replaced since, for ever. The commonest way: its state folder is lost (a reinstall,
 // a new user account, a wiped laptop): it comes back as a new device, and the old id stays "known". §12.4 says such a

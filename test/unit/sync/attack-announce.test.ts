@@ -13,6 +13,7 @@ import { World, type Device } from './sim';
 
 const forgets = (d: Device) => [...d.state.forgotten];
 
+// KNOWN LIMIT, for when "Forget this computer" is built (no code writes a retire op yet; docs/sync-design.md §12.4).
 // BUG (data loss): `retired` only ever grows, and nothing stops a retired computer from writing again with the same id
 // (no code reads `retired` but kv.ts `superseded`). Once a computer was "forgotten" (retire op) and then comes back, every
 // later checkpoint of the others ignores it for ever: a value it changes offline is forgotten meanwhile and its change
