@@ -11,6 +11,7 @@ import type { LockGate } from './gate';
 import { readVersion } from './history';
 import { importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { SessionQueue } from './session';
+import { forgetDevice2, listDevices2, renameDevice2, type DeviceEntry } from './devices';
 import { emptyTrash, listTrash, restoreFromTrash } from './trash';
 import { emptyTrash2, history2, readVersion2, restoreDeleted2, setDepth2, trash2, versions2, writer2 } from './sync/contents2';
 import { importBatch2, internalStore2, memoryOps2 } from './sync/ops2';
@@ -131,5 +132,26 @@ export abstract class VaultContents extends SessionQueue {
   setHistoryDepth(n: number): Promise<void> {
     if (!Number.isInteger(n) || n < 0 || n > 1000) return Promise.reject(new VaultError('INVALID', m('errors:history.depthRange', { min: 0, max: 1000 })));
     return this.task(async () => (this.session2 ? setDepth2(this.session2, n) : this.unlocked().commit({ t: 'depth', n })));
+  }
+
+  /** The computers that wrote to this vault (format 2; see devices.ts). Empty for a vault only this computer writes (format 1). */
+  devices(): Promise<DeviceEntry[]> {
+    return this.hold(async () => (this.session2 ? listDevices2(this.session2) : (this.unlocked(), [])));
+  }
+
+  /** Names computer `id` on every computer (queued). */
+  renameDevice(id: string, name: string): Promise<void> {
+    return this.task(async () => renameDevice2(this.multiDevice(), id, name));
+  }
+
+  /** "Forget this computer" (queued): see devices.ts `forgetDevice2`. */
+  forgetDevice(id: string): Promise<void> {
+    return this.task(async () => forgetDevice2(this.multiDevice(), id));
+  }
+
+  private multiDevice() {
+    if (this.session) throw new VaultError('INVALID', m('errors:devices.oneComputer'));
+    if (this.readOnly) throw readOnlyError();
+    return this.unlocked2();
   }
 }

@@ -9,6 +9,7 @@
 
 import { m, type ErrorKey, type Keyed, type LocalMessage, type MessageParams } from '../i18n/message';
 import type { VaultFs } from './fsio';
+import type { DeviceEntry } from './devices';
 
 /** Why a vault operation failed. Messages never contain host paths or secrets. */
 export type VaultErrorCode =
@@ -405,6 +406,13 @@ export interface VaultApi {
 
   /** Authenticates header, manifest/journal and every blob. Needs the vault unlocked. */
   verify(): Promise<VerifyReport>;
+
+  /** The computers that write to this vault, most recent first (devices.ts); empty when only this one does (format 1). */
+  devices(): Promise<DeviceEntry[]>;
+  /** Gives a computer a name every computer shows (INVALID: unknown id, empty or too long a name, format 1). */
+  renameDevice(id: string, name: string): Promise<void>;
+  /** "Forget this computer": the others stop keeping replaced values for it (INVALID: this computer, unknown id, format 1). */
+  forgetDevice(id: string): Promise<void>;
   /** Returns an unsubscribe function. */
   onChange(listener: (change: VaultChange) => void): () => void;
 }

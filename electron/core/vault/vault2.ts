@@ -18,7 +18,7 @@ import { storeKeys, wipeKeys } from './keys';
 import { Store } from './store';
 import { sealBlob2 } from './sync/blobs2';
 import { kputOp, regOp } from './sync/build';
-import type { SyncState } from './sync/crdt';
+import { isRetired, type SyncState } from './sync/crdt';
 import { loadDevice } from './sync/device';
 import { L_DEVICE } from './sync/ids';
 import { fromV1 } from './sync/from-v1';
@@ -181,18 +181,22 @@ const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
  * `device-name:<dev>`) as soon as it sees them (at unlock, or when an ingest first finds another computer), before it
  * can change anything: they then wait until it has seen what replaced a value before they forget the value (kv.ts
  * `superseded`), so its later changes, made offline on what it read, still merge against the value they replace. A
- * single-writer vault is left unchanged (its first change upgrades it, and its values, pseudo-device L, are never
+ * computer that wrote before it saw others (the first one) gives its name then, and one the user forgot on another one says it again when it comes back (its name as it was), which makes it known
+ * again (crdt.ts `isRetired`). A single-writer vault is left unchanged (its first change upgrades it, and its values, pseudo-device L, are never
  * forgotten). Not being able to write it (a full disk) keeps no one out: the first change then says it, or fails.
  */
 export async function announce2(s: SyncSession): Promise<void> {
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
-  if (s.host.readOnly || (s.store.device && known().includes(s.store.device)) || !others()) return;
+  // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).
+  const named = (me: string) => s.view.kv.register(`device-name:${me}`, 'newest') !== undefined;
+  const counted = (me: string | undefined) => me !== undefined && known().includes(me) && named(me) && !isRetired(s.store.state, me);
+  if (s.host.readOnly || counted(s.store.device) || !others()) return;
   try {
     // A first write may say it already (the upgrade of a vault this session read as single-writer).
     await s.nextVid();
     const me = s.store.device;
-    if (me && !known().includes(me)) await s.commit(regOp(s.view, `device-name:${me}`, deviceName()));
+    if (me && !counted(me)) await s.commit(regOp(s.view, `device-name:${me}`, String(s.view.kv.register(`device-name:${me}`, 'newest') ?? deviceName())));
     // Confirmed at once: the others apply a record only once its writer has confirmed it.
     await s.store.ack();
   } catch {

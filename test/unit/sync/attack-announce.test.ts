@@ -13,14 +13,11 @@ import { World, type Device } from './sim';
 
 const forgets = (d: Device) => [...d.state.forgotten];
 
-// KNOWN LIMIT, for when "Forget this computer" is built (no code writes a retire op yet; docs/sync-design.md §12.4).
-// BUG (data loss): `retired` only ever grows, and nothing stops a retired computer from writing again with the same id
-// (no code reads `retired` but kv.ts `superseded`). Once a computer was "forgotten" (retire op) and then comes back, every
-// later checkpoint of the others ignores it for ever: a value it changes offline is forgotten meanwhile and its change
-// merges without a base, so a field only it changed is reverted everywhere. Fix: refuse writes from a retired id (give a
-// returning computer a new device id at unlock, and announce that one), or let a record written after the retire
-// (dep includes it) un-retire its writer.
-it.fails('a retired computer that comes back and keeps working: its offline change of one setting survives the other changing another and checkpointing', () => {
+// Found by the attack on 57cc635, fixed with "Forget this computer" (crdt.ts `isRetired`). It lost data: `retired` only
+// ever grew, so once a computer was forgotten and came back, every later checkpoint of the others ignored it: a value it
+// changed offline was forgotten meanwhile and its change merged without a base, reverting a field only it changed. A
+// retire now holds only until the computer writes after seeing it.
+it('a retired computer that comes back and keeps working: its offline change of one setting survives the other changing another and checkpointing', () => {
   const w = new World();
   const [a, b] = w.devices as [Device, Device];
   put(w, a, 'settings', { theme: 'light', fontSize: 12 });

@@ -3,49 +3,10 @@
  * worlds are in attack-forget.test.ts): compaction removes files, a sync engine removes them on the other computers
  * too, and `internal.get` reads heads and base at most three times.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Vault } from '../../../electron/core/vault/vault';
-import { mirror, session, syncAll } from './carry-vaults';
-import { FLOOR, PASS } from './two-computers';
+import { expect, it } from 'vitest';
+import { mirror, session, syncAll, vaultRoom } from './carry-vaults';
 
-let root: string;
-const opened: Vault[] = [];
-beforeEach(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attack-forget-'));
-});
-afterEach(async () => {
-  for (const v of opened.splice(0)) await v.close().catch(() => undefined);
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-const opts = (state: string) => ({
-  stateDir: path.join(root, state),
-  format2: true,
-  ackDelayMs: 0,
-  journalLimit: 4,
-});
-
-/** `n` computers on copies of one vault folder, each checkpointing (and compacting) every 4 own records. */
-async function computers(n: number): Promise<Array<{ dir: string; v: Vault }>> {
-  const first = path.join(root, 'v0');
-  const made = await Vault.create(first, PASS, { kdf: FLOOR, ...opts('s0') });
-  await made.vault.close();
-  const out: Array<{ dir: string; v: Vault }> = [];
-  for (let i = 0; i < n; i++) {
-    const dir = path.join(root, `v${i}`);
-    if (i) await fs.cp(first, dir, { recursive: true });
-    const v = await Vault.open(dir, opts(`s${i}`));
-    await v.unlockWithRecoveryKey(made.recoveryKey);
-    opened.push(v);
-    out.push({ dir, v });
-  }
-  return out;
-}
-
-/** As `carry`, and the files `from`'s own device removed (compaction) go from `to` too. */
+const { computers } = vaultRoom('attack-forget');
 
 it('a computer offline for long writes settings on an old value the others replaced, forgot and compacted away: get works, all agree, verify passes', async () => {
   const cs = await computers(3);

@@ -3,10 +3,13 @@
  * forgetting: attack-forget-vaults.test.ts, attack-announce-vaults.test.ts).
  */
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { SyncSession } from '../../../electron/core/vault/sync/session2';
-import type { Vault } from '../../../electron/core/vault/vault';
-import { carry } from './two-computers';
+import type { OpenOptions } from '../../../electron/core/vault/types';
+import { Vault } from '../../../electron/core/vault/vault';
+import { carry, FLOOR, PASS } from './two-computers';
 
 export interface Computer {
   dir: string;
@@ -36,3 +39,47 @@ export async function syncAll(cs: Computer[]): Promise<void> {
 
 /** The format-2 session of an unlocked vault. */
 export const session = (v: Vault) => (v as unknown as { session2: SyncSession }).session2;
+
+/**
+ * A test file's computers: a temporary folder per test (removed after it, every vault closed), and `computers(n)`, n
+ * computers on copies of one new format-2 vault, each with its own state folder `s<i>` and checkpointing every 4 own
+ * records; `reopen(i)` closes computer i and opens its folder again (with its state folder removed first if `lose`).
+ */
+export function vaultRoom(prefix: string) {
+  const room = { root: '', recovery: '' };
+  const opened: Vault[] = [];
+  beforeEach(async () => {
+    room.root = await fs.mkdtemp(path.join(os.tmpdir(), `mnemo-${prefix}-`));
+  });
+  afterEach(async () => {
+    for (const v of opened.splice(0)) await v.close().catch(() => undefined);
+    await fs.rm(room.root, { recursive: true, force: true });
+  });
+  const opts = (i: number, more: Partial<OpenOptions> = {}): OpenOptions => ({ stateDir: path.join(room.root, `s${i}`), format2: true, ackDelayMs: 0, journalLimit: 4, ...more });
+  async function openAs(i: number, more: Partial<OpenOptions> = {}): Promise<Computer> {
+    const dir = path.join(room.root, `v${i}`);
+    const v = await Vault.open(dir, opts(i, more));
+    await v.unlockWithRecoveryKey(room.recovery);
+    opened.push(v);
+    return { dir, v };
+  }
+  async function computers(n: number): Promise<Computer[]> {
+    const first = path.join(room.root, 'v0');
+    const made = await Vault.create(first, PASS, { kdf: FLOOR, ...opts(0) });
+    room.recovery = made.recoveryKey;
+    await made.vault.close();
+    const out: Computer[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i) await fs.cp(first, path.join(room.root, `v${i}`), { recursive: true });
+      out.push(await openAs(i));
+    }
+    return out;
+  }
+  async function reopen(c: Computer, i: number, lose = false): Promise<Computer> {
+    await c.v.close();
+    opened.splice(opened.indexOf(c.v), 1);
+    if (lose) await fs.rm(path.join(room.root, `s${i}`), { recursive: true });
+    return openAs(i);
+  }
+  return { room, computers, reopen, openAs };
+}

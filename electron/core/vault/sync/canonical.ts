@@ -54,7 +54,8 @@ interface Encoded {
   purged: Entries<string[]>;
   frontier: Entries<number>;
   devices: Entries<unknown>;
-  retired: string[];
+  /** Per device, its retire ops (checkpoints from before they were kept so hold plain ids: none was ever written). */
+  retired: Entries<string[]> | string[];
   hdrs: Entries<unknown>;
   /** Absent in checkpoints written before stage 4 kept it: nothing known (forgetting waits for newer records). */
   seen?: Entries<Entries<number>>;
@@ -83,7 +84,7 @@ export function decodeState(text: string): SyncState {
     purged: new Map(e.purged.map(([fid, vs]) => [fid, new Set(vs)])),
     frontier: new Map(e.frontier),
     devices: map<DeviceInfo>(e.devices),
-    retired: new Set(e.retired),
+    retired: new Map(e.retired.filter((x): x is [string, string[]] => Array.isArray(x)).map(([dev, vs]) => [dev, new Set(vs)])),
     hdrs: map<HdrRec>(e.hdrs),
     seen: new Map((e.seen ?? []).map(([dev, seen]) => [dev, new Map(seen)])),
   };

@@ -13,7 +13,7 @@
  */
 import { canonicalJson } from './canonical';
 import { compareHlc, maxHlc, minHlc, type Hlc } from './hlc';
-import { formatVid, type Vid } from './ids';
+import { formatVid, parseVid, type Vid } from './ids';
 import type { BlobRef2, Op2, StateOp } from './op';
 import type { Provenance } from '../types';
 
@@ -107,8 +107,11 @@ export interface SyncState {
   /** Per device, the highest seq included. */
   frontier: Map<string, number>;
   devices: Map<string, DeviceInfo>;
-  /** Devices a user forgot ("Forget this computer"). */
-  retired: Set<string>;
+  /**
+   * Devices a user forgot ("Forget this computer"), each with the vids of the retire ops naming it. A device counts as
+   * retired only while it has not seen one of them (`isRetired`): a computer that writes again after seeing it is back.
+   */
+  retired: Map<string, Set<Vid>>;
   /** Header changes, for the notices of §7. */
   hdrs: Map<Vid, HdrRec>;
   /**
@@ -120,7 +123,7 @@ export interface SyncState {
 }
 
 export function emptyState(): SyncState {
-  return { files: new Map(), dirs: new Map(), kv: new Map(), regs: new Map(), forgotten: new Set(), purged: new Map(), frontier: new Map(), devices: new Map(), retired: new Set(), hdrs: new Map(), seen: new Map() };
+  return { files: new Map(), dirs: new Map(), kv: new Map(), regs: new Map(), forgotten: new Set(), purged: new Map(), frontier: new Map(), devices: new Map(), retired: new Map(), hdrs: new Map(), seen: new Map() };
 }
 
 const sorted = (vs: readonly Vid[]): Vid[] => [...new Set(vs)].sort();
@@ -179,7 +182,7 @@ export function joinInto(into: SyncState, from: SyncState): SyncState {
     const have = into.devices.get(dev);
     into.devices.set(dev, have ? { firstH: minHlc(have.firstH, d.firstH), lastH: maxHlc(have.lastH, d.lastH), lastAt: Math.max(have.lastAt, d.lastAt) } : d);
   }
-  unionSet(into.retired, from.retired);
+  for (const [dev, vs] of from.retired) unionSet(slot(into.retired, dev, () => new Set()), vs);
   unionMap(into.hdrs, from.hdrs);
   for (const [dev, seen] of from.seen) noteSeen(into, dev, seen);
   return into;
@@ -191,6 +194,22 @@ export function noteSeen(s: SyncState, dev: string, frontier: ReadonlyMap<string
     if (d === dev || n <= (s.seen.get(dev)?.get(d) ?? 0)) continue;
     slot(s.seen, dev, () => new Map<string, number>()).set(d, n);
   }
+}
+
+/**
+ * True while `dev` is forgotten: some retire op names it that it had not seen when it last wrote (its records' `dep`,
+ * its checkpoints' frontier). A forgotten computer that opens the vault again and writes is known again, so the others
+ * wait for it again before they forget what it may still change (kv.ts `superseded`).
+ */
+export function isRetired(s: SyncState, dev: string): boolean {
+  const retires = s.retired.get(dev);
+  if (!retires) return false;
+  const seen = s.seen.get(dev);
+  for (const vid of retires) {
+    const at = parseVid(vid);
+    if (!at || at.seq === undefined || (seen?.get(at.dev) ?? 0) < at.seq) return true;
+  }
+  return false;
 }
 
 /** A copy whose maps and sets may be changed without touching `s` (the immutable records are shared). */
@@ -266,7 +285,7 @@ function addOp(s: SyncState, vid: Vid, h: Hlc, at: number, op: StateOp): void {
       s.hdrs.set(vid, { counter: op.counter, kind: op.kind, epoch: op.epoch, h, at });
       return;
     case 'retire':
-      s.retired.add(op.dev);
+      slot(s.retired, op.dev, () => new Set()).add(vid);
       return;
   }
 }

@@ -5,7 +5,7 @@
  * A key whose heads are several reads as its merge rule (merge-rules.ts)
  * over their values and their newest common ancestor.
  */
-import type { KvState, RegScalar, SyncState } from './crdt';
+import { isRetired, type KvState, type RegScalar, type SyncState } from './crdt';
 import { compareStamped, type Hlc } from './hlc';
 import { deviceOf, L_DEVICE, parseVid, type Vid } from './ids';
 import { ruleFor, type MergeNotice } from './merge-rules';
@@ -105,7 +105,7 @@ export class KvView {
    * write settles it.
    */
   superseded(me?: string): Vid[] {
-    const devices = [...this.s.devices.keys()].filter((d) => d !== me && d !== L_DEVICE && !this.s.retired.has(d));
+    const devices = [...this.s.devices.keys()].filter((d) => d !== me && d !== L_DEVICE && !isRetired(this.s, d));
     const seenByAll = (vid: Vid) => {
       const at = parseVid(vid);
       if (!at || at.seq === undefined) return true;

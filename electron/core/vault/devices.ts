@@ -1,0 +1,86 @@
+/**
+ * The computers that write to a vault (format 2, docs/sync-design.md §12.5): their list, a name the user gives one,
+ * and "Forget this computer". Names live in the register `device-name:<dev>` (announce2 writes the host name first);
+ * forgetting writes a retire op, after which the others stop waiting for that computer before they forget replaced
+ * values (kv.ts `superseded`). A forgotten computer that opens the vault again is known again (crdt.ts `isRetired`).
+ */
+import { regOp } from './sync/build';
+import { isRetired } from './sync/crdt';
+import { L_DEVICE } from './sync/ids';
+import type { SyncSession } from './sync/session2';
+import { VaultError } from './types';
+import { m } from '../i18n/message';
+
+/** One computer that wrote to the vault. */
+export interface DeviceEntry {
+  /** Its device id: 32 hex characters. */
+  id: string;
+  /** The name it gave itself (its host name) or the user gave it; '' when none has arrived yet. */
+  name: string;
+  /** When it last wrote to the vault, by its own clock (ms since the epoch). */
+  lastWrite: number;
+  /** The computer this is. */
+  current: boolean;
+  /** Forgotten by the user ("Forget this computer"), and not back since. */
+  forgotten: boolean;
+  /**
+   * It has not yet seen every change this computer knows of (what it last wrote says so). Values those changes replaced
+   * are kept until it has, since it may still change them offline: a computer that is gone for good holds that back
+   * until it is forgotten.
+   */
+  behind: boolean;
+}
+
+/** Longest name kept, in characters. */
+export const DEVICE_NAME_MAX = 64;
+
+const nameKey = (dev: string) => `device-name:${dev}`;
+
+/** The computers that wrote to the vault, the most recent writer first (this one's own early writes included). */
+export function listDevices2(s: SyncSession): DeviceEntry[] {
+  const st = s.store.state;
+  const me = s.store.device;
+  const out: DeviceEntry[] = [];
+  for (const [id, info] of st.devices) {
+    if (id === L_DEVICE) continue;
+    const seen = st.seen.get(id);
+    const behind = id !== me && [...st.frontier].some(([d, n]) => d !== id && d !== L_DEVICE && (seen?.get(d) ?? 0) < n);
+    const name = s.view.kv.register(nameKey(id), 'newest');
+    out.push({ id, name: typeof name === 'string' ? name : '', lastWrite: info.lastAt, current: id === me, forgotten: isRetired(st, id), behind });
+  }
+  return out.sort((a, b) => b.lastWrite - a.lastWrite || (a.id < b.id ? -1 : 1));
+}
+
+/** The one known device `id` names (INVALID when no computer with that id wrote to the vault). */
+function known(s: SyncSession, id: string): DeviceEntry {
+  const d = listDevices2(s).find((x) => x.id === id);
+  if (!d) throw new VaultError('INVALID', m('errors:devices.unknown'));
+  return d;
+}
+
+/** A name as kept: trimmed, inner white space and control characters as one space; INVALID when empty or too long. */
+export function deviceNameOf(raw: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const name = raw.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu, ' ').trim();
+  if (!name) throw new VaultError('INVALID', m('errors:devices.nameEmpty'));
+  if ([...name].length > DEVICE_NAME_MAX) throw new VaultError('INVALID', m('errors:devices.nameLong', { max: DEVICE_NAME_MAX }));
+  return name;
+}
+
+/** Gives computer `id` the name `raw` (every computer then shows it). Nothing is written when it already has it. */
+export async function renameDevice2(s: SyncSession, id: string, raw: string): Promise<void> {
+  const name = deviceNameOf(raw);
+  if (known(s, id).name === name) return;
+  await s.commit(regOp(s.view, nameKey(id), name));
+}
+
+/**
+ * "Forget this computer": the others stop waiting for it before they forget replaced values, and the list shows it as
+ * forgotten. Not this computer (INVALID). Forgetting one already forgotten writes nothing.
+ */
+export async function forgetDevice2(s: SyncSession, id: string): Promise<void> {
+  const d = known(s, id);
+  if (d.current) throw new VaultError('INVALID', m('errors:devices.forgetSelf'));
+  if (d.forgotten) return;
+  await s.commit({ t: 'retire', dev: id });
+}
