@@ -13,6 +13,7 @@ import { tc, type CliKey } from './i18n';
 import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
 import { checkReviewArgs, reviewCommand } from './review';
+import { checkDevicesArgs, devicesCommand } from './devices';
 import { checkProjectsArgs, conversationsCommand, exportConversationCommand, modelsCommand, projectsCommand, projectVault } from './projects';
 
 /** The flags every command may look at (already parsed by main). */
@@ -96,6 +97,7 @@ export const COMMANDS = {
   conversations: { checkArgs: positionals(0, 0, 'cli:args.conversations'), run: conversationsCommand },
   models: { checkArgs: positionals(0, 0, 'cli:args.models'), run: modelsCommand },
   review: { checkArgs: checkReviewArgs, run: reviewCommand },
+  devices: { checkArgs: checkDevicesArgs, run: devicesCommand },
   'export-conversation': { checkArgs: positionals(1, 2, 'cli:args.exportConversation'), run: exportConversationCommand },
 } satisfies Record<string, CommandSpec>;
 export type CommandName = keyof typeof COMMANDS;

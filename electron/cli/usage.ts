@@ -36,6 +36,9 @@ ${helpRows([
   ['conversations', c('cli:help.main.commands.conversations')],
   ['models [--refresh]', c('cli:help.main.commands.models')],
   ['review', c('cli:help.main.commands.review')],
+  ['devices', c('cli:help.main.commands.devices')],
+  ['devices rename ID NAME', c('cli:help.main.commands.devicesRename')],
+  ['devices forget ID --yes', c('cli:help.main.commands.devicesForget')],
   ['export-conversation ID [FILE]', c('cli:help.main.commands.exportConversation')],
 ])}
 ${c('cli:help.main.optionsTitle')}

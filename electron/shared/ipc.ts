@@ -110,6 +110,11 @@ const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
+const deviceId = z.string().regex(/^[0-9a-f]{32}$/);
+/** One computer that writes to the vault (core/vault/devices.ts). */
+export const DeviceEntry = z.object({ id: deviceId, name: z.string().max(64 * 4), lastWrite: z.number(), current: z.boolean(), forgotten: z.boolean(), behind: z.boolean() });
+export type DeviceEntry = z.infer<typeof DeviceEntry>;
+
 const none = z.tuple([]);
 const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
 const call = <A extends z.ZodTuple, R extends z.ZodType>(channel: string, args: A, result: R) => ({ channel, args, result });
@@ -133,6 +138,15 @@ export const CALLS = {
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),
   vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
   vaultExportPlaintext: call('vault:export-plaintext', one(z.object({ passphrase })), z.object({ saved: z.boolean(), count: z.number() })),
+  /**
+   * The computers that write to this vault (several when it is in a synced folder), read again from the folder first.
+   * `shared`: false for a vault only this computer can write (format 1), whose list is empty.
+   */
+  devicesList: call('devices:list', none, z.object({ shared: z.boolean(), devices: z.array(DeviceEntry) })),
+  /** Gives a computer a name every computer shows. */
+  devicesRename: call('devices:rename', one(z.object({ id: deviceId, name: z.string().max(1000) })), z.null()),
+  /** "Forget this computer" (not this one): the others stop keeping old values for it. */
+  devicesForget: call('devices:forget', one(z.object({ id: deviceId })), z.null()),
   /** Copies the recovery key main last handed to the window (main holds it; the window never writes it to the clipboard). */
   clipboardWriteRecoveryKey: call('clipboard:write-recovery-key', none, z.object({ copied: z.boolean() })),
   /** Asks main to open a link; main decides (see electron/main/links.ts). */

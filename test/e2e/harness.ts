@@ -82,6 +82,8 @@ export interface LaunchOptions {
    * screens cost seconds per test and have their own specs.
    */
   createdWith?: string;
+  /** Main opens and makes the vault in format 2 (several computers), as MNEMO_FORMAT=2 would. */
+  format2?: boolean;
 }
 
 export interface App {
@@ -135,6 +137,7 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     // As main does: the local channel for other apps serves while the vault is unlocked.
     channel: opts.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: opts.approvalTimeoutMs } : {},
     kdf: TEST_KDF,
+    ...(opts.format2 !== undefined ? { format2: opts.format2 } : {}),
     env: {
       ...(opts.anthropicBaseURL ? { ANTHROPIC_BASE_URL: opts.anthropicBaseURL } : {}),
       ...(opts.anthropicApiKey ? { ANTHROPIC_API_KEY: opts.anthropicApiKey } : {}),

@@ -1,6 +1,7 @@
 /**
  * The computers that write to a vault (format 2, docs/sync-design.md §12.5): their list, a name the user gives one,
- * and "Forget this computer". Names live in the register `device-name:<dev>` (announce2 writes the host name first);
+ * and "Forget this computer". A computer names itself in the register `device-name:<dev>` (announce2: its host name);
+ * a name the user gives it is the register `device-label:<dev>`, shown first, which the computer never writes;
  * forgetting writes a retire op, after which the others stop waiting for that computer before they forget replaced
  * values (kv.ts `superseded`). A forgotten computer that opens the vault again is known again (crdt.ts `isRetired`).
  */
@@ -34,7 +35,9 @@ export interface DeviceEntry {
 /** Longest name kept, in characters. */
 export const DEVICE_NAME_MAX = 64;
 
+/** The name a computer gives itself (announce2: its host name) and the one a user gave it, which is shown first. */
 const nameKey = (dev: string) => `device-name:${dev}`;
+const labelKey = (dev: string) => `device-label:${dev}`;
 
 /** The computers that wrote to the vault, the most recent writer first (this one's own early writes included). */
 export function listDevices2(s: SyncSession): DeviceEntry[] {
@@ -45,8 +48,8 @@ export function listDevices2(s: SyncSession): DeviceEntry[] {
     if (id === L_DEVICE) continue;
     const seen = st.seen.get(id);
     const behind = id !== me && [...st.frontier].some(([d, n]) => d !== id && d !== L_DEVICE && (seen?.get(d) ?? 0) < n);
-    const name = s.view.kv.register(nameKey(id), 'newest');
-    out.push({ id, name: typeof name === 'string' ? name : '', lastWrite: info.lastAt, current: id === me, forgotten: isRetired(st, id), behind });
+    const name = shown(s.view.kv.register(labelKey(id), 'newest')) || shown(s.view.kv.register(nameKey(id), 'newest'));
+    out.push({ id, name, lastWrite: info.lastAt, current: id === me, forgotten: isRetired(st, id), behind });
   }
   return out.sort((a, b) => b.lastWrite - a.lastWrite || (a.id < b.id ? -1 : 1));
 }
@@ -58,11 +61,20 @@ function known(s: SyncSession, id: string): DeviceEntry {
   return d;
 }
 
-/** A name as kept: trimmed, inner white space and control characters as one space; INVALID when empty or too long. */
+/** Trimmed, with runs of white space, control and direction-override characters as one space. */
+// eslint-disable-next-line no-control-regex -- control characters are what is replaced
+const tidy = (raw: string) => raw.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+/gu, ' ').trim();
+
+/** True when `name` shows nothing: only white space and invisible format characters (zero-width, joiners). */
+const blank = (name: string) => /^[\p{Cf}\s]*$/u.test(name);
+
+/** A name as shown, whoever wrote it (another computer's build may not have tidied it): at most DEVICE_NAME_MAX characters. */
+const shown = (v: unknown) => (typeof v === 'string' && !blank(tidy(v)) ? [...tidy(v)].slice(0, DEVICE_NAME_MAX).join('') : '');
+
+/** A name as kept: tidied (above); INVALID when it shows nothing or is too long. */
 export function deviceNameOf(raw: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  const name = raw.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu, ' ').trim();
-  if (!name) throw new VaultError('INVALID', m('errors:devices.nameEmpty'));
+  const name = tidy(raw);
+  if (blank(name)) throw new VaultError('INVALID', m('errors:devices.nameEmpty'));
   if ([...name].length > DEVICE_NAME_MAX) throw new VaultError('INVALID', m('errors:devices.nameLong', { max: DEVICE_NAME_MAX }));
   return name;
 }
@@ -71,7 +83,7 @@ export function deviceNameOf(raw: string): string {
 export async function renameDevice2(s: SyncSession, id: string, raw: string): Promise<void> {
   const name = deviceNameOf(raw);
   if (known(s, id).name === name) return;
-  await s.commit(regOp(s.view, nameKey(id), name));
+  await s.commit(regOp(s.view, labelKey(id), name));
 }
 
 /**

@@ -177,13 +177,14 @@ const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `devi
 const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
 
 /**
- * A computer that has not written to a vault other computers write to says it is there (its name, the register
+ * A computer that has not written to a vault other computers write to says it is there (its host name, the register
  * `device-name:<dev>`) as soon as it sees them (at unlock, or when an ingest first finds another computer), before it
  * can change anything: they then wait until it has seen what replaced a value before they forget the value (kv.ts
- * `superseded`), so its later changes, made offline on what it read, still merge against the value they replace. A
- * computer that wrote before it saw others (the first one) gives its name then, and one the user forgot on another one says it again when it comes back (its name as it was), which makes it known
- * again (crdt.ts `isRetired`). A single-writer vault is left unchanged (its first change upgrades it, and its values, pseudo-device L, are never
- * forgotten). Not being able to write it (a full disk) keeps no one out: the first change then says it, or fails.
+ * `superseded`), so its later changes, made offline on what it read, still merge against the value they replace. The
+ * first computer (which wrote before it saw others) names itself then, and one the user forgot on another computer says
+ * it again when it comes back, which makes it known again (crdt.ts `isRetired`). A single-writer vault is left
+ * unchanged (its first change upgrades it, and its values, pseudo-device L, are never forgotten). Not being able to
+ * write it (a full disk) keeps no one out: the first change then says it, or fails.
  */
 export async function announce2(s: SyncSession): Promise<void> {
   const known = () => [...s.store.state.devices.keys()];
@@ -196,7 +197,8 @@ export async function announce2(s: SyncSession): Promise<void> {
     // A first write may say it already (the upgrade of a vault this session read as single-writer).
     await s.nextVid();
     const me = s.store.device;
-    if (me && !counted(me)) await s.commit(regOp(s.view, `device-name:${me}`, String(s.view.kv.register(`device-name:${me}`, 'newest') ?? deviceName())));
+    // Its own name register only: a name the user gave it (`device-label:`, devices.ts) stays as it is.
+    if (me && !counted(me)) await s.commit(regOp(s.view, `device-name:${me}`, deviceName()));
     // Confirmed at once: the others apply a record only once its writer has confirmed it.
     await s.store.ack();
   } catch {

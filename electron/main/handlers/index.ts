@@ -12,6 +12,7 @@ import { brokenBound } from '../../shared/limits';
 import { ChannelHost, type ChannelHostOptions } from '../channel-host';
 import { channelHandlers } from './channel';
 import { chatHandlers } from './chat';
+import { devicesHandlers } from './devices';
 import { draftHandlers } from './drafts';
 import { kdfHandlers } from './kdf';
 import { memoryHandlers } from './memory';
@@ -49,6 +50,7 @@ export function createHandlers(ctx: HandlerContext & { channel?: ChannelHostOpti
     ...prefsHandlers(session),
     ...draftHandlers(session),
     ...reviewHandlers(session),
+    ...devicesHandlers(session),
     ...channelHandlers(session, channel),
   };
   return { handlers, session, channel };

@@ -47,6 +47,8 @@ export interface HandlerContext {
   confirmChange?(question: ConsentQuestion): Promise<boolean>;
   /** Overrides of the memory tool's size limits, which the window's writes obey too (tests make them small). */
   memoryLimits?: Partial<MemoryLimits>;
+  /** Opens and makes vaults in format 2 (several computers; docs/sync-design.md): else as MNEMO_FORMAT says. */
+  format2?: boolean;
 }
 
 /** How long a lock waits for the turns it stopped to save what they have; past it the lock goes ahead. */
@@ -155,7 +157,7 @@ export class AppSession {
    * use the vault (each per call), and an unlock waits for such a call to end.
    */
   async opened(): Promise<Vault> {
-    if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir, releaseWhenLocked: true }));
+    if (!this.vault) this.attach(await Vault.open(this.dir, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...this.format() }));
     return this.vault!;
   }
 
@@ -180,10 +182,14 @@ export class AppSession {
     if (this.vault) throw new VaultError('ALREADY_EXISTS', m('errors:vault.alreadyExists'));
     // Refuses a vault, a damaged one (its data without vault.json) and a folder holding anything else.
     await Vault.mayCreateIn(this.dir);
-    const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
+    const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...this.format(), ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
     this.attach(vault);
     this.shownRecoveryKey = recoveryKey;
     return recoveryKey;
+  }
+
+  private format(): { format2?: boolean } {
+    return this.ctx.format2 === undefined ? {} : { format2: this.ctx.format2 };
   }
 
   private attach(vault: Vault): void {

@@ -5,6 +5,7 @@ import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { ConnectionSettings } from './ConnectionSettings';
+import { DevicesSettings } from './DevicesSettings';
 import { LanguageSettings } from './LanguageSettings';
 import { ModelPicker } from './ModelPicker';
 import { OtherAppsSettings } from './OtherAppsSettings';
@@ -34,6 +35,7 @@ const NAV = [
   ['behaviour', 'claude.title'],
   ['security', 'security.title'],
   ['other-apps', 'nav.otherApps'],
+  ['devices', 'nav.otherComputers'],
   ['language', 'language.title'],
 ] as const;
 /** One setting as a group of radio buttons (arrow keys move between them), each choice said in full by `labels`. */
@@ -72,6 +74,9 @@ export function SettingsView() {
   /** The section being read: the last one whose heading has scrolled to the top of the page. */
   const [current, setCurrent] = useState<string>(NAV[0][0]);
   const page = useRef<HTMLDivElement>(null);
+  /** Whether this vault is one several computers write (its section is listed then). */
+  const [shared, setShared] = useState(false);
+  const nav = NAV.filter(([id]) => id !== 'devices' || shared);
 
   useEffect(() => {
     call('settingsGet').then(setS, (e: unknown) => setLoadError(messageOf(e)));
@@ -139,8 +144,8 @@ export function SettingsView() {
   };
   const onScroll = () => {
     const top = page.current?.getBoundingClientRect().top ?? 0;
-    const reached = NAV.filter(([id]) => (document.getElementById(id)?.getBoundingClientRect().top ?? Infinity) <= top + 80);
-    setCurrent(reached.at(-1)?.[0] ?? NAV[0][0]);
+    const reached = nav.filter(([id]) => (document.getElementById(id)?.getBoundingClientRect().top ?? Infinity) <= top + 80);
+    setCurrent(reached.at(-1)?.[0] ?? nav[0]![0]);
   };
 
   return (
@@ -148,7 +153,7 @@ export function SettingsView() {
     <div className="settings" ref={page} onScroll={onScroll}>
       <nav className="settings-nav" aria-label={t('nav.label')}>
         <ul>
-          {NAV.map(([id, key]) => (
+          {nav.map(([id, key]) => (
             <li key={id}>
               <button type="button" aria-current={current === id ? 'true' : undefined} onClick={() => goTo(id)}>
                 {t(key)}
@@ -223,6 +228,7 @@ export function SettingsView() {
           </form>
           {askPassphrase('apps')}
         </OtherAppsSettings>
+        <DevicesSettings onShared={setShared} />
         <LanguageSettings />
       </div>
     </div>

@@ -207,7 +207,11 @@ export function isRetired(s: SyncState, dev: string): boolean {
   const seen = s.seen.get(dev);
   for (const vid of retires) {
     const at = parseVid(vid);
-    if (!at || at.seq === undefined || (seen?.get(at.dev) ?? 0) < at.seq) return true;
+    // A vid that cannot be placed (a checkpoint of a buggy or newer build) and a retire its own subject wrote (no build
+    // of ours writes one; `seen` never holds a device's own seq) are not answered by any write: read as no retire, the
+    // safe side (waiting longer keeps bytes; forgetting early can lose a change).
+    if (!at || at.seq === undefined || at.dev === dev) continue;
+    if ((seen?.get(at.dev) ?? 0) < at.seq) return true;
   }
   return false;
 }

@@ -99,28 +99,47 @@ export class KvView {
   /**
    * Values no merge can need any more, not yet forgotten: of every key with at most one head (its value, or none
    * after a delete), the values it replaced, once every device this one knows of (`me`, the pseudo-device of a
-   * single-writer vault and retired ones aside) has seen what replaced them. Before that, a device that has not may
+   * single-writer vault and forgotten ones aside) has seen what replaced them; of a forgotten one, only the values it
+   * last saw wait (`lastSeen`). Before that, a device that has not may
    * still write over one of them, and the merge then reads it as its base (a value forgotten sooner turned an offline
    * computer's change of one field into a conflict it lost). A key with several heads keeps all of its values until a
    * write settles it.
    */
   superseded(me?: string): Vid[] {
-    const devices = [...this.s.devices.keys()].filter((d) => d !== me && d !== L_DEVICE && !isRetired(this.s, d));
-    const seenByAll = (vid: Vid) => {
+    const others = [...this.s.devices.keys()].filter((d) => d !== me && d !== L_DEVICE);
+    const devices = others.filter((d) => !isRetired(this.s, d));
+    const retired = others.filter((d) => isRetired(this.s, d));
+    const seenBy = (d: string, vid: Vid) => {
       const at = parseVid(vid);
-      if (!at || at.seq === undefined) return true;
-      return devices.every((d) => d === at.dev || (this.s.seen.get(d)?.get(at.dev) ?? 0) >= at.seq);
+      return !at || at.seq === undefined || d === at.dev || (this.s.seen.get(d)?.get(at.dev) ?? 0) >= at.seq;
     };
+    const seenByAll = (vid: Vid) => devices.every((d) => seenBy(d, vid));
     const out: Vid[] = [];
     for (const k of this.s.kv.values()) {
       const heads = this.headsOf(k);
       if (heads.length > 1) continue;
       // What replaced the rest: the one head, or (a deleted key) its deletes.
       if (!(heads.length ? [heads[0]!.vid] : [...k.dels.keys()]).every(seenByAll)) continue;
+      const kept = this.lastSeen(k, retired, seenBy);
       // A single-writer vault's values (L) stay: their bytes are in its files, which no device compacts.
-      for (const vid of k.vals.keys()) if (vid !== heads[0]?.vid && !this.s.forgotten.has(vid) && deviceOf(vid) !== L_DEVICE) out.push(vid);
+      for (const vid of k.vals.keys()) if (vid !== heads[0]?.vid && !kept.has(vid) && !this.s.forgotten.has(vid) && deviceOf(vid) !== L_DEVICE) out.push(vid);
     }
     return out;
+  }
+
+  /**
+   * Of key `k`, the values each forgotten computer last saw (its heads, as far as it had seen): what it would write over
+   * if it comes back, kept so its change still merges against them. At most its heads per key, so a forgotten computer
+   * holds back only those, not every value replaced since it was last seen (what forgetting it is for).
+   */
+  private lastSeen(k: KvState, retired: string[], seenBy: (d: string, vid: Vid) => boolean): Set<Vid> {
+    const kept = new Set<Vid>();
+    for (const d of retired) {
+      const replaced = new Set<Vid>();
+      for (const [vid, x] of [...k.vals, ...k.dels]) if (seenBy(d, vid)) for (const p of x.par) replaced.add(p);
+      for (const vid of k.vals.keys()) if (seenBy(d, vid) && !replaced.has(vid)) kept.add(vid);
+    }
+    return kept;
   }
 
   /** Keys with several heads: what `verify` and the notices list. */

@@ -131,7 +131,9 @@ export class SyncSession {
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
     if (seqsOf(op)) {
       await this.refresh();
-      await this.host.afterWrite();
+      // The change is durable and applied here: a confirmation that fails (a full disk) is not its failure. The next
+      // write, ingest or close confirms it; till then only the other computers wait for it.
+      await this.host.afterWrite().catch(() => undefined);
     }
     return vid;
   }
