@@ -37,7 +37,7 @@ test('lists this computer and the other one; renames the other and forgets it by
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Other computers' }).press('Enter');
   const heading = page.getByRole('heading', { name: 'This vault on other computers', level: 2 });
   await expect(heading).toBeFocused();
-  const section = page.locator('section', { has: heading });
+  const section = page.getByRole('region', { name: 'This vault on other computers' });
   await expect(section).toContainText('Changes made on two computers at once are merged');
   const rows = section.getByRole('listitem');
   await expect(rows).toHaveCount(2);
@@ -100,9 +100,12 @@ test('a hostile name from another computer is shown as text, tidied and cut to 6
   await laptop.unlockWithRecoveryKey(app.recoveryKey!);
   const { regOp } = await import('../../electron/core/vault/sync/build');
   const s = (laptop as unknown as { session2: { view: Parameters<typeof regOp>[0]; commit(op: unknown): Promise<unknown> } }).session2;
-  await s.commit(regOp(s.view, `device-name:${otherId}`, hostile));
+  await s.commit(regOp(s.view, `device-label:${otherId}`, hostile));
   await laptop.close();
   await carry(dir, app.session.dir);
+  // Settings shown again: the list is read again, with what the sync brought.
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('tab', { name: 'Settings' }).click();
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Other computers' }).click();
   const shown = [...`<img src=x onerror="window.__pwned=1"> ${'A'.repeat(200)}`].slice(0, 64).join('');
   await expect(page.locator('ul.devices strong').filter({ hasText: '<img' })).toHaveText(shown);

@@ -28,13 +28,24 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
     onShared(r.shared);
     setDevices(r.shared ? r.devices : undefined);
   }, [onShared]);
-  useEffect(() => void refresh().catch((e: unknown) => setError(messageOf(e))), [refresh]);
+  const box = useRef<HTMLElement & HTMLDivElement>(null);
+  useEffect(() => {
+    // Settings stay mounted while hidden: the list is asked for again each time the Settings panel is shown (what a
+    // sync engine brought meanwhile is read then).
+    const shown = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void refresh().catch((e: unknown) => setError(messageOf(e)));
+    });
+    const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
+    if (watched) shown.observe(watched);
+    return () => shown.disconnect();
+  }, [refresh]);
   useEffect(() => {
     if (!focusNext.current) return;
     document.getElementById(focusNext.current)?.focus();
     focusNext.current = undefined;
   });
-  if (!devices) return null;
+  // Nothing shown for a vault only this computer writes; the box stays, to know when Settings is shown.
+  if (!devices) return <div ref={box} hidden />;
 
   const nameOf = (d: DeviceEntry) => d.name || t('devices.unnamed');
   const done = async (d: DeviceEntry, said: string, then: 'rename' | 'status') => {
@@ -65,7 +76,7 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
   };
 
   return (
-    <section aria-labelledby="devices">
+    <section aria-labelledby="devices" ref={box}>
       <h2 id="devices">{t('devices.title')}</h2>
       <p className="hint">{t('devices.about')}</p>
       <ul className="devices">
