@@ -49,7 +49,7 @@ export function listDevices2(s: SyncSession): DeviceEntry[] {
     const seen = st.seen.get(id);
     const behind = id !== me && [...st.frontier].some(([d, n]) => d !== id && d !== L_DEVICE && (seen?.get(d) ?? 0) < n);
     const name = shown(s.view.kv.register(labelKey(id), 'newest')) || shown(s.view.kv.register(nameKey(id), 'newest'));
-    out.push({ id, name, lastWrite: info.lastAt, current: id === me, forgotten: isRetired(st, id), behind });
+    out.push({ id, name, lastWrite: Math.min(Math.max(info.lastAt, 0), MAX_DATE_MS), current: id === me, forgotten: isRetired(st, id), behind });
   }
   return out.sort((a, b) => b.lastWrite - a.lastWrite || (a.id < b.id ? -1 : 1));
 }
@@ -65,8 +65,14 @@ function known(s: SyncSession, id: string): DeviceEntry {
 // eslint-disable-next-line no-control-regex -- control characters are what is replaced
 const tidy = (raw: string) => raw.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+/gu, ' ').trim();
 
-/** True when `name` shows nothing: only white space and invisible format characters (zero-width, joiners). */
-const blank = (name: string) => /^[\p{Cf}\s]*$/u.test(name);
+/**
+ * True when `name` shows nothing: only white space, format and default-ignorable characters (zero-width, joiners,
+ * variation selectors, Hangul fillers), combining marks with nothing to mark, and the blank Braille pattern.
+ */
+const blank = (name: string) => /^[\p{Cf}\p{Default_Ignorable_Code_Point}\p{M}\s\u2800]*$/u.test(name);
+
+/** The latest time a Date can hold (ms): another computer's record may carry any safe integer. */
+const MAX_DATE_MS = 8.64e15;
 
 /** A name as shown, whoever wrote it (another computer's build may not have tidied it): at most DEVICE_NAME_MAX characters. */
 const shown = (v: unknown) => (typeof v === 'string' && !blank(tidy(v)) ? [...tidy(v)].slice(0, DEVICE_NAME_MAX).join('') : '');

@@ -5,35 +5,41 @@ import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 
-/** What the user is doing to one computer: renaming it (with the name typed so far) or confirming it is to be forgotten. */
-type Editing = { id: string; kind: 'rename'; name: string } | { id: string; kind: 'forget' };
+type Kind = 'rename' | 'forget';
+/** What the status line says after a change: a name saved, or which computer was forgotten (its name isolated). */
+type Status = { kind: 'renamed' } | { kind: 'forgotten'; name: string };
 
 /**
  * Settings → "This vault on other computers": what a synced vault is, in two sentences, and the computers that write to
  * it (name, last change, this one marked), each renamed or forgotten in place. Shown only for a vault several computers
- * can write (format 2); `onShared` tells the page whether to list the section.
+ * can write (format 2); `onShared` tells the page whether to list the section. Each computer's rename field stays open,
+ * with what was typed in it, while the user goes to another row; only Cancel (or Escape) or saving it closes it.
  */
 export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => void }) {
   const { t } = useTranslation('settings');
   const [devices, setDevices] = useState<DeviceEntry[]>();
-  const [editing, setEditing] = useState<Editing>();
-  const [error, setError] = useState<string>();
-  const [status, setStatus] = useState<string>();
+  /** The open rename fields: per computer, the name typed so far. */
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  /** The computer whose "Forget …?" question is open. */
+  const [asking, setAsking] = useState<string>();
+  /** An error of the row being changed (`id`), shown in that row; or of the list (no id). */
+  const [error, setError] = useState<{ id?: string; message: string }>();
+  const [status, setStatus] = useState<Status>();
   const ids = useId();
   /** Where focus goes once the list has been drawn again (a button of the row just changed). */
   const focusNext = useRef<string | undefined>(undefined);
+  const box = useRef<HTMLElement & HTMLDivElement>(null);
 
   const refresh = useCallback(async () => {
     const r = await call('devicesList');
     onShared(r.shared);
     setDevices(r.shared ? r.devices : undefined);
   }, [onShared]);
-  const box = useRef<HTMLElement & HTMLDivElement>(null);
   useEffect(() => {
     // Settings stay mounted while hidden: the list is asked for again each time the Settings panel is shown (what a
     // sync engine brought meanwhile is read then).
     const shown = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void refresh().catch((e: unknown) => setError(messageOf(e)));
+      if (entries.some((e) => e.isIntersecting)) void refresh().catch((e: unknown) => setError({ message: messageOf(e) }));
     });
     const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
     if (watched) shown.observe(watched);
@@ -48,32 +54,37 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
   if (!devices) return <div ref={box} hidden />;
 
   const nameOf = (d: DeviceEntry) => d.name || t('devices.unnamed');
-  const done = async (d: DeviceEntry, said: string, then: 'rename' | 'status') => {
-    setEditing(undefined);
-    setStatus(said);
-    focusNext.current = then === 'rename' ? `${ids}-rename-${d.id}` : `${ids}-status`;
-    await refresh();
-  };
-  const act = async (d: DeviceEntry, run: () => Promise<unknown>, said: (d: DeviceEntry) => string, then: 'rename' | 'status') => {
+  const forgetTyped = (id: string) => setTyped(({ [id]: _gone, ...rest }) => rest);
+  const act = async (d: DeviceEntry, run: () => Promise<unknown>, said: Status, then: 'rename' | 'status') => {
     setError(undefined);
     setStatus(undefined);
     try {
       await run();
-      await done(d, said(d), then);
     } catch (err) {
-      setError(messageOf(err));
+      setError({ id: d.id, message: messageOf(err) });
+      return;
     }
+    if (said.kind === 'renamed') forgetTyped(d.id);
+    else setAsking(undefined);
+    setStatus(said);
+    focusNext.current = then === 'rename' ? `${ids}-rename-${d.id}` : `${ids}-status`;
+    await refresh().catch((e: unknown) => setError({ message: messageOf(e) }));
   };
-  /** Opens the rename field or the question of one row, focus in it. */
-  const start = (e: Editing, focus: string) => {
-    setEditing(e);
+  /** Opens the rename field of one row (with its name) or its question, focus in it. */
+  const start = (d: DeviceEntry, kind: Kind) => {
+    if (kind === 'rename') setTyped((all) => ({ ...all, [d.id]: d.name }));
+    else setAsking(d.id);
     setError(undefined);
-    focusNext.current = `${ids}-${focus}`;
+    focusNext.current = `${ids}-${kind === 'rename' ? 'name-input' : 'forget-yes'}-${d.id}`;
   };
-  const cancel = (d: DeviceEntry, kind: Editing['kind']) => {
-    setEditing(undefined);
+  /** Cancel or Escape: the field or question closes (what was typed in it goes), and focus returns to its button. */
+  const cancel = (d: DeviceEntry, kind: Kind) => {
+    if (kind === 'rename') forgetTyped(d.id);
+    else setAsking(undefined);
+    setError(undefined);
     focusNext.current = `${ids}-${kind}-${d.id}`;
   };
+  const rowError = (d: DeviceEntry) => (error?.id === d.id ? error.message : undefined);
 
   return (
     <section aria-labelledby="devices" ref={box}>
@@ -93,22 +104,24 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
               {t('devices.lastChange', { when: formatDateTime(d.lastWrite) })}
               {d.behind && !d.forgotten && <> {t('devices.behind')}</>}
             </p>
-            {editing?.id === d.id && editing.kind === 'rename' ? (
+            {typed[d.id] !== undefined ? (
               <form
                 className="row"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void act(d, () => call('devicesRename', { id: d.id, name: editing.name }), () => t('devices.renamed'), 'rename');
+                  void act(d, () => call('devicesRename', { id: d.id, name: typed[d.id] ?? '' }), { kind: 'renamed' }, 'rename');
                 }}
               >
                 <label>
                   {t('devices.nameLabel')}
                   <input
-                    id={`${ids}-name-input`}
+                    id={`${ids}-name-input-${d.id}`}
                     dir="auto"
                     maxLength={200}
-                    value={editing.name}
-                    onChange={(e) => setEditing({ ...editing, name: e.target.value })}
+                    value={typed[d.id] ?? ''}
+                    aria-invalid={rowError(d) ? true : undefined}
+                    aria-describedby={rowError(d) ? `${ids}-error-${d.id}` : undefined}
+                    onChange={(e) => setTyped((all) => ({ ...all, [d.id]: e.target.value }))}
                     onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), cancel(d, 'rename'))}
                   />
                 </label>
@@ -117,13 +130,13 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
                   {t('devices.cancel')}
                 </button>
               </form>
-            ) : editing?.id === d.id && editing.kind === 'forget' ? (
-              <div className="confirm" role="group" aria-labelledby={`${ids}-forget-q`}>
+            ) : asking === d.id ? (
+              <div className="confirm" role="group" aria-labelledby={`${ids}-forget-q`} onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), cancel(d, 'forget'))}>
                 <p id={`${ids}-forget-q`}>
                   <Trans t={t} i18nKey="devices.forgetQuestion" values={{ name: nameOf(d) }} components={[<bdi />]} />
                 </p>
                 <div className="row">
-                  <button id={`${ids}-forget-yes`} type="button" className="danger" onClick={() => void act(d, () => call('devicesForget', { id: d.id }), (x) => t('devices.forgotten', { name: nameOf(x) }), 'status')}>
+                  <button id={`${ids}-forget-yes-${d.id}`} type="button" className="danger" onClick={() => void act(d, () => call('devicesForget', { id: d.id }), { kind: 'forgotten', name: nameOf(d) }, 'status')}>
                     {t('devices.forgetConfirm')}
                   </button>
                   <button type="button" onClick={() => cancel(d, 'forget')}>
@@ -133,23 +146,25 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
               </div>
             ) : (
               <div className="row">
-                <button id={`${ids}-rename-${d.id}`} type="button" aria-label={t('devices.renameLabel', { name: nameOf(d) })} onClick={() => start({ id: d.id, kind: 'rename', name: d.name }, 'name-input')}>
+                <button id={`${ids}-rename-${d.id}`} type="button" aria-label={t('devices.renameLabel', { name: nameOf(d) })} onClick={() => start(d, 'rename')}>
                   {t('devices.rename')}
                 </button>
                 {!d.current && !d.forgotten && (
-                  <button id={`${ids}-forget-${d.id}`} type="button" aria-label={t('devices.forgetLabel', { name: nameOf(d) })} onClick={() => start({ id: d.id, kind: 'forget' }, 'forget-yes')}>
+                  <button id={`${ids}-forget-${d.id}`} type="button" aria-label={t('devices.forgetLabel', { name: nameOf(d) })} onClick={() => start(d, 'forget')}>
                     {t('devices.forget')}
                   </button>
                 )}
               </div>
             )}
+            {rowError(d) && <ErrorText id={`${ids}-error-${d.id}`} message={rowError(d)} />}
           </li>
         ))}
       </ul>
       <p id={`${ids}-status`} role="status" className="saved" tabIndex={-1}>
-        {status}
+        {status?.kind === 'renamed' && t('devices.renamed')}
+        {status?.kind === 'forgotten' && <Trans t={t} i18nKey="devices.forgotten" values={{ name: status.name }} components={[<bdi />]} />}
       </p>
-      <ErrorText message={error} />
+      {error && !error.id && <ErrorText message={error.message} />}
     </section>
   );
 }
