@@ -8,7 +8,7 @@ import { forgetOp, regOp } from '../../../electron/core/vault/sync/build';
 import { decodeState, encodeState } from '../../../electron/core/vault/sync/canonical';
 import { isRetired, joinInto } from '../../../electron/core/vault/sync/crdt';
 import type { SyncSession } from '../../../electron/core/vault/sync/session2';
-import { announce, compact, put, sync, valueOf } from './forget-world';
+import { announce, compact, put, sync, twoKnown, valueOf } from './forget-world';
 import { Device, World } from './sim';
 
 /** `listDevices2` as device `d` sees it (the session only lends its state, id and view). */
@@ -24,11 +24,7 @@ const reannounce = (d: Device) => {
 // skips d === dev), so isRetired stays true whatever it writes, every other computer stops waiting for it before it
 // forgets values (its offline changes then merge without a base), and announce2 writes its name again at every ingest.
 it('a retire op naming its own writer: the writer, which has seen it and keeps writing, is not forgotten', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light' });
-  b.receive(a);
-  announce(b, a);
+  const { w, a, b } = twoKnown({ theme: 'light' }, false);
   b.commit({ t: 'retire', dev: b.id });
   sync(a, b);
   // b has seen its own retire and writes again (as announce2 would).
@@ -43,11 +39,7 @@ it('a retire op naming its own writer: the writer, which has seen it and keeps w
 // the sets as they are) counts as a retire no write can ever answer: isRetired returns true for ever. The safe reading
 // of a vid one cannot place is "not retired" (waiting longer only keeps bytes; forgetting early loses a change).
 it('a retire vid that does not parse (from a decoded checkpoint) does not forget a computer for ever', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light' });
-  b.receive(a);
-  announce(b, a);
+  const { w, a, b } = twoKnown({ theme: 'light' }, false);
   const e = JSON.parse(encodeState(a.state)) as { retired: Array<[string, string[]]> };
   e.retired = [[b.id, ['not-a-vid']]];
   joinInto(a.state, decodeState(JSON.stringify(e)));
@@ -62,12 +54,7 @@ it('a retire vid that does not parse (from a decoded checkpoint) does not forget
 // register as it is. Another computer (an older or hostile build, or a direct regOp) can give any computer a 10 KB
 // name, or one with bidi overrides and line breaks, and every computer lists it so.
 it('a name written by a direct regOp from another computer is listed as deviceNameOf would keep it', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light' });
-  b.receive(a);
-  announce(b, a);
-  sync(a, b);
+  const { a, b } = twoKnown({ theme: 'light' });
   a.commit(regOp(a.view(), `device-name:${b.id}`, 'x'.repeat(10_000)));
   a.commit(regOp(a.view(), `device-name:${a.id}`, 'Desk\u202E\n(this computer)'));
   sync(a, b);
@@ -89,12 +76,7 @@ it('deviceNameOf refuses a name that shows as nothing, and drops bidi controls',
 // one setting made offline; the other changed another field and checkpointed meanwhile. The base was forgotten, so the
 // merge takes every field from the newest head: the returning computer's change is lost on every computer.
 it('a computer forgotten while offline comes back: its offline change of one setting survives', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light', fontSize: 12 });
-  b.receive(a);
-  announce(b, a);
-  sync(a, b);
+  const { w, a, b } = twoKnown({ theme: 'light', fontSize: 12 });
   // b goes offline and changes only the theme.
   put(w, b, 'settings', { theme: 'dark', fontSize: 12 });
   // Months later, a forgets b, changes only the font size and closes.
@@ -112,12 +94,7 @@ it('a computer forgotten while offline comes back: its offline change of one set
 
 // Held: two computers forget each other at once; each comes back once it sees the other's retire.
 it('held: two computers forget each other at once, both known again after one sync and their announcements', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light' });
-  b.receive(a);
-  announce(b, a);
-  sync(a, b);
+  const { a, b } = twoKnown({ theme: 'light' });
   a.commit({ t: 'retire', dev: b.id });
   b.commit({ t: 'retire', dev: a.id });
   sync(a, b);
@@ -129,11 +106,7 @@ it('held: two computers forget each other at once, both known again after one sy
 
 // Held: the old plain-array `retired` of a checkpoint decodes to nothing retired (the safe side).
 it('held: a checkpoint whose retired is a plain array of ids decodes as nothing retired', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light' });
-  b.receive(a);
-  announce(b, a);
+  const { a, b } = twoKnown({ theme: 'light' }, false);
   const e = JSON.parse(encodeState(a.state)) as { retired: unknown };
   e.retired = [b.id];
   expect(isRetired(decodeState(JSON.stringify(e)), b.id)).toBe(false);
@@ -195,12 +168,7 @@ it('held: 30 computers, every one forgotten and coming back in turn', () => {
 // closes. b's change, made after it came back, is reverted too: retire stops the waiting for b until b's return
 // reaches each computer, not until b was forgotten.
 it('a computer that already came back, whose return has not reached the other yet, keeps its change of a setting', () => {
-  const w = new World();
-  const [a, b] = w.devices as [Device, Device];
-  put(w, a, 'settings', { theme: 'light', fontSize: 12 });
-  b.receive(a);
-  announce(b, a);
-  sync(a, b);
+  const { w, a, b } = twoKnown({ theme: 'light', fontSize: 12 });
   a.commit({ t: 'retire', dev: b.id });
   // b gets a's files, comes back (announce2) and changes the theme.
   b.receive(a);

@@ -3,7 +3,7 @@
  * compactor's forget, a computer saying it is there, a full sync, and what a key reads as.
  */
 import { forgetOp, kputOp, regOp } from '../../../electron/core/vault/sync/build';
-import type { Device, World } from './sim';
+import { World, type Device } from './sim';
 
 /** `d` writes `v` (as JSON) under `key`. */
 export const put = (w: World, d: Device, key: string, v: unknown) => d.commit(kputOp(d.view(), key, w.texts.add(JSON.stringify(v)).b));
@@ -31,3 +31,14 @@ export const valueOf = (w: World, d: Device, key: string) => {
   if (!v) return undefined;
   return v.kind === 'single' ? JSON.parse(w.texts.text(v.b.id)) : v.value;
 };
+
+/** A world of computers (a, b, c…) where a wrote `settings` and b has read it and said it is there; with `synced`, a has seen that. */
+export function twoKnown(settings: unknown, synced = true): { w: World; a: Device; b: Device } {
+  const w = new World();
+  const [a, b] = w.devices as [Device, Device];
+  put(w, a, 'settings', settings);
+  b.receive(a);
+  announce(b, a);
+  if (synced) sync(a, b);
+  return { w, a, b };
+}
