@@ -14,6 +14,7 @@ import type { CliIo } from './main';
 import { exportCommand, importCommand, backupCommand } from './transfer';
 import { checkReviewArgs, reviewCommand } from './review';
 import { checkDevicesArgs, devicesCommand } from './devices';
+import { checkHistoryArgs, historyCommand, versionFlag } from './history';
 import { checkProjectsArgs, conversationsCommand, exportConversationCommand, modelsCommand, projectsCommand, projectVault } from './projects';
 
 /** The flags every command may look at (already parsed by main). */
@@ -38,6 +39,8 @@ export interface Flags {
   mark?: string | undefined;
   /** review: mark everything listed. */
   all?: boolean | undefined;
+  /** cat: print this version (its number in `mnemo history`) instead of the current text. */
+  version?: string | undefined;
 }
 
 export interface RunExtras {
@@ -68,7 +71,14 @@ function positionals(min: number, max: number, what: CliKey) {
 export const COMMANDS = {
   memory: { checkArgs: positionals(0, 0, 'cli:args.memory'), run: memoryCommand },
   ls: { checkArgs: positionals(0, 1, 'cli:args.ls'), run: lsCommand },
-  cat: { checkArgs: positionals(1, 1, 'cli:args.cat'), run: catCommand },
+  cat: {
+    checkArgs(args: string[], flags: Flags) {
+      positionals(1, 1, 'cli:args.cat')(args);
+      versionFlag(flags);
+    },
+    run: catCommand,
+  },
+  history: { checkArgs: checkHistoryArgs, run: historyCommand },
   verify: { checkArgs: positionals(0, 0, 'cli:args.verify'), run: verifyCommand },
   passwd: {
     checkArgs(args: string[], flags: Flags) {
@@ -105,7 +115,7 @@ export type CommandName = keyof typeof COMMANDS;
 /** Commands that need the passphrase itself (to re-wrap a new key or open a copy), not the recovery key. */
 export const NEEDS_PASSPHRASE: ReadonlySet<string> = new Set(['rotate', 'recovery-key', 'backup']);
 /** Commands that only read: they open the vault read-only and never change a byte or an mtime in its folder. */
-export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'export', 'backup', 'conversations', 'export-conversation']);
+export const READ_ONLY: ReadonlySet<string> = new Set(['verify', 'ls', 'cat', 'history', 'export', 'backup', 'conversations', 'export-conversation']);
 /** Commands that hold the vault's lock per call, not for the whole run (OpenOptions `lockPerCall`). */
 export const PER_CALL: ReadonlySet<string> = new Set(['memory']);
 /** Commands that still run on a vault reported as rolled back (each says so itself). */
@@ -221,6 +231,9 @@ async function lsCommand(ctx: CliCommandContext, flags: Flags): Promise<number> 
 async function catCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const vault = await projectVault(ctx, flags);
   const path = validateMemoryPath(ctx.argv[0]);
+  const version = versionFlag(flags);
+  // An old version (of a memory that may be deleted since): read whole, authenticated, before anything is printed.
+  if (version !== undefined) return print(ctx, await vault.readVersion(path, version));
   const meta = vault.memory.stat(path);
   if (!meta) {
     ctx.stderr.write(`mnemo: ${tc('cli:memory.notFound', { path })}\n`);
@@ -231,7 +244,10 @@ async function catCommand(ctx: CliCommandContext, flags: Flags): Promise<number>
     return Exit.FAILED;
   }
   // Decrypt and authenticate everything before printing anything: a damaged memory prints nothing.
-  const text = await vault.memory.readFile(path);
+  return print(ctx, await vault.memory.readFile(path));
+}
+
+async function print(ctx: CliCommandContext, text: string): Promise<number> {
   await new Promise<void>((resolve, reject) => ctx.stdout.write(text, (err) => (err ? reject(err) : resolve())));
   return Exit.OK;
 }

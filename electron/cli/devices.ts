@@ -6,6 +6,7 @@ import { deviceNameOf, type DeviceEntry } from '../core/vault/devices';
 import { CommandUsageError, writeLine, type Flags } from './commands';
 import { Exit, type CliCommandContext } from './context';
 import { tc } from './i18n';
+import { field } from './projects';
 
 /** Checks `devices` arguments before the vault is opened. */
 export function checkDevicesArgs(args: string[], flags: Flags): void {
@@ -15,8 +16,6 @@ export function checkDevicesArgs(args: string[], flags: Flags): void {
   if (sub === 'forget' && !flags.yes) throw new CommandUsageError(tc('cli:args.devicesForgetYes'));
 }
 
-// eslint-disable-next-line no-control-regex -- replacing control characters is the point
-const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
 /** What is true of a computer, as words a script can match: this, forgotten, behind (or -). */
 const marks = (d: DeviceEntry) => [d.current && 'this', d.forgotten && 'forgotten', d.behind && 'behind'].filter(Boolean).join(',') || '-';

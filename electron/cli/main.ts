@@ -42,6 +42,7 @@ const OPTIONS = {
   attach: { type: 'string', multiple: true },
   refresh: { type: 'boolean' },
   mark: { type: 'string' },
+  version: { type: 'string' },
   all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -33,7 +33,7 @@ export async function projectScope(ctx: CliCommandContext, flags: Flags): Promis
 
 /** One line of output: no tab, newline or other control character from a name or title can break its columns. */
 // eslint-disable-next-line no-control-regex -- replacing control characters is the point
-const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+export const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
 const SUBCOMMANDS: Record<string, [number, CliKey]> = {
   list: [0, 'cli:args.projectsList'],

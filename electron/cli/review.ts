@@ -4,10 +4,11 @@
  * last reviewed, and marking it reviewed.
  */
 import { validateMemoryPath } from '../core/memory/paths';
-import { ReviewInbox, reviewVault, type ReviewEntry } from '../core/review/inbox';
+import { ReviewInbox, reviewVault } from '../core/review/inbox';
+import type { Provenance } from '../core/vault/types';
 import { CommandUsageError, writeLine, type Flags } from './commands';
 import { Exit, type CliCommandContext } from './context';
-import { selectedProject } from './projects';
+import { field, selectedProject } from './projects';
 import { tc } from './i18n';
 
 /** Checks `review` arguments before the vault is opened. */
@@ -16,11 +17,9 @@ export function checkReviewArgs(args: string[], flags: Flags): void {
   if (flags.mark !== undefined && flags.all) throw new CommandUsageError(tc('cli:args.reviewBoth'));
 }
 
-// eslint-disable-next-line no-control-regex -- replacing control characters is the point
-const field = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 
-/** Who made the change: claude, cli, …, or an MCP client by its name, "Claude Code (MCP)". */
-const who = (e: ReviewEntry) => (e.by.kind === 'mcp' ? `${field(e.by.client)} (MCP)` : e.by.kind);
+/** Who made a change: claude, cli, …, or an MCP client by its name, "Claude Code (MCP)"; '-' when not recorded. */
+export const who = (by: Provenance | undefined) => (!by ? '-' : by.kind === 'mcp' ? `${field(by.client)} (MCP)` : by.kind);
 
 export async function reviewCommand(ctx: CliCommandContext, flags: Flags): Promise<number> {
   const project = await selectedProject(ctx, flags);
@@ -42,6 +41,6 @@ export async function reviewCommand(ctx: CliCommandContext, flags: Flags): Promi
     ctx.stderr.write(`${tc('cli:review.markedPath', { path: field(path), version: entry.version })}\n`);
     return Exit.OK;
   }
-  for (const e of entries) await writeLine(ctx.stdout, `${field(e.path)}\t${e.kind}\t${who(e)}`);
+  for (const e of entries) await writeLine(ctx.stdout, `${field(e.path)}\t${e.kind}\t${who(e.by)}`);
   return Exit.OK;
 }

@@ -19,6 +19,8 @@ ${helpRows([
   ['mcp', c('cli:help.main.commands.mcp')],
   ['ls [PATH]', c('cli:help.main.commands.ls')],
   ['cat PATH', c('cli:help.main.commands.cat')],
+  ['cat PATH --version N', c('cli:help.main.commands.catVersion')],
+  ['history PATH', c('cli:help.main.commands.history')],
   ['verify', c('cli:help.main.commands.verify')],
   ['passwd', c('cli:help.main.commands.passwd')],
   ['rotate', c('cli:help.main.commands.rotate')],

@@ -146,6 +146,13 @@ export function scopedVault(vault: VaultApi, scope: MemoryScope): VaultApi {
         throw scope.error(e);
       }
     },
+    versions: (p) => {
+      try {
+        return vault.versions(mapped(p));
+      } catch (e) {
+        throw scope.error(e);
+      }
+    },
     readVersion: (p, version) => vault.readVersion(mapped(p), version).catch((e: unknown) => Promise.reject(scope.error(e))),
     restore: async (p, version, source, limits) => {
       try {

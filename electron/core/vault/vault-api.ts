@@ -1,6 +1,6 @@
 /** What an opened vault offers its callers (Vault, vault.ts, implements it); its parts' types are in types.ts. */
 import type { DeviceEntry } from './devices';
-import type { ChangeSource, FileMeta, HistoryEntry, InternalStore, KdfParams, MemoryOps, SizeLimits, UnlockReport, VaultChange, VerifyReport } from './types';
+import type { ChangeSource, FileMeta, HistoryEntry, InternalStore, KdfParams, MemoryOps, SizeLimits, UnlockReport, VaultChange, VersionEntry, VerifyReport } from './types';
 
 /**
  * An opened vault directory. Obtained with `Vault.create(dir, passphrase, opts)`
@@ -74,6 +74,8 @@ export interface VaultApi {
   readonly internal: InternalStore;
 
   history(path: string): HistoryEntry[];
+  /** Every kept version of `path` and its current one (last), each with who wrote it (and, format 2, which device). */
+  versions(path: string): VersionEntry[];
   readVersion(path: string, version: number): Promise<string>;
   /** Writes an old version's text as a new version (queued), held to `limits` when given. */
   restore(path: string, version: number, source: ChangeSource, limits?: SizeLimits): Promise<FileMeta>;

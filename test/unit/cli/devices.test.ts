@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { carry } from '../sync/two-computers';
+import os from 'node:os';
 import { initVault, memoryLines, mnemo } from './helpers';
 
 let one: Awaited<ReturnType<typeof initVault>>;
@@ -16,6 +17,7 @@ afterAll(async () => {
   await fs.rm(one.root, { recursive: true, force: true });
 });
 
+const host = (os.hostname().trim() || 'computer').slice(0, 64);
 const LINE = /^([0-9a-f]{32})\t([^\t]+)\t(\d{4}-\d\d-\d\dT[\d:.]+Z)\t([a-z,-]+)$/;
 
 it('a vault only this computer writes lists none and says so; bad arguments are usage errors', async () => {
@@ -55,6 +57,15 @@ it('two computers on a synced vault: each listed with its id, name, last write a
   expect(await on(b)(['devices', 'rename', me[0]!, '  Desk\tat home '])).toMatchObject({ code: 0, stderr: 'Renamed the computer to "Desk at home".\n' });
   await sync();
   expect((await list(a)).find((d) => d[0] === me[0])![1]).toBe('Desk at home');
+
+  // `history` says which computer wrote each version, by the name it was given.
+  expect((await on(b)(['memory'], memoryLines({ command: 'str_replace', path: '/memories/a.md', old_str: 'a', new_str: 'a, edited on b' }))).code).toBe(0);
+  await sync();
+  const lines = (await on(a)(['history', '/memories/a.md'])).stdout.trim().split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatch(new RegExp(`^2\t\\d{4}-[^\t]+Z\tcli\t${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  expect(lines[1]).toMatch(/^1\t\d{4}-[^\t]+Z\tcli\tDesk at home$/);
+  expect((await on(a)(['cat', '/memories/a.md', '--version', '1'])).stdout).toBe('a\n');
 
   expect(await on(a)(['devices', 'forget', me[0]!, '--yes'])).toMatchObject({ code: 1, stderr: expect.stringContaining('This is the computer you are using') });
   expect(await on(a)(['devices', 'forget', other[0]!, '--yes'])).toMatchObject({ code: 0, stderr: expect.stringContaining('Forgot the computer') });
