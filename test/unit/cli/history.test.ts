@@ -47,3 +47,12 @@ it('refuses what it cannot answer: no such memory, no such version, a version th
   expect(await run(['cat', '/memories/m.md', '--version', '-1'])).toMatchObject({ code: 2, stdout: '' });
   for (const bad of ['0', 'x', '1.5', '1e3', '01']) expect(await run(['cat', '/memories/m.md', '--version', bad])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('--version takes a version number') });
 });
+
+it("works in the project --project names: another project's memory of the same path is not listed or printed", async () => {
+  expect((await run(['projects', 'create', 'Trip'])).code).toBe(0);
+  await run(['memory', '--project', 'Trip'], memoryLines({ command: 'create', path: '/memories/only-trip.md', file_text: 'rome\n' }, { command: 'str_replace', path: '/memories/only-trip.md', old_str: 'rome', new_str: 'florence' }));
+  expect((await run(['history', '/memories/only-trip.md', '--project', 'Trip'])).stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['2', '1']);
+  expect((await run(['cat', '/memories/only-trip.md', '--version', '1', '--project', 'Trip'])).stdout).toBe('rome\n');
+  expect(await run(['history', '/memories/only-trip.md'])).toMatchObject({ code: 1, stdout: '' });
+  expect(await run(['cat', '/memories/only-trip.md', '--version', '1'])).toMatchObject({ code: 1, stdout: '' });
+});
