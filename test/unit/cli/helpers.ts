@@ -69,6 +69,21 @@ export async function initVault(): Promise<{ root: string; vault: string; env: N
   return { root, vault, env, recoveryKey: res.stdout.trim() };
 }
 
+/**
+ * One vault made by `mnemo init` for the calling file's tests (removed after them), and `run`, which runs `mnemo` on it
+ * with its environment. `v` is set once the file's tests start.
+ */
+export function vaultForFile(): { v: () => Awaited<ReturnType<typeof initVault>>; run: (args: string[], stdin?: string) => Promise<CliRun> } {
+  let v: Awaited<ReturnType<typeof initVault>> | undefined;
+  beforeAll(async () => {
+    v = await initVault();
+  });
+  afterAll(async () => {
+    if (v) await fs.rm(v.root, { recursive: true, force: true });
+  });
+  return { v: () => v!, run: (args, stdin) => mnemo([...args, '--vault', v!.vault], { env: v!.env, ...(stdin !== undefined ? { stdin } : {}) }) };
+}
+
 /** Every file under `dir` (relative paths), for checking that a failed command changed nothing. */
 export async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -2,19 +2,10 @@
  * `mnemo history PATH` and `mnemo cat PATH --version N`: a memory's versions listed newest first and an old one printed,
  * run as the real bundle (the computer each version came from: devices.test.ts, on a synced vault).
  */
-import fs from 'node:fs/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { initVault, memoryLines, mnemo } from './helpers';
+import { expect, it } from 'vitest';
+import { memoryLines, vaultForFile } from './helpers';
 
-let v: Awaited<ReturnType<typeof initVault>>;
-beforeAll(async () => {
-  v = await initVault();
-});
-afterAll(async () => {
-  await fs.rm(v.root, { recursive: true, force: true });
-});
-
-const run = (args: string[], stdin?: string) => mnemo([...args, '--vault', v.vault], { env: v.env, ...(stdin !== undefined ? { stdin } : {}) });
+const { run } = vaultForFile();
 
 it('lists every version newest first (number, time, who, computer) and prints any of them, a deleted memory\'s too', async () => {
   const wrote = await run(

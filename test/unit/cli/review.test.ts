@@ -5,18 +5,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { initVault, memoryLines, mnemo } from './helpers';
+import { expect, it } from 'vitest';
+import { memoryLines, mnemo, vaultForFile } from './helpers';
 
-let v: Awaited<ReturnType<typeof initVault>>;
-beforeAll(async () => {
-  v = await initVault();
-});
-afterAll(async () => {
-  await fs.rm(v.root, { recursive: true, force: true });
-});
-
-const run = (args: string[], stdin?: string) => mnemo([...args, '--vault', v.vault], { env: v.env, ...(stdin !== undefined ? { stdin } : {}) });
+const { v: vault, run } = vaultForFile();
 
 it('lists each change since the last review with its kind and who made it, one a line, and marks one or all of them', async () => {
   expect(await run(['review'])).toMatchObject({ code: 0, stdout: '' });
@@ -40,7 +32,7 @@ it('lists each change since the last review with its kind and who made it, one a
 });
 
 it('a memory the user imported is not to review until a script moves it', async () => {
-  const dir = path.join(v.root, 'import');
+  const dir = path.join(vault().root, 'import');
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'x.md'), 'imported\n');
   expect((await run(['import', dir])).code).toBe(0);
@@ -57,5 +49,5 @@ it('keeps each project apart and answers mistakes with the usual exit codes', as
   expect((await run(['review', '--mark', '/memories/w.md', '--all'])).code).toBe(2);
   expect((await run(['review', '--mark', '../etc/passwd'])).code).toBe(2);
   expect((await run(['review', '--project', 'Nope'])).code).toBe(1);
-  expect((await mnemo(['review', '--vault', v.vault], { env: { ...v.env, MNEMO_PASSPHRASE: 'wrong passphrase here' } })).code).toBe(3);
+  expect((await mnemo(['review', '--vault', vault().vault], { env: { ...vault().env, MNEMO_PASSPHRASE: 'wrong passphrase here' } })).code).toBe(3);
 });
