@@ -36,7 +36,7 @@ export interface DeviceEntry {
 export const DEVICE_NAME_MAX = 64;
 
 /** The name a computer gives itself (announce2: its host name) and the one a user gave it, which is shown first. */
-const nameKey = (dev: string) => `device-name:${dev}`;
+export const nameKey = (dev: string) => `device-name:${dev}`;
 const labelKey = (dev: string) => `device-label:${dev}`;
 
 /** The computers that wrote to the vault, the most recent writer first (this one's own early writes included). */

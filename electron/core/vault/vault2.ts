@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deriveSubkey, SUBKEY, wipe } from './crypto';
+import { nameKey } from './devices';
 import { keysChanged, wentBack } from './catchup';
 import { io } from './files';
 import type { VaultFs } from './fsio';
@@ -190,7 +191,7 @@ export async function announce2(s: SyncSession): Promise<void> {
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
   // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).
-  const named = (me: string) => s.view.kv.register(`device-name:${me}`, 'newest') !== undefined;
+  const named = (me: string) => s.view.kv.register(nameKey(me), 'newest') !== undefined;
   const counted = (me: string | undefined) => me !== undefined && known().includes(me) && named(me) && !isRetired(s.store.state, me);
   if (s.host.readOnly || counted(s.store.device) || !others()) return;
   try {
@@ -198,7 +199,7 @@ export async function announce2(s: SyncSession): Promise<void> {
     await s.nextVid();
     const me = s.store.device;
     // Its own name register only: a name the user gave it (`device-label:`, devices.ts) stays as it is.
-    if (me && !counted(me)) await s.commit(regOp(s.view, `device-name:${me}`, deviceName()));
+    if (me && !counted(me)) await s.commit(regOp(s.view, nameKey(me), deviceName()));
     // Confirmed at once: the others apply a record only once its writer has confirmed it.
     await s.store.ack();
   } catch {
