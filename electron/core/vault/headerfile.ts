@@ -5,16 +5,16 @@
  * this device's back.
  */
 import path from 'node:path';
-import { cryptoReady, sameBytes } from './crypto';
+import { cryptoReady, sameBytes, wipe } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
-import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, type Header } from './header';
-import { compareSeen, HighWaterMark, seenOf } from './hwm';
+import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
+import { compareSeen, HighWaterMark, seenOf, type HeaderSeen } from './hwm';
+import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, sortOut, type HeaderCopy } from './sync/header-copies';
 import { SYNC_MARKERS } from './sync/layout';
 import { readOnlyError, VaultError } from './types';
 import { m } from '../i18n/message';
 
-const HEADER_FILE = 'vault.json';
 /**
  * Files a lock leaves in a folder (lockfile.ts), and the markers sync engines
  * put in a synced folder's root (docs/sync-design.md §1): a folder holding
@@ -31,6 +31,16 @@ const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.starts
 const leftByCreation = (n: string) => (isVaultData(n) && n !== 'devices') || n.startsWith('.tmp-');
 
 export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
+
+/** A wrong passphrase for a header whose passphrase slot is not the one this device last saw. */
+const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean => {
+  if (!seen || (h.counter ?? 0) <= seen.counter) return false;
+  const pass = h.slots.find((s) => s.type === 'passphrase');
+  return seen.salt === undefined || (pass?.type === 'passphrase' && pass.kdf.salt !== seen.salt);
+};
+
+/** The passphrase typed opens an older header: it was replaced on another computer. */
+export const passphraseChangedElsewhere = (): VaultError => new VaultError('BAD_PASSPHRASE', m('errors:unlock.changedElsewhere'));
 
 /** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
 export const headerMissing = (): VaultError =>
@@ -51,6 +61,13 @@ export class HeaderFile {
   onReplaced: () => void = () => undefined;
   /** vault.json's bytes as this process last read or wrote them: a catch-up compares them with the disk's. */
   private bytes: Uint8Array | undefined;
+  /** Several computers may write vault.json (format 2): its copies count (sync/header-copies.ts). */
+  readonly multi: boolean;
+  /** Format 2: vault.json and its copies as last read, best first, and what they were (`copiesMark`). */
+  private copies: HeaderCopy[] = [];
+  private mark: string | undefined;
+  /** Format 2: the header this session was unlocked with (its passphrase still proves who the user is: changePassphrase). */
+  unlockedWith: Header | undefined;
 
   constructor(
     private readonly dir: string,
@@ -62,6 +79,7 @@ export class HeaderFile {
     readonly maxVersion: number = VERSION,
   ) {
     this.hwm = new HighWaterMark(stateDir, header.vaultId);
+    this.multi = maxVersion >= VERSION_2;
   }
 
   /**
@@ -162,6 +180,11 @@ export class HeaderFile {
    * it with `adopt`.
    */
   async changedOnDisk(): Promise<{ header: Header; bytes: Uint8Array } | undefined> {
+    if (this.multi) {
+      const before = this.mark;
+      const copies = await this.readCopies();
+      return before === this.mark ? undefined : { header: copies[0]!.header, bytes: copies[0]!.bytes };
+    }
     const bytes = await HeaderFile.readBytes(this.dir, this.fs);
     if (this.bytes && sameBytes(bytes, this.bytes)) return undefined;
     return { header: parseHeader(bytes, this.maxVersion), bytes };
@@ -171,6 +194,138 @@ export class HeaderFile {
   adopt(next: { header: Header; bytes: Uint8Array }): void {
     this.header = next.header;
     this.bytes = next.bytes;
+  }
+
+  /** Format 2: vault.json and its copies, read again (best first; the mark remembers them). */
+  private async readCopies(): Promise<HeaderCopy[]> {
+    const copies = await this.copiesOnDisk();
+    this.copies = copies;
+    this.mark = copiesMark(copies);
+    return copies;
+  }
+
+  private async copiesOnDisk(): Promise<HeaderCopy[]> {
+    const bytes = await HeaderFile.readBytes(this.dir, this.fs);
+    return io('errors:io.action.readHeader', () => headerCopies(this.dir, this.fs, mainCopy(parseHeader(bytes, this.maxVersion), bytes), this.maxVersion));
+  }
+
+  /** Format 2: the names of the copies of vault.json on disk now that `vmk` does not authenticate (reads only). */
+  async foreignOnDisk(vmk: Uint8Array): Promise<string[]> {
+    return sortOut(await this.copiesOnDisk(), vmk).foreign.map((c) => c.name);
+  }
+
+  /**
+   * The master key, from the header `unwrap` opens. With one writer that is
+   * vault.json, refused first if this device knows it was altered. With
+   * several (format 2) it must be the best copy that is authentic: copies are
+   * tried best first (each one key derivation, at most MAX_TRIED that fail).
+   * When one opens, the key tells which copies are ours; if a better one is,
+   * the secret typed is a passphrase replaced on another computer, and if the
+   * one that opened is not ours (a forged copy with real slots), the best
+   * authentic one is tried next. A wrong passphrase where the header changed
+   * since this device last saw it says so.
+   */
+  async unwrapBest(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>): Promise<Uint8Array> {
+    if (!this.multi) {
+      await this.checkSeen();
+      return unwrap(this.header);
+    }
+    const seen = await this.hwm.headerSeen();
+    const copies = await this.readCopies();
+    let failure: unknown;
+    let failed = 0;
+    for (let i = 0; i < copies.length && failed < MAX_TRIED; ) {
+      const c = copies[i]!;
+      const cmp = compareSeen(c.header, seen, true);
+      let vmk: Uint8Array | undefined;
+      try {
+        if (cmp !== 'modified') vmk = await unwrap(c.header);
+      } catch (e) {
+        if (!(e instanceof VaultError) || e.code !== 'BAD_PASSPHRASE') throw e;
+        // A wrong secret says more than a copy refused unread.
+        if (!(failure instanceof VaultError && failure.code === 'BAD_PASSPHRASE')) failure = e;
+      }
+      if (!vmk) {
+        failure ??= headerModified();
+        failed++;
+        i++;
+        continue;
+      }
+      const best = sortOut(copies, vmk).ours[0];
+      if (best === c) {
+        this.header = c.header;
+        this.olderHeader = cmp === 'older';
+        this.seenBefore = seen;
+        return vmk;
+      }
+      wipe(vmk);
+      const at = best ? copies.indexOf(best) : -1;
+      // A better copy is ours and did not open: this secret was replaced.
+      if (at >= 0 && at < i) throw passphraseChangedElsewhere();
+      if (at < 0) throw headerModified();
+      i = at;
+    }
+    if (via === 'passphrase' && failure instanceof VaultError && failure.code === 'BAD_PASSPHRASE' && newPassphrase(copies[0]!.header, seen)) throw passphraseChangedElsewhere();
+    throw failure;
+  }
+
+  /** Format 2: the header this device remembered before this unlock (for `settle`). */
+  private seenBefore: HeaderSeen | undefined;
+
+  /**
+   * Format 2, just unlocked with `vmk` (under the lock): keeps the best
+   * authentic copy alone (sync/header-copies.ts `keepOnly`; not in a
+   * read-only open) and notes which copies are not ours. DAMAGED when
+   * vault.json itself is not ours. Returns true when this computer's last
+   * passphrase change crossed one made on another computer and lost.
+   */
+  async settle(vmk: Uint8Array): Promise<boolean> {
+    // A vault just made (create) was not unlocked through unwrapBest.
+    if (!this.copies.length) await this.readCopies();
+    const { ours, foreign } = sortOut(this.copies, vmk);
+    if (foreign.some((c) => c.name === HEADER_FILE) || !ours.length) throw headerModified();
+    const winner = ours[0]!;
+    await this.keep(winner, ours);
+    const seen = this.seenBefore;
+    this.unlockedWith = winner.header;
+    return seen !== undefined && winner.header.counter === seen.counter && seenOf(winner.header)?.digest !== seen.digest;
+  }
+
+  private async keep(winner: HeaderCopy, ours: HeaderCopy[]): Promise<void> {
+    if (!this.readOnly) {
+      await io('errors:io.action.writeHeader', () => keepOnly(this.dir, this.fs, winner, ours));
+      this.copies = this.copies.filter((c) => !ours.includes(c) || c === winner).map((c) => (c === winner ? { ...c, name: HEADER_FILE } : c));
+      if (winner.name !== HEADER_FILE) this.onReplaced();
+    }
+    this.header = winner.header;
+    this.bytes = winner.bytes;
+    this.mark = copiesMark(this.copies);
+  }
+
+  /**
+   * Format 2, unlocked with `vmk`: when vault.json or its copies changed
+   * since last read (a passphrase changed on another computer), takes the
+   * best authentic one as `settle` does. Fails, for the caller to lock, when
+   * vault.json names other keys (LOCKED), is not ours (DAMAGED), or went back
+   * (ROLLED_BACK). Returns 'crossed' when this computer's header lost to one
+   * of the same counter, 'changed' when a newer one was taken.
+   */
+  async follow(vmk: Uint8Array, failures: { keysChanged: () => Error; wentBack: () => Error }): Promise<'same' | 'changed' | 'crossed'> {
+    const before = this.mark;
+    const copies = await this.readCopies();
+    if (before === this.mark) return 'same';
+    const main = copies.find((c) => c.name === HEADER_FILE)!;
+    if (main.header.vaultId !== this.header.vaultId || main.header.manifest !== this.header.manifest) throw failures.keysChanged();
+    const { ours, foreign } = sortOut(copies, vmk);
+    if (foreign.some((c) => c.name === HEADER_FILE) || !ours.length) throw headerModified();
+    const winner = ours[0]!;
+    const held = this.header;
+    if ((winner.header.counter ?? 0) < (held.counter ?? 0)) throw failures.wentBack();
+    const crossed = winner.header.counter === held.counter && seenOf(winner.header)?.digest !== seenOf(held)?.digest;
+    await this.keep(winner, ours);
+    // A lost change is remembered as this device's last header, so its next unlock says so again.
+    if (!crossed) await this.noteSeen();
+    return crossed ? 'crossed' : seenOf(winner.header)?.digest === seenOf(held)?.digest ? 'same' : 'changed';
   }
 
   /** Writes a new vault's header as vault.json, durably. */
@@ -222,6 +377,8 @@ export class HeaderFile {
     }
     this.header = sealed;
     this.bytes = bytes;
+    // The passphrase just set is the one this session's user knows now.
+    if (this.multi && this.unlockedWith) this.unlockedWith = sealed;
     await this.hwm.noteHeader(seenOf(sealed));
   }
 

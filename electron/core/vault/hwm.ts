@@ -24,13 +24,15 @@ export interface HeaderSeen {
   digest: string;
   opslimit: number;
   memlimit: number;
+  /** The passphrase slot's KDF salt: a new one means a new passphrase (absent in records written before format 2). */
+  salt?: string;
 }
 
 /** What to remember of a header: its counter, MAC and passphrase KDF cost (undefined for a header without a MAC). */
 export function seenOf(h: Header): HeaderSeen | undefined {
   const pass = h.slots.find((s) => s.type === 'passphrase');
   if (h.counter === undefined || h.mac === undefined || pass?.type !== 'passphrase') return undefined;
-  return { counter: h.counter, mac: h.mac, digest: toHex(hash(serializeHeader(h))), opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit };
+  return { counter: h.counter, mac: h.mac, digest: toHex(hash(serializeHeader(h))), opslimit: pass.kdf.opslimit, memlimit: pass.kdf.memlimit, salt: pass.kdf.salt };
 }
 
 /**
@@ -40,13 +42,18 @@ export function seenOf(h: Header): HeaderSeen | undefined {
  * vault.json put back: its MAC is checked once the key is unwrapped, and it is
  * then reported as a rollback); 'ok' otherwise (a newer counter is a change made
  * on another device, also MAC-checked after unwrapping).
+ *
+ * With several computers (`multi`, format 2) a header at the same counter may
+ * be another computer's passphrase change made at the same time as this one's,
+ * and a lower KDF cost one calibrated on a slower computer: both are 'ok'
+ * here, and the MAC decides once the key is unwrapped (docs/sync-design.md §7).
  */
-export function compareSeen(h: Header, seen: HeaderSeen | undefined): 'ok' | 'older' | 'modified' {
+export function compareSeen(h: Header, seen: HeaderSeen | undefined, multi = false): 'ok' | 'older' | 'modified' {
   if (!seen) return 'ok';
   const now = seenOf(h);
   if (!now) return 'modified';
   if (now.counter < seen.counter) return 'older';
-  if (now.counter > seen.counter) return 'ok';
+  if (now.counter > seen.counter || multi) return 'ok';
   const same = now.digest === seen.digest && now.mac === seen.mac && now.opslimit === seen.opslimit && now.memlimit === seen.memlimit;
   return same ? 'ok' : 'modified';
 }
@@ -168,7 +175,7 @@ export class HighWaterMark {
   async headerSeen(): Promise<HeaderSeen | undefined> {
     try {
       const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
-      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string';
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string' && (r.salt === undefined || typeof r.salt === 'string');
       return ok ? (r as HeaderSeen) : undefined;
     } catch {
       return undefined;

@@ -23,7 +23,7 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -145,27 +145,23 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   async unlock(passphrase: string): Promise<UnlockReport> {
-    return this.unlockBy('passphrase', () => unwrapWithPassphrase(this.header, passphrase));
+    return this.unlockBy('passphrase', (h) => unwrapWithPassphrase(h, passphrase));
   }
 
   async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
-    return this.unlockBy('recovery', async () => unwrapWithRecoveryKey(this.header, recoveryKey));
+    return this.unlockBy('recovery', async (h) => unwrapWithRecoveryKey(h, recoveryKey));
   }
 
-  private async unlockBy(via: 'passphrase' | 'recovery', unwrap: () => Promise<Uint8Array>): Promise<UnlockReport> {
+  private async unlockBy(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    if (this.gate.mode === 'open') {
-      await this.hf.checkSeen();
-      return this.enter(await unwrap(), via);
-    }
+    if (this.gate.mode === 'open') return this.enter(await this.hf.unwrapBest(via, unwrap), via);
     // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
     for (let attempt = 1; ; attempt++) {
       await this.hf.reread();
-      await this.hf.checkSeen();
-      const vmk = await unwrap();
+      const vmk = await this.hf.unwrapBest(via, unwrap);
       try {
         const report = await this.underLock(async () => {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
@@ -264,10 +260,16 @@ export class Vault extends VaultContents implements VaultApi {
       emit: (change: VaultChange) => this.emit(change),
       afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
     };
+    // vault.json's copies settled first (another computer's passphrase change made at the same time): the best one stays.
+    const crossed = await this.hf.settle(vmk).catch((e: unknown) => {
+      wipe(vmk);
+      throw e;
+    });
     const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host }, vmk).catch((e: unknown) => {
       wipe(vmk);
       throw e;
     });
+    if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
     this.session2 = s2;
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
@@ -291,7 +293,7 @@ export class Vault extends VaultContents implements VaultApi {
    * arriving, one line per device. The window's watcher (stage 6) calls it.
    */
   async ingest(): Promise<string[]> {
-    return this.task(async () => ingest2(this.unlocked2(), this.readOnly));
+    return this.task(async () => ingest2(this.unlocked2(), this.hf, this.readOnly, () => this.lock()));
   }
 
   /**
@@ -359,7 +361,7 @@ export class Vault extends VaultContents implements VaultApi {
     checkPassphrase(next);
     checkKdf(kdf);
     await this.task(async () => {
-      const vmk = await unwrapWithPassphrase(this.header, current);
+      const vmk = await this.currentPassphrase(current);
       try {
         await this.replacePassphraseSlot(next, kdf, vmk);
       } finally {
@@ -382,6 +384,12 @@ export class Vault extends VaultContents implements VaultApi {
       }
       await this.replacePassphraseSlot(next, kdf, s.vmk);
     });
+  }
+
+  /** The master key `current` unwraps (format 2: vault2.ts `currentKey2`). */
+  private async currentPassphrase(current: string): Promise<Uint8Array> {
+    const s2 = this.session2;
+    return s2 ? currentKey2(s2, this.hf, current, () => this.lock()) : unwrapWithPassphrase(this.header, current);
   }
 
   private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {

@@ -8,14 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deriveSubkey, SUBKEY, wipe } from './crypto';
+import { deriveSubkey, sameBytes, SUBKEY, wipe } from './crypto';
 import { nameKey } from './devices';
 import { keysChanged, wentBack } from './catchup';
 import { io } from './files';
 import type { VaultFs } from './fsio';
-import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
+import { headerModified, vaultIdBytes, type Header } from './header';
 import type { HeaderFile } from './headerfile';
-import { storeKeys, wipeKeys } from './keys';
+import { storeKeys, unwrapWithPassphrase, wipeKeys } from './keys';
 import { Store } from './store';
 import { sealBlob2 } from './sync/blobs2';
 import { kputOp, regOp } from './sync/build';
@@ -121,29 +121,49 @@ export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<voi
 }
 
 /**
- * The catch-up of a per-call vault in format 2 (gate.ts): vault.json as in
- * v1's catch-up (another key epoch or a failed MAC ends the session), then
- * an ingest of every device folder, this device's own included (another
- * process of this computer may have appended to it or checkpointed).
+ * vault.json as another computer may have left it: when it or its copies
+ * changed, the best authentic copy is taken and kept alone (headerfile.ts
+ * `follow`); another key epoch, a header that is not ours, or one gone back
+ * ends the session. A passphrase changed elsewhere keeps the master key.
+ */
+async function followHeader(s: SyncSession, hf: HeaderFile, lock: () => void): Promise<void> {
+  try {
+    await hf.follow(s.vmk, { keysChanged, wentBack });
+  } catch (e) {
+    lock();
+    throw e;
+  }
+}
+
+/**
+ * The master key `current` unwraps, for a passphrase change in format 2:
+ * vault.json is taken as another computer may have changed it first (so the
+ * change builds on the newest), and the passphrase this session was unlocked
+ * with still counts when it opens this session's key (the user may not know
+ * one set elsewhere meanwhile).
+ */
+export async function currentKey2(s: SyncSession, hf: HeaderFile, current: string, lock: () => void): Promise<Uint8Array> {
+  await followHeader(s, hf, lock);
+  const before = hf.unlockedWith;
+  try {
+    return await unwrapWithPassphrase(hf.header, current);
+  } catch (e) {
+    if (!(e instanceof VaultError) || e.code !== 'BAD_PASSPHRASE' || !before || before === hf.header) throw e;
+    const vmk = await unwrapWithPassphrase(before, current);
+    if (sameBytes(vmk, s.vmk)) return vmk;
+    wipe(vmk);
+    throw e;
+  }
+}
+
+/**
+ * The catch-up of a per-call vault in format 2 (gate.ts): vault.json first
+ * (followHeader), then an ingest of every device folder, this device's own
+ * included (another process of this computer may have appended to it or
+ * checkpointed).
  */
 export async function catchUp2(s: SyncSession, hf: HeaderFile, lock: () => void): Promise<void> {
-  const next = await hf.changedOnDisk();
-  if (next) {
-    const failure =
-      next.header.vaultId !== hf.header.vaultId || next.header.manifest !== hf.header.manifest
-        ? keysChanged()
-        : !headerAuthentic(next.header, s.vmk)
-          ? headerModified()
-          : (next.header.counter ?? 0) < (hf.header.counter ?? 0)
-            ? wentBack()
-            : undefined;
-    if (failure) {
-      lock();
-      throw failure;
-    }
-    hf.adopt(next);
-    await hf.noteSeen();
-  }
+  await followHeader(s, hf, lock);
   await s.store.ingest();
   if (s.store.device) await s.store.resumeOwn();
   await s.refresh();
@@ -156,6 +176,7 @@ export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<Ve
   // A header from before MACs, on a vault that never had one, gets its MAC with the upgrade (its first change): not damage.
   const neverMaced = hf.header.mac === undefined && !s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size;
   if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
+  for (const name of await hf.foreignOnDisk(s.vmk)) problems.push(`${name}: a copy of vault.json that this vault's key does not authenticate: not written with this vault's keys, so it is ignored`);
   if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
   return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
 }
@@ -208,8 +229,9 @@ export async function announce2(s: SyncSession): Promise<void> {
 }
 
 /** `Vault.ingest`: confirms this device's last changes, reads every device folder again, and says what is still arriving. */
-export async function ingest2(s: SyncSession, readOnly: boolean): Promise<string[]> {
+export async function ingest2(s: SyncSession, hf: HeaderFile, readOnly: boolean, lock: () => void): Promise<string[]> {
   if (!readOnly) await s.store.ack();
+  await followHeader(s, hf, lock);
   await s.ingest();
   await announce2(s);
   return waitingLines(s);

@@ -191,6 +191,8 @@ export class SimDevice {
       // vault.json is written by the upgrade: a temp of the header writer, renamed over it.
       if (m.op === 'rename-to' && m.path === 'vault.json') return false;
       if ((m.op === 'open new' || m.op === 'rename-from') && /^\.tmp-[0-9a-f]{16}$/.test(m.path)) return false;
+      // A copy of vault.json that is authentic and not the best is deleted by whichever computer finds it (header-copies.ts).
+      if (m.op === 'unlink' && /^[^/]*\.json$/i.test(m.path) && m.path !== 'vault.json') return false;
       return true;
     });
   }

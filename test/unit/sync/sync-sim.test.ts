@@ -18,7 +18,7 @@ import { DEEP, prng, randomSeed, sample } from '../../deep';
 import type { Vault } from '../../../electron/core/vault/vault';
 import type { SyncSession } from '../../../electron/core/vault/sync/session2';
 import { Vault as VaultClass } from '../../../electron/core/vault/vault';
-import { Carrier, type Rng } from './carrier';
+import { Carrier, flatten, type Rng } from './carrier';
 import { SIM_OPTS, SimDevice } from './sim-devices';
 import { FLOOR, PASS } from '../vault/crash-sim';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
@@ -106,14 +106,13 @@ async function simulate(seed: number, steps: number): Promise<Run> {
       ['Icon\r', ''],
       [`devices/${aId}/.DS_Store`, 'junk'],
       ['notes from the user.txt', 'keep me'],
-      // vault.json's conflict copies as Syncthing, Dropbox, OneDrive and iCloud name them (stage 5 resolves them; until then untouched).
-      ['vault.sync-conflict-20250101-120000-ABCDEFG.json', vaultJson],
-      ["vault (Laptop's conflicted copy 2025-01-01).json", vaultJson],
-      ['vault-LAPTOP.json', vaultJson],
-      ['vault 2.json', vaultJson],
+      ['settings.json', '{"not": "a header"}'],
     ] as Array<[string, string | Uint8Array]>) {
       carrier.sprinkle(p, typeof b === 'string' ? new TextEncoder().encode(b) : b);
     }
+    // vault.json's copies as Syncthing, Dropbox, OneDrive and iCloud name them, made on the first computer and carried:
+    // authentic and older than the header every computer settles on, so each computer deletes its own (header-copies.ts).
+    for (const p of HEADER_COPIES) a.sim.putFile(path.join(a.sim.root, p), vaultJson);
     let forks = 0;
     const offlineFrom = Math.floor(steps * (0.2 + rng() * 0.2));
     const offlineTo = Math.floor(steps * (0.6 + rng() * 0.2));
@@ -197,6 +196,7 @@ async function simulate(seed: number, steps: number): Promise<Run> {
     for (const ack of devs.flatMap((x) => x.acks)) if (ack.kind === 'turn' && !ack.back) expect(said(conv), `acknowledged turn of ${ack.device} missing`).toContain(ack.text);
     for (const d of devs) expect((await new Conversations(d.vault!).list()).map((c) => c.messageCount)).toEqual([conv.transcript.length]);
     for (const d of devs) for (const [p, b] of carrier.junk) expect(hash(flatOf(d, p)), `junk ${p} on ${d.name}`).toBe(hash(b));
+    for (const d of devs) expect([...flatten(d.sim.current()).keys()].filter((p) => /^[^/]*\.json$/i.test(p) && p !== 'vault.json' && !carrier.junk.has(p)), `header copies left on ${d.name}`).toEqual([]);
     // Only vault.json may ever be written by two computers: every conflict copy is one of it.
     for (const c of carrier.conflicts) expect(c).toMatch(/^vault.*\.json$/);
     return { steps, crashes: devs.reduce((n, d) => n + d.crashes, 0), forks, acked: devs.reduce((n, d) => n + d.acks.length, 0), carrier: carrier.stats };
@@ -224,6 +224,8 @@ function firstDifference(a: string, b: string): string {
 }
 
 let pendingCrash: { d: SimDevice; before: Image } | undefined;
+
+const HEADER_COPIES = ['vault.sync-conflict-20250101-120000-ABCDEFG.json', "vault (Laptop's conflicted copy 2025-01-01).json", 'vault-LAPTOP.json', 'vault 2.json'];
 
 function flatOf(d: SimDevice, p: string): Uint8Array {
   let img: unknown = d.sim.current();
