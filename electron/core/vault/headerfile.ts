@@ -32,11 +32,15 @@ const leftByCreation = (n: string) => (isVaultData(n) && n !== 'devices') || n.s
 
 export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
 
-/** A wrong passphrase for a header whose passphrase slot is not the one this device last saw. */
+/**
+ * A wrong passphrase for a header (not older than the one this device last saw) whose passphrase is not the one the
+ * user last gave here: set on another computer since, or at the same time as here and won (hwm.ts `typed`).
+ */
 const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean => {
-  if (!seen || (h.counter ?? 0) <= seen.counter) return false;
+  const known = seen?.typed ?? seen?.salt;
+  if (!seen || !known || (h.counter ?? 0) < seen.counter) return false;
   const pass = h.slots.find((s) => s.type === 'passphrase');
-  return seen.salt === undefined || (pass?.type === 'passphrase' && pass.kdf.salt !== seen.salt);
+  return pass?.type === 'passphrase' && pass.kdf.salt !== known;
 };
 
 /** The passphrase typed opens an older header: it was replaced on another computer. */
@@ -353,9 +357,19 @@ export class HeaderFile {
     this.rolledBack = await this.hwm.rolledBack(gen, this.olderHeader);
   }
 
-  /** Remembers the current header on this device, unless it is older than the one seen (a rollback not yet accepted). */
-  async noteSeen(): Promise<void> {
-    if (!this.olderHeader) await this.hwm.noteHeader(seenOf(this.header));
+  /**
+   * Remembers the current header on this device, unless it is older than the one seen (a rollback not yet accepted);
+   * `typed` when its passphrase is the one the user just gave here (not a header taken from another computer).
+   */
+  async noteSeen(typed = false): Promise<void> {
+    if (!this.olderHeader) await this.remember(typed);
+  }
+
+  private async remember(typed: boolean): Promise<void> {
+    const seen = seenOf(this.header);
+    if (!seen) return;
+    const before = await this.hwm.headerSeen();
+    await this.hwm.noteHeader({ ...seen, typed: typed ? seen.salt : (before?.typed ?? before?.salt ?? seen.salt) });
   }
 
   /** Accepts the vault at generation `gen` as it is: lowers the mark to it and clears the alarm. */
@@ -368,6 +382,7 @@ export class HeaderFile {
   /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
   async write(next: Header, vmk: Uint8Array): Promise<void> {
     if (this.readOnly) throw readOnlyError();
+    const before = this.header;
     const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
     const bytes = serializeHeader(sealed);
     try {
@@ -379,7 +394,8 @@ export class HeaderFile {
     this.bytes = bytes;
     // The passphrase just set is the one this session's user knows now.
     if (this.multi && this.unlockedWith) this.unlockedWith = sealed;
-    await this.hwm.noteHeader(seenOf(sealed));
+    // A new passphrase slot is one the user just set here; the same one (the upgrade to format 2) changes nothing they know.
+    await this.remember(seenOf(sealed)?.salt !== seenOf(before)?.salt);
   }
 
   /** True when vault.json on disk still carries a MAC that authenticates under `vmk`. */

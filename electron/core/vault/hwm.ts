@@ -26,6 +26,8 @@ export interface HeaderSeen {
   memlimit: number;
   /** The passphrase slot's KDF salt: a new one means a new passphrase (absent in records written before format 2). */
   salt?: string;
+  /** The passphrase salt this computer's user last unlocked with or set here: another means it was changed elsewhere. */
+  typed?: string;
 }
 
 /** What to remember of a header: its counter, MAC and passphrase KDF cost (undefined for a header without a MAC). */
@@ -175,7 +177,7 @@ export class HighWaterMark {
   async headerSeen(): Promise<HeaderSeen | undefined> {
     try {
       const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
-      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string' && (r.salt === undefined || typeof r.salt === 'string');
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string' && [r.salt, r.typed].every((x) => x === undefined || typeof x === 'string');
       return ok ? (r as HeaderSeen) : undefined;
     } catch {
       return undefined;

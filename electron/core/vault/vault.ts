@@ -273,7 +273,7 @@ export class Vault extends VaultContents implements VaultApi {
     this.session2 = s2;
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
-    await this.hf.noteSeen();
+    await this.hf.noteSeen(via === 'passphrase');
     await this.task(() => announce2(s2));
     return unlockReport2(s2, this.hf.rolledBack);
   }
