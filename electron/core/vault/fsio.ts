@@ -31,6 +31,8 @@ export interface FileStat {
   size: number;
   mtimeMs: number;
   isDirectory: boolean;
+  /** A regular file (not a folder, pipe, socket or device). */
+  isFile: boolean;
 }
 
 /** The file-system calls the vault makes. Errors carry node's `code` (ENOENT, EEXIST, ...). */
@@ -104,7 +106,7 @@ export const nodeFs: VaultFs = {
   readdir: (dir) => fs.readdir(dir),
   stat: async (file) => {
     const st = await fs.stat(file);
-    return { size: st.size, mtimeMs: st.mtimeMs, isDirectory: st.isDirectory() };
+    return { size: st.size, mtimeMs: st.mtimeMs, isDirectory: st.isDirectory(), isFile: st.isFile() };
   },
   async syncDir(dir) {
     const fh = await fs.open(dir, 'r');

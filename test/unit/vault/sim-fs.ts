@@ -282,7 +282,7 @@ export class SimFs implements VaultFs {
   stat(p: string): Promise<FileStat> {
     return this.call('stat', () => {
       const n = this.node(p);
-      return n.kind === 'dir' ? { size: 0, mtimeMs: n.mtime, isDirectory: true } : { size: n.data.len, mtimeMs: n.mtime, isDirectory: false };
+      return n.kind === 'dir' ? { size: 0, mtimeMs: n.mtime, isDirectory: true, isFile: false } : { size: n.data.len, mtimeMs: n.mtime, isDirectory: false, isFile: true };
     });
   }
 

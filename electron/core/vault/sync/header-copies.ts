@@ -51,7 +51,7 @@ async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string
   try {
     const file = path.join(dir, name);
     const st = await fsx.stat(file);
-    if (st.isDirectory || st.size > MAX_COPY_BYTES) return undefined;
+    if (!st.isFile || st.size > MAX_COPY_BYTES) return undefined;
     const bytes = await readIfExists(fsx, file);
     if (!bytes || bytes.length > MAX_COPY_BYTES) return undefined;
     const header = parseHeader(bytes, maxVersion);
