@@ -23,6 +23,7 @@ import { isRetired, type SyncState } from './sync/crdt';
 import { loadDevice } from './sync/device';
 import { L_DEVICE } from './sync/ids';
 import { fromV1 } from './sync/from-v1';
+import { changesBetween, shownHeads } from './sync/follow';
 import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
@@ -232,7 +233,8 @@ export async function announce2(s: SyncSession): Promise<void> {
 export async function ingest2(s: SyncSession, hf: HeaderFile, readOnly: boolean, lock: () => void): Promise<string[]> {
   if (!readOnly) await s.store.ack();
   await followHeader(s, hf, lock);
-  await s.ingest();
+  const before = shownHeads(s.view);
+  if (await s.ingest()) for (const change of changesBetween(before, s.view)) s.host.emit(change);
   await announce2(s);
   return waitingLines(s);
 }

@@ -11,6 +11,7 @@ import { ReviewInbox } from '../../core/review/inbox';
 import { DraftKeeper } from '../../core/drafts';
 import { resolveLimits, type MemoryLimits } from '../../core/memory/limits';
 import { TurnInterrupt } from '../../core/chat/turn';
+import { watchFolder, type FollowTimes } from '../../core/vault/sync/follow';
 import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
@@ -49,6 +50,8 @@ export interface HandlerContext {
   memoryLimits?: Partial<MemoryLimits>;
   /** Opens and makes vaults in format 2 (several computers; docs/sync-design.md): else as MNEMO_FORMAT says. */
   format2?: boolean;
+  /** How a format-2 vault follows its folder while unlocked (core sync/follow.ts); tests make it quick. */
+  follow?: FollowTimes;
 }
 
 /** How long a lock waits for the turns it stopped to save what they have; past it the lock goes ahead. */
@@ -104,6 +107,29 @@ export class AppSession {
 
   constructor(readonly ctx: HandlerContext) {
     this.limits = resolveLimits(ctx.memoryLimits);
+    this.watch(this.followSync());
+  }
+
+  /**
+   * While a format-2 vault is unlocked, what the sync engine brings is read
+   * as it arrives (core sync/follow.ts), and the window hears of each memory
+   * it changed as of any other change.
+   */
+  private followSync(): SessionWatcher {
+    let stop: (() => void) | undefined;
+    const end = () => {
+      stop?.();
+      stop = undefined;
+    };
+    return {
+      unlocked: () => {
+        end();
+        const vault = this.vault;
+        if (!vault?.format2 || !vault.isUnlocked()) return;
+        stop = watchFolder(this.dir, async () => (vault.isUnlocked() ? vault.ingest() : undefined), this.ctx.follow);
+      },
+      locking: async () => end(),
+    };
   }
 
   private now(): number {
