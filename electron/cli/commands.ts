@@ -259,6 +259,8 @@ async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
     problems.unshift('vault: rolled back: older than the newest generation this device has seen');
   }
   for (const p of problems) await writeLine(ctx.stdout, p);
+  // Files another computer wrote that the sync engine has not brought whole yet: not damage.
+  for (const w of report.waiting ?? []) await writeLine(ctx.stdout, `waiting for sync: ${w}`);
   if (problems.length) return Exit.DAMAGED;
   await writeLine(ctx.stdout, 'ok: the header, manifest, journal and every blob authenticate');
   return Exit.OK;

@@ -135,7 +135,7 @@ export const CALLS = {
   vaultStrengthenKdf: call('vault:strengthen-kdf', one(z.object({ passphrase })), z.object({ opslimit: z.number(), memlimitMiB: z.number() })),
   vaultNewRecoveryKey: call('vault:new-recovery-key', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
   vaultRotateKeys: call('vault:rotate-keys', one(z.object({ passphrase })), z.object({ recoveryKey: z.string() })),
-  vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()) })),
+  vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()), waiting: z.array(z.string()).optional() })),
   vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
   vaultExportPlaintext: call('vault:export-plaintext', one(z.object({ passphrase })), z.object({ saved: z.boolean(), count: z.number() })),
   /**

@@ -170,7 +170,9 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
           onClick={() =>
             void run('check', async () => {
               const r = await call('vaultVerify');
-              return r.ok ? t('security.check.ok') : t('security.check.problems', { problems: r.problems.join('; ') });
+              const said = r.ok ? t('security.check.ok') : t('security.check.problems', { problems: r.problems.join('; ') });
+              // Files another computer wrote that the sync engine has not brought whole yet: said apart from damage.
+              return r.waiting?.length ? `${said} ${t('security.check.waiting', { waiting: r.waiting.join('; ') })}` : said;
             })
           }
         >

@@ -1,0 +1,57 @@
+/**
+ * `mnemo verify` on a vault another computer writes (format 2): a file the sync engine has brought only in part is
+ * said as waiting for sync, apart from damage, and is not a failure; a file changed in its middle still is.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { carry } from '../sync/two-computers';
+import { initVault, memoryLines, mnemo } from './helpers';
+
+let one: Awaited<ReturnType<typeof initVault>>;
+beforeAll(async () => {
+  one = await initVault();
+});
+afterAll(async () => {
+  await fs.rm(one.root, { recursive: true, force: true });
+});
+
+it('a journal half arrived from another computer is waiting for sync (exit 0); its middle changed is damage (exit 4)', async () => {
+  const env2 = { ...one.env, MNEMO_FORMAT: '2' };
+  const a = { vault: path.join(one.root, 'a'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-a') } };
+  expect((await mnemo(['init', '--vault', a.vault, '--kdf-ops', '2', '--kdf-mem', '64'], { env: a.env })).code).toBe(0);
+  const b = { vault: path.join(one.root, 'b'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-b') } };
+  await fs.cp(a.vault, b.vault, { recursive: true });
+  const on = (c: typeof a) => (args: string[], stdin?: string) => mnemo([...args, '--vault', c.vault], { env: c.env, ...(stdin !== undefined ? { stdin } : {}) });
+  expect((await on(a)(['memory'], memoryLines({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }))).code).toBe(0);
+  await carry(a.vault, b.vault);
+  expect((await on(b)(['memory'], memoryLines({ command: 'create', path: '/memories/b.md', file_text: 'b\n' }))).code).toBe(0);
+  await carry(b.vault, a.vault);
+  expect(await on(a)(['verify'])).toMatchObject({ code: 0, stdout: expect.not.stringContaining('waiting') });
+  // B writes again; only the first part of its journal's new bytes reaches A.
+  expect((await on(b)(['memory'], memoryLines({ command: 'create', path: '/memories/b2.md', file_text: 'b2 '.repeat(50) + '\n' }))).code).toBe(0);
+  const bDevs = new Set(await fs.readdir(path.join(b.vault, 'devices')));
+  const aOwn = (await fs.readdir(path.join(a.vault, 'devices'))).filter((d) => bDevs.has(d));
+  let cut = 0;
+  for (const dev of aOwn) {
+    for (const rel of (await fs.readdir(path.join(b.vault, 'devices', dev), { recursive: true })) as string[]) {
+      if (!/(^|\/)j-[0-9a-f]+-[0-9a-f]+$/.test(rel)) continue;
+      const src = await fs.readFile(path.join(b.vault, 'devices', dev, rel));
+      const dst = await fs.readFile(path.join(a.vault, 'devices', dev, rel)).catch(() => Buffer.alloc(0));
+      if (src.length <= dst.length) continue;
+      // Half of what is new: the last record torn.
+      await fs.mkdir(path.dirname(path.join(a.vault, 'devices', dev, rel)), { recursive: true });
+      await fs.writeFile(path.join(a.vault, 'devices', dev, rel), src.subarray(0, dst.length + Math.floor((src.length - dst.length) / 2)));
+      cut++;
+    }
+  }
+  expect(cut).toBe(1);
+  const waiting = await on(a)(['verify']);
+  expect(waiting).toMatchObject({ code: 0 });
+  expect(waiting.stdout).toMatch(/^waiting for sync: device [0-9a-f]{8}…: .+$/m);
+  expect(waiting.stdout).toMatch(/^ok: /m);
+  // Once the rest arrives: nothing is waiting, and the memory is there.
+  await carry(b.vault, a.vault);
+  expect(await on(a)(['verify'])).toMatchObject({ code: 0, stdout: expect.not.stringContaining('waiting') });
+  expect((await on(a)(['cat', '/memories/b2.md'])).stdout).toContain('b2 b2');
+});
