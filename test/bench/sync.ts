@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:sync`: what several computers on one vault (format 2) cost,
+ * each figure against a reference measured in the same run:
+ * - **see**: the time for a computer to take in N new memories another one
+ *   wrote, once their files are in its folder (`ingest()`), against that
+ *   computer reading the same vault from scratch (an unlock);
+ * - **open / verify** of a vault three computers wrote, M memories each,
+ *   against one computer that wrote all 3×M itself.
+ * Memories go in as imports of 500 (one change each), as `mnemo import` does.
+ * Sizes: MNEMO_BENCH_SEE (1,000) and MNEMO_BENCH_EACH (10,000). Prints a
+ * table, then one JSON line.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Vault } from '../../electron/core/vault/vault';
+import { carry } from '../unit/sync/two-computers';
+import { FLOOR } from '../unit/vault/helpers';
+
+const SEE = Number(process.env.MNEMO_BENCH_SEE ?? 1000);
+const EACH = Number(process.env.MNEMO_BENCH_EACH ?? 10_000);
+const PASS = 'bench passphrase for sync';
+const LIMITS = { overwrite: false, source: 'user' as const, maxFileBytes: 1 << 20, maxTotalBytes: 2 ** 31 };
+
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const text = (who: string, i: number) => `# Note ${i} from ${who}\nThe user mentioned something worth keeping, number ${i}, on ${who}.\n`;
+
+async function fill(v: Vault, who: string, n: number): Promise<void> {
+  for (let from = 0; from < n; from += 500) {
+    const items = Array.from({ length: Math.min(500, n - from) }, (_, k) => ({ path: `/memories/${who}/n${from + k}.md`, text: text(who, from + k) }));
+    await v.importFiles(items, LIMITS);
+  }
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const out = await fn();
+  return [out, performance.now() - t];
+}
+
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-bench-sync-'));
+const opts = (state: string) => ({ stateDir: path.join(root, state), format2: true, ackDelayMs: 0 });
+/** A new format-2 vault in `dir` (already written once, so it is multi-device on disk), closed; its recovery key. */
+async function made(dir: string, state: string): Promise<string> {
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts(state) });
+  await vault.setHistoryDepth(20);
+  await vault.close();
+  return recoveryKey;
+}
+/**
+ * Opens, unlocks (timed), verifies (timed) and closes the vault in `dir` as computer `state`. The unlock is by
+ * recovery key, which costs no key derivation, so the time is the vault's own reading.
+ */
+async function openVerify(dir: string, state: string, key: string): Promise<{ unlockMs: number; verifyMs: number; files: number }> {
+  const v = await Vault.open(dir, opts(state));
+  try {
+    const [, unlockMs] = await timed(() => v.unlockWithRecoveryKey(key));
+    const [report, verifyMs] = await timed(() => v.verify());
+    if (!report.ok) throw new Error(`verify failed: ${report.problems.slice(0, 3).join('; ')}`);
+    return { unlockMs, verifyMs, files: v.memory.list('/memories', Infinity).filter((e) => e.kind === 'file').length };
+  } finally {
+    await v.close();
+  }
+}
+
+try {
+  // 1. See N memories written elsewhere.
+  const a = path.join(root, 'see-a');
+  const b = path.join(root, 'see-b');
+  const keyA = await made(a, 'see-sa');
+  await fs.cp(a, b, { recursive: true });
+  const va = await Vault.open(a, opts('see-sa'));
+  await va.unlock(PASS);
+  const vb = await Vault.open(b, opts('see-sb'));
+  await vb.unlock(PASS);
+  await fill(vb, 'b', SEE);
+  await vb.close();
+  await carry(b, a);
+  const [, ingestMs] = await timed(() => va.ingest());
+  const seen = va.memory.list('/memories/b', 1).length;
+  if (seen !== SEE) throw new Error(`saw ${seen} of ${SEE} memories`);
+  await va.close();
+  // Reference: the same computer reading the same vault (now holding them) from scratch.
+  const refs: number[] = [];
+  for (let i = 0; i < 3; i++) refs.push((await openVerify(a, 'see-sa', keyA)).unlockMs);
+  const seeRef = median(refs);
+
+  // 2. Three computers × EACH memories against one computer with all of them.
+  const shared = path.join(root, 'three');
+  const key3 = await made(shared, 's0');
+  for (const [i, who] of ['x', 'y', 'z'].entries()) {
+    const v = await Vault.open(shared, opts(`s${i}`));
+    await v.unlock(PASS);
+    await fill(v, who, EACH);
+    await v.close();
+  }
+  const single = path.join(root, 'one');
+  const key1 = await made(single, 'o0');
+  const v1 = await Vault.open(single, opts('o0'));
+  await v1.unlock(PASS);
+  for (const who of ['x', 'y', 'z']) await fill(v1, who, EACH);
+  await v1.close();
+  const three: Array<{ unlockMs: number; verifyMs: number; files: number }> = [];
+  const one: typeof three = [];
+  for (let i = 0; i < 3; i++) {
+    three.push(await openVerify(shared, 's0', key3));
+    one.push(await openVerify(single, 'o0', key1));
+  }
+  for (const r of [...three, ...one]) if (r.files !== 3 * EACH) throw new Error(`listed ${r.files} of ${3 * EACH}`);
+  const m3 = { unlockMs: median(three.map((r) => r.unlockMs)), verifyMs: median(three.map((r) => r.verifyMs)) };
+  const m1 = { unlockMs: median(one.map((r) => r.unlockMs)), verifyMs: median(one.map((r) => r.verifyMs)) };
+
+  const result = {
+    see: { memories: SEE, ingestMs: round(ingestMs), unlockRefMs: round(seeRef), ratio: round(ingestMs / seeRef) },
+    open: { memories: 3 * EACH, threeDevicesMs: round(m3.unlockMs), oneDeviceMs: round(m1.unlockMs), ratio: round(m3.unlockMs / m1.unlockMs) },
+    verify: { memories: 3 * EACH, threeDevicesMs: round(m3.verifyMs), oneDeviceMs: round(m1.verifyMs), ratio: round(m3.verifyMs / m1.verifyMs) },
+  };
+  console.log(`seeing ${SEE} memories written on another computer: ingest ${result.see.ingestMs} ms vs an unlock reading them all ${result.see.unlockRefMs} ms (×${result.see.ratio})`);
+  console.log(`open, ${3 * EACH} memories: 3 computers × ${EACH} ${result.open.threeDevicesMs} ms vs one computer ${result.open.oneDeviceMs} ms (×${result.open.ratio})`);
+  console.log(`verify, ${3 * EACH} memories: 3 computers × ${EACH} ${result.verify.threeDevicesMs} ms vs one computer ${result.verify.oneDeviceMs} ms (×${result.verify.ratio})`);
+  console.log(JSON.stringify(result));
+} finally {
+  await fs.rm(root, { recursive: true, force: true });
+}
