@@ -340,6 +340,8 @@ export const EVENTS = {
       project: ProjectId.optional(),
     }),
   },
+  /** What other computers wrote arrived (a vault several computers write): lists read from the vault are read again. */
+  vaultSynced: { channel: 'event:vault-synced', payload: z.object({}) },
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
   /** A conversation was named by a small model after its first exchange. */
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },

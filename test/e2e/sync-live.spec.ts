@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { Conversations } from '../../electron/core/chat/conversations';
 import { Vault } from '../../electron/core/vault/vault';
 import { lock, openMemories, readyApp, typeInEditor, unlock, type FreshApp } from './helpers';
 
@@ -60,4 +61,12 @@ test('nothing is followed while locked, and following starts again at unlock', a
   await expect(page.getByRole('treeitem', { name: 'while-locked.md' })).toBeVisible();
   await laptop!.memory.writeFile('/memories/after-unlock.md', 'written after the unlock', { mode: 'create', source: 'user' });
   await expect(page.getByRole('treeitem', { name: 'after-unlock.md' })).toBeVisible({ timeout: 20_000 });
+});
+
+test('a conversation started on another computer appears in the conversation list', async () => {
+  const { page } = app;
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const now = Date.now();
+  await new Conversations(laptop!).save({ id: '0123456789abcdef', title: 'Planned on the laptop', created: now, updated: now, messages: [], transcript: [] });
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Planned on the laptop', exact: true })).toBeVisible({ timeout: 20_000 });
 });

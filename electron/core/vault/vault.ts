@@ -287,10 +287,15 @@ export class Vault extends VaultContents implements VaultApi {
     await this.enter2(vmk, 'passphrase');
   }
 
+  /** Format 2: how many ingests of this session made something new visible (0 otherwise). */
+  arrivals(): number {
+    return this.session2?.arrivals ?? 0;
+  }
+
   /**
    * Format 2: reads the other devices' folders again and applies what became
    * visible (and confirms this device's last changes). Returns what is still
-   * arriving, one line per device. The window's watcher (stage 6) calls it.
+   * arriving, one line per device. The window's follower (sync/follow.ts) calls it.
    */
   async ingest(): Promise<string[]> {
     return this.task(async () => ingest2(this.unlocked2(), this.hf, this.readOnly, () => this.lock()));

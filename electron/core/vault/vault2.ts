@@ -234,7 +234,10 @@ export async function ingest2(s: SyncSession, hf: HeaderFile, readOnly: boolean,
   if (!readOnly) await s.store.ack();
   await followHeader(s, hf, lock);
   const before = shownHeads(s.view);
-  if (await s.ingest()) for (const change of changesBetween(before, s.view)) s.host.emit(change);
+  if (await s.ingest()) {
+    s.arrivals++;
+    for (const change of changesBetween(before, s.view)) s.host.emit(change);
+  }
   await announce2(s);
   return waitingLines(s);
 }

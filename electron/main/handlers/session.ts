@@ -126,7 +126,17 @@ export class AppSession {
         end();
         const vault = this.vault;
         if (!vault?.format2 || !vault.isUnlocked()) return;
-        stop = watchFolder(this.dir, async () => (vault.isUnlocked() ? vault.ingest() : undefined), this.ctx.follow);
+        stop = watchFolder(
+          this.dir,
+          async () => {
+            if (!vault.isUnlocked()) return;
+            const before = vault.arrivals();
+            await vault.ingest();
+            // Conversations, settings and the computers listed may have changed too: the window reads them again.
+            if (vault.arrivals() !== before) this.ctx.emit('vaultSynced', {});
+          },
+          this.ctx.follow,
+        );
       },
       locking: async () => end(),
     };

@@ -65,6 +65,8 @@ export function ChatView({
   }, [draft]);
   useKeptEdits(store, turn.edits, restoredEdits);
 
+  // Conversations another computer wrote (a vault several computers write) arrived: the list shows them.
+  useEffect(() => on('vaultSynced', () => void refreshList()), [refreshList]);
   // A small model named a conversation after its first exchange: the list and the open header show it.
   useEffect(
     () =>

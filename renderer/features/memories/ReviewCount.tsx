@@ -27,9 +27,11 @@ function useReviewRefresh(fetch: () => Promise<unknown>): void {
     void fetch();
     listeners.add(run);
     const off = on('memoryChanged', run);
+    const offSync = on('vaultSynced', run);
     return () => {
       listeners.delete(run);
       off();
+      offSync();
       follow.stop();
     };
   }, [fetch]);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { DeviceEntry } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
-import { call, messageOf } from '../../lib/api';
+import { call, messageOf, on } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 
 type Kind = 'rename' | 'forget';
@@ -43,7 +43,12 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
     });
     const watched = box.current?.closest('[role="tabpanel"]') ?? box.current;
     if (watched) shown.observe(watched);
-    return () => shown.disconnect();
+    // And when what another computer wrote arrives while the window is open.
+    const off = on('vaultSynced', () => void refresh().catch((e: unknown) => setError({ message: messageOf(e) })));
+    return () => {
+      shown.disconnect();
+      off();
+    };
   }, [refresh]);
   useEffect(() => {
     if (!focusNext.current) return;

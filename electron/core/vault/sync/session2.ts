@@ -43,6 +43,8 @@ export class SyncSession {
   readonly kind = 'v2' as const;
   /** True once this process appended in this session (a per-call vault checkpoints at close only then). */
   appended = false;
+  /** Rises each time an ingest makes something new visible (the window's follower tells it then). */
+  arrivals = 0;
   private current: SyncView;
   /** Decrypted texts a merge needs, by blob id: dropped with the session. */
   private readonly texts = new Map<string, string>();
