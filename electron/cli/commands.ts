@@ -41,6 +41,8 @@ export interface Flags {
   all?: boolean | undefined;
   /** cat: print this version (its number in `mnemo history`) instead of the current text. */
   version?: string | undefined;
+  /** verify: seconds to wait for files still arriving from other computers. */
+  wait?: string | undefined;
 }
 
 export interface RunExtras {
@@ -79,7 +81,13 @@ export const COMMANDS = {
     run: catCommand,
   },
   history: { checkArgs: checkHistoryArgs, run: historyCommand },
-  verify: { checkArgs: positionals(0, 0, 'cli:args.verify'), run: verifyCommand },
+  verify: {
+    checkArgs(args: string[], flags: Flags) {
+      positionals(0, 0, 'cli:args.verify')(args);
+      waitFlag(flags);
+    },
+    run: verifyCommand,
+  },
   passwd: {
     checkArgs(args: string[], flags: Flags) {
       positionals(0, 0, 'cli:args.passwd')(args);
@@ -252,8 +260,23 @@ async function print(ctx: CliCommandContext, text: string): Promise<number> {
   return Exit.OK;
 }
 
-async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunExtras): Promise<number> {
-  const report = await ctx.vault.verify();
+/** `verify --wait SECONDS`: how long to wait for files still arriving from other computers (0 to 3600; 0 without it). */
+function waitFlag(flags: Flags): number {
+  if (flags.wait === undefined) return 0;
+  if (!/^(0|[1-9][0-9]{0,3})$/.test(flags.wait) || Number(flags.wait) > 3600) throw new CommandUsageError(tc('cli:args.verifyWait'));
+  return Number(flags.wait);
+}
+
+async function verifyCommand(ctx: CliCommandContext, flags: Flags, extras: RunExtras): Promise<number> {
+  const wait = waitFlag(flags);
+  let report = await ctx.vault.verify();
+  // A vault another computer writes: read its folder again each second while something is still arriving.
+  const ingest = (ctx.vault as Partial<Pick<Vault, 'ingest'>>).ingest?.bind(ctx.vault);
+  for (const until = Date.now() + wait * 1000; report.waiting?.length && ingest && Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 1000));
+    await ingest();
+    report = await ctx.vault.verify();
+  }
   const problems = [...report.problems];
   if (extras.rolledBack && !problems.some((p) => /roll/i.test(p))) {
     problems.unshift('vault: rolled back: older than the newest generation this device has seen');
@@ -262,6 +285,10 @@ async function verifyCommand(ctx: CliCommandContext, _flags: Flags, extras: RunE
   // Files another computer wrote that the sync engine has not brought whole yet: not damage.
   for (const w of report.waiting ?? []) await writeLine(ctx.stdout, `waiting for sync: ${w}`);
   if (problems.length) return Exit.DAMAGED;
+  if (wait && report.waiting?.length) {
+    ctx.stderr.write(`mnemo: ${tc('cli:vault.stillWaiting', { seconds: wait })}\n`);
+    return Exit.FAILED;
+  }
   await writeLine(ctx.stdout, 'ok: the header, manifest, journal and every blob authenticate');
   return Exit.OK;
 }

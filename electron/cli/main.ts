@@ -43,6 +43,7 @@ const OPTIONS = {
   refresh: { type: 'boolean' },
   mark: { type: 'string' },
   version: { type: 'string' },
+  wait: { type: 'string' },
   all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

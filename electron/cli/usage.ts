@@ -22,6 +22,7 @@ ${helpRows([
   ['cat PATH --version N', c('cli:help.main.commands.catVersion')],
   ['history PATH', c('cli:help.main.commands.history')],
   ['verify', c('cli:help.main.commands.verify')],
+  ['verify --wait SECONDS', c('cli:help.main.commands.verifyWait')],
   ['passwd', c('cli:help.main.commands.passwd')],
   ['rotate', c('cli:help.main.commands.rotate')],
   ['recovery-key', c('cli:help.main.commands.recoveryKey')],

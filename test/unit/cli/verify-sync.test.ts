@@ -16,6 +16,11 @@ afterAll(async () => {
   await fs.rm(one.root, { recursive: true, force: true });
 });
 
+it('--wait takes seconds from 0 to 3600', async () => {
+  for (const bad of ['-1', 'x', '1.5', '3601', '01']) expect(await mnemo(['verify', '--wait', bad, '--vault', one.vault], { env: one.env })).toMatchObject({ code: 2, stderr: expect.stringContaining('--wait takes a number of seconds') });
+  expect(await mnemo(['verify', '--wait', '5', '--vault', one.vault], { env: one.env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ok: /) });
+});
+
 it('a journal half arrived from another computer is waiting for sync (exit 0); its middle changed is damage (exit 4)', async () => {
   const env2 = { ...one.env, MNEMO_FORMAT: '2' };
   const a = { vault: path.join(one.root, 'a'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-a') } };
@@ -50,8 +55,15 @@ it('a journal half arrived from another computer is waiting for sync (exit 0); i
   expect(waiting).toMatchObject({ code: 0 });
   expect(waiting.stdout).toMatch(/^waiting for sync: device [0-9a-f]{8}…: .+$/m);
   expect(waiting.stdout).toMatch(/^ok: /m);
+  // --wait: still torn after the time given is exit 1, said; the rest arriving meanwhile is a plain ok.
+  const gaveUp = await on(a)(['verify', '--wait', '1']);
+  expect(gaveUp).toMatchObject({ code: 1, stderr: expect.stringContaining('still waiting for files from other computers after 1 s') });
+  expect(gaveUp.stdout).toMatch(/^waiting for sync: /m);
+  const later = on(a)(['verify', '--wait', '60']);
+  await new Promise((r) => setTimeout(r, 1500));
   // Once the rest arrives: nothing is waiting, and the memory is there.
   await carry(b.vault, a.vault);
+  expect(await later).toMatchObject({ code: 0, stdout: expect.not.stringContaining('waiting') });
   expect(await on(a)(['verify'])).toMatchObject({ code: 0, stdout: expect.not.stringContaining('waiting') });
   expect((await on(a)(['cat', '/memories/b2.md'])).stdout).toContain('b2 b2');
 });
