@@ -10,7 +10,7 @@ import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
 import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf, type HeaderSeen } from './hwm';
-import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, sortOut, type HeaderCopy } from './sync/header-copies';
+import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, newPassphrase, passphraseChangedElsewhere, sortOut, type HeaderCopy } from './sync/header-copies';
 import { SYNC_MARKERS } from './sync/layout';
 import { readOnlyError, VaultError } from './types';
 import { m } from '../i18n/message';
@@ -31,20 +31,6 @@ const isVaultData = (n: string) => n === 'segments' || n === 'blobs' || n.starts
 const leftByCreation = (n: string) => (isVaultData(n) && n !== 'devices') || n.startsWith('.tmp-');
 
 export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
-
-/**
- * A wrong passphrase for a header (not older than the one this device last saw) whose passphrase is not the one the
- * user last gave here: set on another computer since, or at the same time as here and won (hwm.ts `typed`).
- */
-const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean => {
-  const known = seen?.typed ?? seen?.salt;
-  if (!seen || !known || (h.counter ?? 0) < seen.counter) return false;
-  const pass = h.slots.find((s) => s.type === 'passphrase');
-  return pass?.type === 'passphrase' && pass.kdf.salt !== known;
-};
-
-/** The passphrase typed opens an older header: it was replaced on another computer. */
-export const passphraseChangedElsewhere = (): VaultError => new VaultError('BAD_PASSPHRASE', m('errors:unlock.changedElsewhere'));
 
 /** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
 export const headerMissing = (): VaultError =>

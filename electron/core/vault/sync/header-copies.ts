@@ -18,6 +18,9 @@ import { hash, toHex } from '../crypto';
 import { readIfExists, writeFileDurable } from '../files';
 import type { VaultFs } from '../fsio';
 import { headerAuthentic, parseHeader, type Header } from '../header';
+import type { HeaderSeen } from '../hwm';
+import { VaultError } from '../types';
+import { m } from '../../i18n/message';
 
 export const HEADER_FILE = 'vault.json';
 /** A header is about 1 KiB; a file far larger is not one, and is not read. */
@@ -113,3 +116,17 @@ export async function keepOnly(dir: string, fsx: VaultFs, winner: HeaderCopy, ou
   if (removed) await fsx.syncDir(dir);
   return wrote;
 }
+
+/**
+ * A wrong passphrase for a header (not older than the one this device last saw) whose passphrase is not the one the
+ * user last gave here: set on another computer since, or at the same time as here and won (hwm.ts `typed`).
+ */
+export const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean => {
+  const known = seen?.typed ?? seen?.salt;
+  if (!seen || !known || (h.counter ?? 0) < seen.counter) return false;
+  const pass = h.slots.find((s) => s.type === 'passphrase');
+  return pass?.type === 'passphrase' && pass.kdf.salt !== known;
+};
+
+/** The passphrase typed opens an older header: it was replaced on another computer. */
+export const passphraseChangedElsewhere = (): VaultError => new VaultError('BAD_PASSPHRASE', m('errors:unlock.changedElsewhere'));
