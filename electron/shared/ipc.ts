@@ -215,7 +215,7 @@ export const CALLS = {
   /** Marks exactly these versions reviewed (a change made since stays listed). */
   reviewMark: call(
     'review:mark',
-    one(z.object({ project, items: z.array(z.object({ path, version: z.number().int().min(0), conflict: z.string().max(4096).optional() })).min(1).max(10_000) })),
+    one(z.object({ project, items: z.array(z.object({ path, version: z.number().int().min(1), conflict: z.string().max(4096).optional() })).min(1).max(10_000) })),
     z.object({ marked: z.number() }),
   ),
 

@@ -70,7 +70,7 @@ export function conflicts2(s: SyncSession): ConflictInfo[] {
       what: c.what,
       path: c.path,
       id,
-      version: (c.what === 'edit' ? number.get(c.winner) : undefined) ?? current?.version ?? 0,
+      version: (c.what === 'edit' ? number.get(c.winner) : undefined) ?? current?.version ?? 1,
       others: [...new Set(others)].sort((a, b) => a - b),
       devices: [...new Set(devs)].filter((d) => d !== L_DEVICE),
       ...(by ? { by } : {}),
