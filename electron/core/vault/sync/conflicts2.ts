@@ -34,8 +34,11 @@ export function conflictId(c: ConflictEntry): string {
   return c.what === 'delete' ? `d:${c.rm}` : `e:${[...c.losers].sort().join(',')}`;
 }
 
-/** Writers whose own later write settles a conflict: the user's save, or a version the user brought back. */
-const settles = (by: Provenance | undefined) => by?.kind === 'user' || by?.kind === 'restore';
+/**
+ * Writers whose own later write settles a conflict: the user's save only. A restore does not: bringing a deleted
+ * memory back from the trash restores its text, not a choice between the versions, so it stays listed until marked.
+ */
+const settles = (by: Provenance | undefined) => by?.kind === 'user';
 
 /** The conflicts of the vault, by vault path, each once (several recordings of one edit conflict are one). */
 export function conflicts2(s: SyncSession): ConflictInfo[] {
