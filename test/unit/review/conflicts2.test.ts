@@ -134,6 +134,9 @@ it('a conflict in another project is listed there only', async () => {
   expect(await conflicts(c.vb)).toEqual([]);
   for (const v of [c.va, c.vb]) expect((await conflicts(v, trip.id)).map((e) => e.path)).toEqual(['/memories/plan.md']);
   expect((await inbox(c.va).counts())[FIRST_PROJECT_ID]).toBe((await inbox(c.va).list()).length);
+  // A project's view of the vault (what Claude's memory tool works in) sees its own conflicts only, in its own terms.
+  expect((await new Projects(c.va).memoryVault(trip.id)).conflicts().map((x) => x.path)).toEqual(['/memories/plan.md']);
+  expect((await new Projects(c.va).memoryVault(FIRST_PROJECT_ID)).conflicts()).toEqual([]);
   // Marking in the first project by the other project's id marks nothing.
   const [e] = (await conflicts(c.va, trip.id)) as [ReviewEntry];
   expect(await markConflict(c.va, e)).toBe(0);
