@@ -11,7 +11,9 @@ import path from 'node:path';
 import { bundleCli, CLI_BUNDLE as SHIPPED_CLI_BUNDLE } from '../electron/cli/bundle';
 import { kdfStandInPlugin, STAND_IN_SOURCES } from './kdf-stand-in-plugin';
 
-const OUT = path.resolve(import.meta.dirname, '../node_modules/.cache/mnemo-test-cli');
+// MNEMO_TEST_CLI_DIR: a folder of its own (inside the checkout, so node_modules is found from it), for worktrees that
+// share one node_modules: each one's build replaced the other's mid-run.
+const OUT = process.env.MNEMO_TEST_CLI_DIR ? path.resolve(process.env.MNEMO_TEST_CLI_DIR) : path.resolve(import.meta.dirname, '../node_modules/.cache/mnemo-test-cli');
 export const TEST_CLI_BUNDLE = path.join(OUT, 'cli.js');
 export { SHIPPED_CLI_BUNDLE };
 

@@ -67,13 +67,20 @@ export type TrashEntry = z.infer<typeof TrashEntry>;
 /** A memory change by Claude the user has not reviewed yet (see electron/core/review/). */
 export const ReviewEntry = z.object({
   path: z.string(),
-  kind: z.enum(['new', 'changed', 'deleted']),
+  kind: z.enum(['new', 'changed', 'deleted', 'conflict']),
+  /** The version to look at (a conflict: the one that won, or the edit that outlived a delete). */
   version: z.number(),
   /** The last version the user saw, when still kept: the diff's left side (absent: diff against nothing). */
   reviewedVersion: z.number().optional(),
   by: Provenance,
   /** Where Claude moved the file from. */
   from: z.string().optional(),
+  /**
+   * A `conflict` (a vault several computers write): changed on two computers at once (`edit`; `versions` were set
+   * aside, kept in history), or deleted on one while edited on another (`delete`; `versions`: what the delete removed).
+   * `computers`: their names as another computer wrote them (untrusted text). `id`: what marking it acknowledges.
+   */
+  conflict: z.object({ what: z.enum(['edit', 'delete']), id: z.string(), versions: z.array(z.number()), computers: z.array(z.string()) }).optional(),
 });
 export type ReviewEntry = z.infer<typeof ReviewEntry>;
 /** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
@@ -208,7 +215,7 @@ export const CALLS = {
   /** Marks exactly these versions reviewed (a change made since stays listed). */
   reviewMark: call(
     'review:mark',
-    one(z.object({ project, items: z.array(z.object({ path, version: z.number().int().min(1) })).min(1).max(10_000) })),
+    one(z.object({ project, items: z.array(z.object({ path, version: z.number().int().min(1), conflict: z.string().max(4096).optional() })).min(1).max(10_000) })),
     z.object({ marked: z.number() }),
   ),
 

@@ -161,6 +161,12 @@ export function scopedVault(vault: VaultApi, scope: MemoryScope): VaultApi {
         throw scope.error(e);
       }
     },
+    // In the project's terms: another project's conflicts (and the reserved folder's paths) stay out of reach.
+    conflicts: () =>
+      vault.conflicts().flatMap((c) => {
+        const path = scope.fromVault(c.path);
+        return path === undefined ? [] : [{ ...c, path }];
+      }),
     onChange: (listener) =>
       vault.onChange((c) => {
         const mine = scope.change(c);

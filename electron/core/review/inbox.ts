@@ -17,6 +17,9 @@
  * computer's and the value kept before (`review/<project id>`), and a mark
  * writes that merged record set as this computer's (docs/sync-design.md §3).
  *
+ * Conflicts between computers (format 2) are listed too, as `conflict` entries (conflicts.ts); a mark of one
+ * stores its id in the same value, under `conflicts`.
+ *
  * Listing costs one metadata lookup per file and reads a file's version list
  * only for files that are to review (and not even that for a first version);
  * no memory text is decrypted.
@@ -28,11 +31,12 @@ import type { Vault } from '../vault/vault';
 import { VaultError, type FileMeta, type TrashEntry, type VaultApi, type VaultChange } from '../vault/types';
 import { acknowledges, authorOf, baseVersion, recordFor, needsReview, provenanceOf, type ReviewEntry, type ReviewRecord } from './rules';
 import { m } from '../i18n/message';
+import { computerNames, conflictEntries, conflictsIn, keptAcks, mergeAcks, type ConflictSource } from './conflicts';
 
-export type { ReviewEntry, ReviewRecord } from './rules';
+export type { ConflictDetail, ReviewEntry, ReviewRecord } from './rules';
 
-/** The vault calls the inbox uses: the public API plus who wrote what and the trash. */
-export type ReviewVault = VaultApi & Pick<Vault, 'versions' | 'writer' | 'trash'>;
+/** The vault calls the inbox uses: the public API plus who wrote what and the trash (and, format 2, the conflicts). */
+export type ReviewVault = VaultApi & Pick<Vault, 'versions' | 'writer' | 'trash'> & ConflictSource;
 
 /** `vault` as a ReviewVault: INVALID for a vault view without versions, writers and the trash. */
 export function reviewVault(vault: VaultApi): ReviewVault {
@@ -45,6 +49,14 @@ export function reviewVault(vault: VaultApi): ReviewVault {
 
 interface Stored {
   files: Record<string, ReviewRecord>;
+  /** Ids of the conflicts acknowledged (format 2 only; absent when none). */
+  conflicts?: string[];
+}
+
+/** A project's records and acknowledged conflicts, as read (several computers' values merged). */
+interface Loaded {
+  files: Record<string, ReviewRecord>;
+  acks: Set<string>;
 }
 
 const keyOf = (projectId: string) => `review/${projectId}`;
@@ -75,10 +87,11 @@ export function mergeRecords(values: ReadonlyArray<Record<string, ReviewRecord>>
 /** One queue per vault: marks and move notes are read-modify-writes of one value. */
 const queues = new WeakMap<object, Promise<unknown>>();
 
-/** One item to mark: the path as the project sees it and the version the user saw. */
+/** One item to mark: the path as the project sees it and the version the user saw (`conflict`: the conflict's id). */
 export interface MarkItem {
   path: string;
   version: number;
+  conflict?: string;
 }
 
 /** Lists, counts and marks what waits for review in each project's memory. */
@@ -96,27 +109,37 @@ export class ReviewInbox {
     return run;
   }
 
-  private async load(projectId: string): Promise<Record<string, ReviewRecord>> {
-    const files = async (key: string) => {
+  private async load(projectId: string): Promise<Loaded> {
+    const read = async (key: string) => {
       const stored = await this.vault.internal.getJSON<Stored>(key);
-      return stored && typeof stored.files === 'object' && stored.files !== null ? { ...stored.files } : {};
+      const files = stored && typeof stored.files === 'object' && stored.files !== null ? { ...stored.files } : {};
+      return { files, acks: stored?.conflicts };
     };
-    if (this.vault.internal.scheme?.() !== 2) return files(keyOf(projectId));
-    const values = [await files(keyOf(projectId))];
-    for (const key of this.vault.internal.keys(`${keyOf(projectId)}/`)) values.push(await files(key));
-    return mergeRecords(values);
+    if (this.vault.internal.scheme?.() !== 2) {
+      const one = await read(keyOf(projectId));
+      return { files: one.files, acks: mergeAcks([one.acks]) };
+    }
+    const values = [await read(keyOf(projectId))];
+    for (const key of this.vault.internal.keys(`${keyOf(projectId)}/`)) values.push(await read(key));
+    return { files: mergeRecords(values.map((v) => v.files)), acks: mergeAcks(values.map((v) => v.acks)) };
   }
 
   /** Stores the records of a project: its one value (one writer), or this computer's own (several). */
-  private async save(projectId: string, recs: Record<string, ReviewRecord>): Promise<void> {
+  private async save(projectId: string, recs: Record<string, ReviewRecord>, acks: ReadonlySet<string>): Promise<void> {
     const device = this.vault.internal.scheme?.() === 2 ? await this.vault.internal.device?.(true) : undefined;
-    await this.vault.internal.putJSON(device ? `${keyOf(projectId)}/${device}` : keyOf(projectId), { files: recs } satisfies Stored);
+    const conflicts = acks.size ? { conflicts: [...acks].sort() } : {};
+    await this.vault.internal.putJSON(device ? `${keyOf(projectId)}/${device}` : keyOf(projectId), { files: recs, ...conflicts } satisfies Stored);
   }
 
   /** What waits for review in `projectId` (default: the first project), files by path, then deleted ones. */
   async list(projectId: string = FIRST_PROJECT_ID): Promise<ReviewEntry[]> {
     const scope = await new Projects(this.vault).memoryScope(projectId);
-    return this.serial(async () => this.compute(scope, await this.load(projectId), true));
+    return this.serial(async () => {
+      const { files, acks } = await this.load(projectId);
+      const conflicts = conflictsIn(this.vault, scope).filter((c) => !acks.has(c.id));
+      const names = conflicts.length ? await computerNames(this.vault) : new Map<string, string>();
+      return [...this.compute(scope, files, true), ...conflictEntries(conflicts, names)];
+    });
   }
 
   /** How many entries wait in each live project, by project id. */
@@ -125,7 +148,10 @@ export class ReviewInbox {
     const out: Record<string, number> = {};
     for (const p of await projects.list()) {
       const scope = await projects.memoryScope(p.id);
-      out[p.id] = await this.serial(async () => this.compute(scope, await this.load(p.id), false).length);
+      out[p.id] = await this.serial(async () => {
+        const { files, acks } = await this.load(p.id);
+        return this.compute(scope, files, false).length + conflictsIn(this.vault, scope).filter((c) => !acks.has(c.id)).length;
+      });
     }
     return out;
   }
@@ -133,17 +159,25 @@ export class ReviewInbox {
   /**
    * Acknowledges exactly the listed versions: a file changed again since the
    * user saw `version` stays to review (diffed from that version). Items whose
-   * version is not (or no longer) in the memory's history are skipped. Durable
-   * before it resolves; returns how many items were marked.
+   * version is not (or no longer) in the memory's history are skipped; a
+   * conflict (`conflict`: its id) is marked when it is listed at that path.
+   * Durable before it resolves; returns how many items were marked.
    */
   async mark(projectId: string, items: MarkItem[]): Promise<number> {
     const scope = await new Projects(this.vault).memoryScope(projectId);
     return this.serial(async () => {
-      const recs = await this.load(projectId);
+      const { files: recs, acks } = await this.load(projectId);
       const ops = scopeOps(this.vault.memory, scope);
       const trash = new Map(this.trashIn(scope).map((t) => [t.path, t]));
+      const conflicts = items.some((i) => i.conflict !== undefined) ? conflictsIn(this.vault, scope) : [];
       let marked = 0;
-      for (const { path, version } of items) {
+      for (const { path, version, conflict } of items) {
+        if (conflict !== undefined) {
+          if (!conflicts.some((c) => c.id === conflict && c.path === path)) continue;
+          acks.add(conflict);
+          marked++;
+          continue;
+        }
         const meta = ops.stat(path);
         if (meta?.kind === 'file') {
           if (!this.vault.versions(scope.toVault(path)).some((v) => v.version === version)) continue;
@@ -158,7 +192,8 @@ export class ReviewInbox {
       }
       // Records of paths that hold nothing any more only grow the value.
       for (const p of Object.keys(recs)) if (ops.stat(p)?.kind !== 'file' && !trash.has(p)) delete recs[p];
-      await this.save(projectId, recs);
+      // So do acknowledgements of conflicts that can never be listed again.
+      await this.save(projectId, recs, new Set(acks.size ? keptAcks(acks, this.vault, this.vault.trash()) : []));
       return marked;
     });
   }
@@ -199,7 +234,7 @@ export class ReviewInbox {
     // Queued at once, so a listing asked for after the rename waits for this note.
     await this.serial(async () => {
       if (!this.vault.isUnlocked()) return;
-      const recs = await this.load(projectId);
+      const { files: recs, acks } = await this.load(projectId);
       for (const file of moved) {
         const rel = file.path.slice(c.newPath.length);
         const [old, now] = [from.path + rel, to.path + rel];
@@ -217,7 +252,7 @@ export class ReviewInbox {
         } else if (rec) recs[now] = rec;
         else delete recs[now];
       }
-      await this.save(projectId, recs);
+      await this.save(projectId, recs, acks);
     });
   }
 

@@ -18,11 +18,23 @@ import type { ChangeSource, Provenance, VersionEntry } from '../vault/types';
  */
 export type ReviewRecord = { v: number; m: number; c?: number } | { moved: 'claude' | 'cli'; from: string; seen?: number; by?: Provenance };
 
+/** What a `conflict` entry is about (format 2; see conflicts.ts). */
+export interface ConflictDetail {
+  /** `edit`: changed on two computers at once; `delete`: deleted on one computer while edited on another. */
+  what: 'edit' | 'delete';
+  /** What marking it acknowledges. */
+  id: string;
+  /** Edit: the versions set aside, kept in history; delete: the version the delete removed. */
+  versions: number[];
+  /** The computers involved, by name (the winning or deleting one first). */
+  computers: string[];
+}
+
 /** One file or deleted memory waiting for the user's look. */
 export interface ReviewEntry {
   path: string;
-  kind: 'new' | 'changed' | 'deleted';
-  /** The version to look at (for `deleted`: the last one, kept in the trash). */
+  kind: 'new' | 'changed' | 'deleted' | 'conflict';
+  /** The version to look at (for `deleted`: the last one, kept in the trash; for `conflict`: the one that won). */
   version: number;
   /** The last version the user saw (acknowledged or wrote), when it is still kept: the diff's left side. */
   reviewedVersion?: number;
@@ -30,6 +42,8 @@ export interface ReviewEntry {
   by: Provenance;
   /** Set when the file was moved here by Claude (or a script): where it was before. */
   from?: string;
+  /** Set for `conflict` entries. */
+  conflict?: ConflictDetail;
 }
 
 /**

@@ -13,6 +13,7 @@ import { importBatch, internalStore, memoryOps, type ImportItem } from './ops';
 import { SessionQueue } from './session';
 import { forgetDevice2, listDevices2, renameDevice2, type DeviceEntry } from './devices';
 import { emptyTrash, listTrash, restoreFromTrash } from './trash';
+import { conflicts2, type ConflictInfo } from './sync/conflicts2';
 import { emptyTrash2, history2, readVersion2, restoreDeleted2, setDepth2, trash2, versions2, writer2 } from './sync/contents2';
 import { importBatch2, internalStore2, memoryOps2 } from './sync/ops2';
 import { readOnlyError, VaultError, type ChangeSource, type FileMeta, type HistoryEntry, type InternalStore, type MemoryOps, type Provenance, type SizeLimits, type TrashEntry, type VersionEntry } from './types';
@@ -137,6 +138,14 @@ export abstract class VaultContents extends SessionQueue {
   /** The computers that wrote to this vault (format 2; see devices.ts). Empty for a vault only this computer writes (format 1). */
   devices(): Promise<DeviceEntry[]> {
     return this.hold(async () => (this.session2 ? listDevices2(this.session2) : (this.unlocked(), [])));
+  }
+
+  /**
+   * The conflicts to review (format 2; see sync/conflicts2.ts): memories two computers changed at once, and deletes
+   * that met an edit. None for a vault only this computer writes (format 1).
+   */
+  conflicts(): ConflictInfo[] {
+    return this.session2 ? conflicts2(this.session2) : (this.unlocked(), []);
   }
 
   /** Names computer `id` on every computer (queued). */

@@ -1,5 +1,6 @@
 /** What an opened vault offers its callers (Vault, vault.ts, implements it); its parts' types are in types.ts. */
 import type { DeviceEntry } from './devices';
+import type { ConflictInfo } from './sync/conflicts2';
 import type { ChangeSource, FileMeta, HistoryEntry, InternalStore, KdfParams, MemoryOps, SizeLimits, UnlockReport, VaultChange, VersionEntry, VerifyReport } from './types';
 
 /**
@@ -87,6 +88,8 @@ export interface VaultApi {
 
   /** The computers that write to this vault, most recent first (devices.ts); empty when only this one does (format 1). */
   devices(): Promise<DeviceEntry[]>;
+  /** Memories changed on two computers at once, and deletes that met an edit, to review (format 2); none in format 1. */
+  conflicts(): ConflictInfo[];
   /** Gives a computer a name every computer shows (INVALID: unknown id, empty or too long a name, format 1). */
   renameDevice(id: string, name: string): Promise<void>;
   /** "Forget this computer": the others stop keeping replaced values for it (INVALID: this computer, unknown id, format 1). */

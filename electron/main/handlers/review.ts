@@ -17,7 +17,7 @@ export function reviewHandlers(s: AppSession): HandlersFor<'reviewList' | 'revie
       return { total: counts.reduce((n, c) => n + c.count, 0), projects: counts };
     },
     reviewMark: async ({ project, items }) => {
-      const checked = items.map((i) => ({ path: validateMemoryPath(i.path), version: i.version }));
+      const checked = items.map((i) => ({ path: validateMemoryPath(i.path), version: i.version, ...(i.conflict !== undefined ? { conflict: i.conflict } : {}) }));
       return { marked: await new ReviewInbox(s.unlocked()).mark(project ?? FIRST_PROJECT_ID, checked) };
     },
   };

@@ -14,6 +14,7 @@ import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { TransferForm } from './TransferForm';
 import { useAskedMode } from './useReturnFocus';
+import type { AskedMode } from './navigation';
 
 interface Loaded {
   text: string;
@@ -70,7 +71,7 @@ export function EditorPane({
   /** The project whose memory `path` is in ('default': the first). */
   project: string;
   /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
-  request?: { mode: 'rename' | 'delete'; n: number } | undefined;
+  request?: { mode: AskedMode; n: number } | undefined;
   /** An unsaved edit a lock kept, offered back after unlock. */
   restored?: MemoryDraft | undefined;
   onDirty: (dirty: boolean) => void;
@@ -88,7 +89,7 @@ export function EditorPane({
   useEffect(() => {
     if (!merging) focusEditor.current = false;
   });
-  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer'>('edit', request, path);
+  const { mode, setMode, back, closeAsk } = useAskedMode<'edit' | 'history' | 'transfer', AskedMode>('edit', request, path);
   const keyCounter = useRef(0);
   /**
    * An edit to put back into the editor once, on top of the saved text it started from: a draft a lock kept,

@@ -5,6 +5,7 @@ import { call, messageOf } from '../../lib/api';
 import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
 import { useAskedMode } from './useReturnFocus';
+import type { AskedMode } from './navigation';
 
 /** A selected folder: rename (move) it or delete it with everything inside, after confirmation. */
 export function FolderPane({
@@ -18,13 +19,13 @@ export function FolderPane({
   path: string;
   project: string;
   count: number;
-  /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. */
-  request?: { mode: 'rename' | 'delete'; n: number } | undefined;
+  /** Rename or delete asked for from the tree (F2, Delete); `n` changes with each ask. A folder has no history to show. */
+  request?: { mode: AskedMode; n: number } | undefined;
   onRenamed: (to: string) => void;
   onDeleted: () => void;
 }) {
   const { t } = useTranslation('memories');
-  const { mode, setMode, back, closeAsk } = useAskedMode('idle', request, path);
+  const { mode, setMode, back, closeAsk } = useAskedMode<'idle', AskedMode>('idle', request, path);
   const [error, setError] = useState<string>();
   return (
     <div className="editor-pane">

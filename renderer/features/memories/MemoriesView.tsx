@@ -212,7 +212,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       <div className="main-pane">
         {leaving && <DiscardDialog onKeep={() => setLeaving(undefined)} onDiscard={() => apply(leaving)} />}
         {reviewOpen ? (
-          <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
+          <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenHistory={(path) => void go({ project, path, ask: 'history' })} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
         ) : trashOpen ? (
           <TrashPane
             key={project}

@@ -80,10 +80,34 @@ export function useReviewList(project?: string): {
 }
 
 const FORMS = {
-  state: { moved: 'review.state.moved', new: 'review.state.new', changed: 'review.state.changed', deleted: 'review.state.deleted' },
-  spoken: { moved: 'tree.spokenReview.moved', new: 'tree.spokenReview.new', changed: 'tree.spokenReview.changed', deleted: 'tree.spokenReview.deleted' },
-  heading: { moved: 'review.heading.moved', new: 'review.heading.new', changed: 'review.heading.changed', deleted: 'review.heading.deleted' },
+  state: {
+    moved: 'review.state.moved',
+    new: 'review.state.new',
+    changed: 'review.state.changed',
+    deleted: 'review.state.deleted',
+    conflictEdit: 'review.state.conflictEdit',
+    conflictDelete: 'review.state.conflictDelete',
+  },
+  spoken: {
+    moved: 'tree.spokenReview.moved',
+    new: 'tree.spokenReview.new',
+    changed: 'tree.spokenReview.changed',
+    deleted: 'tree.spokenReview.deleted',
+    conflictEdit: 'tree.spokenReview.conflictEdit',
+    conflictDelete: 'tree.spokenReview.conflictDelete',
+  },
+  heading: {
+    moved: 'review.heading.moved',
+    new: 'review.heading.new',
+    changed: 'review.heading.changed',
+    deleted: 'review.heading.deleted',
+    conflictEdit: 'review.heading.conflictEdit',
+    conflictDelete: 'review.heading.conflictDelete',
+  },
 } as const;
+
+/** Which words say what happened to `entry`: a move, a conflict between computers (of which kind), or its kind. */
+const whatOf = (entry: ReviewEntry) => (entry.from ? 'moved' : entry.kind !== 'conflict' ? entry.kind : entry.conflict?.what === 'delete' ? 'conflictDelete' : 'conflictEdit');
 
 /**
  * What happened to a memory that waits for review, in words: "changed by Claude, not reviewed" in
@@ -93,6 +117,6 @@ const FORMS = {
  */
 export function ReviewWords({ entry, form }: { entry: ReviewEntry; form: keyof typeof FORMS }) {
   const { t } = useTranslation('memories');
-  const what = entry.from ? 'moved' : entry.kind;
+  const what = whatOf(entry);
   return <Trans t={t} i18nKey={FORMS[form][what]} values={{ version: entry.version }} components={[<ChangeWriter by={entry.by} />, <PathText path={entry.from ?? ''} />]} />;
 }

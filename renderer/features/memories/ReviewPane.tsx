@@ -8,12 +8,23 @@ import { PathText } from './PathText';
 import { useConversationTitles, Writer } from './provenance';
 import { reviewMarked, ReviewWords } from './ReviewCount';
 import { ReviewDiff } from './ReviewDiff';
+import { ConflictFacts } from './ConflictFacts';
 import './PaneTitle.css';
 
-/** The two texts a change is shown as: the reviewed one (or nothing) and the one to review (or nothing, once deleted). */
+/** An entry's identity in the list: a memory's change, or one conflict of it (a memory may have both). */
+const itemKey = (e: ReviewEntry) => (e.conflict ? `${e.path}\u0000conflict\u0000${e.conflict.id}` : e.path);
+
+/**
+ * The two texts a change is shown as: the reviewed one (or nothing) and the one to review (or nothing, once deleted).
+ * A conflict: the version set aside (or the one the delete removed) against the one kept.
+ */
 async function texts(e: ReviewEntry, project: string | undefined): Promise<{ before: string; after: string }> {
   const read = async (version: number) => (await call('memoryReadVersion', { path: e.path, version, ...(project ? { project } : {}) })).text;
   if (e.kind === 'deleted') return { before: await read(e.version), after: '' };
+  if (e.conflict) {
+    const other = e.conflict.versions[0];
+    return { before: other !== undefined ? await read(other) : '', after: await read(e.version) };
+  }
   return { before: e.reviewedVersion !== undefined ? await read(e.reviewedVersion) : '', after: await read(e.version) };
 }
 
@@ -26,6 +37,11 @@ function focusTrashEntry(path: string, frames = 120): void {
 }
 
 function diffLabel(t: TFunction<'memories'>, e: ReviewEntry): string {
+  if (e.conflict) {
+    const other = e.conflict.versions[0];
+    if (other === undefined) return t('review.diff.text', { version: e.version });
+    return e.conflict.what === 'delete' ? t('review.diff.conflictDelete', { other, version: e.version }) : t('review.diff.conflictEdit', { other, version: e.version });
+  }
   if (e.kind === 'deleted') return t('review.diff.deleted', { path: e.path });
   if (e.reviewedVersion !== undefined) return t('review.diff.since', { version: e.reviewedVersion });
   // A change with no earlier version kept must not pass its whole text off as the change.
@@ -37,12 +53,16 @@ function diffLabel(t: TFunction<'memories'>, e: ReviewEntry): string {
  * looked, each shown as a diff from the version the user last reviewed (a new
  * memory against nothing). "Mark reviewed" marks the version shown, so a
  * change that lands meanwhile stays listed; focus then moves to the next one.
+ * A conflict between computers (a vault several write) is shown as the version
+ * set aside against the one kept, with the computers, and can be opened in
+ * the editor or its history; merging is done there by hand.
  */
 export function ReviewPane({
   entries,
   listError,
   project,
   onOpen,
+  onOpenHistory,
   onOpenTrash,
 }: {
   entries: ReviewEntry[];
@@ -50,21 +70,22 @@ export function ReviewPane({
   listError?: string | undefined;
   project?: string | undefined;
   onOpen: (path: string) => void;
+  onOpenHistory: (path: string) => void;
   onOpenTrash: () => void;
 }) {
   const { t } = useTranslation('memories');
-  const [chosen, setChosen] = useState<string | undefined>(entries[0]?.path);
+  const [chosen, setChosen] = useState<string | undefined>(entries[0] && itemKey(entries[0]));
   /** The change whose diff is on screen: the one "Mark reviewed" marks, even when a newer version is still loading. */
   const [shown, setShown] = useState<{ key: string; entry: ReviewEntry; before: string; after: string }>();
   const [error, setError] = useState<string>();
   const titles = useConversationTitles();
   const items = useRef(new Map<string, HTMLButtonElement>());
   const heading = useRef<HTMLHeadingElement>(null);
-  /** Where focus goes once the list has refreshed after a mark: an item's path, or the heading when none is left. */
+  /** Where focus goes once the list has refreshed after a mark: an item's key, or the heading when none is left. */
   const focusNext = useRef<string | null | undefined>(undefined);
 
-  const entry = entries.find((e) => e.path === chosen) ?? entries[0];
-  const key = entry ? `${entry.path}#${entry.version}#${entry.reviewedVersion ?? ''}#${entry.kind}` : '';
+  const entry = entries.find((e) => itemKey(e) === chosen) ?? entries[0];
+  const key = entry ? `${itemKey(entry)}#${entry.version}#${entry.reviewedVersion ?? ''}#${entry.kind}#${entry.conflict?.versions.join(',') ?? ''}` : '';
   useEffect(() => {
     if (!entry) return;
     let live = true;
@@ -80,7 +101,7 @@ export function ReviewPane({
 
   // Opened from its button: focus goes to the first change, or to the heading when there is none.
   useEffect(() => {
-    (entries[0] ? items.current.get(entries[0].path) : heading.current)?.focus();
+    (entries[0] ? items.current.get(itemKey(entries[0])) : heading.current)?.focus();
     // Only when the pane opens; later list changes must not pull focus.
   }, []);
 
@@ -95,7 +116,8 @@ export function ReviewPane({
 
   const mark = async (items: ReviewEntry[], after: string | null) => {
     try {
-      await call('reviewMark', { items: items.map((e) => ({ path: e.path, version: e.version })), ...(project ? { project } : {}) });
+      const marks = items.map((e) => ({ path: e.path, version: e.version, ...(e.conflict ? { conflict: e.conflict.id } : {}) }));
+      await call('reviewMark', { items: marks, ...(project ? { project } : {}) });
       setError(undefined);
       focusNext.current = after;
       if (after) setChosen(after);
@@ -105,11 +127,11 @@ export function ReviewPane({
     }
   };
   // The version seen, not the listed one: a change landing while its diff loads must stay to review.
-  const seen = entry && shown?.entry.path === entry.path && shown.entry.kind === entry.kind ? shown.entry : undefined;
+  const seen = entry && shown && itemKey(shown.entry) === itemKey(entry) && shown.entry.kind === entry.kind ? shown.entry : undefined;
   const markOne = (e: ReviewEntry) => {
-    const i = entries.findIndex((x) => x.path === e.path);
+    const i = entries.findIndex((x) => itemKey(x) === itemKey(e));
     const next = entries[i + 1] ?? entries[i - 1];
-    void mark([e], next?.path ?? null);
+    void mark([e], next ? itemKey(next) : null);
   };
 
   return (
@@ -127,14 +149,14 @@ export function ReviewPane({
         {entries.length === 0 && <p className="empty">{t('review.nothing')}</p>}
         <ul className="trash-list" aria-label={t('review.list')}>
           {entries.map((e) => (
-            <li key={e.path}>
+            <li key={itemKey(e)}>
               <button
                 ref={(el) => {
-                  if (el) items.current.set(e.path, el);
-                  else items.current.delete(e.path);
+                  if (el) items.current.set(itemKey(e), el);
+                  else items.current.delete(itemKey(e));
                 }}
-                aria-pressed={entry?.path === e.path}
-                onClick={() => setChosen(e.path)}
+                aria-pressed={entry !== undefined && itemKey(entry) === itemKey(e)}
+                onClick={() => setChosen(itemKey(e))}
               >
                 <PathText path={e.path} className="path" />
                 <span className="meta">
@@ -156,9 +178,13 @@ export function ReviewPane({
                 <ReviewWords entry={entry} form="heading" />
               </span>
             </h3>
-            <p>
-              <Writer by={entry.by} titles={titles} />
-            </p>
+            {entry.conflict ? (
+              <ConflictFacts entry={entry} conflict={entry.conflict} />
+            ) : (
+              <p>
+                <Writer by={entry.by} titles={titles} />
+              </p>
+            )}
             {shown?.key === key ? <ReviewDiff key={key} before={shown.before} after={shown.after} label={diffLabel(t, entry)} /> : <p className="empty">{t('review.loading')}</p>}
             <div className="row">
               <button disabled={!seen} onClick={() => seen && markOne(seen)}>
@@ -172,6 +198,7 @@ export function ReviewPane({
                 >
                   {t('review.openTrash')}
                 </button> : <button onClick={() => onOpen(entry.path)}>{t('review.openEditor')}</button>}
+              {entry.conflict && <button onClick={() => onOpenHistory(entry.path)}>{t('review.openHistory')}</button>}
             </div>
           </div>
         )}

@@ -59,7 +59,8 @@ interface Props extends TreeActions {
  */
 export function Tree({ entries, selected, onSelect, onRename, onDelete, review, reveal, hidden }: Props) {
   const { t } = useTranslation('memories');
-  const toReview = useMemo(() => new Map((review ?? []).map((r) => [r.path, r])), [review]);
+  // A memory with a change and a conflict to review is marked with the conflict: the one that asks more of the user.
+  const toReview = useMemo(() => new Map([...(review ?? [])].sort((a, b) => Number(a.kind === 'conflict') - Number(b.kind === 'conflict')).map((r) => [r.path, r])), [review]);
   const index = useMemo(() => indexEntries(entries), [entries]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(selected ? ancestorsOf(selected) : []));
   const rows = useMemo(() => visibleRows(index, expanded), [index, expanded]);

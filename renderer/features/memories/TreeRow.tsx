@@ -54,7 +54,7 @@ export function RowParts({ row, unreviewed, details, descId }: { row: Row; unrev
       </span>
       {unreviewed && (
         <span className="badge review" aria-hidden="true" title={t('tree.reviewBadge.title')}>
-          ● {unreviewed.kind === 'new' ? t('tree.reviewBadge.new') : t('tree.reviewBadge.changed')}
+          ● {unreviewed.kind === 'new' ? t('tree.reviewBadge.new') : unreviewed.kind === 'conflict' ? t('tree.reviewBadge.conflict') : t('tree.reviewBadge.changed')}
         </span>
       )}
       {badge && (

@@ -2,8 +2,10 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 
-/** Where a memory view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it. */
-export type MemoryTarget = { project: string; path?: string | undefined; ask?: 'rename' | 'delete' };
+/** Where a memory view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it, or shows a file's history. */
+export type MemoryTarget = { project: string; path?: string | undefined; ask?: AskedMode };
+/** What a memory view can be asked to do on arrival. */
+export type AskedMode = 'rename' | 'delete' | 'history';
 
 /**
  * Which project and memory a view shows, and going elsewhere without losing
@@ -14,7 +16,7 @@ export type MemoryTarget = { project: string; path?: string | undefined; ask?: '
 export function useMemoryNavigation(start: MemoryTarget, onApply?: (t: MemoryTarget, projectChanged: boolean) => void) {
   const [project, setProject] = useState(start.project);
   const [selected, setSelected] = useState<string | undefined>(start.path);
-  const [ask, setAsk] = useState<{ mode: 'rename' | 'delete'; n: number }>();
+  const [ask, setAsk] = useState<{ mode: AskedMode; n: number }>();
   const [leaving, setLeaving] = useState<MemoryTarget>();
   const dirty = useRef(false);
   // Bumped each time the user opens a memory: the editor's identity. A rename keeps it, so what was typed stays.

@@ -28,8 +28,8 @@ export function useReturnFocus(): { remember: () => void; restore: () => void } 
  * mode, remembering the focus that `closeAsk` gives back. A new `subject` (the
  * pane's path) goes back to `rest` first, so a request made with it still wins.
  */
-export function useAskedMode<M extends string>(rest: M, request: { mode: 'rename' | 'delete'; n: number } | undefined, subject?: string) {
-  const [mode, setMode] = useState<M | 'rename' | 'delete'>(request?.mode ?? rest);
+export function useAskedMode<M extends string, A extends string = 'rename' | 'delete'>(rest: M, request: { mode: A; n: number } | undefined, subject?: string) {
+  const [mode, setMode] = useState<M | A>(request?.mode ?? rest);
   const back = useReturnFocus();
   useEffect(() => setMode(rest), [rest, subject]);
   useEffect(() => {
