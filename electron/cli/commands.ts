@@ -282,8 +282,8 @@ async function verifyCommand(ctx: CliCommandContext, flags: Flags, extras: RunEx
     problems.unshift('vault: rolled back: older than the newest generation this device has seen');
   }
   for (const p of problems) await writeLine(ctx.stdout, p);
-  // Files another computer wrote that the sync engine has not brought whole yet: not damage.
-  for (const w of report.waiting ?? []) await writeLine(ctx.stdout, `waiting for sync: ${w}`);
+  // Files another computer wrote that the sync engine has not brought whole yet ("waiting for N files from device …"): not damage.
+  for (const w of report.waiting ?? []) await writeLine(ctx.stdout, w);
   if (problems.length) return Exit.DAMAGED;
   if (wait && report.waiting?.length) {
     ctx.stderr.write(`mnemo: ${tc('cli:vault.stillWaiting', { seconds: wait })}\n`);
