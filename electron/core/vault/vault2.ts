@@ -13,7 +13,7 @@ import { nameKey } from './devices';
 import { keysChanged, wentBack } from './catchup';
 import { io } from './files';
 import type { VaultFs } from './fsio';
-import { headerModified, vaultIdBytes, type Header } from './header';
+import { headerModified, vaultIdBytes, VERSION_2, type Header } from './header';
 import type { HeaderFile } from './headerfile';
 import { storeKeys, unwrapWithPassphrase, wipeKeys } from './keys';
 import { Store } from './store';
@@ -113,8 +113,11 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
 
 /** The first change of a v1 vault under format 2 (§8): vault.json at version 2, with a MAC (and the mark) if it had none. */
 export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<void> {
+  // On the newest header: rewriting one this session read before a passphrase change made elsewhere would cross it,
+  // and might undo it (the same counter, the old passphrase). Another computer may also have upgraded it already.
+  await hf.follow(s.vmk, { keysChanged, wentBack });
   const hadMac = hf.header.mac !== undefined;
-  await hf.write({ ...hf.header, version: 2 }, s.vmk);
+  if (hf.header.version < VERSION_2) await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk);
   if (hadMac) return;
   const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'internal', new Uint8Array([1]));
   await s.store.append(kputOp(s.view, HEADER_MAC_MARK, ref), bytes);

@@ -190,3 +190,17 @@ it('a computer that opens the vault per call (the CLI, MCP) follows a passphrase
     await again.close();
   }
 });
+
+it('the first write that makes a vault multi-device builds on a passphrase changed elsewhere, never undoing it', async () => {
+  const [a, b] = await two();
+  expect(parseHeader(await header(a.dir), 2).version).toBe(1);
+  await a.v.changePassphrase(PASS, 'changed before the upgrade');
+  await fs.writeFile(path.join(b.dir, 'vault.json'), await header(a.dir));
+  // B read vault.json before the change; its first write upgrades the header to format 2.
+  await b.v.memory.writeFile('/memories/first.md', 'upgrades the vault', { mode: 'create', source: 'user' });
+  expect(parseHeader(await header(b.dir), 2)).toMatchObject({ version: 2, counter: parseHeader(await header(a.dir), 2).counter! + 1 });
+  b.v.lock();
+  await expect(b.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+  await b.v.unlock('changed before the upgrade');
+  expect(await b.v.memory.readFile('/memories/first.md')).toBe('upgrades the vault');
+});
