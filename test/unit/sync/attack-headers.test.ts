@@ -413,17 +413,18 @@ it('the recovery key opens the vault after a passphrase change elsewhere and set
   await b.v.unlock(NEW);
 });
 
-// FINDING 8 (high, the way back in after a forgotten passphrase): in format 2, setPassphrase (allowed only in a session
-// unlocked with the recovery key) reads the format-1 session (`this.unlocked()`), which a format-2 vault never has: it
-// always fails LOCKED. A user who forgot the passphrase (or does not know one set on another computer) can unlock with
-// the recovery key but can never set a new passphrase.
-finding('a format-2 session unlocked with the recovery key sets a new passphrase', async () => {
+// FINDING 8 (high, fixed): in format 2, setPassphrase (allowed only in a session unlocked with the recovery key) read
+// the format-1 session (`this.unlocked()`), which a format-2 vault never has: it always failed LOCKED, so a user who
+// forgot the passphrase could unlock with the recovery key but never set a new passphrase.
+it('a format-2 session unlocked with the recovery key sets a new passphrase', async () => {
   const { b } = await newerAsCopy();
   await b.v.unlockWithRecoveryKey(room.recovery);
   await b.v.setPassphrase('set after recovery here');
   b.v.lock();
   for (const p of [PASS, NEW]) await expect(b.v.unlock(p)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
   await b.v.unlock('set after recovery here');
+  // Unlocked with a passphrase: the current one is needed.
+  await expect(b.v.setPassphrase('not without the old one')).rejects.toMatchObject({ code: 'INVALID' });
 });
 
 /** A VaultFs that, once armed with `n`, fails (as a kill would stop it) at its mutating call number `n` from there, and every call after. */
