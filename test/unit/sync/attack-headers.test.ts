@@ -47,11 +47,11 @@ async function newerAsCopy(copyName = 'vault.sync-conflict-20261127-140000-ABCDE
   return { a, b, newer, older: await header(b.dir) };
 }
 
-// FINDING 1 (high impact, case-insensitive file systems: macOS, Windows): the root's listing names vault.json as it was
-// created ("Vault.json"); header-copies.ts compares names case-sensitively, so vault.json is read twice, once as a
-// "copy" that ranks first (same bytes, name sorts first), and keepOnly deletes that copy: vault.json itself. The key
-// slots are gone; the vault is DAMAGED for good (no passphrase, no recovery key opens it).
-finding('on a case-insensitive file system, a vault.json listed as Vault.json is not deleted by the unlock', async () => {
+// FINDING 1 (high impact, case-insensitive file systems: macOS, Windows; fixed): the root's listing names vault.json as
+// it was created ("Vault.json"); header-copies.ts compared names case-sensitively, so vault.json was read twice, once
+// as a "copy" that ranked first (same bytes, name sorts first), and keepOnly deleted that copy: vault.json itself. The
+// key slots were gone; the vault DAMAGED for good (no passphrase, no recovery key opened it).
+it('on a case-insensitive file system, a vault.json listed as Vault.json is not deleted by the unlock', async () => {
   const c = await one();
   await c.v.close();
   const fold = (p: string) => (path.basename(p).toLowerCase() === 'vault.json' ? path.join(path.dirname(p), 'vault.json') : p);
@@ -66,8 +66,9 @@ finding('on a case-insensitive file system, a vault.json listed as Vault.json is
   };
   const v = await Vault.open(c.dir, { stateDir: stateOf(0), format2: true, ackDelayMs: 0, fs: ci });
   try {
-    await v.unlock(PASS).catch(() => undefined);
+    await v.unlock(PASS);
     expect(await rootJson(c.dir)).toEqual(['vault.json']);
+    expect(await v.verify()).toEqual({ ok: true, problems: [] });
   } finally {
     await v.close();
   }
@@ -183,12 +184,15 @@ it('an old vault.json put back from a backup is reported as rolled back, and the
   expect((await a.v.verify()).problems).toEqual([expect.stringMatching(/rolled back/)]);
 });
 
-it('a copy named VAULT.JSON, "vault.json " or with a look-alike dot is not vault.json and loses nothing', async () => {
-  const { b, newer } = await newerAsCopy('VAULT.JSON');
+it('a copy named "vault.json " or with a look-alike dot is not vault.json and loses nothing; VAULT.JSON is never a copy', async () => {
+  const { b, newer } = await newerAsCopy();
   await fs.writeFile(path.join(b.dir, 'vault.json '), newer);
   await fs.writeFile(path.join(b.dir, 'vault\u2024json'), newer);
+  // On a file system that ignores case this is vault.json itself: never read as a copy, never deleted.
+  await fs.writeFile(path.join(b.dir, 'VAULT.JSON'), newer);
   await b.v.unlock(NEW);
   expect(await header(b.dir)).toEqual(newer);
+  for (const n of ['vault.json ', 'vault\u2024json', 'VAULT.JSON']) expect(await fs.readFile(path.join(b.dir, n))).toEqual(newer);
   b.v.lock();
   await expect(b.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
 });

@@ -44,8 +44,12 @@ export function byRank(a: HeaderCopy, b: HeaderCopy): number {
   return a.digest < b.digest ? 1 : a.digest > b.digest ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** True for a file name that may hold a copy of vault.json (any `.json`, but not a temp file). */
-const mayBeCopy = (n: string) => n.toLowerCase().endsWith('.json') && !n.startsWith('.tmp-');
+/**
+ * True for a file name that may hold a copy of vault.json (any `.json`, but not a temp file). Never vault.json in
+ * another case: on a file system that ignores case (macOS, Windows) that is vault.json itself, listed as it was
+ * created, and deleting it as a copy would delete the header; no sync engine names a copy so.
+ */
+const mayBeCopy = (n: string) => n.toLowerCase().endsWith('.json') && !n.startsWith('.tmp-') && n.toLowerCase() !== HEADER_FILE;
 
 async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string, maxVersion: number): Promise<HeaderCopy | undefined> {
   try {
@@ -67,7 +71,7 @@ async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string
  * read by the caller (its errors are the vault's); `main` is it.
  */
 export async function headerCopies(dir: string, fsx: VaultFs, main: HeaderCopy, maxVersion: number): Promise<HeaderCopy[]> {
-  const names = (await fsx.readdir(dir)).filter((n) => n !== HEADER_FILE && mayBeCopy(n)).sort().slice(0, MAX_COPIES);
+  const names = (await fsx.readdir(dir)).filter(mayBeCopy).sort().slice(0, MAX_COPIES);
   const copies = [main];
   for (const n of names) {
     const c = await readCopy(dir, fsx, n, main.header.vaultId, maxVersion);
