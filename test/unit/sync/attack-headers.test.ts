@@ -356,12 +356,12 @@ function stripped(realBytes: Uint8Array): Uint8Array {
   return serializeHeader(rest as Header);
 }
 
-// FINDING 5 (medium: the unlock itself destroys the only authentic header): on a computer with no memory of the vault
+// FINDING 5 (medium: the unlock itself destroyed the only authentic header; fixed): on a computer with no memory of the vault
 // (a new state folder: a new computer, or a reinstall), a MAC-stripped vault.json ranked first is "ours" (sortOut lets
-// a MAC-less vault.json through, for vaults from before MACs), so settle keeps it and DELETES the authentic copy beside
+// a MAC-less vault.json through, for vaults from before MACs), so settle kept it and DELETED the authentic copy beside
 // it; only then does openSession2 refuse the stripped header (HEADER_MAC_MARK). The vault is DAMAGED for good: the
 // stripped vault.json is refused everywhere and the authentic header is gone (and the engine carries the deletion).
-finding('a MAC-stripped vault.json beside the authentic header: refused, and the authentic copy is not deleted (new computer)', async () => {
+it('a MAC-stripped vault.json beside the authentic header: refused, and the authentic copy is not deleted (new computer)', async () => {
   const b = await one();
   const realBytes = await header(b.dir);
   await b.v.close();
@@ -376,9 +376,9 @@ finding('a MAC-stripped vault.json beside the authentic header: refused, and the
   }
 });
 
-// FINDING 6 (low, the user's view): the same stripped vault.json on a computer that knows the vault: the right
+// FINDING 6 (low, the user's view; fixed): the same stripped vault.json on a computer that knows the vault: the right
 // passphrase (and the recovery key) are refused as "changed on another computer" instead of DAMAGED (vault.json altered).
-finding('a MAC-stripped vault.json beside the authentic header on a known computer: DAMAGED, not "changed on another computer"', async () => {
+it('a MAC-stripped vault.json beside the authentic header on a known computer: DAMAGED, not "changed on another computer"', async () => {
   const b = await one();
   b.v.lock();
   const realBytes = await header(b.dir);

@@ -90,9 +90,12 @@ export const copiesMark = (copies: readonly HeaderCopy[]) => copies.map((c) => `
 export function sortOut(copies: readonly HeaderCopy[], vmk: Uint8Array): { ours: HeaderCopy[]; foreign: HeaderCopy[] } {
   const ours: HeaderCopy[] = [];
   const foreign: HeaderCopy[] = [];
-  // vault.json from before MACs cannot be checked here: the vault's mark refuses it once it had one (vault2.ts HEADER_MAC_MARK).
-  const unmarked = (c: HeaderCopy) => c.header.mac === undefined && c.name === HEADER_FILE;
-  for (const c of copies) (unmarked(c) || (c.header.mac !== undefined && headerAuthentic(c.header, vmk)) ? ours : foreign).push(c);
+  for (const c of copies) (c.header.mac !== undefined && headerAuthentic(c.header, vmk) ? ours : foreign).push(c);
+  // vault.json from before MACs cannot be checked here: the vault's mark refuses it once it had one (vault2.ts
+  // HEADER_MAC_MARK). Beside an authentic copy the vault had one: its MAC was stripped, and it is not ours (kept as
+  // ours it would win on its unauthenticated counter, and the authentic copy be deleted before the mark refused it).
+  const unmarked = foreign.find((c) => c.header.mac === undefined && c.name === HEADER_FILE);
+  if (unmarked && !ours.length) ours.push(...foreign.splice(foreign.indexOf(unmarked), 1));
   return { ours, foreign };
 }
 
