@@ -157,7 +157,16 @@ export class Vault extends VaultContents implements VaultApi {
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    if (this.gate.mode === 'open') return this.enter(await this.hf.unwrapBest(via, unwrap), via);
+    if (this.gate.mode === 'open') {
+      for (let attempt = 1; ; attempt++) {
+        const vmk = await this.hf.unwrapBest(via, unwrap);
+        // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
+        // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
+        if (!this.format2 || !(await this.hf.changedOnDisk().catch(() => undefined))) return this.enter(vmk, via);
+        wipe(vmk);
+        if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
+      }
+    }
     // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
     for (let attempt = 1; ; attempt++) {
       await this.hf.reread();
