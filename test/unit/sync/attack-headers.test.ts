@@ -74,10 +74,10 @@ it('on a case-insensitive file system, a vault.json listed as Vault.json is not 
   }
 });
 
-// FINDING 2 (medium: anyone who can put a file in the synced folder locks the user out): copies ranked above vault.json
-// whose slots open nothing each count as a failure, and after MAX_TRIED (4) the real vault.json is never tried. The
+// FINDING 2 (medium: anyone who can put a file in the synced folder locked the user out; fixed): copies ranked above
+// vault.json whose slots open nothing each count as a failure, and after MAX_TRIED (4) the real vault.json was never tried. The
 // right passphrase AND the recovery key are refused, and the passphrase is reported as "changed on another computer".
-finding('four copies whose slots open nothing, at a higher counter, do not lock the user out', async () => {
+it('four copies whose slots open nothing, at a higher counter, do not lock the user out', async () => {
   const b = await one();
   b.v.lock();
   const real = parseHeader(await header(b.dir), 2);
@@ -85,6 +85,7 @@ finding('four copies whose slots open nothing, at a higher counter, do not lock 
   await b.v.unlock(PASS);
   b.v.lock();
   await b.v.unlockWithRecoveryKey(room.recovery);
+  expect(await rootJson(b.dir)).toHaveLength(5);
 });
 
 it('three such copies are tried and passed over: the vault opens, and verify names them', async () => {
@@ -98,12 +99,22 @@ it('three such copies are tried and passed over: the vault opens, and verify nam
   expect(report.problems).toHaveLength(3);
 });
 
-// FINDING 3 (medium): headerCopies keeps the first 64 `.json` names (sorted) BEFORE reading them. 64 junk `.json`
-// files whose names sort before "vault" hide the sync engine's copy that holds the newer passphrase: the NEW
-// passphrase is refused, and the OLD one opens the vault (and the newer copy is never settled).
-finding('64 junk .json files do not hide the copy holding the newer passphrase', async () => {
+// FINDING 3 (medium; fixed for names no sync engine gives a copy): headerCopies kept the first 64 `.json` names
+// (sorted) BEFORE reading them. 64 junk `.json` files whose names sort before "vault" hid the sync engine's copy that
+// holds the newer passphrase: the NEW passphrase was refused, and the OLD one opened the vault (the copy never settled).
+// Names that keep "vault" are now read first; 64 junk files named so still hide it (next test, not fixed).
+it('64 junk .json files do not hide the copy holding the newer passphrase', async () => {
   const { b } = await newerAsCopy();
   for (let i = 0; i < 64; i++) await fs.writeFile(path.join(b.dir, `${String(i).padStart(2, '0')}.json`), '{}');
+  await expect(b.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+  await b.v.unlock(NEW);
+});
+
+// FINDING 3b (low: needs someone writing the folder on purpose; not fixed): 64 junk `vault….json` files still push the
+// real copy out of the MAX_COPIES read, and the old passphrase opens the vault.
+finding('64 junk vault….json files do not hide the copy holding the newer passphrase', async () => {
+  const { b } = await newerAsCopy();
+  for (let i = 0; i < 64; i++) await fs.writeFile(path.join(b.dir, `vault ${String(i).padStart(2, '0')}.json`), '{}');
   await expect(b.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
   await b.v.unlock(NEW);
 });

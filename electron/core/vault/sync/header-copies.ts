@@ -71,7 +71,13 @@ async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string
  * read by the caller (its errors are the vault's); `main` is it.
  */
 export async function headerCopies(dir: string, fsx: VaultFs, main: HeaderCopy, maxVersion: number): Promise<HeaderCopy[]> {
-  const names = (await fsx.readdir(dir)).filter(mayBeCopy).sort().slice(0, MAX_COPIES);
+  // Names no sync engine would give a copy (they all keep "vault") are read last: a folder of other `.json` files
+  // must not push the copy holding a newer passphrase out of the MAX_COPIES read.
+  const late = (n: string) => (n.toLowerCase().startsWith('vault') ? 0 : 1);
+  const names = (await fsx.readdir(dir))
+    .filter(mayBeCopy)
+    .sort((a, b) => late(a) - late(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, MAX_COPIES);
   const copies = [main];
   for (const n of names) {
     const c = await readCopy(dir, fsx, n, main.header.vaultId, maxVersion);
