@@ -583,3 +583,39 @@ finding('a passphrase change here that failed after writing vault.json is not re
     await again.close();
   }
 });
+
+// FINDING 9 (high: an old passphrase comes back): the first write of a new vault on a computer rewrites vault.json
+// (upgradeHeader: version 2) with the slots it holds, at the next counter; a passphrase change made meanwhile on another
+// computer has the same counter. Ranked by hash, the upgrade wins half the time: the passphrase the user replaced opens
+// the vault again everywhere, the new one is refused, and the computer that changed it is told another computer set one.
+finding('a first write (the header upgrade) crossing a passphrase change elsewhere never brings the old passphrase back', async () => {
+  const roots: string[] = [];
+  try {
+    for (let k = 0; k < 16; k++) {
+      room.root = await fs.mkdtemp(path.join(path.dirname(room.root), 'mnemo-attack-headers-'));
+      roots.push(room.root);
+      const [a, b] = await two();
+      await a.v.changePassphrase(PASS, NEW);
+      await b.v.memory.writeFile('/memories/first.md', 'first write on B', { mode: 'create', source: 'user' });
+      const ha = await header(a.dir);
+      const hb = await header(b.dir);
+      expect(parseHeader(ha, 2).counter).toBe(parseHeader(hb, 2).counter);
+      if (byRank(mainCopy(parseHeader(ha, 2), ha), mainCopy(parseHeader(hb, 2), hb)) < 0) continue;
+      // B's upgrade ranks first: the engine keeps it as vault.json, A's change as a copy, on both.
+      for (const c of [a, b]) {
+        await fs.writeFile(path.join(c.dir, 'vault.json'), hb);
+        await fs.writeFile(path.join(c.dir, 'vault.sync-conflict-a.json'), ha);
+      }
+      await a.v.ingest();
+      await b.v.ingest();
+      for (const c of [a, b]) {
+        c.v.lock();
+        await expect(c.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+        await c.v.unlock(NEW);
+      }
+      return;
+    }
+  } finally {
+    for (const r of roots) await fs.rm(r, { recursive: true, force: true });
+  }
+});
