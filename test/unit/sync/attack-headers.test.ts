@@ -619,3 +619,38 @@ finding('a first write (the header upgrade) crossing a passphrase change elsewhe
     for (const r of roots) await fs.rm(r, { recursive: true, force: true });
   }
 });
+
+it('three computers change the passphrase at once: all keep the same one, the two others and the first nowhere', async () => {
+  const cs = await computers(3);
+  const passes = ['passphrase of the first', 'passphrase of the second', 'passphrase of the third'];
+  for (const [i, c] of cs.entries()) await c.v.changePassphrase(PASS, passes[i]!);
+  const hs = await Promise.all(cs.map((c) => header(c.dir)));
+  const ranked = hs.map((h, i) => ({ c: mainCopy(parseHeader(h, 2), h), i })).sort((x, y) => byRank(x.c, y.c));
+  const win = ranked[0]!.i;
+  // Each folder: its own as vault.json, the others as copies (named as each engine would).
+  for (const [i, c] of cs.entries()) for (const [j, h] of hs.entries()) if (i !== j) await fs.writeFile(path.join(c.dir, `vault (conflicted copy ${j}).json`), h);
+  for (const c of cs) await c.v.ingest();
+  for (const [i, c] of cs.entries()) {
+    expect(await rootJson(c.dir)).toEqual(['vault.json']);
+    expect(await header(c.dir)).toEqual(hs[win]);
+    c.v.lock();
+    for (const p of [PASS, ...passes.filter((_, j) => j !== win)]) await expect(c.v.unlock(p)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+    const report = await c.v.unlock(passes[win]!);
+    expect(report.notices ?? []).toEqual(i === win ? [] : [expect.stringMatching(/at the same time/)]);
+    expect(await c.v.verify()).toEqual({ ok: true, problems: [] });
+  }
+});
+
+// FINDING 10 (medium, the app's view): ingest (the window's watcher calls it as files arrive) now follows vault.json, and
+// any failure there locks the session: a vault.json caught half-written (an engine that writes in place) or a stray
+// unreadable file ends the running session, though nothing is wrong once the file is whole.
+finding('a vault.json caught half-written by an ingest does not lock the running session', async () => {
+  const b = await one();
+  await b.v.memory.writeFile('/memories/x.md', 'x', { mode: 'create', source: 'user' });
+  const whole = await header(b.dir);
+  await fs.writeFile(path.join(b.dir, 'vault.json'), whole.subarray(0, 100));
+  await b.v.ingest().catch(() => undefined);
+  await fs.writeFile(path.join(b.dir, 'vault.json'), whole);
+  expect(b.v.isUnlocked()).toBe(true);
+  expect(await b.v.memory.readFile('/memories/x.md')).toBe('x');
+});
