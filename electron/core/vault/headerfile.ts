@@ -252,7 +252,9 @@ export class HeaderFile {
       try {
         if (cmp !== 'modified') vmk = await unwrap(c.header);
       } catch (e) {
-        if (!(e instanceof VaultError) || e.code !== 'BAD_PASSPHRASE') throw e;
+        // A copy that is not vault.json is anyone's file: whatever fails in it (no passphrase slot, a derivation at a
+        // cost this computer cannot afford) fails that copy only, and the next is tried.
+        if (!(e instanceof VaultError) || (e.code !== 'BAD_PASSPHRASE' && c.name === HEADER_FILE)) throw e;
         // A wrong secret says more than a copy refused unread.
         if (!(failure instanceof VaultError && failure.code === 'BAD_PASSPHRASE')) failure = e;
       }

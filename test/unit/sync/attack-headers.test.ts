@@ -654,3 +654,30 @@ finding('a vault.json caught half-written by an ingest does not lock the running
   expect(b.v.isUnlocked()).toBe(true);
   expect(await b.v.memory.readFile('/memories/x.md')).toBe('x');
 });
+
+// FINDING 11 (medium: one small file locked the passphrase out on a new computer; fixed): a copy ranked above
+// vault.json with no passphrase slot (only its recovery slot) makes unwrapWithPassphrase throw BAD_HEADER, which
+// unwrapBest did not count as a failed copy: the unlock ended there, and vault.json was never tried. (The same for any other error a copy's
+// derivation throws, such as the KDF worker running out of memory on a copy at the ceiling cost.)
+it('a copy with only a recovery slot, ranked first, does not stop the passphrase opening vault.json (a new computer)', async () => {
+  const b = await one();
+  await b.v.close();
+  const real = parseHeader(await header(b.dir), 2);
+  await fs.writeFile(path.join(b.dir, 'vault 2.json'), serializeHeader({ ...real, counter: (real.counter ?? 1) + 5, slots: real.slots.filter((s) => s.type === 'recovery') }));
+  // A computer with no memory of the vault (on one that has, the copy is refused unread: hwm.ts compareSeen).
+  const v = await Vault.open(b.dir, { stateDir: path.join(room.root, 'fresh'), format2: true, ackDelayMs: 0 });
+  try {
+    await v.unlock(PASS);
+    expect((await v.verify()).problems).toEqual([expect.stringMatching(/^vault 2\.json: /)]);
+  } finally {
+    await v.close();
+  }
+});
+
+it('a copy with only a passphrase slot, ranked first, does not stop the recovery key', async () => {
+  const b = await one();
+  b.v.lock();
+  const real = parseHeader(await header(b.dir), 2);
+  await fs.writeFile(path.join(b.dir, 'vault 2.json'), junkCopy({ ...real, slots: real.slots.filter((s) => s.type === 'passphrase') }, (real.counter ?? 1) + 5, salt(3)));
+  await b.v.unlockWithRecoveryKey(room.recovery);
+});
