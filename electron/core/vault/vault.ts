@@ -162,7 +162,14 @@ export class Vault extends VaultContents implements VaultApi {
         const vmk = await this.hf.unwrapBest(via, unwrap);
         // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
         // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
-        if (!this.format2 || !(await this.hf.changedOnDisk().catch(() => undefined))) return this.enter(vmk, via);
+        let changed: boolean;
+        try {
+          changed = this.format2 && (await this.hf.changedOnDisk()) !== undefined;
+        } catch (e) {
+          wipe(vmk);
+          throw e;
+        }
+        if (!changed) return this.enter(vmk, via);
         wipe(vmk);
         if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
       }
