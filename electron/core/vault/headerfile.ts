@@ -208,7 +208,8 @@ export class HeaderFile {
    * The master key, from the header `unwrap` opens. With one writer that is
    * vault.json, refused first if this device knows it was altered. With
    * several (format 2) it must be the best copy that is authentic: copies are
-   * tried best first (each one key derivation, at most MAX_TRIED that fail).
+   * tried best first (each one key derivation, at most MAX_TRIED that fail,
+   * and vault.json).
    * When one opens, the key tells which copies are ours; if a better one is,
    * the secret typed is a passphrase replaced on another computer, and if the
    * one that opened is not ours (a forged copy with real slots), the best
@@ -224,14 +225,22 @@ export class HeaderFile {
     const copies = await this.readCopies();
     let failure: unknown;
     let failed = 0;
-    for (let i = 0; i < copies.length && failed < MAX_TRIED; ) {
+    for (let i = 0; i < copies.length; ) {
       const c = copies[i]!;
+      // Past MAX_TRIED failures only vault.json is still tried: copies that open nothing (anyone who can write the
+      // folder can make them, at any counter) must not shut out the header itself, nor the recovery key.
+      if (failed >= MAX_TRIED && c.name !== HEADER_FILE) {
+        i++;
+        continue;
+      }
       const cmp = compareSeen(c.header, seen, true);
       let vmk: Uint8Array | undefined;
       try {
         if (cmp !== 'modified') vmk = await unwrap(c.header);
       } catch (e) {
-        if (!(e instanceof VaultError) || e.code !== 'BAD_PASSPHRASE') throw e;
+        // A copy that is not vault.json is anyone's file: whatever fails in it (no passphrase slot, a derivation at a
+        // cost this computer cannot afford) fails that copy only, and the next is tried.
+        if (!(e instanceof VaultError) || (e.code !== 'BAD_PASSPHRASE' && c.name === HEADER_FILE)) throw e;
         // A wrong secret says more than a copy refused unread.
         if (!(failure instanceof VaultError && failure.code === 'BAD_PASSPHRASE')) failure = e;
       }

@@ -23,7 +23,7 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -157,7 +157,23 @@ export class Vault extends VaultContents implements VaultApi {
     // A task still running from before a lock owns the vault files until it settles.
     await this.queueTail;
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    if (this.gate.mode === 'open') return this.enter(await this.hf.unwrapBest(via, unwrap), via);
+    if (this.gate.mode === 'open') {
+      for (let attempt = 1; ; attempt++) {
+        const vmk = await this.hf.unwrapBest(via, unwrap);
+        // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
+        // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
+        let changed: boolean;
+        try {
+          changed = this.format2 && (await this.hf.changedOnDisk()) !== undefined;
+        } catch (e) {
+          wipe(vmk);
+          throw e;
+        }
+        if (!changed) return this.enter(vmk, via);
+        wipe(vmk);
+        if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
+      }
+    }
     // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
     for (let attempt = 1; ; attempt++) {
       await this.hf.reread();
@@ -383,11 +399,15 @@ export class Vault extends VaultContents implements VaultApi {
     checkPassphrase(next);
     checkKdf(kdf);
     await this.task(async () => {
-      const s = this.unlocked();
+      // Format 2 has no format-1 session: its key is the format-2 session's.
+      const s2 = this.session2;
+      const vmk = s2 ? s2.vmk : this.unlocked().vmk;
       if (this.unlockedWith !== 'recovery') {
         throw new VaultError('INVALID', m('errors:vault.setNeedsRecovery'));
       }
-      await this.replacePassphraseSlot(next, kdf, s.vmk);
+      // The change builds on vault.json as another computer may have left it (as changePassphrase: currentKey2).
+      if (s2) await followHeader(s2, this.hf, () => this.lock());
+      await this.replacePassphraseSlot(next, kdf, vmk);
     });
   }
 

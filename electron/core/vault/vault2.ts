@@ -130,7 +130,7 @@ export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<voi
  * `follow`); another key epoch, a header that is not ours, or one gone back
  * ends the session. A passphrase changed elsewhere keeps the master key.
  */
-async function followHeader(s: SyncSession, hf: HeaderFile, lock: () => void): Promise<void> {
+export async function followHeader(s: SyncSession, hf: HeaderFile, lock: () => void): Promise<void> {
   try {
     await hf.follow(s.vmk, { keysChanged, wentBack });
   } catch (e) {

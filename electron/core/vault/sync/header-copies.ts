@@ -47,8 +47,12 @@ export function byRank(a: HeaderCopy, b: HeaderCopy): number {
   return a.digest < b.digest ? 1 : a.digest > b.digest ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** True for a file name that may hold a copy of vault.json (any `.json`, but not a temp file). */
-const mayBeCopy = (n: string) => n.toLowerCase().endsWith('.json') && !n.startsWith('.tmp-');
+/**
+ * True for a file name that may hold a copy of vault.json (any `.json`, but not a temp file). Never vault.json in
+ * another case: on a file system that ignores case (macOS, Windows) that is vault.json itself, listed as it was
+ * created, and deleting it as a copy would delete the header; no sync engine names a copy so.
+ */
+const mayBeCopy = (n: string) => n.toLowerCase().endsWith('.json') && !n.startsWith('.tmp-') && n.toLowerCase() !== HEADER_FILE;
 
 async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string, maxVersion: number): Promise<HeaderCopy | undefined> {
   try {
@@ -70,7 +74,13 @@ async function readCopy(dir: string, fsx: VaultFs, name: string, vaultId: string
  * read by the caller (its errors are the vault's); `main` is it.
  */
 export async function headerCopies(dir: string, fsx: VaultFs, main: HeaderCopy, maxVersion: number): Promise<HeaderCopy[]> {
-  const names = (await fsx.readdir(dir)).filter((n) => n !== HEADER_FILE && mayBeCopy(n)).sort().slice(0, MAX_COPIES);
+  // Names no sync engine would give a copy (they all keep "vault") are read last: a folder of other `.json` files
+  // must not push the copy holding a newer passphrase out of the MAX_COPIES read.
+  const late = (n: string) => (n.toLowerCase().startsWith('vault') ? 0 : 1);
+  const names = (await fsx.readdir(dir))
+    .filter(mayBeCopy)
+    .sort((a, b) => late(a) - late(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, MAX_COPIES);
   const copies = [main];
   for (const n of names) {
     const c = await readCopy(dir, fsx, n, main.header.vaultId, maxVersion);
@@ -89,9 +99,12 @@ export const copiesMark = (copies: readonly HeaderCopy[]) => copies.map((c) => `
 export function sortOut(copies: readonly HeaderCopy[], vmk: Uint8Array): { ours: HeaderCopy[]; foreign: HeaderCopy[] } {
   const ours: HeaderCopy[] = [];
   const foreign: HeaderCopy[] = [];
-  // vault.json from before MACs cannot be checked here: the vault's mark refuses it once it had one (vault2.ts HEADER_MAC_MARK).
-  const unmarked = (c: HeaderCopy) => c.header.mac === undefined && c.name === HEADER_FILE;
-  for (const c of copies) (unmarked(c) || (c.header.mac !== undefined && headerAuthentic(c.header, vmk)) ? ours : foreign).push(c);
+  for (const c of copies) (c.header.mac !== undefined && headerAuthentic(c.header, vmk) ? ours : foreign).push(c);
+  // vault.json from before MACs cannot be checked here: the vault's mark refuses it once it had one (vault2.ts
+  // HEADER_MAC_MARK). Beside an authentic copy the vault had one: its MAC was stripped, and it is not ours (kept as
+  // ours it would win on its unauthenticated counter, and the authentic copy be deleted before the mark refused it).
+  const unmarked = foreign.find((c) => c.header.mac === undefined && c.name === HEADER_FILE);
+  if (unmarked && !ours.length) ours.push(...foreign.splice(foreign.indexOf(unmarked), 1));
   return { ours, foreign };
 }
 
