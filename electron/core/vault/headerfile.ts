@@ -32,6 +32,15 @@ const leftByCreation = (n: string) => (isVaultData(n) && n !== 'devices') || n.s
 
 export type FolderContents = 'missing' | 'empty' | 'vault' | 'headless' | 'interrupted' | 'other';
 
+/**
+ * True when `h` sets another passphrase than the header `seen` (at the same counter: two changes crossed). By the slot's
+ * salt; a record from before salts were kept compares whole headers.
+ */
+const otherPassphrase = (h: Header, seen: HeaderSeen): boolean => {
+  const now = seenOf(h);
+  return seen.salt === undefined ? now?.digest !== seen.digest : now?.salt !== seen.salt;
+};
+
 /** The error for a vault folder whose vault.json is gone while its encrypted data is still there. */
 export const headerMissing = (): VaultError =>
   new VaultError(
@@ -287,7 +296,7 @@ export class HeaderFile {
     await this.keep(winner, ours);
     const seen = this.seenBefore;
     this.unlockedWith = winner.header;
-    return seen !== undefined && winner.header.counter === seen.counter && seenOf(winner.header)?.digest !== seen.digest;
+    return seen !== undefined && winner.header.counter === seen.counter && otherPassphrase(winner.header, seen);
   }
 
   private async keep(winner: HeaderCopy, ours: HeaderCopy[]): Promise<void> {
@@ -320,7 +329,8 @@ export class HeaderFile {
     const winner = ours[0]!;
     const held = this.header;
     if ((winner.header.counter ?? 0) < (held.counter ?? 0)) throw failures.wentBack();
-    const crossed = winner.header.counter === held.counter && seenOf(winner.header)?.digest !== seenOf(held)?.digest;
+    const heldSeen = seenOf(held);
+    const crossed = winner.header.counter === held.counter && heldSeen !== undefined && otherPassphrase(winner.header, heldSeen);
     await this.keep(winner, ours);
     // A lost change is remembered as this device's last header, so its next unlock says so again.
     if (!crossed) await this.noteSeen();
@@ -374,11 +384,15 @@ export class HeaderFile {
     this.rolledBack = false;
   }
 
-  /** Writes vault.json with the next counter and a MAC under `vmk`, and remembers it on this device. */
-  async write(next: Header, vmk: Uint8Array): Promise<void> {
+  /**
+   * Writes vault.json with the next counter (`keepCounter`: the same one, for the upgrade to format 2, which changes no
+   * slot and must lose to any change made elsewhere meanwhile) and a MAC under `vmk`, and remembers it on this device.
+   */
+  async write(next: Header, vmk: Uint8Array, keepCounter = false): Promise<void> {
     if (this.readOnly) throw readOnlyError();
     const before = this.header;
-    const sealed = sealHeader(next, vmk, Math.max(this.header.counter ?? 0, next.counter ?? 0));
+    const previous = Math.max(this.header.counter ?? 0, next.counter ?? 0);
+    const sealed = sealHeader(next, vmk, keepCounter && this.header.counter !== undefined ? this.header.counter - 1 : previous);
     const bytes = serializeHeader(sealed);
     try {
       await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));

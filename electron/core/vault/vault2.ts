@@ -117,7 +117,7 @@ export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<voi
   // and might undo it (the same counter, the old passphrase). Another computer may also have upgraded it already.
   await hf.follow(s.vmk, { keysChanged, wentBack });
   const hadMac = hf.header.mac !== undefined;
-  if (hf.header.version < VERSION_2) await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk);
+  if (hf.header.version < VERSION_2) await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk, true);
   if (hadMac) return;
   const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'internal', new Uint8Array([1]));
   await s.store.append(kputOp(s.view, HEADER_MAC_MARK, ref), bytes);

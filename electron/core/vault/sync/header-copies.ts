@@ -39,11 +39,13 @@ export interface HeaderCopy {
   digest: string;
 }
 
-/** Best first: the higher counter, then the higher hash (any order every computer computes alike would do). */
+/** Best first: the higher counter, then the higher version, then the higher hash (any order every computer computes alike would do). */
 export function byRank(a: HeaderCopy, b: HeaderCopy): number {
   const ca = a.header.counter ?? 0;
   const cb = b.header.counter ?? 0;
   if (ca !== cb) return cb - ca;
+  // The upgrade to format 2 keeps its counter: at one counter the upgraded header is the later (its slots are the same).
+  if (a.header.version !== b.header.version) return b.header.version - a.header.version;
   return a.digest < b.digest ? 1 : a.digest > b.digest ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
