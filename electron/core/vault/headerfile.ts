@@ -210,7 +210,9 @@ export class HeaderFile {
 
   /** Format 2: the names of the copies of vault.json on disk now that `vmk` does not authenticate (reads only). */
   async foreignOnDisk(vmk: Uint8Array): Promise<string[]> {
-    return sortOut(await this.copiesOnDisk(), vmk).foreign.map((c) => c.name);
+    // vault.json itself unreadable: `verify` says so by its MAC check (authenticOnDisk).
+    const copies = await this.copiesOnDisk().catch(() => undefined);
+    return copies ? sortOut(copies, vmk).foreign.map((c) => c.name) : [];
   }
 
   /**
@@ -320,7 +322,15 @@ export class HeaderFile {
    */
   async follow(vmk: Uint8Array, failures: { keysChanged: () => Error; wentBack: () => Error }): Promise<'same' | 'changed' | 'crossed'> {
     const before = this.mark;
-    const copies = await this.readCopies();
+    let copies: HeaderCopy[];
+    try {
+      copies = await this.readCopies();
+    } catch (e) {
+      // vault.json caught half-written (an engine that writes in place): the session keeps the header it holds and
+      // reads it again next time; `verify` says it is damaged if it stays so.
+      if (e instanceof VaultError && e.key === 'errors:header.damaged') return 'same';
+      throw e;
+    }
     if (before === this.mark) return 'same';
     const main = copies.find((c) => c.name === HEADER_FILE)!;
     if (main.header.vaultId !== this.header.vaultId || main.header.manifest !== this.header.manifest) throw failures.keysChanged();
