@@ -2,34 +2,14 @@
  * Attacks on the conflicts of the review inbox (conflicts2.test.ts has the promises): a computer name written raw by
  * another build, many conflicts at once, marks that must not grow without bound, and a made-up id.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FIRST_PROJECT_ID } from '../../../electron/core/projects/store';
-import { ReviewInbox, reviewVault } from '../../../electron/core/review/inbox';
 import { regOp } from '../../../electron/core/vault/sync/build';
-import type { Vault } from '../../../electron/core/vault/vault';
 import { session } from '../sync/carry-vaults';
-import { twoComputers } from '../sync/two-computers';
+import { conflictRoom } from './conflict-room';
 import { claude, user } from './helpers';
 
-let root: string;
-const open: Vault[] = [];
-beforeEach(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-review-conflicts-attack-'));
-});
-afterEach(async () => {
-  for (const v of open.splice(0)) await v.close().catch(() => undefined);
-  await fs.rm(root, { recursive: true, force: true });
-});
-async function computers() {
-  const c = await twoComputers(root);
-  open.push(c.va, c.vb);
-  return c;
-}
-const inbox = (v: Vault) => new ReviewInbox(reviewVault(v));
-const conflicts = async (v: Vault) => (await inbox(v).list()).filter((e) => e.kind === 'conflict');
+const { computers, inbox, conflicts } = conflictRoom('review-conflicts-attack');
 
 it('a computer name another build wrote raw (controls, a direction override, markup, 10,000 characters) reaches the entry tidied and cut', async () => {
   const c = await computers();

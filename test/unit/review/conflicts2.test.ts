@@ -4,33 +4,16 @@
  * either (the mark travels with the vault) or settled by a save of the user's. Two computers are two state folders on
  * copies of one vault folder, carried as a sync engine would (sync/two-computers.ts).
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FIRST_PROJECT_ID, Projects } from '../../../electron/core/projects/store';
-import { ReviewInbox, reviewVault, type ReviewEntry } from '../../../electron/core/review/inbox';
+import type { ReviewEntry } from '../../../electron/core/review/inbox';
 import { Vault } from '../../../electron/core/vault/vault';
-import { FLOOR, PASS, twoComputers } from '../sync/two-computers';
+import { FLOOR, PASS } from '../sync/two-computers';
+import { conflictRoom } from './conflict-room';
 import { claude, user } from './helpers';
 
-let root: string;
-const open: Vault[] = [];
-beforeEach(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-review-conflicts-'));
-});
-afterEach(async () => {
-  for (const v of open.splice(0)) await v.close().catch(() => undefined);
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-async function computers() {
-  const c = await twoComputers(root);
-  open.push(c.va, c.vb);
-  return c;
-}
-const inbox = (v: Vault) => new ReviewInbox(reviewVault(v));
-const conflicts = async (v: Vault, project = FIRST_PROJECT_ID) => (await inbox(v).list(project)).filter((e) => e.kind === 'conflict');
+const { room, computers, inbox, conflicts, keep } = conflictRoom('review-conflicts');
 const devOf = async (v: Vault) => (await v.internal.device!(true))!;
 const markConflict = (v: Vault, e: ReviewEntry, project = FIRST_PROJECT_ID) => inbox(v).mark(project, [{ path: e.path, version: e.version, conflict: e.conflict!.id }]);
 
@@ -145,8 +128,8 @@ it('a conflict in another project is listed there only', async () => {
 }, 60_000);
 
 it('a vault only this computer writes lists no conflict and stores its marks as before', async () => {
-  const { vault: v } = await Vault.create(path.join(root, 'v1'), PASS, { kdf: FLOOR, stateDir: path.join(root, 's1'), format2: false });
-  open.push(v);
+  const { vault: v } = await Vault.create(path.join(room.root, 'v1'), PASS, { kdf: FLOOR, stateDir: path.join(room.root, 's1'), format2: false });
+  keep(v);
   await claude(v, '/memories/one.md', 'one\n');
   expect(v.conflicts()).toEqual([]);
   expect((await inbox(v).list()).map((e) => e.kind)).toEqual(['new']);
