@@ -3,11 +3,10 @@
  * bundle on two copies of one vault folder (two state folders: two computers), carried as a sync engine would.
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { carry } from '../sync/two-computers';
 import os from 'node:os';
-import { initVault, memoryLines, mnemo } from './helpers';
+import { initVault, memoryLines, mnemo, twoCliComputers } from './helpers';
 
 let one: Awaited<ReturnType<typeof initVault>>;
 beforeAll(async () => {
@@ -30,12 +29,7 @@ it('a vault only this computer writes lists none and says so; bad arguments are 
 
 it('two computers on a synced vault: each listed with its id, name, last write and marks; renamed and forgotten from either', async () => {
   // Computer A makes the vault in format 2; B starts from a copy of its folder with its own state folder.
-  const env2 = { ...one.env, MNEMO_FORMAT: '2' };
-  const a = { vault: path.join(one.root, 'a'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-a') } };
-  expect((await mnemo(['init', '--vault', a.vault, '--kdf-ops', '2', '--kdf-mem', '64'], { env: a.env })).code).toBe(0);
-  const b = { vault: path.join(one.root, 'b'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-b') } };
-  await fs.cp(a.vault, b.vault, { recursive: true });
-  const on = (c: typeof a) => (args: string[], stdin?: string) => mnemo([...args, '--vault', c.vault], { env: c.env, ...(stdin !== undefined ? { stdin } : {}) });
+  const { a, b, on } = await twoCliComputers(one);
   const sync = async () => {
     await carry(a.vault, b.vault);
     await carry(b.vault, a.vault);

@@ -129,3 +129,25 @@ export function vaultAndFakeForFile(set: (s: VaultAndFake) => void): void {
     if (s) await fs.rm(s.v.root, { recursive: true, force: true });
   });
 }
+
+/** A computer of a synced vault, seen from the terminal: its folder, and an environment with its own state folder. */
+export interface CliComputer {
+  vault: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Two computers on copies of one new format-2 vault under `one.root` (A made it; B starts from a copy of its folder,
+ * with its own state folder), and `on(c)`, which runs `mnemo` as that computer.
+ */
+export async function twoCliComputers(one: { root: string; env: NodeJS.ProcessEnv }): Promise<{ a: CliComputer; b: CliComputer; on: (c: CliComputer) => (args: string[], stdin?: string) => Promise<CliRun> }> {
+  const env2 = { ...one.env, MNEMO_FORMAT: '2' };
+  const a = { vault: path.join(one.root, 'a'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-a') } };
+  const made = await mnemo(['init', '--vault', a.vault, ...FAST_KDF], { env: a.env });
+  if (made.code !== 0) throw new Error(`mnemo init failed: ${made.stderr}`);
+  const b = { vault: path.join(one.root, 'b'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-b') } };
+  await fs.cp(a.vault, b.vault, { recursive: true });
+  const on = (c: CliComputer) => (args: string[], stdin?: string) => mnemo([...args, '--vault', c.vault], { env: c.env, ...(stdin !== undefined ? { stdin } : {}) });
+  return { a, b, on };
+}
+

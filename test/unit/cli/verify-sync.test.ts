@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { carry } from '../sync/two-computers';
-import { initVault, memoryLines, mnemo } from './helpers';
+import { initVault, memoryLines, mnemo, twoCliComputers } from './helpers';
 
 let one: Awaited<ReturnType<typeof initVault>>;
 beforeAll(async () => {
@@ -23,12 +23,8 @@ it('--wait takes seconds from 0 to 3600', async () => {
 });
 
 it('a journal half arrived from another computer is said as waiting, not damage (exit 0); --wait waits for the rest or says it gave up', async () => {
-  const env2 = { ...one.env, MNEMO_FORMAT: '2' };
-  const a = { vault: path.join(one.root, 'a'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-a') } };
-  expect((await mnemo(['init', '--vault', a.vault, '--kdf-ops', '2', '--kdf-mem', '64'], { env: a.env })).code).toBe(0);
-  const b = { vault: path.join(one.root, 'b'), env: { ...env2, XDG_STATE_HOME: path.join(one.root, 'state-b') } };
-  await fs.cp(a.vault, b.vault, { recursive: true });
-  const on = (c: typeof a) => (args: string[], stdin?: string) => mnemo([...args, '--vault', c.vault], { env: c.env, ...(stdin !== undefined ? { stdin } : {}) });
+  // Computer A makes the vault in format 2; B starts from a copy of its folder with its own state folder.
+  const { a, b, on } = await twoCliComputers(one);
   expect((await on(a)(['memory'], memoryLines({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }))).code).toBe(0);
   await carry(a.vault, b.vault);
   expect((await on(b)(['memory'], memoryLines({ command: 'create', path: '/memories/b.md', file_text: 'b\n' }))).code).toBe(0);
