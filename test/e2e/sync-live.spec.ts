@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Conversations } from '../../electron/core/chat/conversations';
 import { Vault } from '../../electron/core/vault/vault';
-import { lock, openMemories, readyApp, typeInEditor, unlock, type FreshApp } from './helpers';
+import { expectAccessible, lock, openMemories, PASSPHRASE, readyApp, typeInEditor, unlock, type FreshApp } from './helpers';
 
 let app: FreshApp;
 let laptop: Vault | undefined;
@@ -69,4 +69,17 @@ test('a conversation started on another computer appears in the conversation lis
   const now = Date.now();
   await new Conversations(laptop!).save({ id: '0123456789abcdef', title: 'Planned on the laptop', created: now, updated: now, messages: [], transcript: [] });
   await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Planned on the laptop', exact: true })).toBeVisible({ timeout: 20_000 });
+});
+
+test('a passphrase changed on another computer: the old one is refused saying so, the new one opens, by keyboard', async () => {
+  const { page } = app;
+  await lock(page);
+  await laptop!.changePassphrase(PASSPHRASE, 'set on the laptop, long enough');
+  const field = page.getByLabel('Passphrase', { exact: true });
+  await field.fill(PASSPHRASE);
+  await field.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('changed on another computer');
+  await expect(field).toBeFocused();
+  await unlock(page, 'set on the laptop, long enough');
+  await expectAccessible(page, 'the window after an unlock with a passphrase set elsewhere');
 });
