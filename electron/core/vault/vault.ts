@@ -311,10 +311,13 @@ export class Vault extends VaultContents implements VaultApi {
   /**
    * Format 2: reads the other devices' folders again and applies what became
    * visible (and confirms this device's last changes). Returns what is still
-   * arriving, one line per device. The window's follower (sync/follow.ts) calls it.
+   * arriving, one line per device. The window's follower (sync/follow.ts) calls it. When vault.json names other keys,
+   * is not ours or went back, it fails and the vault locks (unless `lockOnFailure` is false: the caller locks it).
    */
-  async ingest(): Promise<string[]> {
-    return this.task(async () => ingest2(this.unlocked2(), this.hf, this.readOnly, () => this.lock()));
+  async ingest(opts: { lockOnFailure?: boolean } = {}): Promise<string[]> {
+    // `lockOnFailure: false`: a caller with a lock of its own to run (the app's: turns stopped, drafts kept) runs it.
+    const lock = opts.lockOnFailure === false ? () => undefined : () => this.lock();
+    return this.task(async () => ingest2(this.unlocked2(), this.hf, this.readOnly, lock));
   }
 
   /**

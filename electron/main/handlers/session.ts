@@ -131,7 +131,14 @@ export class AppSession {
           async () => {
             if (!vault.isUnlocked()) return;
             const before = vault.arrivals();
-            await vault.ingest();
+            try {
+              await vault.ingest({ lockOnFailure: false });
+            } catch (e) {
+              // vault.json changed under it in a way the session cannot follow (other keys, not ours, gone back): the
+              // app locks as always (turns saved, drafts kept in the vault), and the unlock says what is wrong.
+              if (e instanceof VaultError && ['LOCKED', 'DAMAGED', 'ROLLED_BACK'].includes(e.code)) await this.lock('system');
+              throw e;
+            }
             // Conversations, settings and the computers listed may have changed too: the window reads them again.
             if (vault.arrivals() !== before) this.ctx.emit('vaultSynced', {});
           },
