@@ -11,5 +11,8 @@ export default defineConfig({
     // One file at a time: each starts its own Syncthing instances.
     fileParallelism: false,
     maxWorkers: 1,
+    // For the failure summary at the end of `npm test` (test/failure-summary.ts).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/syncthing.json' },
   },
 });
