@@ -7,8 +7,8 @@
  * tcp://127.0.0.1 address (one dialer per pair, see `deviceXml`). `settled()` waits until every instance says the folder is idle and needs nothing, each
  * has every other complete, and every tree holds the same files with the same bytes for a moment.
  *
- * Stopping asks each instance to shut down over REST, then kills its process group if it is still there, and waits
- * for the child's own exit event (PID 1 here reaps late, so a pid that still answers signal 0 says nothing).
+ * Stopping asks each instance to shut down over REST, then kills its process group (`serve` is a monitor process and
+ * the syncthing it starts) if it is still there, and waits for the child's own exit event (PID 1 here reaps late, so a pid that still answers signal 0 says nothing).
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -310,14 +310,17 @@ export class Syncthing {
         if (!i.child || !i.exited) return;
         await this.rest(i, '/rest/system/shutdown', 'POST').catch(() => undefined);
         const gone = await Promise.race([i.exited.then(() => true), pause(10_000).then(() => false)]);
-        if (!gone) {
+        // `serve` runs as a monitor (our child) and the syncthing it starts, both in the group: whatever is left goes.
+        const killGroup = () => {
           try {
-            process.kill(-i.child.pid!, 'SIGKILL');
+            process.kill(-i.child!.pid!, 'SIGKILL');
           } catch {
-            // Gone between the wait and the kill.
+            // The whole group is gone.
           }
-          await i.exited;
-        }
+        };
+        if (!gone) killGroup();
+        await i.exited;
+        killGroup();
       }),
     );
     await fs.rm(this.root, { recursive: true, force: true });
