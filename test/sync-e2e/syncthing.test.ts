@@ -21,7 +21,17 @@ const PASS = 'correct horse battery staple';
 /** Real Argon2id at the cheapest cost a vault accepts. */
 const FLOOR = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 /** Memories each computer makes of its own while the other writes. */
-const OWN = 12;
+const OWN = 20;
+/**
+ * `MNEMO_SYNCTHING_CHURN=3`: each computer checkpoints (and compacts) every 3 records, and adds a turn to the shared
+ * conversation with every memory. Syncthing then carries removals of a computer's old files before its new ones (a
+ * file removed before the peer pulled it fails to pull, the removal of the old goes through). For that while, a value
+ * already shown whose bytes its writer moved into a pack cannot be read, and a save that reads it is refused as "not
+ * arrived yet": about one run in five fails so, not fixed yet. Off in `npm test`: the app's own checkpoint interval,
+ * at which this test's writes make no checkpoint.
+ */
+const CHURN = Number(process.env.MNEMO_SYNCTHING_CHURN) || undefined;
+const SHARED_EVERY = CHURN ? 1 : 4;
 const SHARED = '/memories/shared.md';
 const SHARED_TEXT = ['# Shared', 'first: as made on A', 'middle line one', 'middle line two', 'last: as made on A', ''].join('\n');
 
@@ -75,7 +85,7 @@ async function work(c: Computer, shared: string, edit: () => Promise<void>): Pro
     const text = `note ${i} from computer ${c.node.name}\n${'x'.repeat(40 * i)}\n`;
     await tool(c.v, { command: 'create', path: p, file_text: text });
     c.memories.set(p, text);
-    if (i % 4 === 1) await addTurn(c, shared, `${c.node.name} says ${i} in the shared chat`);
+    if (SHARED_EVERY === 1 || i % SHARED_EVERY === 1) await addTurn(c, shared, `${c.node.name} says ${i} in the shared chat`);
     if (i % 4 === 3) await addTurn(c, mine, `${c.node.name} says ${i} in its own chat`);
     if (i % 3 === 2) {
       await c.v.ingest();
@@ -114,7 +124,7 @@ it('two computers writing one vault at once through real Syncthing end with the 
 
     // A makes the vault in the root of its synced folder (beside Syncthing's .stfolder), with a shared memory and a
     // conversation: its first change also takes vault.json to version 2, before B ever sees it.
-    const made = await Vault.create(na.folder, PASS, { kdf: FLOOR, stateDir: stateOf(na), format2: true });
+    const made = await Vault.create(na.folder, PASS, { kdf: FLOOR, stateDir: stateOf(na), format2: true, ...(CHURN ? { journalLimit: CHURN } : {}) });
     opened.push(made.vault);
     const a: Computer = { node: na, v: made.vault, memories: new Map(), turns: new Map(), seen: 0 };
     await tool(a.v, { command: 'create', path: SHARED, file_text: SHARED_TEXT });
@@ -124,7 +134,7 @@ it('two computers writing one vault at once through real Syncthing end with the 
     await st.settled();
 
     // B opens what Syncthing brought, with its own state folder and the same passphrase.
-    const vb = await Vault.open(nb.folder, { stateDir: stateOf(nb), format2: true });
+    const vb = await Vault.open(nb.folder, { stateDir: stateOf(nb), format2: true, ...(CHURN ? { journalLimit: CHURN } : {}) });
     opened.push(vb);
     expect(await vb.unlock(PASS)).toMatchObject({ rolledBack: false, damaged: [] });
     const b: Computer = { node: nb, v: vb, memories: new Map(), turns: new Map(), seen: 0 };
