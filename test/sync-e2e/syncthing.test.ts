@@ -27,7 +27,7 @@ const OWN = 20;
  * conversation with every memory. Syncthing then carries removals of a computer's old files before its new ones (a
  * file removed before the peer pulled it fails to pull, the removal of the old goes through). For that while, a value
  * already shown whose bytes its writer moved into a pack cannot be read, and a save that reads it is refused as "not
- * arrived yet": about one run in five fails so, not fixed yet. Off in `npm test`: the app's own checkpoint interval,
+ * arrived yet": 1 run of 13 failed so here, not fixed yet. Off in `npm test`: the app's own checkpoint interval,
  * at which this test's writes make no checkpoint.
  */
 const CHURN = Number(process.env.MNEMO_SYNCTHING_CHURN) || undefined;
