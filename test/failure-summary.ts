@@ -8,7 +8,11 @@ import fs from 'node:fs';
 export const REPORTS: Record<string, string> = {
   unit: 'test-results/unit.json',
   e2e: 'test-results/e2e.json',
+  syncthing: 'test-results/syncthing.json',
 };
+
+/** The phases whose report vitest writes (the others: Playwright). */
+const VITEST = new Set(['unit', 'syncthing']);
 
 const LINES_PER_FAILURE = 6;
 const MAX_FAILURES = 10;
@@ -79,7 +83,7 @@ function readReport(phase: string): unknown {
 export function failureSummary(phase: string): string[] {
   const report = readReport(phase);
   if (!report) return [];
-  const failures = phase === 'unit' ? vitestFailures(report as VitestReport) : playwrightFailures(report as PlaywrightReport);
+  const failures = VITEST.has(phase) ? vitestFailures(report as VitestReport) : playwrightFailures(report as PlaywrightReport);
   if (failures.length === 0) return [];
   const lines = [`${failures.length} failed in ${phase}:`];
   for (const f of failures.slice(0, MAX_FAILURES)) {
@@ -130,7 +134,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 export function timingSummary(phase: string): string[] {
   const report = readReport(phase);
   if (!report) return [];
-  const all = (phase === 'unit' ? vitestTimings(report as VitestReport) : playwrightTimings(report as PlaywrightReport)).sort((a, b) => b.ms - a.ms);
+  const all = (VITEST.has(phase) ? vitestTimings(report as VitestReport) : playwrightTimings(report as PlaywrightReport)).sort((a, b) => b.ms - a.ms);
   if (all.length === 0) return [];
   const label = (t: Timing) => `${seconds(t.ms)}${t.limitMs ? ` of ${seconds(t.limitMs)}` : ''} ${t.title}`;
   const lines = [`slowest in ${phase}: ${all.slice(0, SLOWEST).map(label).join(' · ')}`];

@@ -1,6 +1,7 @@
 /**
  * `npm test`: every phase in order (typecheck, lint and the build at once,
- * then unit, e2e, package), stopping at the first that fails with its exit code, and ending with one
+ * then unit, e2e, and last package with the real-Syncthing test at once),
+ * stopping at the first that fails with its exit code, and ending with one
  * line of how long each phase took, so a phase that grows is seen the day it
  * does. `npm run test:deep` runs the same with MNEMO_DEEP=1 (the long attack
  * loops at full size).
@@ -19,7 +20,11 @@ const PHASES: [name: string, script: string][][] = [
   ],
   [['unit', 'test:unit']],
   [['e2e', 'test:e2e:built']],
-  [['package', 'test:package:built']],
+  // Packaging is mostly one core's work; the Syncthing test mostly waits for two syncthing processes on loopback.
+  [
+    ['package', 'test:package:built'],
+    ['syncthing', 'test:syncthing'],
+  ],
 ];
 
 function run(script: string): Promise<number> {

@@ -389,7 +389,17 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     for (const id of stored) {
       const hv = this.vault.internal.version?.(headOf(id));
       if (index[id] && !checkAll && index[id].hv === hv) continue;
-      const s = await readSummary(this.vault, id);
+      let s: Awaited<ReturnType<typeof readSummary>>;
+      try {
+        s = await readSummary(this.vault, id);
+      } catch (e) {
+        // Its head cannot be read now (several computers: its bytes still arriving, say moved by the other computer's
+        // compaction before the checkpoint naming their new place came): its entry stays as last read, read again next
+        // time, and opening it says what is wrong. Else it would stop the list, and every save after its data is stored.
+        if (!(e instanceof VaultError && e.code === 'DAMAGED')) throw e;
+        if (index[id]) index[id] = { ...index[id], hv: undefined };
+        continue;
+      }
       // None: deleted (several computers: the head stays, marked deleted).
       if (!s) delete index[id];
       else index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };

@@ -16,11 +16,13 @@ import type { BlobRef } from '../state';
 import type { Store } from '../store';
 import { VaultError } from '../types';
 import type { SyncState } from './crdt';
-import { deviceDir } from './layout';
+import { deviceDir, listDevices } from './layout';
 import type { BlobRef2 } from './op';
 import { m } from '../../i18n/message';
 
 const MAGIC: Record<BlobKind, Uint8Array> = { blobs: utf8('MNEMOBL1'), internal: utf8('MNEMOIN1') };
+/** Compaction makes packs of about 16 MiB; a larger file is not read whole to look for a blob (§5: never unbounded). */
+const PACK_SEARCH_MAX = 64 * 1024 * 1024;
 
 /** A blob's place: device, file in its epoch folder, offset, sealed length. */
 export interface Place {
@@ -91,6 +93,43 @@ export class BlobIndex {
     }
   }
 
+  /** Packs searched by `fromPacks`, by device, name and size: a pack never changes, so each is read once. */
+  private readonly searched = new Set<string>();
+
+  /**
+   * Looks for a blob no known place holds in every pack not searched yet, by its sealed prefix (magic ‖ vaultId ‖
+   * blobId). A sync engine may bring a device's new pack and the removal of the segment its compaction emptied before
+   * the checkpoint that says what the pack holds (Syncthing did: the device had already replaced that checkpoint when
+   * the engine came to pull it): the bytes are here, only their place is not known. Every blob found is noted; the
+   * bytes are taken only if their length and hash are the ref's.
+   */
+  private async fromPacks(ref: BlobRef2): Promise<Uint8Array | undefined> {
+    const heads = (['blobs', 'internal'] as const).map((k) => concat(MAGIC[k], this.vaultId));
+    for (const dev of await listDevices(this.fsx, this.root)) {
+      const dir = path.join(this.root, deviceDir(dev, this.epoch));
+      for (const file of await this.fsx.readdir(dir).catch(() => [] as string[])) {
+        if (!/^p-[0-9a-f]{16}$/.test(file)) continue;
+        // By size too: an engine that writes in place (not by rename) may show a pack before all of it is here.
+        const size = await this.fsx.stat(path.join(dir, file)).then((st) => st.size, () => -1);
+        const key = `${dev}/${file}/${size}`;
+        if (size < 0 || size > PACK_SEARCH_MAX || this.searched.has(key)) continue;
+        const bytes = await readWhole(this.fsx, path.join(dir, file), size).catch(() => undefined);
+        if (!bytes) continue;
+        this.searched.add(key);
+        // Blobs lie back to back: each runs to the next one's start (or the end).
+        const starts: Array<{ at: number; head: number }> = [];
+        for (const head of heads) for (let at = indexOf(bytes, head, 0); at >= 0; at = indexOf(bytes, head, at + 1)) starts.push({ at, head: head.length });
+        starts.sort((x, y) => x.at - y.at);
+        for (const [n, { at, head }] of starts.entries()) {
+          if (at + head + ID_BYTES > bytes.length) continue;
+          const end = starts[n + 1]?.at ?? bytes.length;
+          this.add(toHex(bytes.subarray(at + head, at + head + ID_BYTES)), { dev, file, off: at, len: end - at });
+        }
+      }
+    }
+    return this.sealed(ref);
+  }
+
   /** Opens sealed bytes as a blob of `kind`; undefined when they fail. */
   openSealed(kind: BlobKind, id: string, bytes: Uint8Array): Uint8Array | undefined {
     const ad = concat(MAGIC[kind], this.vaultId, hexBytes(id));
@@ -107,7 +146,7 @@ export class BlobIndex {
     let bytes = await this.sealed(ref);
     if (!bytes && refresh && !this.ended) {
       await refresh();
-      bytes = await this.sealed(ref);
+      bytes = (await this.sealed(ref)) ?? (await this.fromPacks(ref));
     }
     const plain = bytes && this.openSealed(kind, ref.id, bytes);
     if (plain) return plain;
@@ -150,4 +189,21 @@ export function liveBlobs(s: SyncState): Map<string, BlobRef2> {
     for (const [vid, v] of k.vals) if (!named.has(vid) || !s.forgotten.has(vid)) live.set(v.b.id, v.b);
   }
   return live;
+}
+
+/** The first index of `needle` in `hay` at or after `from`, or -1. */
+function indexOf(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  return Buffer.from(hay.buffer, hay.byteOffset, hay.byteLength).indexOf(Buffer.from(needle.buffer, needle.byteOffset, needle.byteLength), from);
+}
+
+/** A file's first `size` bytes (a pack, as large as it was when stat'ed). */
+async function readWhole(fsx: VaultFs, file: string, size: number): Promise<Uint8Array> {
+  const fh = await fsx.open(file, 'read');
+  try {
+    const out = new Uint8Array(size);
+    const n = await fh.read(out, 0);
+    return out.subarray(0, n);
+  } finally {
+    await fh.close();
+  }
 }
