@@ -117,7 +117,7 @@ async function conversationsOf(v: Vault): Promise<Record<string, StoredConversat
   return out;
 }
 
-it('two computers writing one vault at once through real Syncthing end with the same memories and conversations, both edits of a shared memory, nothing acknowledged lost', async () => {
+it('two computers writing one vault at once through real Syncthing end with the same memories and conversations, both edits of a shared memory, nothing acknowledged lost; a passphrase changed on one opens it on the other', async () => {
   const t0 = Date.now();
   const st = await Syncthing.start(2);
   const opened: Vault[] = [];
@@ -209,6 +209,17 @@ it('two computers writing one vault at once through real Syncthing end with the 
     const [ta, tb] = [await tree(na.folder), await tree(nb.folder)];
     expect([...ta.files.keys()].filter((f) => f.includes('.sync-conflict-'))).toEqual([]);
     expect([...tb.files]).toEqual([...ta.files]);
+
+    // A passphrase changed on A opens the vault on B once Syncthing has carried vault.json; B's old one is refused,
+    // saying it was changed on another computer. B, unlocked meanwhile, follows the new header at its next ingest.
+    const NEW = 'a new passphrase set on computer a';
+    await a.v.changePassphrase(PASS, NEW);
+    await st.settled();
+    await b.v.ingest();
+    b.v.lock();
+    await expect(b.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE', message: expect.stringContaining('changed on another computer') });
+    await b.v.unlock(NEW);
+    expect(await b.v.verify()).toEqual({ ok: true, problems: [] });
 
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(
