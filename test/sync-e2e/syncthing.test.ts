@@ -16,6 +16,7 @@ import { createMemoryHandlers } from '../../electron/core/memory/handlers';
 import { runMemoryCommand } from '../../electron/core/memory/run';
 import { Vault } from '../../electron/core/vault/vault';
 import { Syncthing, tree, type Instance } from './syncthing';
+import { said, turn } from '../unit/sync/turns';
 
 const PASS = 'correct horse battery staple';
 /** Real Argon2id at the cheapest cost a vault accepts. */
@@ -36,16 +37,6 @@ const CHECKPOINT_EVERY = CHURN ?? 8;
 const SHARED_EVERY = CHURN ? 1 : 4;
 const SHARED = '/memories/shared.md';
 const SHARED_TEXT = ['# Shared', 'first: as made on A', 'middle line one', 'middle line two', 'last: as made on A', ''].join('\n');
-
-/** One exchange, as a turn saves it: the user's words and the reply, in the API history and the transcript. */
-const turn = (said: string) => (c: StoredConversation): StoredConversation => ({
-  ...c,
-  updated: Date.now(),
-  turnStarts: [...(c.turnStarts ?? []), c.messages.length],
-  messages: [...c.messages, { role: 'user', content: said }, { role: 'assistant', content: [{ type: 'text', text: `re: ${said}` }] }],
-  transcript: [...c.transcript, { role: 'user', text: said, at: 1 }, { role: 'assistant', text: `re: ${said}`, at: 2, tools: [] }],
-});
-const said = (c: StoredConversation | undefined) => (c?.transcript ?? []).filter((e) => e.role === 'user').map((e) => e.text);
 
 /** A computer: its Syncthing, its vault in the synced folder, its state folder outside it, and what it was told was done. */
 interface Computer {

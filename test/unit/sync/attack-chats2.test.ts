@@ -15,6 +15,7 @@ import type { StoredConversation } from '../../../electron/core/chat/conversatio
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
 import { carry, FLOOR, PASS } from './two-computers';
+import { said } from './turns';
 
 let root: string;
 const open: Vault[] = [];
@@ -48,8 +49,6 @@ const carryOn =
     const text = (last.content as { text: string }[])[0]!.text;
     return { ...c, updated: Date.now(), messages: [...c.messages.slice(0, -1), { role: 'assistant', content: [{ type: 'text', text: `${text} ${more}` }] }], transcript: [...c.transcript, { role: 'assistant', text: more, at: 3, tools: [] }] };
   };
-
-const said = (c: StoredConversation | undefined) => (c?.transcript ?? []).filter((e) => e.role === 'user').map((e) => e.text);
 
 /** N computers on copies of one vault folder (as two-computers.ts, for any number). */
 async function computers(n: number, v1 = false, before?: (v: Vault) => Promise<void>): Promise<{ vs: Vault[]; sync: (...which: number[]) => Promise<void> }> {

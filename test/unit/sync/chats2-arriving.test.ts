@@ -11,22 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Conversations } from '../../../electron/core/chat/conversations';
-import type { StoredConversation } from '../../../electron/core/chat/conversation-values';
 import { carry, twoComputers } from './two-computers';
+import { turn } from './turns';
 
 let root: string;
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-chats2-arriving-'));
 });
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
-
-const turn = (said: string) => (c: StoredConversation): StoredConversation => ({
-  ...c,
-  updated: Date.now(),
-  turnStarts: [...(c.turnStarts ?? []), c.messages.length],
-  messages: [...c.messages, { role: 'user', content: said }, { role: 'assistant', content: [{ type: 'text', text: `re: ${said}` }] }],
-  transcript: [...c.transcript, { role: 'user', text: said, at: 1 }, { role: 'assistant', text: `re: ${said}`, at: 2, tools: [] }],
-});
 
 it('a save on one computer succeeds while the head of another computer conversation is still arriving, and the list keeps that conversation', async () => {
   const { va, vb, sync } = await twoComputers(root);

@@ -16,6 +16,7 @@ import { Conversations } from '../../../electron/core/chat/conversations';
 import type { StoredConversation } from '../../../electron/core/chat/conversation-values';
 import type { Vault } from '../../../electron/core/vault/vault';
 import { twoComputers } from './two-computers';
+import { said, turn } from './turns';
 
 let root: string;
 beforeEach(async () => {
@@ -24,17 +25,6 @@ beforeEach(async () => {
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
 const ID = '00000000000000c1';
-
-/** One exchange, as a turn saves it: the user's words and the reply, in the API history and the transcript. */
-const turn = (said: string) => (c: StoredConversation): StoredConversation => ({
-  ...c,
-  updated: Date.now(),
-  turnStarts: [...(c.turnStarts ?? []), c.messages.length],
-  messages: [...c.messages, { role: 'user', content: said }, { role: 'assistant', content: [{ type: 'text', text: `re: ${said}` }] }],
-  transcript: [...c.transcript, { role: 'user', text: said, at: 1 }, { role: 'assistant', text: `re: ${said}`, at: 2, tools: [] }],
-});
-
-const said = (c: StoredConversation | undefined) => (c?.transcript ?? []).filter((e) => e.role === 'user').map((e) => e.text);
 
 /** The conversation as a computer reads it; checked to be whole: every turn start points at its user message. */
 async function read(v: Vault): Promise<StoredConversation | undefined> {
