@@ -54,6 +54,9 @@ export interface HandlerContext {
   follow?: FollowTimes;
 }
 
+/** The failures of following vault.json that end a session (vault2.ts `followHeader`): the app then locks. */
+const HEADER_LOST = new Set(['errors:vault.keysChanged', 'errors:header.modified', 'errors:vault.wentBack']);
+
 /** How long a lock waits for the turns it stopped to save what they have; past it the lock goes ahead. */
 export const LOCK_WAITS_FOR_TURNS_MS = 10_000;
 
@@ -136,7 +139,7 @@ export class AppSession {
             } catch (e) {
               // vault.json changed under it in a way the session cannot follow (other keys, not ours, gone back): the
               // app locks as always (turns saved, drafts kept in the vault), and the unlock says what is wrong.
-              if (e instanceof VaultError && ['LOCKED', 'DAMAGED', 'ROLLED_BACK'].includes(e.code)) await this.lock('system');
+              if (e instanceof VaultError && HEADER_LOST.has(e.key ?? '')) await this.lock('system');
               throw e;
             }
             // Conversations, settings and the computers listed may have changed too: the window reads them again.

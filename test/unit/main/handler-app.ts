@@ -20,7 +20,7 @@ export async function closeApps(): Promise<void> {
 }
 
 /** A created, unlocked vault's handlers; `call` throws the error a window would get. Events main sends are in `emitted`. */
-export async function handlerApp(prefix = 'mnemo-app-') {
+export async function handlerApp(prefix = 'mnemo-app-', more: Partial<Parameters<typeof createHandlers>[0]> = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
   const fake: FakeAnthropic = await startFakeAnthropic();
   const emitted: Array<{ event: EventName; payload: unknown }> = [];
@@ -34,6 +34,7 @@ export async function handlerApp(prefix = 'mnemo-app-') {
     pickDirectory: async () => undefined,
     pickSaveFile: async () => undefined,
     emit: (event, payload) => void emitted.push({ event, payload }),
+    ...more,
   });
   cleanup.push(async () => {
     await made.session.close();
