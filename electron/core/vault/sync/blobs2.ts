@@ -47,11 +47,14 @@ export class BlobIndex {
     private readonly epoch: string,
   ) {}
 
-  /** Notes where a blob lies (a place already known is not added twice). */
+  /**
+   * Notes where a blob lies (a place already known is not added twice). The length counts: a place guessed from a pack
+   * seen before all of it had arrived (`fromPacks`) must not hide the true one a checkpoint names later.
+   */
   add(id: string, p: Place): void {
     const list = this.places.get(id);
     if (!list) this.places.set(id, [p]);
-    else if (!list.some((q) => q.dev === p.dev && q.file === p.file && q.off === p.off)) list.push(p);
+    else if (!list.some((q) => q.dev === p.dev && q.file === p.file && q.off === p.off && q.len === p.len)) list.push(p);
   }
 
   /** Forgets every place in a device's file (it was removed). */
