@@ -404,6 +404,12 @@ export class HeaderFile {
     const previous = Math.max(this.header.counter ?? 0, next.counter ?? 0);
     const sealed = sealHeader(next, vmk, keepCounter && this.header.counter !== undefined ? this.header.counter - 1 : previous);
     const bytes = serializeHeader(sealed);
+    const [was, now] = [seenOf(before), seenOf(sealed)];
+    if (this.multi && was && now && was.salt !== now.salt) {
+      // Said first: if the write below fails after vault.json is replaced, either passphrase is one the user gave here.
+      const seen = await this.hwm.headerSeen();
+      await this.hwm.noteHeader({ ...was, typed: now.salt, typedBefore: seen?.typed ?? seen?.salt ?? was.salt });
+    }
     try {
       await io('errors:io.action.writeHeader', () => writeFileDurable(this.fs, path.join(this.dir, HEADER_FILE), bytes));
     } finally {
@@ -414,7 +420,7 @@ export class HeaderFile {
     // The passphrase just set is the one this session's user knows now.
     if (this.multi && this.unlockedWith) this.unlockedWith = sealed;
     // A new passphrase slot is one the user just set here; the same one (the upgrade to format 2) changes nothing they know.
-    await this.remember(seenOf(sealed)?.salt !== seenOf(before)?.salt);
+    await this.remember(now?.salt !== was?.salt);
   }
 
   /** True when vault.json on disk still carries a MAC that authenticates under `vmk`. */

@@ -28,6 +28,8 @@ export interface HeaderSeen {
   salt?: string;
   /** The passphrase salt this computer's user last unlocked with or set here: another means it was changed elsewhere. */
   typed?: string;
+  /** While a passphrase change made here is being written: the salt before it (either passphrase is the user's). */
+  typedBefore?: string;
 }
 
 /** What to remember of a header: its counter, MAC and passphrase KDF cost (undefined for a header without a MAC). */
@@ -177,7 +179,7 @@ export class HighWaterMark {
   async headerSeen(): Promise<HeaderSeen | undefined> {
     try {
       const r = JSON.parse(await fs.readFile(this.headerFile, 'utf8')) as Partial<HeaderSeen>;
-      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string' && [r.salt, r.typed].every((x) => x === undefined || typeof x === 'string');
+      const ok = ['counter', 'opslimit', 'memlimit'].every((k) => Number.isInteger(r[k as keyof HeaderSeen])) && typeof r.mac === 'string' && typeof r.digest === 'string' && [r.salt, r.typed, r.typedBefore].every((x) => x === undefined || typeof x === 'string');
       return ok ? (r as HeaderSeen) : undefined;
     } catch {
       return undefined;

@@ -562,7 +562,8 @@ it('killed at every file-system call of following crossed copies (ingest): the w
 // folder sync failed, or the app was killed before it remembered the header: hwm.ts) leaves the new passphrase in
 // force while the user was told the change failed; the old passphrase is then refused as "changed on another
 // computer", which points the user at a computer that changed nothing.
-finding('a passphrase change here that failed after writing vault.json is not reported as one made on another computer', async () => {
+// Fixed: the new passphrase is noted as the user's (hwm.ts typed, with the one before as typedBefore) before vault.json is written.
+it('a passphrase change here that failed after writing vault.json is not reported as one made on another computer', async () => {
   const [, b] = await two();
   await b.v.close();
   const k = killingFs();

@@ -137,10 +137,10 @@ export async function keepOnly(dir: string, fsx: VaultFs, winner: HeaderCopy, ou
  * user last gave here: set on another computer since, or at the same time as here and won (hwm.ts `typed`).
  */
 export const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean => {
-  const known = seen?.typed ?? seen?.salt;
-  if (!seen || !known || (h.counter ?? 0) < seen.counter) return false;
+  const known = [seen?.typed ?? seen?.salt, seen?.typedBefore].filter((x) => x !== undefined);
+  if (!seen || !known.length || (h.counter ?? 0) < seen.counter) return false;
   const pass = h.slots.find((s) => s.type === 'passphrase');
-  return pass?.type === 'passphrase' && pass.kdf.salt !== known;
+  return pass?.type === 'passphrase' && !known.includes(pass.kdf.salt);
 };
 
 /** The passphrase typed opens an older header: it was replaced on another computer. */
