@@ -38,7 +38,14 @@ export function PassphraseField({ label, value, onChange, autoComplete, autoFocu
     const el = input.current;
     const at = caret.current;
     caret.current = undefined;
-    if (el && at && document.activeElement === el) el.setSelectionRange(at.start, at.end);
+    if (!el || !at || document.activeElement !== el) return;
+    el.setSelectionRange(at.start, at.end);
+    // Some Chromium versions (150) reset it once more after the change is laid out, to the start: put back then too,
+    // only from that reset (a caret the user has moved since is left alone).
+    const frame = requestAnimationFrame(() => {
+      if (document.activeElement === el && el.selectionStart === 0 && el.selectionEnd === 0 && (at.start !== 0 || at.end !== 0)) el.setSelectionRange(at.start, at.end);
+    });
+    return () => cancelAnimationFrame(frame);
   }, [shown]);
 
   const setRefs = (el: HTMLInputElement | null) => {

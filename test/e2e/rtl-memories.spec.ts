@@ -19,9 +19,18 @@ const HE_FILE = 'רשימה v2.md';
 
 /** Whether the element resolves to right to left: its computed direction and `:dir(rtl)`. */
 const resolved = (el: Locator) => el.evaluate((e) => ({ direction: getComputedStyle(e).direction, rtl: e.matches(':dir(rtl)') }));
-/** The text of a path's segments (its `<bdi>`s) in DOM order, and their left edges on screen. */
+/**
+ * The text of a path's segments (its `<bdi>`s) in DOM order, and where each starts on screen: its first line box (a
+ * segment with a space may wrap in a narrow column; its bounding box would then span both lines and start left of
+ * where it begins).
+ */
 const segments = (path: Locator) =>
-  path.evaluate((e) => [...e.querySelectorAll('bdi')].map((b) => ({ text: b.textContent, left: b.getBoundingClientRect().left, top: b.getBoundingClientRect().top, rtl: b.matches(':dir(rtl)') })));
+  path.evaluate((e) =>
+    [...e.querySelectorAll('bdi')].map((b) => {
+      const first = b.getClientRects()[0] ?? b.getBoundingClientRect();
+      return { text: b.textContent, left: first.left, top: first.top, rtl: b.matches(':dir(rtl)') };
+    }),
+  );
 /** Each segment after the one before it in reading order: further right on the same line, or on a later line (a long path wraps). */
 const inOrder = (parts: { left: number; top: number }[]) => parts.slice(1).every((p, i) => p.top > parts[i]!.top + 1 || (Math.abs(p.top - parts[i]!.top) <= 1 && p.left > parts[i]!.left));
 
