@@ -1,5 +1,5 @@
 /**
- * Conflicts in the review inbox (format 2, docs/sync-design.md §2.4, §12.6): a memory two computers changed at once
+ * Conflicts in the review inbox (format 2, docs/sync-design.md §2.4, §12.7): a memory two computers changed at once
  * (one version won on every computer, the other was kept as a version) and a delete that met an edit on another
  * computer (the edit won). Each is listed until the user marks it reviewed or saves over it (vault/sync/conflicts2.ts).
  *

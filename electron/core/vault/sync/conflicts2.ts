@@ -1,5 +1,5 @@
 /**
- * The conflicts of a format-2 vault as the review inbox lists them (docs/sync-design.md §2.4, §12.6): the view's
+ * The conflicts of a format-2 vault as the review inbox lists them (docs/sync-design.md §2.4, §12.7): the view's
  * `conflicts()` with version numbers instead of vids, the computers involved, an id a mark acknowledges, and the
  * edit conflicts a later write of the user's has settled left out.
  */
