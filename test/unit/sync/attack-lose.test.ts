@@ -232,6 +232,39 @@ for (const [label, skewed, off] of [
   }, 30_000);
 }
 
+it('offline for long with a clock 30 hours behind: C\'s offline setting field, memory edit and turns are all kept after A and B wrote, checkpointed and compacted', async () => {
+  const cs = await computers(3);
+  const [a, b, c] = cs as [Computer, Computer, Computer];
+  skew(c, -30 * HOUR);
+  await note(a.v, '/memories/s.md', 's0');
+  await a.v.internal.putJSON('settings', { theme: 'light', n: 0 });
+  const now = Date.now();
+  await new Conversations(a.v).save({ id: CONV, title: 'T', created: now, updated: now, messages: [], transcript: [] });
+  await syncAll(cs);
+  await note(c.v, '/memories/s.md', 's by c');
+  await c.v.internal.putJSON('settings', { theme: 'dark', n: 0 });
+  await new Conversations(c.v).update(CONV, turn('C1'));
+  for (let i = 1; i <= 8; i++) {
+    const x = i % 2 ? a : b;
+    await note(x.v, '/memories/s.md', `s ${i}`);
+    await x.v.internal.putJSON('settings', { theme: 'light', n: i });
+    await new Conversations(x.v).update(CONV, turn(`X${i}`));
+    await session(x.v).checkpoint();
+    await pair(a, b);
+  }
+  await syncAll(cs);
+  // C then writes again after seeing all: its causally later edit wins although its clock is 30 h behind.
+  await note(c.v, '/memories/s.md', 's by c, last');
+  await syncAll(cs);
+  for (const x of cs) {
+    expect(await x.v.internal.getJSON('settings')).toEqual({ theme: 'dark', n: 8 });
+    expect(await texts(x.v, '/memories/s.md')).toEqual(expect.arrayContaining(['s by c', 's 8', 's by c, last']));
+    expect(await x.v.memory.readFile('/memories/s.md')).toBe('s by c, last');
+    expect(new Set(said(await new Conversations(x.v).get(CONV)))).toEqual(new Set(['C1', 'X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8']));
+    expect(await x.v.verify()).toMatchObject({ ok: true });
+  }
+}, 30_000);
+
 // ---------------------------------------------------------------------------------------------------------------
 // 4. A device restored from an old backup.
 
@@ -402,6 +435,31 @@ it.fails("B's vault folder restored from an older copy and the sync engine carry
   // Today: A has b0 a1 a2 (b1..b3 DAMAGED, b4 missing); B and C have b0 b4 only; C waits on B's gone records for ever.
   const all = ['b0', 'b1', 'b2', 'b3', 'b4', 'a1', 'a2'];
   for (const x of [a2, b2, c]) expect(await have(x, all)).toEqual(all);
+}, 30_000);
+
+it("B's state folder restored from a backup older than its device id: B comes back as a new device and nothing is lost", async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  const sDir = path.join(room.root, 's1');
+  await b.v.close();
+  const old = path.join(room.root, 's1-backup');
+  await fs.cp(sDir, old, { recursive: true }).catch(() => fs.mkdir(old));
+  const b1 = await openAs(1);
+  for (let i = 1; i <= 3; i++) await note(b1.v, `/memories/b${i}.md`, `b${i}`);
+  await note(a.v, '/memories/a1.md', 'a1');
+  await syncAll([a, b1]);
+  const before = await b1.v.internal.device!(false);
+  const b2 = await restart(b1, 1, () => replace(sDir, old));
+  await note(b2.v, '/memories/b4.md', 'b4');
+  await note(b2.v, '/memories/b1.md', 'b1 again');
+  expect(await b2.v.internal.device!(false)).not.toBe(before);
+  await syncAll([a, b2]);
+  for (const x of [a, b2]) {
+    expect(await have(x, ['b1', 'b2', 'b3', 'b4', 'a1'])).toEqual(['b1 again', 'b2', 'b3', 'b4', 'a1']);
+    expect(await texts(x.v, '/memories/b1.md')).toEqual(['b1', 'b1 again']);
+    expect(session(x.v).store.report.forks).toEqual([]);
+    expect(await x.v.verify()).toMatchObject({ ok: true });
+  }
 }, 30_000);
 
 // FINDING (data loss, severe): the same as the vault-folder restore above when the whole computer comes back from one
