@@ -519,3 +519,26 @@ it.fails("B's state folder and vault folder both restored from one old backup: B
     for (const i of [0, 1, 2, 3, 9]) expect(await x.v.memory.readFile(`/memories/b${i}.md`)).toBe(`b${i}`);
   }
 }, 30_000);
+
+// FINDING (data loss, severe; design §7 "a cloned state folder"): a computer set up by copying B's whole profile (its
+// state folder and its vault folder) writes as B's device id. B and the clone each write one memory at the same seq;
+// once the files meet, A and B keep B's record and silently drop the clone's (no fork reported, verify() passes on
+// both); the clone ends up showing neither (its own acknowledged memory is gone from its own view too, and only its
+// verify() fails). Same mechanism as the restored vault folder above: two records at one seq of one device.
+it.fails("a clone of B's state and vault folders writing beside B: both computers' writes are kept everywhere", async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  await b.v.close();
+  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
+  await fs.cp(b.dir, path.join(room.root, 'v2'), { recursive: true });
+  const b1 = await openAs(1);
+  const clone = await openAs(2);
+  await note(b1.v, '/memories/from-b.md', 'b');
+  await note(clone.v, '/memories/from-clone.md', 'clone');
+  await syncAll([a, b1, clone]);
+  const forks = [a, b1, clone].map((x) => session(x.v).store.report.forks.length);
+  for (const x of [a, b1, clone]) expect(await have(x, ['b0', 'from-b', 'from-clone'])).toEqual(['b0', 'b', 'clone']);
+  expect(forks.every((n) => n > 0)).toBe(true);
+}, 30_000);
