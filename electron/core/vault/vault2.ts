@@ -237,7 +237,10 @@ export async function ingest2(s: SyncSession, hf: HeaderFile, readOnly: boolean,
   if (!readOnly) await s.store.ack();
   await followHeader(s, hf, lock);
   const before = shownHeads(s.view);
-  if (await s.ingest()) {
+  const applied = await s.ingest();
+  // This computer's own files were put back from an older copy while it was open: go on past what came back.
+  if (s.store.overtaken && !readOnly) await s.store.resumeOwn();
+  if (applied) {
     s.arrivals++;
     for (const change of changesBetween(before, s.view)) s.host.emit(change);
   }

@@ -332,7 +332,8 @@ for (const aWroteAfter of [false, true]) {
 // undefined (reading 'version')" (ops2.ts writeFile: the view ignores the op, stat(p) is undefined). Not acknowledged,
 // so not a loss of acknowledged data, but B cannot save anything until it is reopened (then it takes seq 7 and works),
 // each failed save leaves a forked record in B's journal, and the error is a crash, not a VaultError the UI explains.
-it.fails("B's vault folder restored from an older copy, B opening and syncing before its first write: every write is kept on both", async () => {
+// Fixed: an ingest that finds this device's own seqs at or past its next one (store2.ts `overtaken`) resumes past them first.
+it("B's vault folder restored from an older copy, B opening and syncing before its first write: every write is kept on both", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
   await note(b.v, '/memories/b0.md', 'b0');
@@ -347,7 +348,7 @@ it.fails("B's vault folder restored from an older copy, B opening and syncing be
   await syncAll([a, b2]);
   // B now shows its own b1..b3 again (they came back from A), but its next seq is still the one it took at open.
   expect(await have(b2, ['b0', 'b1', 'b2', 'b3', 'a1'])).toEqual(['b0', 'b1', 'b2', 'b3', 'a1']);
-  expect(session(b2.v).store.nextSeq).toBe(4);
+  expect(session(b2.v).store.nextSeq).toBeGreaterThan(6);
   const saved = await note(b2.v, '/memories/b4.md', 'b4').catch((e: unknown) => e);
   await syncAll([a, b2]);
   expect(saved).not.toBeInstanceOf(TypeError);

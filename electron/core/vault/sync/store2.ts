@@ -199,6 +199,7 @@ export class Store2 {
       }
     });
     this.folders = folders;
+    this.overtaken = this.ownSeen(folders) >= this.nextSeq;
     this.report = await applyVisible(folders, {
       state: this.state,
       own: this.device,
@@ -208,6 +209,26 @@ export class Store2 {
     });
     void this.o.marks.flush();
     return this.report.applied;
+  }
+
+  /**
+   * True after an ingest found a seq of this device at or past the next one it would take: its own files were put
+   * back from an older copy while it was open (a restore), and what it wrote before came back from another computer.
+   * The next write must first take seqs past them (`resumeOwn`), or it would reuse one: a fork.
+   */
+  overtaken = false;
+
+  /** The highest seq of this device in `folders`: its own records, and what every other device's records name. */
+  private ownSeen(folders: ReadonlyMap<string, DeviceFolder>): number {
+    const me = this.device;
+    if (!me) return 0;
+    let seen = 0;
+    for (const [dev, f] of folders) {
+      for (const s of f.segments) {
+        for (const r of s.records) seen = Math.max(seen, dev === me ? (r.seq === undefined ? 0 : r.seq + r.count - 1) : (r.dep[me] ?? 0));
+      }
+    }
+    return seen;
   }
 
   /**
@@ -229,6 +250,7 @@ export class Store2 {
     }
     if (seen > max) this.notices.push(m('errors:notice.ownFilesOlder'));
     this.nextSeq = seen + 1;
+    this.overtaken = false;
     // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
     const covered = own.checkpoints.length ? parseInt(own.checkpoints[0]!.slice(2, 14), 16) : 0;
     this.sinceCheckpoint = 0;
