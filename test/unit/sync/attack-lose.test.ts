@@ -44,6 +44,21 @@ const pair = async (a: Computer, b: Computer) => {
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Offline for long.
 
+
+/**
+ * B writes b0 and every computer gets it; B's vault folder is copied (the backup, returned); B writes b1..b3, carried
+ * to `to` (every computer unless given).
+ */
+async function backedUpThenWritten(cs: Computer[], b: Computer, to: Computer[] = cs): Promise<string> {
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  await syncAll(to);
+  return old;
+}
+
 it('offline for long: C writes memories, edits a shared memory, adds turns and changes settings while A and B write, checkpoint and compact for long; all of it is on all three after C returns', async () => {
   const cs = await computers(3);
   const [a, b, c] = cs as [Computer, Computer, Computer];
@@ -297,12 +312,7 @@ for (const aWroteAfter of [false, true]) {
   it.fails(`B's vault folder restored from an older copy of itself (A ${aWroteAfter ? 'wrote' : 'did not write'} after receiving B's newer writes): B's old and new writes are kept everywhere`, async () => {
     const cs = await computers(2);
     const [a, b] = cs as [Computer, Computer];
-    await note(b.v, '/memories/b0.md', 'b0');
-    await syncAll(cs);
-    const old = path.join(room.root, 'b-backup');
-    await fs.cp(b.dir, old, { recursive: true });
-    for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
-    await syncAll(cs);
+    const old = await backedUpThenWritten(cs, b);
     expect(await a.v.memory.readFile('/memories/b3.md')).toBe('b3');
     if (aWroteAfter) {
       await note(a.v, '/memories/a1.md', 'a1');
@@ -336,12 +346,7 @@ for (const aWroteAfter of [false, true]) {
 it("B's vault folder restored from an older copy, B opening and syncing before its first write: every write is kept on both", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
-  await syncAll(cs);
+  const old = await backedUpThenWritten(cs, b);
   await note(a.v, '/memories/a1.md', 'a1');
   await syncAll(cs);
   const b2 = await restart(b, 1, () => replace(b.dir, old));
@@ -366,12 +371,7 @@ it("B's vault folder restored from an older copy, B opening and syncing before i
 it.fails("B's vault folder restored from an older copy, A's newer files arriving before B opens: B is told, takes new seqs, and every write is kept on both", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
-  await syncAll(cs);
+  const old = await backedUpThenWritten(cs, b);
   await note(a.v, '/memories/a1.md', 'a1');
   await syncAll(cs);
   const me = (await a.v.internal.device!(false))!;
@@ -435,12 +435,7 @@ it("B's state folder restored from an old backup (same device id, older marks): 
 it.fails("B's vault folder restored from an older copy and the sync engine carrying the restore to A (B's newer files replaced and removed there): what A applied stays readable and all three converge again", async () => {
   const cs = await computers(3);
   const [a, b, c] = cs as [Computer, Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
-  await syncAll([a, b]);
+  const old = await backedUpThenWritten(cs, b, [a, b]);
   expect(await a.v.memory.readFile('/memories/b3.md')).toBe('b3');
   // A writes and checkpoints after receiving them (as every close does in the app).
   await note(a.v, '/memories/a1.md', 'a1');
