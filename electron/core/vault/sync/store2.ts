@@ -222,13 +222,8 @@ export class Store2 {
   private ownSeen(folders: ReadonlyMap<string, DeviceFolder>): number {
     const me = this.device;
     if (!me) return 0;
-    let seen = 0;
-    for (const [dev, f] of folders) {
-      for (const s of f.segments) {
-        for (const r of s.records) seen = Math.max(seen, dev === me ? (r.seq === undefined ? 0 : r.seq + r.count - 1) : (r.dep[me] ?? 0));
-      }
-    }
-    return seen;
+    const own = folders.get(me);
+    return Math.max(own ? topSeq(own) : 0, seenBy(folders, me));
   }
 
   /**
@@ -240,14 +235,9 @@ export class Store2 {
   async resumeOwn(): Promise<void> {
     const me = this.device!;
     const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
-    let max = this.state.frontier.get(me) ?? 0;
-    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) max = Math.max(max, r.seq + r.count - 1);
+    let max = Math.max(this.state.frontier.get(me) ?? 0, topSeq(own));
     for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
-    let seen = max;
-    for (const [dev, f] of this.folders) {
-      if (dev === me) continue;
-      for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
-    }
+    const seen = Math.max(max, seenBy(this.folders, me));
     if (seen > max) this.notices.push(m('errors:notice.ownFilesOlder'));
     this.nextSeq = seen + 1;
     this.overtaken = false;
@@ -307,6 +297,23 @@ export class Store2 {
     this.journal = undefined;
     await this.blobs.v1?.store.close();
   }
+}
+
+/** The highest seq of the records in a device's own folder (0 if none). */
+function topSeq(own: DeviceFolder): number {
+  let top = 0;
+  for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) top = Math.max(top, r.seq + r.count - 1);
+  return top;
+}
+
+/** The highest seq of device `me` that another device's records name (they depend on it: they saw it). */
+function seenBy(folders: ReadonlyMap<string, DeviceFolder>, me: string): number {
+  let seen = 0;
+  for (const [dev, f] of folders) {
+    if (dev === me) continue;
+    for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
+  }
+  return seen;
 }
 
 export const newerBuild = (): VaultError =>
