@@ -170,9 +170,22 @@ export class SimDevice {
     this.vault = undefined;
     this.replica.sim = new SimFs(this.root, img);
     this.crashes++;
-    // Its last writes go to the disk that was cut off, and it lets the device lock go as a dead process would.
+    // Its last writes go to the disk that was cut off, and it lets the device lock go as a dead process would. Its state
+    // folder is on the real disk: what the dead process would have written there (its marks) is put back as it was.
+    const marks = await this.marks();
     await old?.close().catch(() => undefined);
+    for (const file of (await this.marks()).keys()) if (!marks.has(file)) await fs.rm(file);
+    for (const [file, bytes] of marks) await fs.writeFile(file, bytes);
     await this.open(recoveryKey);
+  }
+
+  /** The per-device marks files of the state folder, by path (store2.ts notes its own writes there). */
+  private async marks(): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    for (const name of await fs.readdir(this.stateDir).catch(() => [] as string[])) {
+      if (name.endsWith('.devices')) out.set(path.join(this.stateDir, name), await fs.readFile(path.join(this.stateDir, name)));
+    }
+    return out;
   }
 
   /** This device's id for the vault, once it has one. */

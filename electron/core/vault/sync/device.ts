@@ -59,9 +59,10 @@ export async function loadDevice(stateDir: string, vaultId: string, fsx: VaultFs
  * Call with the device lock held (`<stateDir>/locks/<vaultId>.lock`, stage 3):
  * two processes minting at once would otherwise each keep their own id.
  */
-export async function ensureDevice(stateDir: string, vaultId: string, fsx: VaultFs = nodeFs, now: () => number = Date.now): Promise<{ device: DeviceRecord; minted: boolean }> {
+export async function ensureDevice(stateDir: string, vaultId: string, fsx: VaultFs = nodeFs, now: () => number = Date.now, left?: string): Promise<{ device: DeviceRecord; minted: boolean }> {
   const known = await loadDevice(stateDir, vaultId, fsx);
-  if (known) return { device: known, minted: false };
+  // `left`: an id this device no longer writes as (its own files went back, store2.ts `rehome`): replaced by a new one.
+  if (known && known.id !== left) return { device: known, minted: false };
   const device: DeviceRecord = { id: toHex(randomBytes(16)), created: Math.floor(now()) };
   const file = deviceFile(stateDir, vaultId);
   await io('errors:io.action.saveDevice', async () => {

@@ -16,7 +16,7 @@ import type { VaultFile, VaultFs } from '../fsio';
 import { DEVICES_DIR, deviceDir, newName } from './layout';
 import type { Op2, RecordMeta } from './op';
 import { SEG2_HEADER, type SegmentCodec2, type SegmentId } from './records2';
-import type { FileScan } from './scan';
+import { recordTag, type FileScan } from './scan';
 
 /** Records and bytes per segment (§1: small, for the sync engines). */
 export const SEGMENT_RECORDS = 256;
@@ -37,6 +37,8 @@ export interface Placed {
   file: string;
   pos: number;
   blobAt: number;
+  /** The record's tag (scan.ts `recordTag`). */
+  tag: string;
 }
 
 export class OwnJournal {
@@ -142,12 +144,13 @@ export class OwnJournal {
       const dep: Record<string, number> = {};
       for (const [dev, n] of frontier) if (dev !== this.device && open.dep?.get(dev) !== n) dep[dev] = n;
       const full: RecordMeta = { ...meta, ...(Object.keys(dep).length ? { dep } : {}) } as RecordMeta;
-      const { bytes, blobAt } = this.codec.encode(this.seg(open.name), open.size, full, blob);
+      const pos = open.size;
+      const { bytes, blobAt } = this.codec.encode(this.seg(open.name), pos, full, blob);
       await this.write(open, bytes);
       open.dep = new Map([...(open.dep ?? []), ...Object.entries(dep)]);
       open.lastAck = meta.op.t === 'ack';
       this.appended++;
-      return { file: open.name, pos: open.size - bytes.length, blobAt };
+      return { file: open.name, pos, blobAt, tag: recordTag(bytes.subarray(12, blobAt - pos)) };
     });
   }
 

@@ -157,7 +157,7 @@ export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Ar
         file: seg.name,
         pos: item.pos,
         end: item.next,
-        tag: toHex(hash(bytes.subarray(item.pos + 12, sealedEnd))).slice(0, 16),
+        tag: recordTag(bytes.subarray(item.pos + 12, sealedEnd)),
         confirmed: false,
         dep: { ...dep },
         blobAt: 'b' in item.meta.op ? item.blobAt : undefined,
@@ -168,3 +168,6 @@ export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Ar
   out.records.forEach((r, i) => (r.confirmed = i < out.records.length - 1 || out.torn));
   return out;
 }
+
+/** A record's tag, from its sealed metadata: what tells two records at one seq apart (marks.ts). */
+export const recordTag = (sealed: Uint8Array): string => toHex(hash(sealed)).slice(0, 16);

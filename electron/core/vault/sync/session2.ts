@@ -107,7 +107,7 @@ export class SyncSession {
     if (this.host.readOnly) throw readOnlyError();
     if (this.store.report.newer) throw newerBuild();
     if (!this.store.device) {
-      const { device } = await ensureDevice(this.host.stateDir, this.host.vaultId);
+      const { device } = await ensureDevice(this.host.stateDir, this.host.vaultId, undefined, undefined, this.store.left);
       await this.store.becomeDevice(device.id);
       await this.refresh();
     }

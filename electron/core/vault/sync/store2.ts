@@ -25,7 +25,7 @@ import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
 import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
-import { applyVisible, type IngestReport } from './visible';
+import { applyVisible, ownForkLine, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
 export interface Store2Options {
@@ -154,6 +154,7 @@ export class Store2 {
    * device's own temp files, and only when writing.
    */
   async load(v1: SyncState | undefined): Promise<void> {
+    this.v1State = v1;
     if (v1) joinInto(this.state, v1);
     const me = this.device;
     if (me && !this.o.readOnly) {
@@ -199,6 +200,7 @@ export class Store2 {
       }
     });
     this.folders = folders;
+    const replaced = this.ownReplaced(folders);
     this.overtaken = this.ownSeen(folders) >= this.nextSeq;
     this.report = await applyVisible(folders, {
       state: this.state,
@@ -207,8 +209,44 @@ export class Store2 {
       clock: this.clock,
       joinCheckpoint: (dev, need) => this.joinCheckpoint(dev, need),
     });
+    if (replaced !== undefined) {
+      this.report.forks.push(ownForkLine(this.device!, replaced));
+      this.report.ownFork = true;
+    }
+    if (this.report.ownFork && this.device && !this.o.readOnly) {
+      this.replacedOwn.push(...this.report.forks.filter((f) => f.startsWith('this computer')));
+      this.notices.push(m('errors:notice.ownReplaced'));
+      await this.rehome();
+      await this.rebuild();
+    }
+    for (const f of this.replacedOwn) if (!this.report.forks.includes(f)) this.report.forks.push(f);
     void this.o.marks.flush();
     return this.report.applied;
+  }
+
+  /** The tag of each own record in the own folder, as this process first saw or wrote it (`ownReplaced`). */
+  private ownTags = new Map<number, string>();
+
+  /**
+   * The first own seq whose record in the own folder is no longer the one this process saw or wrote there: another
+   * copy of this computer's vault wrote under its id and the sync engine kept that copy's file (a clone, or a whole
+   * computer restored from a backup that wrote before the others' files reached it).
+   */
+  private ownReplaced(folders: ReadonlyMap<string, DeviceFolder>): number | undefined {
+    const own = this.device ? folders.get(this.device) : undefined;
+    if (!own) return undefined;
+    const next = new Map<number, string>();
+    let replaced: number | undefined;
+    for (const s of own.segments) {
+      for (const r of s.records) {
+        if (r.seq === undefined) continue;
+        const was = this.ownTags.get(r.seq);
+        if (was !== undefined && was !== r.tag) replaced ??= r.seq;
+        next.set(r.seq, was ?? r.tag);
+      }
+    }
+    this.ownTags = next;
+    return replaced;
   }
 
   /**
@@ -237,8 +275,12 @@ export class Store2 {
     const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
     let max = Math.max(this.state.frontier.get(me) ?? 0, topSeq(own));
     for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
-    const seen = Math.max(max, seenBy(this.folders, me));
-    if (seen > max) this.notices.push(m('errors:notice.ownFilesOlder'));
+    // What this computer wrote before, as its state folder remembers it (`marks`), and as the other computers saw it.
+    const seen = Math.max(max, seenBy(this.folders, me), this.o.marks.get(me)?.seq ?? 0);
+    if (seen > max) {
+      this.notices.push(m('errors:notice.ownFilesOlder'));
+      if (!this.o.readOnly) return this.rehome();
+    }
     this.nextSeq = seen + 1;
     this.overtaken = false;
     // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
@@ -254,6 +296,44 @@ export class Store2 {
     const segs = own.segments.filter((x) => x.size > 0).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
     await this.journal.resume(segs.at(-1));
   }
+
+  /**
+   * This computer's own files are older than what it wrote before (§7): its vault folder was put back from a backup
+   * or an old disk image. Writing on under its id would take seqs again that its lost files used, or leave a gap its
+   * own view could never fill. So it writes nothing more as that id: the old id becomes another computer's, read as
+   * any other (what it wrote comes back from the computers that have it), and the next write mints a new id
+   * (`left` says which one not to take again).
+   */
+  private async rehome(): Promise<void> {
+    this.left = this.device;
+    this.device = undefined;
+    this.ownTags.clear();
+    this.overtaken = false;
+    await this.journal?.close();
+    this.journal = undefined;
+  }
+
+  /** The v1 part's state, as loaded (`rebuild`). */
+  private v1State: SyncState | undefined;
+
+  /**
+   * The state again from the files alone, after this device found its own records replaced by another copy's
+   * (`ownReplaced`): what it had applied of its own branch is in no file any more, and ops written on it would name
+   * versions that mean something else on every other computer. The fork stays reported.
+   */
+  private async rebuild(): Promise<void> {
+    this.state = emptyState();
+    if (this.v1State) joinInto(this.state, this.v1State);
+    this.learnt.clear();
+    await this.ingest();
+    this.report.applied = Math.max(1, this.report.applied);
+  }
+
+  /** What `verify` says, for the rest of this session, of own records found replaced (`ownReplaced`). */
+  private readonly replacedOwn: string[] = [];
+
+  /** The id this computer wrote as until it found its own files older than what it had written (`rehome`). */
+  left: string | undefined;
 
   /** Starts this device's own journal (its first write in this vault: the device id was just minted). */
   async becomeDevice(device: string): Promise<void> {
@@ -277,6 +357,11 @@ export class Store2 {
     const h = count ? this.clock.tick() : this.clock.current();
     const at = Math.floor(this.now());
     const placed = await j.append({ ...(count ? { s: seq } : {}), h, at, op }, this.state.frontier, seq, blob);
+    // Remembered in the state folder: a vault folder later put back from an older copy is told by it (`resumeOwn`).
+    if (count) {
+      this.o.marks.note(this.device, seq + count - 1, placed.tag);
+      this.ownTags.set(seq, placed.tag);
+    }
     if ('b' in op) this.blobs.add(op.b.id, { dev: this.device, file: placed.file, off: placed.blobAt, len: op.b.len });
     joinInto(this.state, opState({ dev: this.device, seq, h, at }, op, this.state.frontier));
     this.nextSeq += count;
@@ -288,6 +373,7 @@ export class Store2 {
   async ack(): Promise<void> {
     if (!this.journal || this.o.readOnly) return;
     await this.journal.ack(this.clock.current(), Math.floor(this.now()), this.state.frontier, this.nextSeq);
+    void this.o.marks.flush();
   }
 
   /** Closes the own journal (its last records confirmed first when writable and `ack`: only while the lock is held). */
@@ -295,6 +381,7 @@ export class Store2 {
     if (ack && this.journal && !this.o.readOnly) await this.ack().catch(() => undefined);
     await this.journal?.close();
     this.journal = undefined;
+    await this.o.marks.flush();
     await this.blobs.v1?.store.close();
   }
 }

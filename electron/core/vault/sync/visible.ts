@@ -28,6 +28,8 @@ export interface IngestReport {
   damage: string[];
   rollback: string[];
   forks: string[];
+  /** This device's own id was written by another copy of it (`ownFork`). */
+  ownFork?: true;
   /** A record of a shape this build does not know: a newer build wrote it. */
   newer: boolean;
 }
@@ -119,7 +121,7 @@ function classify(dev: string, f: DeviceFolder, chain: Map<number, RecInfo[]>, h
     report.damage.push(...s.damage);
     if (s.unknown) report.newer = true;
   }
-  if (own) return;
+  if (own) return ownFork(dev, chain, host, report);
   const wait = (what: string) => report.waiting.push({ device: dev, what });
   const n = (host.state.frontier.get(dev) ?? 0) + 1;
   const cands = chain.get(n);
@@ -146,6 +148,29 @@ function classify(dev: string, f: DeviceFolder, chain: Map<number, RecInfo[]>, h
       if (r.seq! <= mark.seq && mark.seq < r.seq! + r.count && r.confirmed) at.push(r);
     }
   }
-  if (maxAvail < mark.seq) report.rollback.push(`device ${short(dev)}: its files went back from seq ${mark.seq} to ${maxAvail} (restored from an older copy?); what it wrote before is still kept here`);
+  if (maxAvail < mark.seq) {
+    // Kept here when this device applied it; not when this is the device whose own folder went back (store2.ts `rehome`).
+    const kept = (host.state.frontier.get(dev) ?? 0) >= mark.seq ? 'what it wrote before is still kept here' : `what it wrote after seq ${maxAvail} is not here (another computer may still have it)`;
+    report.rollback.push(`device ${short(dev)}: its files went back from seq ${mark.seq} to ${maxAvail} (restored from an older copy?); ${kept}`);
+  }
   if (at.some((r) => r.tag !== mark.tag)) report.forks.push(`device ${short(dev)}: a different record at seq ${mark.seq} than the one applied here (a restored or cloned computer)`);
 }
+
+/**
+ * This device's own record at the seq its state folder last noted, replaced by a different one: another copy of this
+ * computer's vault (a clone, or the same backup restored twice) wrote under its id, and the sync engine kept that
+ * file. Reported; store2.ts then writes on under a new id.
+ */
+function ownFork(dev: string, chain: Map<number, RecInfo[]>, host: VisibleHost, report: IngestReport): void {
+  const mark = host.marks.get(dev);
+  if (!mark) return;
+  const at = [...chain.values()].flat().filter((r) => r.seq! <= mark.seq && mark.seq < r.seq! + r.count);
+  if (at.length && !at.some((r) => r.tag === mark.tag)) {
+    report.forks.push(ownForkLine(dev, mark.seq));
+    report.ownFork = true;
+  }
+}
+
+/** What `verify` says of this device's own record at `seq` replaced by another copy of it. */
+export const ownForkLine = (dev: string, seq: number): string =>
+  `this computer (device ${short(dev)}): its record at seq ${seq} was replaced by a different one (another copy of this computer's vault wrote under its id: a clone, or a restore); what that record held is lost here unless another computer has it; it writes on as a new computer`;
