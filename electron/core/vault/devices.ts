@@ -102,3 +102,16 @@ export async function forgetDevice2(s: SyncSession, id: string): Promise<void> {
   if (d.forgotten) return;
   await s.commit({ t: 'retire', dev: id });
 }
+
+/**
+ * This computer went on under a new id (store2.ts `rehome`: its own files went back, or another copy of it wrote under
+ * its id): the old id is forgotten, as it will never write again (the others stop waiting for it), and a name the user
+ * gave it carries over. Said with the first write under the new id.
+ */
+export async function succeed2(s: SyncSession, old: string): Promise<void> {
+  const me = s.store.device;
+  if (!me || !s.store.state.devices.has(old)) return;
+  const label = shown(s.view.kv.register(labelKey(old), 'newest'));
+  if (label && !shown(s.view.kv.register(labelKey(me), 'newest'))) await s.commit(regOp(s.view, labelKey(me), label));
+  if (!isRetired(s.store.state, old)) await s.commit({ t: 'retire', dev: old });
+}

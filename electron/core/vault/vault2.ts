@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deriveSubkey, sameBytes, SUBKEY, wipe } from './crypto';
-import { nameKey } from './devices';
+import { nameKey, succeed2 } from './devices';
 import { keysChanged, wentBack } from './catchup';
 import { io } from './files';
 import type { VaultFs } from './fsio';
@@ -213,6 +213,8 @@ const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
  * write it (a full disk) keeps no one out: the first change then says it, or fails.
  */
 export async function announce2(s: SyncSession): Promise<void> {
+  // A computer gone on under a new id: the old name may arrive after its first write (succeed2 writes only what is missing).
+  if (!s.host.readOnly && s.store.left && s.store.device) await succeed2(s, s.store.left).catch(() => undefined);
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
   // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).

@@ -344,17 +344,25 @@ it("B's vault folder restored from an older copy, B opening and syncing before i
   const [a, b] = cs as [Computer, Computer];
   const old = await backedUpThenWritten(cs, b);
   await note(a.v, '/memories/a1.md', 'a1');
+  const was = await b.v.internal.device!(false);
+  await a.v.renameDevice(was!, 'Laptop');
   await syncAll(cs);
   const b2 = await restart(b, 1, () => replace(b.dir, old));
   await syncAll([a, b2]);
   // B now shows its own b1..b3 again (they came back from A); it writes on under a new id, never at a seq used before.
   expect(await have(b2, ['b0', 'b1', 'b2', 'b3', 'a1'])).toEqual(['b0', 'b1', 'b2', 'b3', 'a1']);
-  const was = session(b2.v).store.left;
-  expect(was).toBeDefined();
+  expect(session(b2.v).store.left).toBe(was);
   const saved = await note(b2.v, '/memories/b4.md', 'b4').catch((e: unknown) => e);
   await syncAll([a, b2]);
   expect(saved).not.toBeInstanceOf(TypeError);
-  expect(await b2.v.internal.device!(false)).not.toBe(was);
+  const now = await b2.v.internal.device!(false);
+  expect(now).not.toBe(was);
+  // The list shows one Laptop: the old id forgotten (it never writes again), the name the user gave carried over.
+  for (const x of [a, b2]) {
+    const list = await x.v.devices();
+    expect(list.find((d) => d.id === was)).toMatchObject({ forgotten: true });
+    expect(list.find((d) => d.id === now)).toMatchObject({ name: 'Laptop', forgotten: false });
+  }
   for (const x of [a, b2]) expect(await have(x, ['b0', 'b1', 'b2', 'b3', 'b4', 'a1'])).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'a1']);
 }, 30_000);
 

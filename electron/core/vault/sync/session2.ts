@@ -11,6 +11,7 @@
 import { fromUtf8, wipe } from '../crypto';
 import type { StoreKeys } from '../blobs';
 import { ensureDevice } from './device';
+import { succeed2 } from '../devices';
 import { readOnlyError, type VaultChange } from '../types';
 import { forgetOp } from './build';
 import { checkpoint2 } from './compact2';
@@ -107,9 +108,11 @@ export class SyncSession {
     if (this.host.readOnly) throw readOnlyError();
     if (this.store.report.newer) throw newerBuild();
     if (!this.store.device) {
-      const { device } = await ensureDevice(this.host.stateDir, this.host.vaultId, undefined, undefined, this.store.left);
+      const left = this.store.left;
+      const { device } = await ensureDevice(this.host.stateDir, this.host.vaultId, undefined, undefined, left);
       await this.store.becomeDevice(device.id);
       await this.refresh();
+      if (left) await succeed2(this, left);
     }
     if (this.host.needsUpgrade()) {
       // Own folder first: a crash before vault.json is rewritten leaves a folder a v1 reader ignores, finished at the next write.
