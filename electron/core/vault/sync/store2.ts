@@ -13,19 +13,19 @@ import path from 'node:path';
 import type { StoreKeys } from '../blobs';
 import { io, readIfExists } from '../files';
 import type { VaultFs } from '../fsio';
-import { readOnlyError, VaultError } from '../types';
+import { readOnlyError, VaultError, type Provenance } from '../types';
 import { BlobIndex } from './blobs2';
 import { openCheckpoint, type Checkpoint } from './ckpt2';
-import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } from './crdt';
-import { Clock, type Hlc } from './hlc';
-import { formatVid, type Vid } from './ids';
+import { emptyState, joinInto, maxStamp, noteSeen, opState, type PathRec, type SyncState, type VersionRec } from './crdt';
+import { Clock, compareHlc, type Hlc } from './hlc';
+import { formatVid, parseVid, type Vid } from './ids';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
 import { deviceDir, listDevices, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
-import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
-import { applyVisible, ownForkLine, type IngestReport } from './visible';
+import { FolderScanner, type DeviceFolder, type FileScan, type RecInfo } from './scan';
+import { applyVisible, ownForkLine, replacedAt, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
 export interface Store2Options {
@@ -181,7 +181,8 @@ export class Store2 {
     }
     await this.ingest();
     this.clock = new Clock(maxStamp(this.state), this.now);
-    if (me) await this.resumeOwn();
+    // (Not when the ingest found this computer's records replaced by another copy's: it then writes on under a new id.)
+    if (this.device) await this.resumeOwn();
   }
 
   /**
@@ -202,7 +203,7 @@ export class Store2 {
     this.folders = folders;
     const replaced = this.ownReplaced(folders);
     this.overtaken = this.ownSeen(folders) >= this.nextSeq;
-    this.report = await applyVisible(folders, {
+    this.report = await applyVisible(this.withoutDropped(folders), {
       state: this.state,
       own: this.device,
       marks: this.o.marks,
@@ -216,6 +217,12 @@ export class Store2 {
     if (this.report.ownFork && this.device && !this.o.readOnly) {
       this.replacedOwn.push(...this.report.forks.filter((f) => f.startsWith('this computer')));
       this.notices.push(m('errors:notice.ownReplaced'));
+      const me = this.device;
+      const from = replaced ?? this.o.marks.get(me)?.seq ?? this.nextSeq;
+      await this.keepDropped(me, from);
+      for (const [seq, tag] of this.ownTags) if (seq >= from) this.dropped.set(seq, tag);
+      // Its own mark names a record it no longer follows: noted again from what it applies now.
+      this.o.marks.drop(me);
       await this.rehome();
       await this.rebuild();
     }
@@ -235,18 +242,49 @@ export class Store2 {
   private ownReplaced(folders: ReadonlyMap<string, DeviceFolder>): number | undefined {
     const own = this.device ? folders.get(this.device) : undefined;
     if (!own) return undefined;
+    const bySeq = new Map<number, RecInfo[]>();
+    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) bySeq.set(r.seq, [...(bySeq.get(r.seq) ?? []), r]);
     const next = new Map<number, string>();
     let replaced: number | undefined;
-    for (const s of own.segments) {
-      for (const r of s.records) {
-        if (r.seq === undefined) continue;
-        const was = this.ownTags.get(r.seq);
-        if (was !== undefined && was !== r.tag) replaced ??= r.seq;
-        next.set(r.seq, was ?? r.tag);
-      }
+    for (const [seq, cands] of [...bySeq].sort((x, y) => x[0] - y[0])) {
+      const was = this.ownTags.get(seq);
+      next.set(seq, was ?? cands[0]!.tag);
+      if (was !== undefined && replacedAt(cands, was)) replaced ??= seq;
     }
     this.ownTags = next;
     return replaced;
+  }
+
+  /**
+   * Memory texts this computer wrote on the branch it gives way on (own seqs from `from` on), to be written again
+   * under its new id (vault2.ts `announce2`), so they are not lost: the newest version of each memory, at its newest
+   * path, when its bytes can still be read (the other copy's file may have replaced the one that held them). Deletes,
+   * renames, conversations and settings of that branch are not carried over.
+   */
+  redo: { path: string; text: Uint8Array; by?: Provenance }[] = [];
+  /** Of those, how many could not be read. */
+  redoLost = 0;
+
+  private async keepDropped(me: string, from: number): Promise<void> {
+    const newest = new Map<string, VersionRec>();
+    for (const [fid, f] of this.state.files) {
+      for (const [vid, rec] of f.versions) {
+        const at = parseVid(vid);
+        if (at?.dev !== me || at.seq === undefined || at.seq < from) continue;
+        const have = newest.get(fid);
+        if (!have || compareHlc(rec.h, have.h) > 0) newest.set(fid, rec);
+      }
+    }
+    for (const [fid, rec] of newest) {
+      let where: PathRec | undefined;
+      for (const r of this.state.files.get(fid)!.path.values()) if (!where || compareHlc(r.h, where.h) > 0) where = r;
+      if (!where) continue;
+      try {
+        this.redo.push({ path: where.p, text: await this.blobs.read('blobs', rec.b, where.p), ...(rec.w ? { by: rec.w } : {}) });
+      } catch {
+        this.redoLost++;
+      }
+    }
   }
 
   /**
@@ -327,6 +365,35 @@ export class Store2 {
     this.learnt.clear();
     await this.ingest();
     this.report.applied = Math.max(1, this.report.applied);
+  }
+
+  /**
+   * This computer's records, under the id it left, on the branch it gave way on: by seq, their tags. Not applied here
+   * (the other copy's records at those seqs are), and their files removed once what they held is written again.
+   */
+  private readonly dropped = new Map<number, string>();
+
+  /** `folders` without the records of `dropped`. */
+  private withoutDropped(folders: Map<string, DeviceFolder>): Map<string, DeviceFolder> {
+    const f = this.left === undefined ? undefined : folders.get(this.left);
+    if (!f || !this.dropped.size) return folders;
+    const keep = (r: RecInfo) => r.seq === undefined || this.dropped.get(r.seq) !== r.tag;
+    return new Map([...folders, [this.left!, { ...f, segments: f.segments.map((x) => ({ ...x, records: x.records.filter(keep) })) }]]);
+  }
+
+  /**
+   * Removes the segment files that hold only records of `dropped` (this copy wrote them, on the branch it gave way on),
+   * once their memory texts are written again under the new id: the other computers then all follow the other copy's
+   * records, whichever they would have taken first. Best effort.
+   */
+  async removeDropped(): Promise<void> {
+    const left = this.left;
+    const f = left === undefined ? undefined : this.folders.get(left);
+    if (!f || this.o.readOnly) return;
+    for (const x of f.segments) {
+      const ops = x.records.filter((r) => r.seq !== undefined);
+      if (ops.length && ops.every((r) => this.dropped.get(r.seq!) === r.tag)) await this.fs.unlink(path.join(this.folderOf(left!), x.name)).catch(() => undefined);
+    }
   }
 
   /** What `verify` says, for the rest of this session, of own records found replaced (`ownReplaced`). */
