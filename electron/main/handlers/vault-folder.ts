@@ -8,6 +8,7 @@ import path from 'node:path';
 import { m } from '../../core/i18n/message';
 import { folderContents } from '../../core/vault/folder';
 import { nodeFs } from '../../core/vault/fsio';
+import { isInsideVault } from '../../core/transfer';
 import { VaultError } from '../../core/vault/types';
 import type { VaultFolder } from '../../shared/ipc';
 import type { AppSession } from './session';
@@ -42,6 +43,8 @@ export function vaultFolderHandlers(s: AppSession): HandlersFor<'vaultFolder' | 
       });
       if (what === 'headless') throw new VaultError('DAMAGED', m('errors:vaultFolder.headless'));
       if (what === 'other') throw new VaultError('INVALID', m('errors:vaultFolder.notEmpty'));
+      // An empty folder among the open vault's own files (devices/…, say) would put a vault inside a vault.
+      if (what !== 'vault' && dir !== s.dir && (await isInsideVault(s.dir, dir))) throw new VaultError('INVALID', m('errors:vaultFolder.insideVault'));
       // A vault is this computer's choice at once; an empty folder (or one a creation left unfinished) once a vault is made in it.
       await s.moveTo(dir, what === 'vault' ? 'now' : 'onCreate');
       return { outcome: what === 'vault' ? ('vault' as const) : ('empty' as const), folder: folderOf(s) };

@@ -126,6 +126,17 @@ describe('Open a vault…', () => {
     expect(loadVaultFolder(userData)).toBeUndefined();
   });
 
+  it("refuses an empty folder inside the open vault's own folder", async () => {
+    const userData = await tmp('mnemo-ov-');
+    const inside = path.join(vaultDirIn(userData), 'devices', 'empty');
+    const a = app(userData, [inside]);
+    await a.call('vaultCreate', { passphrase: PASS });
+    await fs.mkdir(inside, { recursive: true });
+    await expect(a.call('vaultOpenFolder')).rejects.toMatchObject({ code: 'INVALID', key: 'errors:vaultFolder.insideVault' });
+    expect(a.session.isUnlocked()).toBe(true);
+    expect(await fs.readdir(inside)).toEqual([]);
+  });
+
   it('changes nothing when the picker is cancelled, and shows one picker at a time', async () => {
     const userData = await tmp('mnemo-ov-');
     const a = app(userData);
