@@ -46,9 +46,10 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
   await fs.writeFile(path.join(other, 'notes.txt'), 'not a vault');
   const picker = scriptedPicker([undefined, other, synced]);
   const app: FreshApp = await readyApp({ pickVaultFolder: picker.pick });
-  let second: App | undefined;
+  /** The app started again on the same user-data folder. */
+  const restarted: { app?: App } = {};
   cleanups.push(async () => {
-    await second?.close();
+    await restarted.app?.close();
     await app.cleanup();
   });
   const { page, session } = app;
@@ -91,7 +92,7 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
 
   // Restarted: the same folder is opened, without asking again.
   await app.close();
-  second = await launchApp({ userDataDir: app.userDataDir, pickVaultFolder: picker.pick });
+  const second = (restarted.app = await launchApp({ userDataDir: app.userDataDir, pickVaultFolder: picker.pick }));
   const again = second.page;
   await expect(again.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
   await expect(again.getByRole('group', { name: 'Vault folder' })).toContainText('The vault is in the folder mnemo-vault.');
@@ -112,9 +113,10 @@ test('first run: Open a vault… on an empty synced folder makes the new vault t
   await fs.mkdir(path.join(empty, '.stfolder'));
   const picker = scriptedPicker([empty]);
   const app = await freshApp({ pickVaultFolder: picker.pick });
-  let second: App | undefined;
+  /** The app started again on the same user-data folder. */
+  const restarted: { app?: App } = {};
   cleanups.push(async () => {
-    await second?.close();
+    await restarted.app?.close();
     await app.cleanup();
   });
   const { page } = app;
@@ -131,7 +133,7 @@ test('first run: Open a vault… on an empty synced folder makes the new vault t
   await expect(fs.stat(path.join(app.userDataDir, 'vault'))).rejects.toMatchObject({ code: 'ENOENT' });
 
   await app.close();
-  second = await launchApp({ userDataDir: app.userDataDir });
+  const second = (restarted.app = await launchApp({ userDataDir: app.userDataDir }));
   await expect(second.page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible();
   expect(second.session.dir).toBe(empty);
   await unlock(second.page);
