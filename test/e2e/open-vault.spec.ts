@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Vault } from '../../electron/core/vault/vault';
 import { launchApp, TEST_KDF, type App } from './harness';
-import { createVault, expectAccessible, freshApp, PASSPHRASE, readyApp, unlock, type FreshApp } from './helpers';
+import { createVault, expectAccessible, freshApp, PASSPHRASE, readyApp, shot, unlock, type FreshApp } from './helpers';
 
 const OTHER_PASSPHRASE = 'copper willow 7731 harbour signal drift';
 const cleanups: Array<() => Promise<void>> = [];
@@ -76,6 +76,7 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
   expect(session.dir).toBe(path.join(app.userDataDir, 'vault'));
   expect(await fs.readdir(other)).toEqual(['notes.txt']);
   await expectAccessible(page, 'the settings with a refused vault folder');
+  await shot(page, '70-vault-folder-refused');
 
   // A vault: this one is locked first, and the unlock screen is for the other one, its passphrase field focused.
   await page.keyboard.press('Enter');
@@ -85,6 +86,7 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
   expect(session.isUnlocked()).toBe(false);
   expect(session.dir).toBe(synced);
   await expectAccessible(page, 'the unlock screen of a vault in another folder');
+  await shot(page, '71-unlock-vault-elsewhere');
   await page.keyboard.type(OTHER_PASSPHRASE);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Lock', exact: true })).toBeVisible();
@@ -128,6 +130,7 @@ test('first run: Open a vault… on an empty synced folder makes the new vault t
   await expect(page.getByRole('group', { name: 'Vault folder' })).toContainText(`The vault is in the folder ${path.basename(empty)}.`);
   await expect(page.getByLabel('Passphrase', { exact: true })).toBeFocused();
   await expectAccessible(page, 'the create screen for a chosen folder');
+  await shot(page, '72-create-in-chosen-folder');
   await createVault(page);
   expect(await fs.readdir(empty)).toContain('vault.json');
   await expect(fs.stat(path.join(app.userDataDir, 'vault'))).rejects.toMatchObject({ code: 'ENOENT' });
