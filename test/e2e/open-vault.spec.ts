@@ -54,6 +54,8 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
   });
   const { page, session } = app;
 
+  // An unsent message, typed just before going to Settings: the switch's lock keeps it in this vault.
+  await page.getByRole('textbox', { name: 'Message' }).fill('Typed before the switch 4471');
   await page.keyboard.press('ControlOrMeta+3');
   const open = page.getByRole('button', { name: 'Open a vault…' });
   const folder = page.getByRole('group', { name: 'Vault folder' });
@@ -107,6 +109,7 @@ test('from Settings while unlocked: cancel and a refused folder change nothing; 
   await expect(again.getByLabel('Passphrase', { exact: true })).toBeFocused();
   await unlock(again, PASSPHRASE);
   expect(second.session.dir).toBe(path.join(app.userDataDir, 'vault'));
+  await expect(again.getByRole('textbox', { name: 'Message' })).toHaveValue('Typed before the switch 4471');
   expect(picker.shown).toBe(3);
 });
 

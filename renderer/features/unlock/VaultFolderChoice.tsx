@@ -3,6 +3,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { VaultFolder } from '../../../electron/shared/ipc';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
+import { flushDrafts } from '../../lib/drafts';
 
 /**
  * Which folder the vault is in (its name only: the window never learns a host
@@ -25,6 +26,8 @@ export function VaultFolderChoice({ onMoved }: { onMoved: () => void }) {
     busy.current = true;
     setError(undefined);
     try {
+      // A switch locks an unlocked vault first: the last keystrokes still waiting to reach main go first, so it keeps them.
+      await flushDrafts();
       if (await change()) onMoved();
     } catch (e) {
       setError(messageOf(e));
