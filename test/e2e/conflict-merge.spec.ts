@@ -78,6 +78,17 @@ test('an edit conflict is merged from the inbox by keyboard: changes taken from 
   await expect(view.getByRole('combobox', { name: 'Compare with' })).toHaveValue('0');
   await expectAccessible(page, 'the merge view of a conflict between computers');
 
+  // The common base, one arrow key away in "Compare with"; then back to the version set aside.
+  const compare = view.getByRole('combobox', { name: 'Compare with' });
+  await tabTo(page, compare);
+  await page.keyboard.press('ArrowDown');
+  await expect(compare).toHaveValue('1');
+  const baseSide = view.getByRole('textbox', { name: /what both started from \(read-only\)$/ });
+  await expect(baseSide).toContainText('meet on monday');
+  await expect(baseSide).not.toContainText('urgent');
+  await page.keyboard.press('ArrowUp');
+  await expect(left).toContainText(`meet on ${aside}`);
+
   // Its changes that do not overlap come in at once (node-diff3); the meeting line stays the result's.
   await tabTo(page, view.getByRole('button', { name: 'Add its changes that do not overlap' }));
   await page.keyboard.press('Enter');
@@ -121,10 +132,11 @@ test('cancel and Escape change nothing; with typed text they ask first, and Keep
   const view = mergeRegion(page);
   await expect(view.getByRole('heading', { level: 3 })).toBeFocused();
 
-  // Nothing typed: Escape leaves at once, to the editor with the kept text.
+  // Nothing typed: Escape leaves at once, to the editor (focused) with the kept text.
   await page.keyboard.press('Escape');
   await expect(view).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText(`meet on ${kept}`);
+  await expect(page.getByRole('textbox', { name: 'Editor' })).toBeFocused();
 
   // From the editor's own Merge… button this time; a change taken by the button between the panes (keyboard too).
   const toolbarMerge = page.getByRole('toolbar', { name: 'Memory actions' }).getByRole('button', { name: 'Merge…' });
@@ -136,7 +148,7 @@ test('cancel and Escape change nothing; with typed text they ask first, and Keep
   await page.keyboard.press('Enter');
   await expect(result(page)).not.toHaveText(before.replace(/\n/g, ''));
 
-  // Escape asks; Keep editing keeps the text; Cancel asks again and Discard leaves, nothing written.
+  // Escape asks; Keep editing keeps the text; so does going to another memory; Cancel asks again and Discard leaves, nothing written.
   await page.keyboard.press('Escape');
   const ask = page.getByRole('alertdialog', { name: 'Unsaved changes' });
   await expect(ask).toBeVisible();
@@ -144,6 +156,11 @@ test('cancel and Escape change nothing; with typed text they ask first, and Keep
   await page.keyboard.press('Escape');
   await expect(ask).toHaveCount(0);
   await expect(view).toBeVisible();
+  const typed = await result(page).textContent();
+  await page.getByRole('treeitem', { name: 'gone.md' }).press('Enter');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).press('Enter');
+  await expect(result(page)).toHaveText(typed!);
   await view.getByRole('button', { name: 'Cancel' }).focus();
   await page.keyboard.press('Enter');
   await ask.getByRole('button', { name: /^Discard/ }).press('Enter');

@@ -31,7 +31,8 @@ type Meanwhile = { version: number } | { deleted: true };
 /** Past this long a detailed diff gives up for a coarser one, so a huge or very different memory keeps the window responsive. */
 const DIFF_MS = 300;
 
-const sideLabel = (t: TFunction<'memories'>, s: Side) => t(`conflictMerge.side.${s.kind}`, { version: s.version });
+const SIDE = { aside: 'conflictMerge.side.aside', base: 'conflictMerge.side.base', kept: 'conflictMerge.side.kept' } as const;
+const sideLabel = (t: TFunction<'memories'>, s: Side) => t(SIDE[s.kind], { version: s.version });
 
 /**
  * The merge view's own button between the panes (CodeMirror's reacts to the mouse only): Enter or Space takes the
