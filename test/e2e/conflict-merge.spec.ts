@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ReviewInbox } from '../../electron/core/review/inbox';
-import { expectAccessible, readyApp, type FreshApp } from './helpers';
+import { expectAccessible, lineDirections, readyApp, type FreshApp } from './helpers';
 import { conflictWithLaptop, type PlanTexts } from './two-computers';
 
 let app: FreshApp;
@@ -217,7 +217,7 @@ test('hostile memory text is shown as text in the merge view, and a 1 MB memory 
   const { page } = app;
   // Laptop's version is HTML that would run if it were markup, and almost 1 MB, much of it one line; this one is HTML too.
   const big = `title\n<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>\n${'x'.repeat(400_000)}\n${'line of text\n'.repeat(45_000)}`;
-  await conflictWithLaptop(app, 'Laptop', { base: 'title\nmeet on monday\n', laptop: big, here: 'title\n<b onmouseover="window.pwned=3">bold</b>\n' });
+  await conflictWithLaptop(app, 'Laptop', { base: 'title\nmeet on monday\n', laptop: big, here: 'title\n<b onmouseover="window.pwned=3">bold</b>\nمرحبا بالعالم: right to left\n' });
   await openPlanConflict(page);
   const started = Date.now();
   await page.getByRole('region', { name: 'To review' }).getByRole('button', { name: 'Merge…' }).press('Enter');
@@ -229,6 +229,9 @@ test('hostile memory text is shown as text in the merge view, and a 1 MB memory 
   expect(Date.now() - started).toBeLessThan(15_000);
   // (CodeMirror's own cursor-placement images aside.)
   await expect(view.locator('img:not(.cm-widgetBuffer), script, b')).toHaveCount(0);
+  // A right-to-left line reads right to left, on its own.
+  expect(await lineDirections(view.locator('.cm-line', { hasText: 'مرحبا بالعالم' }))).toEqual(['rtl']);
+  expect(new Set(await lineDirections(view.locator('.cm-line', { hasText: /^title$/ })))).toEqual(new Set(['ltr']));
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
   // Still answers the keyboard: typing lands, Escape asks.
   await result(page).focus();

@@ -108,7 +108,10 @@ export function ConflictMerge({
   const host = useRef<HTMLDivElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const view = useRef<MergeView | undefined>(undefined);
-  const leftLabel = useRef(new Compartment());
+  /** Each pane's words (its name, CodeMirror's phrases), which follow the window's language; the side the left pane holds. */
+  const wordsA = useRef(new Compartment());
+  const wordsB = useRef(new Compartment());
+  const onLeft = useRef(0);
   const saving = useRef(false);
   const kept = sides?.find((s) => s.kind === 'kept');
   const base = sides?.find((s) => s.kind === 'base');
@@ -160,14 +163,11 @@ export function ConflictMerge({
   // The two panes, once the texts are read: the compared text read-only, the result editable (Mod-S saves it).
   useEffect(() => {
     if (!sides || !kept || !host.current) return;
-    const common: Extension = [essentials, markdown(), EditorView.lineWrapping, EditorView.perLineTextDirection.of(true), phrases(t)];
-    const name = (label: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label });
+    const common: Extension = [essentials, markdown(), EditorView.lineWrapping, EditorView.perLineTextDirection.of(true)];
+    onLeft.current = 0;
     const mv = new MergeView({
-      a: { doc: sides[0]!.text, extensions: [common, EditorState.readOnly.of(true), leftLabel.current.of(name(t('conflictMerge.leftLabel', { side: sideLabel(t, sides[0]!) })))] },
-      b: {
-        doc: kept.text,
-        extensions: [common, saveKeymap(() => void saveRef.current()), changeListener((text) => setDirty(text !== kept.text)), name(t('conflictMerge.resultLabel'))],
-      },
+      a: { doc: sides[0]!.text, extensions: [common, EditorState.readOnly.of(true), wordsA.current.of([])] },
+      b: { doc: kept.text, extensions: [common, saveKeymap(() => void saveRef.current()), changeListener((text) => setDirty(text !== kept.text)), wordsB.current.of([])] },
       parent: host.current,
       revertControls: 'a-to-b',
       renderRevertControl: takeButton(t('conflictMerge.take')),
@@ -185,11 +185,19 @@ export function ConflictMerge({
   // Another side chosen: its text replaces the compared one (the result is left as it is).
   useEffect(() => {
     const mv = view.current;
+    if (!mv || !left || onLeft.current === shown) return;
+    onLeft.current = shown;
+    mv.a.dispatch({ changes: { from: 0, to: mv.a.state.doc.length, insert: left.text } });
+  }, [left, shown]);
+
+  // The panes' names and CodeMirror's words (the buttons between the panes too), in the window's language.
+  useEffect(() => {
+    const mv = view.current;
     if (!mv || !left) return;
-    mv.a.dispatch({
-      changes: { from: 0, to: mv.a.state.doc.length, insert: left.text },
-      effects: leftLabel.current.reconfigure(EditorView.contentAttributes.of({ 'aria-label': t('conflictMerge.leftLabel', { side: sideLabel(t, left) }) })),
-    });
+    const words = (label: string): Extension => [phrases(t), EditorView.contentAttributes.of({ 'aria-label': label })];
+    mv.a.dispatch({ effects: wordsA.current.reconfigure(words(t('conflictMerge.leftLabel', { side: sideLabel(t, left) }))) });
+    mv.b.dispatch({ effects: wordsB.current.reconfigure(words(t('conflictMerge.resultLabel'))) });
+    mv.reconfigure({ renderRevertControl: takeButton(t('conflictMerge.take')) });
   }, [left, t]);
 
   useEffect(() => onDirty(dirty), [dirty, onDirty]);
