@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { ReviewInbox } from '../../electron/core/review/inbox';
-import { expectAccessible, lineDirections, readyApp, type FreshApp } from './helpers';
+import { expectAccessible, lineDirections, lock, readyApp, unlock, type FreshApp } from './helpers';
 import { conflictWithLaptop, type PlanTexts } from './two-computers';
 
 let app: FreshApp;
@@ -211,6 +211,28 @@ test('a save arriving while the merge is open is not overwritten silently: a war
   await warning.getByRole('button', { name: /^Save over version \d+$/ }).press('Enter');
   await expect(view).toHaveCount(0);
   expect(await app.session.unlocked().memory.readFile(PLAN)).toMatch(/mine$/);
+});
+
+test('a result typed but not saved is kept across a lock and offered back; saved from the editor, it settles the conflict', async () => {
+  const { page } = app;
+  await openPlanConflict(page);
+  await page.getByRole('region', { name: 'To review' }).getByRole('button', { name: 'Merge…' }).press('Enter');
+  await expect(mergeRegion(page).getByRole('heading', { level: 3 })).toBeFocused();
+  await result(page).focus();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('merged 4471');
+  const text = `${await app.session.unlocked().memory.readFile(PLAN)}merged 4471`;
+  await lock(page);
+  expect(await page.content()).not.toContain('4471');
+  await unlock(page);
+  const offer = page.getByRole('group', { name: 'Unsaved work' });
+  await expect(offer).toContainText('Restore unsaved edit of /memories/plan.md?');
+  await offer.getByRole('button', { name: 'Restore', exact: true }).press('Enter');
+  await expect(page.getByRole('textbox', { name: 'Editor' })).toContainText('merged 4471');
+  await page.getByRole('textbox', { name: 'Editor' }).press('ControlOrMeta+S');
+  await expect(page.getByLabel('Unsaved changes')).toHaveCount(0);
+  expect(await app.session.unlocked().memory.readFile(PLAN)).toBe(text);
+  expect(await listed()).toEqual(['/memories/gone.md delete']);
 });
 
 test('hostile memory text is shown as text in the merge view, and a 1 MB memory with a huge line stays usable', async () => {

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { merge3, mergedText } from '../../../electron/shared/merge3';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf, on } from '../../lib/api';
+import { saveMemoryDraft } from '../../lib/drafts';
 import { changeListener, essentials, phrases, saveKeymap } from './Editor';
 import { DiscardDialog } from './navigation';
 import './ConflictMerge.css';
@@ -112,6 +113,7 @@ export function ConflictMerge({
   const wordsA = useRef(new Compartment());
   const wordsB = useRef(new Compartment());
   const onLeft = useRef(0);
+  const owner = useId();
   const saving = useRef(false);
   const kept = sides?.find((s) => s.kind === 'kept');
   const base = sides?.find((s) => s.kind === 'base');
@@ -159,6 +161,19 @@ export function ConflictMerge({
   };
   const saveRef = useRef(save);
   saveRef.current = save;
+  /**
+   * Every change to the result: marks it unsaved and hands it to main as the memory's unsaved edit, so a lock (even
+   * an idle one) keeps it; after unlock it is offered back in the editor, over the version kept.
+   */
+  const typed = (text: string) => {
+    const changed = text !== kept?.text;
+    setDirty(changed);
+    saveMemoryDraft(owner, changed && kept ? { path, text, baseVersion: kept.version, project } : null);
+  };
+  const typedRef = useRef(typed);
+  typedRef.current = typed;
+  // Left, saved or not: the draft goes (a lock's draft was sent before the window locked).
+  useEffect(() => () => saveMemoryDraft(owner, null), [owner]);
 
   // The two panes, once the texts are read: the compared text read-only, the result editable (Mod-S saves it).
   useEffect(() => {
@@ -167,7 +182,7 @@ export function ConflictMerge({
     onLeft.current = 0;
     const mv = new MergeView({
       a: { doc: sides[0]!.text, extensions: [common, EditorState.readOnly.of(true), wordsA.current.of([])] },
-      b: { doc: kept.text, extensions: [common, saveKeymap(() => void saveRef.current()), changeListener((text) => setDirty(text !== kept.text)), wordsB.current.of([])] },
+      b: { doc: kept.text, extensions: [common, saveKeymap(() => void saveRef.current()), changeListener((text) => typedRef.current(text)), wordsB.current.of([])] },
       parent: host.current,
       revertControls: 'a-to-b',
       renderRevertControl: takeButton(t('conflictMerge.take')),
