@@ -106,6 +106,10 @@ test('an edit conflict is merged from the inbox by keyboard: changes taken from 
   await page.keyboard.press('Enter');
   await expect(result(page)).toContainText(`meet on ${aside}`);
   await expect(result(page)).not.toContainText(`meet on ${kept}`);
+  await expect(view.locator('.conflict-merge-status')).toHaveText('Taken from the left.');
+  // Next change moves the result's cursor to a change and says which.
+  await view.getByRole('button', { name: 'Next change' }).press('Enter');
+  await expect(view.locator('.conflict-merge-status')).toHaveText(/^Change \d of \d$/);
 
   // Edited by hand, then saved with Ctrl+S from the result.
   await result(page).focus();

@@ -288,7 +288,7 @@ export function ConflictMerge({
           {base && left?.kind === 'aside' && <button onClick={addOthers}>{t('conflictMerge.addOthers')}</button>}
         </div>
       )}
-      <p className="sr-only" aria-live="polite">
+      <p className="hint conflict-merge-status" aria-live="polite">
         {status}
       </p>
       {sides && left && (
