@@ -207,6 +207,7 @@ test('a save arriving while the merge is open is not overwritten silently: a war
   const warning = view.getByRole('alert');
   await expect(warning).toContainText(/changed again meanwhile \(version (\d+)\)/);
   await expect(view.getByRole('button', { name: 'Save result' })).toBeDisabled();
+  await expectAccessible(page, 'the merge view warning of a save meanwhile');
   // Ctrl+S does not write over it either.
   await result(page).press('ControlOrMeta+S');
   await expect(view).toBeVisible();
