@@ -79,8 +79,9 @@ export const ReviewEntry = z.object({
    * A `conflict` (a vault several computers write): changed on two computers at once (`edit`; `versions` were set
    * aside, kept in history), or deleted on one while edited on another (`delete`; `versions`: what the delete removed).
    * `computers`: their names as another computer wrote them (untrusted text). `id`: what marking it acknowledges.
+   * `base` (edit): the version both sides started from, when still kept.
    */
-  conflict: z.object({ what: z.enum(['edit', 'delete']), id: z.string(), versions: z.array(z.number()), computers: z.array(z.string()) }).optional(),
+  conflict: z.object({ what: z.enum(['edit', 'delete']), id: z.string(), versions: z.array(z.number()), base: z.number().optional(), computers: z.array(z.string()) }).optional(),
 });
 export type ReviewEntry = z.infer<typeof ReviewEntry>;
 /** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
