@@ -216,7 +216,7 @@ const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
 export async function announce2(s: SyncSession): Promise<void> {
   // A computer gone on under a new id: the old name may arrive after its first write (succeed2 writes only what is missing).
   if (!s.host.readOnly && s.store.left && s.store.device) await succeed2(s, s.store.left).catch(() => undefined);
-  if (!s.host.readOnly && s.store.redo.length && (await redoDropped(s))) await s.store.removeDropped();
+  if (!s.host.readOnly && s.store.giveWay.redo.length && (await redoDropped(s))) await s.store.removeDropped();
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
   // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).
@@ -237,19 +237,19 @@ export async function announce2(s: SyncSession): Promise<void> {
 }
 
 /**
- * The memory texts this computer wrote on a branch it gave way on (store2.ts `keepDropped`), written again under its
+ * The memory texts this computer wrote on a branch it gave way on (give-way.ts), written again under its
  * new id as new versions (source system, their author kept): at the same path, over whatever is there now, which stays
  * in the history. One that cannot be written (its path is now a folder's) counts as lost. True when all were written
- * (only then do the files that held them go: store2.ts `removeDropped`).
+ * (only then do the files that held them go: give-way.ts `remove`).
  */
 async function redoDropped(s: SyncSession): Promise<boolean> {
   const mem = memoryOps2(() => s);
   let all = true;
-  for (const r of s.store.redo.splice(0)) {
+  for (const r of s.store.giveWay.redo.splice(0)) {
     try {
       await mem.writeFile(r.path, fromUtf8(r.text), { mode: 'upsert', source: 'system', ...(r.by ? { by: r.by } : {}) });
     } catch {
-      s.store.redoLost++;
+      s.store.giveWay.redoLost++;
       all = false;
     } finally {
       wipe(r.text);

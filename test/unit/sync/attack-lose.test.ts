@@ -521,8 +521,7 @@ it("B's state folder restored from a backup older than its device id: B comes ba
 // tells it that it wrote b1..b3, so it writes b9 at their seqs (a fork, design §7). A kept b1..b3 and silently
 // dropped b9, B kept b9 and lost its own b1..b3. Now B sees its record beside another copy's at that seq, gives way:
 // keeps b9's text, writes on under a new id, follows the other copy's records (b1..b3), writes b9 again as a new
-// version, and removes the segment that held only its dropped records (store2.ts `ownReplaced`, `keepDropped`,
-// `removeDropped`; docs/sync-design.md §12.9).
+// version, and removes the segment that held only its dropped records (give-way.ts; docs/sync-design.md §12.9).
 it("B's state folder and vault folder both restored from one old backup: B's acknowledged writes that A had received stay everywhere", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];

@@ -13,19 +13,20 @@ import path from 'node:path';
 import type { StoreKeys } from '../blobs';
 import { io, readIfExists } from '../files';
 import type { VaultFs } from '../fsio';
-import { readOnlyError, VaultError, type Provenance } from '../types';
+import { readOnlyError, VaultError } from '../types';
 import { BlobIndex } from './blobs2';
 import { openCheckpoint, type Checkpoint } from './ckpt2';
-import { emptyState, joinInto, maxStamp, noteSeen, opState, type PathRec, type SyncState, type VersionRec } from './crdt';
-import { Clock, compareHlc, type Hlc } from './hlc';
-import { formatVid, parseVid, type Vid } from './ids';
+import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } from './crdt';
+import { Clock, type Hlc } from './hlc';
+import { formatVid, type Vid } from './ids';
+import { GiveWay } from './give-way';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
 import { deviceDir, listDevices, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
-import { FolderScanner, type DeviceFolder, type FileScan, type RecInfo } from './scan';
-import { applyVisible, ownForkLine, replacedAt, type IngestReport } from './visible';
+import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
+import { applyVisible, ownForkLine, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
 export interface Store2Options {
@@ -201,9 +202,9 @@ export class Store2 {
       }
     });
     this.folders = folders;
-    const replaced = this.ownReplaced(folders);
+    const replaced = this.giveWay.replaced(this.device ? folders.get(this.device) : undefined);
     this.overtaken = this.ownSeen(folders) >= this.nextSeq;
-    this.report = await applyVisible(this.withoutDropped(folders), {
+    this.report = await applyVisible(this.giveWay.without(folders, this.left), {
       state: this.state,
       own: this.device,
       marks: this.o.marks,
@@ -215,76 +216,17 @@ export class Store2 {
       this.report.ownFork = true;
     }
     if (this.report.ownFork && this.device && !this.o.readOnly) {
-      this.replacedOwn.push(...this.report.forks.filter((f) => f.startsWith('this computer')));
       this.notices.push(m('errors:notice.ownReplaced'));
       const me = this.device;
-      const from = replaced ?? this.o.marks.get(me)?.seq ?? this.nextSeq;
-      await this.keepDropped(me, from);
-      for (const [seq, tag] of this.ownTags) if (seq >= from) this.dropped.set(seq, tag);
+      await this.giveWay.keep(this.state, this.blobs, me, replaced ?? this.o.marks.get(me)?.seq ?? this.nextSeq, this.report.forks);
       // Its own mark names a record it no longer follows: noted again from what it applies now.
       this.o.marks.drop(me);
       await this.rehome();
       await this.rebuild();
     }
-    for (const f of this.replacedOwn) if (!this.report.forks.includes(f)) this.report.forks.push(f);
+    for (const f of this.giveWay.lines) if (!this.report.forks.includes(f)) this.report.forks.push(f);
     void this.o.marks.flush();
     return this.report.applied;
-  }
-
-  /** The tag of each own record in the own folder, as this process first saw or wrote it (`ownReplaced`). */
-  private ownTags = new Map<number, string>();
-
-  /**
-   * The first own seq whose record in the own folder is no longer the one this process saw or wrote there: another
-   * copy of this computer's vault wrote under its id and the sync engine kept that copy's file (a clone, or a whole
-   * computer restored from a backup that wrote before the others' files reached it).
-   */
-  private ownReplaced(folders: ReadonlyMap<string, DeviceFolder>): number | undefined {
-    const own = this.device ? folders.get(this.device) : undefined;
-    if (!own) return undefined;
-    const bySeq = new Map<number, RecInfo[]>();
-    for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) bySeq.set(r.seq, [...(bySeq.get(r.seq) ?? []), r]);
-    const next = new Map<number, string>();
-    let replaced: number | undefined;
-    for (const [seq, cands] of [...bySeq].sort((x, y) => x[0] - y[0])) {
-      const was = this.ownTags.get(seq);
-      next.set(seq, was ?? cands[0]!.tag);
-      if (was !== undefined && replacedAt(cands, was)) replaced ??= seq;
-    }
-    this.ownTags = next;
-    return replaced;
-  }
-
-  /**
-   * Memory texts this computer wrote on the branch it gives way on (own seqs from `from` on), to be written again
-   * under its new id (vault2.ts `announce2`), so they are not lost: the newest version of each memory, at its newest
-   * path, when its bytes can still be read (the other copy's file may have replaced the one that held them). Deletes,
-   * renames, conversations and settings of that branch are not carried over.
-   */
-  redo: { path: string; text: Uint8Array; by?: Provenance }[] = [];
-  /** Of those, how many could not be read. */
-  redoLost = 0;
-
-  private async keepDropped(me: string, from: number): Promise<void> {
-    const newest = new Map<string, VersionRec>();
-    for (const [fid, f] of this.state.files) {
-      for (const [vid, rec] of f.versions) {
-        const at = parseVid(vid);
-        if (at?.dev !== me || at.seq === undefined || at.seq < from) continue;
-        const have = newest.get(fid);
-        if (!have || compareHlc(rec.h, have.h) > 0) newest.set(fid, rec);
-      }
-    }
-    for (const [fid, rec] of newest) {
-      let where: PathRec | undefined;
-      for (const r of this.state.files.get(fid)!.path.values()) if (!where || compareHlc(r.h, where.h) > 0) where = r;
-      if (!where) continue;
-      try {
-        this.redo.push({ path: where.p, text: await this.blobs.read('blobs', rec.b, where.p), ...(rec.w ? { by: rec.w } : {}) });
-      } catch {
-        this.redoLost++;
-      }
-    }
   }
 
   /**
@@ -345,7 +287,7 @@ export class Store2 {
   private async rehome(): Promise<void> {
     this.left = this.device;
     this.device = undefined;
-    this.ownTags.clear();
+    this.giveWay.forget();
     this.overtaken = false;
     await this.journal?.close();
     this.journal = undefined;
@@ -356,7 +298,7 @@ export class Store2 {
 
   /**
    * The state again from the files alone, after this device found its own records replaced by another copy's
-   * (`ownReplaced`): what it had applied of its own branch is in no file any more, and ops written on it would name
+   * (give-way.ts): what it had applied of its own branch is in no file any more, and ops written on it would name
    * versions that mean something else on every other computer. The fork stays reported.
    */
   private async rebuild(): Promise<void> {
@@ -367,37 +309,14 @@ export class Store2 {
     this.report.applied = Math.max(1, this.report.applied);
   }
 
-  /**
-   * This computer's records, under the id it left, on the branch it gave way on: by seq, their tags. Not applied here
-   * (the other copy's records at those seqs are), and their files removed once what they held is written again.
-   */
-  private readonly dropped = new Map<number, string>();
+  /** A copy of this computer that gives way to another (give-way.ts). */
+  readonly giveWay = new GiveWay();
 
-  /** `folders` without the records of `dropped`. */
-  private withoutDropped(folders: Map<string, DeviceFolder>): Map<string, DeviceFolder> {
-    const f = this.left === undefined ? undefined : folders.get(this.left);
-    if (!f || !this.dropped.size) return folders;
-    const keep = (r: RecInfo) => r.seq === undefined || this.dropped.get(r.seq) !== r.tag;
-    return new Map([...folders, [this.left!, { ...f, segments: f.segments.map((x) => ({ ...x, records: x.records.filter(keep) })) }]]);
-  }
-
-  /**
-   * Removes the segment files that hold only records of `dropped` (this copy wrote them, on the branch it gave way on),
-   * once their memory texts are written again under the new id: the other computers then all follow the other copy's
-   * records, whichever they would have taken first. Best effort.
-   */
+  /** Removes the files that held only the records this copy gave way on (give-way.ts `remove`). */
   async removeDropped(): Promise<void> {
-    const left = this.left;
-    const f = left === undefined ? undefined : this.folders.get(left);
-    if (!f || this.o.readOnly) return;
-    for (const x of f.segments) {
-      const ops = x.records.filter((r) => r.seq !== undefined);
-      if (ops.length && ops.every((r) => this.dropped.get(r.seq!) === r.tag)) await this.fs.unlink(path.join(this.folderOf(left!), x.name)).catch(() => undefined);
-    }
+    const f = this.left === undefined ? undefined : this.folders.get(this.left);
+    if (f && !this.o.readOnly) await this.giveWay.remove(this.fs, this.folderOf(this.left!), f);
   }
-
-  /** What `verify` says, for the rest of this session, of own records found replaced (`ownReplaced`). */
-  private readonly replacedOwn: string[] = [];
 
   /** The id this computer wrote as until it found its own files older than what it had written (`rehome`). */
   left: string | undefined;
@@ -427,7 +346,7 @@ export class Store2 {
     // Remembered in the state folder: a vault folder later put back from an older copy is told by it (`resumeOwn`).
     if (count) {
       this.o.marks.note(this.device, seq + count - 1, placed.tag);
-      this.ownTags.set(seq, placed.tag);
+      this.giveWay.wrote(seq, placed.tag);
     }
     if ('b' in op) this.blobs.add(op.b.id, { dev: this.device, file: placed.file, off: placed.blobAt, len: op.b.len });
     joinInto(this.state, opState({ dev: this.device, seq, h, at }, op, this.state.frontier));
