@@ -123,7 +123,11 @@ export class Vault extends VaultContents implements VaultApi {
     // leaves a format-1 vault, made and unlocked, upgraded at its first change.
     if (vault.format2) {
       await vault.switchTo2();
-      await vault.internal.device!(true).catch(() => undefined);
+      // Confirmed at once (§2.5): a copy taken right after creation shows the other computers this one.
+      await vault.internal
+        .device!(true)
+        .then(() => vault.session2?.store.ack())
+        .catch(() => undefined);
     }
     return { vault, recoveryKey };
   }
