@@ -33,13 +33,20 @@ const opts = (state: string, more: Partial<OpenOptions> = {}): OpenOptions => ({
 let recovery = '';
 
 /** The vault A made (format 2, one setting written), not yet copied. */
-async function made(write = true): Promise<Computer> {
+/** `v1`: made by a format-1 build (format 1 on disk, no computer known until the first change), opened in format 2. */
+async function made(write = true, v1 = false): Promise<Computer> {
   const dir = path.join(root, 'v0');
-  const m = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts('s0') });
+  const m = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts('s0'), ...(v1 ? { format2: false } : {}) });
   recovery = m.recoveryKey;
-  if (write) await m.vault.internal.putJSON('settings', { theme: 'light', fontSize: 12, lang: 'en' });
-  opened.push(m.vault);
-  return { dir, v: m.vault };
+  let v = m.vault;
+  if (v1) {
+    await v.close();
+    v = await Vault.open(dir, opts('s0'));
+    await v.unlockWithRecoveryKey(recovery);
+  }
+  if (write) await v.internal.putJSON('settings', { theme: 'light', fontSize: 12, lang: 'en' });
+  opened.push(v);
+  return { dir, v };
 }
 /** Computer `i` on a copy of `a`'s folder. */
 async function join(a: Computer, i: number, more: Partial<OpenOptions> = {}): Promise<Computer> {
@@ -134,7 +141,7 @@ it('per call (CLI, MCP): two processes of one computer (one state folder) both u
 }, 30_000);
 
 it('per call: a computer that first sees the others at a call (not at unlock) announces then, so the others wait for it before forgetting', async () => {
-  const a = await made(false);
+  const a = await made(false, true);
   // b opens a copy made before a wrote anything (nothing but the single-writer part: b says nothing at unlock); a then
   // writes, b sees a at its next call.
   const b = await join(a, 1, { lockPerCall: true });

@@ -582,6 +582,7 @@ it("B's state folder and vault folder both restored from one old backup, B writi
   for (const x of [a, b2]) expect(await have(x, names)).toEqual(names);
   // b9 was written again under the new id, and B's segment that held only b9's records is gone.
   expect(b2.v.versions('/memories/b9.md').map((e) => e.device)).toEqual([await b2.v.internal.device!(false)]);
+  console.log('DBGV', (await a.v.verify()).problems);
   expect(await a.v.verify()).toMatchObject({ ok: true });
 }, 30_000);
 
@@ -631,4 +632,51 @@ it("a clone of B's state and vault folders writing beside B: the clone reports t
   expect(await clone.v.internal.device!(false)).not.toBe(me);
   for (const x of [a, b1, clone]) expect(await have(x, ['b0', 'from-b', 'again'])).toEqual(['b0', 'b', 'again']);
   for (const x of [a, b1]) expect(await x.v.verify()).toMatchObject({ ok: true });
+}, 30_000);
+
+/**
+ * A sync engine that, when both sides changed a file, keeps the local one under a conflict name (as Syncthing does)
+ * and puts the other in place; a file that only grew replaces the shorter one.
+ */
+async function carryKeepingConflicts(from: string, to: string): Promise<void> {
+  for (const rel of (await fs.readdir(from, { recursive: true })) as string[]) {
+    if (!rel.startsWith('devices')) continue;
+    const src = path.join(from, rel);
+    if (!(await fs.stat(src)).isFile()) continue;
+    const bytes = await fs.readFile(src);
+    const dst = path.join(to, rel);
+    const old = await fs.readFile(dst).catch(() => undefined);
+    if (old && (old.equals(bytes) || old.subarray(0, bytes.length).equals(bytes))) continue;
+    await fs.mkdir(path.dirname(dst), { recursive: true });
+    if (old && !bytes.subarray(0, old.length).equals(old)) await fs.writeFile(`${dst}.sync-conflict-20261127-120000-ABCDEFG`, old);
+    await fs.writeFile(dst, bytes);
+  }
+}
+
+it("a clone of B's state and vault folders writing beside B, carried by an engine that keeps conflict copies: both computers' writes are kept everywhere", async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  await b.v.close();
+  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
+  await fs.cp(b.dir, path.join(room.root, 'v2'), { recursive: true });
+  const b1 = await openAs(1);
+  const clone = await openAs(2);
+  await note(b1.v, '/memories/from-b.md', 'b');
+  await note(clone.v, '/memories/from-clone.md', 'clone');
+  const all = [a, b1, clone];
+  for (let round = 0; round < 3; round++) {
+    for (const x of all) for (const y of all) if (x !== y) await carryKeepingConflicts(x.dir, y.dir);
+    for (const x of all) await x.v.ingest();
+  }
+  for (const x of all) expect(await have(x, ['b0', 'from-b', 'from-clone'])).toEqual(['b0', 'b', 'clone']);
+  // Each started a segment of its own at that seq, so both gave way (give-way.ts), wrote their memories again under new
+  // ids and said so; A, which applied one of the two and then saw the other (this engine carries no deletions), reports
+  // the fork too.
+  for (const x of [b1, clone]) {
+    expect(session(x.v).store.left).toBeDefined();
+    expect((await x.v.verify()).problems.join('\n')).toMatch(/this computer \(device [0-9a-f]{8}…\): its record at seq \d+ was replaced/);
+  }
+  expect((await a.v.verify()).problems.join('\n')).toMatch(/a different record at seq \d+ than the one applied here/);
 }, 30_000);

@@ -18,7 +18,7 @@ import { concat } from '../crypto';
 import { io } from '../files';
 import { liveBlobs } from './blobs2';
 import { PACK_MAGIC, sealCheckpoint, type BlobLoc } from './ckpt2';
-import { newName, newPackName, writeImmutable } from './layout';
+import { newName, newPackName, parseFileName, writeImmutable } from './layout';
 import type { Store2 } from './store2';
 import type { SyncState } from './crdt';
 import { deviceOf } from './ids';
@@ -108,7 +108,8 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     if (!prev || unplaced.length) return;
     const indexed = new Set([...[...index.values()].map((l) => l.file), ...[...prev.index.values()].map((l) => l.file)]);
     for (const s of own.segments) {
-      if (s.damage.length || s.unknown || indexed.has(s.name)) continue;
+      // (A sync engine's copy of a segment may hold another copy of this computer's records: never removed here.)
+      if (s.damage.length || s.unknown || indexed.has(s.name) || !parseFileName(s.name)) continue;
       let last = seqOfName(s.name) - 1;
       for (const r of s.records) if (r.seq !== undefined) last = Math.max(last, r.seq + r.count - 1);
       if (last > prev.seq) continue;

@@ -80,13 +80,13 @@ export class FolderScanner {
     const out: DeviceFolder = { device, segments: [], checkpoints: [], packs: [], unreadable: [] };
     const names = await this.fsx.readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
-      const f = parseFileName(name);
+      const f = parseFileName(name) ?? segmentCopy(name);
       if (!f) continue;
       if (f.kind === 'c') out.checkpoints.push(name);
       else if (f.kind === 'p') out.packs.push(name);
       else {
         try {
-          const s = await this.file(device, dir, name);
+          const s = await this.file(device, dir, name, f.name);
           if (s) out.segments.push(s);
         } catch (e) {
           if (!isWaitError(e)) throw e;
@@ -104,7 +104,8 @@ export class FolderScanner {
     this.cache.delete(this.rel(device, name));
   }
 
-  private async file(device: string, dir: string, name: string): Promise<FileScan | undefined> {
+  /** `segment`: the segment's own name (its records are sealed under it), when `name` is a sync engine's copy of it. */
+  private async file(device: string, dir: string, name: string, segment = name): Promise<FileScan | undefined> {
     const key = this.rel(device, name);
     const full = path.join(dir, name);
     const st = await this.fsx.stat(full).catch(() => undefined);
@@ -118,7 +119,13 @@ export class FolderScanner {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
-    const s = scanSegment(this.codec, { device, epoch: this.epoch, name }, bytes, key);
+    const s = scanSegment(this.codec, { device, epoch: this.epoch, name: segment }, bytes, key, name);
+    // A copy counts for the records in it that authenticate, nothing more: one cut short or not a segment at all
+    // (any file may carry such a name) is neither damage nor something still arriving.
+    if (name !== segment) {
+      s.torn = false;
+      s.damage = [];
+    }
     s.mtime = st.mtimeMs;
     this.cache.set(key, s);
     return s;
@@ -126,8 +133,8 @@ export class FolderScanner {
 }
 
 /** Reads one segment's bytes: its complete authentic records, confirmation and folded deps. */
-export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Array, shown: string): FileScan {
-  const out: FileScan = { name: seg.name, size: bytes.length, mtime: 0, records: [], torn: false, damage: [], unknown: false };
+export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Array, shown: string, file = seg.name): FileScan {
+  const out: FileScan = { name: file, size: bytes.length, mtime: 0, records: [], torn: false, damage: [], unknown: false };
   if (bytes.length < SEG2_HEADER) {
     // Only part of the header yet: still arriving.
     out.torn = true;
@@ -154,7 +161,7 @@ export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Ar
         seq: count ? item.meta.s : undefined,
         count,
         meta: item.meta,
-        file: seg.name,
+        file,
         pos: item.pos,
         end: item.next,
         tag: recordTag(bytes.subarray(item.pos + 12, sealedEnd)),
@@ -171,3 +178,16 @@ export function scanSegment(codec: SegmentCodec2, seg: SegmentId, bytes: Uint8Ar
 
 /** A record's tag, from its sealed metadata: what tells two records at one seq apart (marks.ts). */
 export const recordTag = (sealed: Uint8Array): string => toHex(hash(sealed)).slice(0, 16);
+
+/**
+ * A sync engine's copy of a journal segment (docs/sync-design.md §12.9): `j-<seq>-<rand>` followed by the engine's
+ * mark (Syncthing `.sync-conflict-…`, Dropbox ` (… conflicted copy …)`, OneDrive `-HOST`, iCloud ` 2`). Two copies of
+ * one computer that wrote on from one segment (a clone, or a restore) leave one such copy: its records are read like
+ * the segment's (sealed under the segment's own name, so nothing else authenticates), which lets the copy that gives
+ * way still find what it wrote there.
+ */
+function segmentCopy(name: string): { kind: 'j'; name: string } | undefined {
+  const m = /^(j-[0-9a-f]{12}-[0-9a-f]{8})./.exec(name);
+  const base = m && parseFileName(m[1]!);
+  return base && base.kind === 'j' ? { kind: 'j', name: m[1]! } : undefined;
+}

@@ -21,7 +21,7 @@ import { Clock, type Hlc } from './hlc';
 import { formatVid, type Vid } from './ids';
 import { GiveWay } from './give-way';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
-import { deviceDir, listDevices, removeOwnTemps } from './layout';
+import { deviceDir, listDevices, parseFileName, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
@@ -273,7 +273,7 @@ export class Store2 {
     // Appends go on after the record with the highest seq, so it is confirmed by the next one. Not simply after the
     // last name: a segment a crash cut short of its first op (only an ack) can share its first seq with the next.
     const top = (x: FileScan) => Math.max(0, ...x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1)));
-    const segs = own.segments.filter((x) => x.size > 0).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
+    const segs = own.segments.filter((x) => x.size > 0 && parseFileName(x.name)).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
     await this.journal.resume(segs.at(-1));
   }
 

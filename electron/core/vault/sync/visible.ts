@@ -15,6 +15,7 @@ import type { Clock } from './hlc';
 import { isRetired, joinInto, opState, type SyncState } from './crdt';
 import type { DeviceMarks } from './marks';
 import type { DeviceFolder, RecInfo } from './scan';
+import { parseFileName } from './layout';
 
 export interface Waiting {
   device: string;
@@ -181,11 +182,20 @@ function ownFork(dev: string, chain: Map<number, RecInfo[]>, host: VisibleHost, 
 
 /**
  * True when this device's own record `tag` at a seq is gone from its folder, or lies beside another confirmed record at
- * that seq (another copy of this computer wrote it): this copy then gives way (both do, when both are running). An
- * unconfirmed record beside it is a stale copy's lost tail (§2.5), which no computer applies.
+ * that seq (another copy of this computer wrote it): this copy then gives way (both do, when both are running and
+ * neither record lies only in a sync engine's copy of a segment). An unconfirmed record beside it is a stale copy's
+ * lost tail (§2.5), which no computer applies.
  */
 export function replacedAt(cands: RecInfo[], tag: string): boolean {
-  return cands.length > 0 && (!cands.some((r) => r.tag === tag) || cands.some((r) => r.tag !== tag && r.confirmed));
+  if (!cands.length) return false;
+  const mine = cands.filter((r) => r.tag === tag);
+  const others = cands.filter((r) => r.tag !== tag && r.confirmed);
+  if (!mine.length) return true;
+  if (!others.length) return false;
+  // A sync engine that kept one copy's file under its name and the other's as a copy (scan.ts `segmentCopy`) chose:
+  // the copy whose record lies only in such a copy gives way, the other goes on.
+  const inPlace = (r: RecInfo) => parseFileName(r.file) !== undefined;
+  return !mine.some(inPlace) || others.some(inPlace);
 }
 
 /** What `verify` says of this device's own record at `seq` replaced by another copy of it. */
