@@ -21,7 +21,7 @@ import { RollbackNotice } from './features/unlock/RollbackNotice';
 import { SetPassphrase } from './features/unlock/SetPassphrase';
 import { Unlock, type UnlockNotice } from './features/unlock/Unlock';
 import { call, messageOf, on, said } from './lib/api';
-import type { MessageParams } from '../electron/shared/messages';
+import type { Keyed, MessageParams } from '../electron/shared/messages';
 import { discardDraft, flushDrafts, resetDrafts } from './lib/drafts';
 import { focusWhenReady } from './lib/focus';
 import { imeOwnsKey } from './lib/keys';
@@ -126,6 +126,18 @@ function Workspace({ notice, kept, onKeptTaken, onFolderMoved }: { notice: Unloc
   const [chatProject, setChatProject] = useState(FIRST_PROJECT);
   const [dismissed, setDismissed] = useState(false);
   const [rolledBack, setRolledBack] = useState(notice.rolledBack);
+  /** Notices since the unlock, each with its catalog key (an ingest found this computer's records replaced, say). */
+  const [later, setLater] = useState<{ message: string; key?: Keyed | undefined }[]>([]);
+  useEffect(
+    () =>
+      on('vaultSynced', (p) => {
+        if (!p.notices?.length) return;
+        setLater((was) => [...was, ...p.notices!.map((message, i) => ({ message, key: p.noticeKeys?.[i] }))]);
+        setDismissed(false);
+      }),
+    [],
+  );
+  const notices = [...(notice.notices ?? []).map((message, i) => ({ message, key: notice.noticeKeys?.[i] })), ...later];
   const [drafts, setDrafts] = useState<Drafts>();
   const [restored, setRestored] = useState<MemoryDraft>();
   /** The modal open over the workspace, if any: "Go to" (Ctrl+K) or the shortcut sheet (Ctrl+/). */
@@ -275,11 +287,11 @@ function Workspace({ notice, kept, onKeptTaken, onFolderMoved }: { notice: Unloc
         </button>
       </header>
       {rolledBack && <RollbackNotice onAccepted={() => setRolledBack(false)} />}
-      {!dismissed && (notice.notices ?? []).length > 0 && (
+      {!dismissed && notices.length > 0 && (
         <div role="status" className="banner">
-          {notice.notices!.map((n, i) => (
-            <p key={n} dir="auto">
-              {said({ message: n, ...notice.noticeKeys?.[i] })}
+          {notices.map((n, i) => (
+            <p key={`${i} ${n.message}`} dir="auto">
+              {said({ message: n.message, ...n.key })}
             </p>
           ))}
           <button onClick={() => setDismissed(true)}>{t('shell.dismiss')}</button>

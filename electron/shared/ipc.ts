@@ -367,7 +367,8 @@ export const EVENTS = {
     }),
   },
   /** What other computers wrote arrived (a vault several computers write): lists read from the vault are read again. */
-  vaultSynced: { channel: 'event:vault-synced', payload: z.object({}) },
+  /** What another computer wrote arrived; `notices`: what the user must be told of it now (a fork found, say). */
+  vaultSynced: { channel: 'event:vault-synced', payload: z.object({ notices: z.array(z.string()).max(16).optional(), noticeKeys: z.array(Keyed).max(16).optional() }) },
   chatEvent: { channel: 'event:chat', payload: z.object({ turnId: z.string(), conversationId: z.string(), event: ChatEvent }) },
   /** A conversation was named by a small model after its first exchange. */
   chatTitled: { channel: 'event:chat-titled', payload: z.object({ conversationId: z.string(), title: z.string() }) },

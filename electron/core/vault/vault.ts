@@ -23,7 +23,7 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -316,6 +316,11 @@ export class Vault extends VaultContents implements VaultApi {
   /** Format 2: how many ingests of this session made something new visible (0 otherwise). */
   arrivals(): number {
     return this.session2?.arrivals ?? 0;
+  }
+
+  /** Format 2: the notices of this session from the `from`th on (an ingest may add one: vault2.ts `noticesOf`). */
+  notices(from = 0): Pick<UnlockReport, 'notices' | 'noticeKeys'> & { count: number } {
+    return noticesOf(this.session2, from);
   }
 
   /**

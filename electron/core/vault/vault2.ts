@@ -189,13 +189,20 @@ export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<Ve
 /** What a format-2 unlock reports: damage found while loading, notices, and what is still arriving. */
 export function unlockReport2(s: SyncSession, rolledBack: boolean): UnlockReport {
   const waiting = waitingLines(s);
-  const notices = s.store.notices;
+  const { notices, noticeKeys } = noticesOf(s, 0);
   return {
     rolledBack,
     damaged: [...s.store.problems, ...s.store.report.damage],
-    ...(notices.length ? { notices: notices.map((n) => n.text), noticeKeys: notices.map(keyed) } : {}),
+    ...(notices ? { notices, noticeKeys } : {}),
     ...(waiting.length ? { waiting } : {}),
   };
+}
+
+/** A session's notices from the `from`th on, as text and by key, and how many it has in all. */
+export function noticesOf(s: SyncSession | undefined, from: number): Pick<UnlockReport, 'notices' | 'noticeKeys'> & { count: number } {
+  const all = s?.store.notices ?? [];
+  const fresh = all.slice(from);
+  return { count: all.length, ...(fresh.length ? { notices: fresh.map((n) => n.text), noticeKeys: fresh.map(keyed) } : {}) };
 }
 
 const waitingLines = (s: SyncSession) => s.store.report.waiting.map((w) => `device ${w.device.slice(0, 8)}…: ${w.what}`);

@@ -148,6 +148,7 @@ export class AppSession {
           async () => {
             if (!vault.isUnlocked()) return;
             const before = vault.arrivals();
+            const told = vault.notices().count;
             try {
               await vault.ingest({ lockOnFailure: false });
             } catch (e) {
@@ -156,8 +157,10 @@ export class AppSession {
               if (e instanceof VaultError && HEADER_LOST.has(e.key ?? '')) await this.lock('system');
               throw e;
             }
-            // Conversations, settings and the computers listed may have changed too: the window reads them again.
-            if (vault.arrivals() !== before) this.ctx.emit('vaultSynced', {});
+            // Conversations, settings and the computers listed may have changed too: the window reads them again, and
+            // says what the user must know now (this computer found another copy of itself and gave way, say).
+            const { notices, noticeKeys } = vault.notices(told);
+            if (vault.arrivals() !== before || notices) this.ctx.emit('vaultSynced', notices ? { notices: notices.slice(0, 16), noticeKeys: noticeKeys?.slice(0, 16) } : {});
           },
           this.ctx.follow,
         );
