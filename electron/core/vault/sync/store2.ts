@@ -181,7 +181,8 @@ export class Store2 {
     }
     await this.ingest();
     this.clock = new Clock(maxStamp(this.state), this.now);
-    if (me) await this.resumeOwn();
+    // Not `me`: the ingest may have found another copy's records under this id (`ownFork`) and rehomed.
+    if (this.device) await this.resumeOwn();
   }
 
   /**
