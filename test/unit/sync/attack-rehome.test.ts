@@ -160,7 +160,7 @@ it('garbage in the marks file: B unlocks and writes under its id', async () => {
 // the next open never retires it. Every computer then lists the old "Laptop" as a live computer that is `behind` for
 // ever, and keeps every replaced value for it (kv.ts `superseded`), until the user finds and forgets it by hand. The
 // name the user gave it is not carried over either.
-it.fails('a crash between the new id written and the retire of the old one: the old id is still forgotten and its name carried, at the next open', async () => {
+it('a crash between the new id written and the retire of the old one: the old id is still forgotten and its name carried, at the next open', async () => {
   const cs = await computers(2);
   const [a] = cs as [Computer, Computer];
   const was = await vaultRestored(cs);
@@ -184,7 +184,7 @@ it.fails('a crash between the new id written and the retire of the old one: the 
 // unlock; the name A's user gave it ("Laptop") has not reached B yet (its restored files predate it). succeed2 carries
 // the name when it arrives, but only in that session: B closed before the sync engine brought it, and after the next
 // open (`left` forgotten) B is listed under its host name, the "Laptop" entry forgotten beside it.
-it.fails('a restored B closing before the name the user gave it arrives: the name is still carried to its new id', async () => {
+it('a restored B closing before the name the user gave it arrives: the name is still carried to its new id', async () => {
   const cs = await computers(2);
   const [a] = cs as [Computer, Computer];
   const was = await vaultRestored(cs);
