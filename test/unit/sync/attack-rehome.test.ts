@@ -410,3 +410,147 @@ it.fails('a whole computer restored from one backup and writing before the files
     for (const v of opened) await v.close().catch(() => undefined);
   }
 }, 120_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 6. Three computers, restores in a row, a forgotten computer, a read-only look.
+
+it('B restored while C is offline: all three converge, the old id forgotten and named once', async () => {
+  const cs = await computers(3);
+  const [a, b, c] = cs as [Computer, Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const was = (await b.v.internal.device!(false))!;
+  await a.v.renameDevice(was, 'Laptop');
+  await syncAll([a, b]);
+  await b.v.close();
+  await replace(b.dir, old);
+  const b2 = await openAs(1);
+  await note(b2.v, '/memories/b4.md', 'b4');
+  await syncAll([a, b2]);
+  await note(c.v, '/memories/c1.md', 'c1');
+  await syncAll([a, b2, c]);
+  const now = (await b2.v.internal.device!(false))!;
+  const names = ['b0', 'b1', 'b2', 'b3', 'b4', 'c1'];
+  for (const x of [a, b2, c]) {
+    expect(await have(x, names)).toEqual(names);
+    const list = await x.v.devices();
+    expect(list.find((d) => d.id === was)).toMatchObject({ forgotten: true });
+    expect(list.find((d) => d.id === now)).toMatchObject({ name: 'Laptop', forgotten: false });
+    expect(await x.v.verify()).toMatchObject({ ok: true });
+  }
+}, 60_000);
+
+it('B restored twice from the same backup (once as its first id, then as its second): nothing lost, both old ids forgotten', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const first = (await b.v.internal.device!(false))!;
+  await syncAll(cs);
+  await b.v.close();
+  await replace(b.dir, old);
+  const b2 = await openAs(1);
+  await note(b2.v, '/memories/b4.md', 'b4');
+  const second = (await b2.v.internal.device!(false))!;
+  await syncAll([a, b2]);
+  await b2.v.close();
+  await replace(b.dir, old);
+  const b3 = await openAs(1);
+  await note(b3.v, '/memories/b5.md', 'b5');
+  const third = (await b3.v.internal.device!(false))!;
+  await syncAll([a, b3]);
+  expect(new Set([first, second, third]).size).toBe(3);
+  const names = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5'];
+  for (const x of [a, b3]) {
+    expect(await have(x, names)).toEqual(names);
+    const list = await x.v.devices();
+    expect(list.filter((d) => !d.forgotten).map((d) => d.id).sort()).toEqual([(await a.v.internal.device!(false))!, third].sort());
+    expect(await x.v.verify()).toMatchObject({ ok: true });
+  }
+}, 60_000);
+
+it('B forgotten on A, then restored from a backup: B comes back as a new computer and nothing is lost', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  await note(b.v, '/memories/b1.md', 'b1');
+  const was = (await b.v.internal.device!(false))!;
+  await syncAll(cs);
+  await b.v.close();
+  await a.v.forgetDevice(was);
+  await replace(b.dir, old);
+  const b2 = await openAs(1);
+  await note(b2.v, '/memories/b2.md', 'b2');
+  await syncAll([a, b2]);
+  const now = (await b2.v.internal.device!(false))!;
+  for (const x of [a, b2]) {
+    expect(await have(x, ['b0', 'b1', 'b2'])).toEqual(['b0', 'b1', 'b2']);
+    const list = await x.v.devices();
+    expect(list.find((d) => d.id === was)).toMatchObject({ forgotten: true });
+    expect(list.find((d) => d.id === now)).toMatchObject({ forgotten: false });
+  }
+}, 60_000);
+
+it('a read-only look at a restored folder writes nothing and mints nothing; the next writable open rehomes once', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  await note(b.v, '/memories/b1.md', 'b1');
+  const was = (await b.v.internal.device!(false))!;
+  await syncAll(cs);
+  await b.v.close();
+  await replace(b.dir, old);
+  const before = JSON.stringify(await fs.readdir(b.dir, { recursive: true }));
+  const ro = await openAs(1, { readOnly: true });
+  expect(notices(ro)).toMatch(/ownFilesOlder/);
+  await ro.v.ingest();
+  expect(await ro.v.internal.device!(false)).toBe(was);
+  await ro.v.close();
+  expect(JSON.stringify(await fs.readdir(b.dir, { recursive: true }))).toBe(before);
+  const b2 = await openAs(1);
+  await note(b2.v, '/memories/b2.md', 'b2');
+  expect(await b2.v.internal.device!(false)).not.toBe(was);
+  await syncAll([a, b2]);
+  for (const x of [a, b2]) expect(await have(x, ['b0', 'b1', 'b2'])).toEqual(['b0', 'b1', 'b2']);
+}, 60_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 7. Scale.
+
+it('the rebuild after an own fork on a vault of 1000 memories costs about one more load', async () => {
+  const cs = await computers(1);
+  const [b0] = cs as [Computer];
+  await b0.v.close();
+  const b = await openAs(1 - 1, { journalLimit: 256 });
+  for (let i = 0; i < 1000; i++) await note(b.v, `/memories/m${i}.md`, `memory ${i} ${'x'.repeat(200)}`);
+  const me = (await b.v.internal.device!(false))!;
+  await b.v.close();
+  let t = Date.now();
+  const plain = await openAs(0, { journalLimit: 256 });
+  const plainMs = Date.now() - t;
+  await plain.v.close();
+  const f = await marksFile(0);
+  const marks = JSON.parse(await fs.readFile(f, 'utf8')) as Record<string, { seq: number; tag: string }>;
+  marks[me]!.tag = '0000000000000000';
+  await fs.writeFile(f, JSON.stringify(marks));
+  const heap = process.memoryUsage().heapUsed;
+  t = Date.now();
+  const forked = await openAs(0, { journalLimit: 256 });
+  const forkedMs = Date.now() - t;
+  console.log({ plainMs, forkedMs, heapMB: Math.round((process.memoryUsage().heapUsed - heap) / 1e6) });
+  expect(forked.v.memory.list('/memories', 1)).toHaveLength(1000);
+  expect(await forked.v.memory.readFile('/memories/m999.md')).toContain('memory 999');
+  expect(forkedMs).toBeLessThan(plainMs * 4 + 2000);
+}, 300_000);
