@@ -242,8 +242,11 @@ export class Store2 {
       for (const r of s.records) {
         if (r.seq === undefined) continue;
         const was = this.ownTags.get(r.seq);
-        if (was !== undefined && was !== r.tag) replaced ??= r.seq;
-        next.set(r.seq, was ?? r.tag);
+        // Not a record left unconfirmed by an append that failed after its bytes landed (journal2.ts `broken`): its
+        // retry took the same seq in a new segment, and nothing ever confirms the abandoned one.
+        if (was !== undefined && was !== r.tag && r.confirmed) replaced ??= r.seq;
+        if (was !== undefined) next.set(r.seq, was);
+        else if (!next.has(r.seq) || r.confirmed) next.set(r.seq, r.tag);
       }
     }
     this.ownTags = next;
