@@ -653,3 +653,46 @@ it('a clone that rehomed retires the id the original goes on writing as at most 
   expect(retires?.size ?? 0).toBeLessThanOrEqual(1);
   for (const x of [a, b, c2]) expect((await x.v.devices()).find((d) => d.id === me)).toMatchObject({ forgotten: false });
 }, 60_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 10. A restore to before the upgrade; another device's mark.
+
+it("B's vault folder restored to before its first write (vault.json still format 1, no folder of B): nothing lost, both verify", async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await b.v.close();
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  const b1 = await openAs(1);
+  for (let i = 0; i <= 2; i++) await note(b1.v, `/memories/b${i}.md`, `b${i}`);
+  await note(a.v, '/memories/a0.md', 'a0');
+  await syncAll([a, b1]);
+  await b1.v.close();
+  await replace(b.dir, old);
+  const b2 = await openAs(1);
+  await note(b2.v, '/memories/b3.md', 'b3');
+  await syncAll([a, b2]);
+  const names = ['a0', 'b0', 'b1', 'b2', 'b3'];
+  for (const x of [a, b2]) {
+    expect(await have(x, names)).toEqual(names);
+    expect(await x.v.verify()).toMatchObject({ ok: true });
+  }
+}, 60_000);
+
+it("a huge seq for another computer in B's marks file: B unlocks and keeps applying that computer's writes", async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await note(a.v, '/memories/a0.md', 'a0');
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(cs);
+  const other = (await a.v.internal.device!(false))!;
+  await b.v.close();
+  const f = await marksFile(1);
+  const marks = JSON.parse(await fs.readFile(f, 'utf8')) as Record<string, { seq: number; tag: string }>;
+  marks[other] = { seq: Number.MAX_SAFE_INTEGER, tag: 'ffffffffffffffff' };
+  await fs.writeFile(f, JSON.stringify(marks));
+  const b2 = await openAs(1);
+  await note(a.v, '/memories/a1.md', 'a1');
+  await syncAll([a, b2]);
+  expect(await have(b2, ['a0', 'a1', 'b0'])).toEqual(['a0', 'a1', 'b0']);
+}, 60_000);
