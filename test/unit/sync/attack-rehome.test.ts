@@ -761,3 +761,42 @@ it("B's vault folder restored under an open B whose next write first writes a ch
   expect((await a.v.verify()).problems).toEqual([]);
   for (const p of (await b.v.verify()).problems) expect(p).toMatch(/its files went back from seq \d+ to \d+ .*is not here/);
 }, 30_000);
+
+// ---------------------------------------------------------------------------------------------------------------
+// 12. A sync engine that puts a shorter, older copy of B's own segment back, then the longer one again.
+
+for (const between of ['no ingest', 'an ingest'] as const) {
+  it(`an older, shorter copy of B's open segment put back, then the longer one again (${between} meanwhile): nothing lost, B writes on`, async () => {
+    const cs = await computers(2);
+    const [a, first] = cs as [Computer, Computer];
+    await first.v.close();
+    const b = await openAs(1, { journalLimit: 1000 });
+    await note(b.v, '/memories/b0.md', 'b0');
+    const me = (await b.v.internal.device!(false))!;
+    const own = path.join(b.dir, 'devices', me);
+    const segs = ((await fs.readdir(own, { recursive: true })) as string[]).filter((f) => path.basename(f).startsWith('j-'));
+    const short = new Map<string, Buffer>();
+    for (const f of segs) short.set(f, await fs.readFile(path.join(own, f)));
+    await note(b.v, '/memories/b1.md', 'b1');
+    const long = new Map<string, Buffer>();
+    for (const f of segs) long.set(f, await fs.readFile(path.join(own, f)));
+    const put = async (copies: Map<string, Buffer>) => {
+      for (const [f, bytes] of copies) {
+        await fs.writeFile(path.join(own, `${f}.sync`), bytes);
+        await fs.rename(path.join(own, `${f}.sync`), path.join(own, f));
+      }
+    };
+    await put(short);
+    if (between === 'an ingest') await b.v.ingest();
+    await put(long);
+    await note(b.v, '/memories/b2.md', 'b2').catch(() => note(b.v, '/memories/b2.md', 'b2'));
+    await syncAll([a, b]);
+    await b.v.close();
+    const b2 = await openAs(1);
+    await syncAll([a, b2]);
+    for (const x of [a, b2]) expect(await have(x, ['b0', 'b1', 'b2'])).toEqual(['b0', 'b1', 'b2']);
+    expect((await a.v.verify()).problems).toEqual([]);
+    // Without a read between, nothing told B: it keeps its id.
+    if (between === 'no ingest') expect(await b2.v.internal.device!(false)).toBe(me);
+  }, 30_000);
+}
