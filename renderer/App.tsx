@@ -53,11 +53,21 @@ export function App() {
   /** Unsaved work the vault could not take at the last lock: kept here, in this window only, until the next unlock. */
   const [kept, setKept] = useState<{ drafts: Drafts; message: string; key?: string; params?: MessageParams }>();
 
+  /** Counts the vault folder's changes: the unlock or create screen starts anew for each (its first field focused). */
+  const [folderMoves, setFolderMoves] = useState(0);
+  const showStatus = useCallback(
+    () =>
+      call('vaultStatus').then(
+        (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: s.rolledBack, damaged: [] } } : { kind: 'locked' }),
+        (err: unknown) => setPhase({ kind: 'failed', message: messageOf(err) }),
+      ),
+    [],
+  );
+  /** Another vault folder is in use ("Open a vault…"): show what main says is there. */
+  const folderMoved = useCallback(() => void showStatus().then(() => setFolderMoves((n) => n + 1)), [showStatus]);
+
   useEffect(() => {
-    call('vaultStatus').then(
-      (s) => setPhase(!s.exists ? { kind: 'create' } : s.unlocked ? { kind: 'open', notice: { rolledBack: s.rolledBack, damaged: [] } } : { kind: 'locked' }),
-      (err: unknown) => setPhase({ kind: 'failed', message: messageOf(err) }),
-    );
+    void showStatus();
     // Main says so before the keys go; the text comes back into its box after the next unlock.
     const offKept = on('draftsNotSaved', (e) => setKept(e));
     const offLocked = on('vaultLocked', (e) => {
@@ -69,7 +79,7 @@ export function App() {
       offKept();
       offLocked();
     };
-  }, []);
+  }, [showStatus]);
   const takeKept = useCallback(() => setKept(undefined), []);
 
   switch (phase.kind) {
@@ -82,7 +92,7 @@ export function App() {
         </p>
       );
     case 'create':
-      return <CreateVault onDone={() => setPhase({ kind: 'apikey' })} />;
+      return <CreateVault key={folderMoves} onDone={() => setPhase({ kind: 'apikey' })} onFolderMoved={folderMoved} />;
     case 'apikey':
       return <ApiKeyStep onDone={() => setPhase({ kind: 'open', notice: { rolledBack: false, damaged: [] } })} />;
     case 'locked':
@@ -94,16 +104,16 @@ export function App() {
               {said(kept)}
             </p>
           )}
-          <Unlock onUnlocked={(notice) => setPhase({ kind: 'open', notice })} />
+          <Unlock key={folderMoves} onUnlocked={(notice) => setPhase({ kind: 'open', notice })} onFolderMoved={folderMoved} />
         </>
       );
     case 'open':
       if (phase.notice.viaRecoveryKey) return <SetPassphrase onDone={() => setPhase({ kind: 'open', notice: { ...phase.notice, viaRecoveryKey: false } })} />;
-      return <Workspace notice={phase.notice} kept={kept?.drafts} onKeptTaken={takeKept} />;
+      return <Workspace notice={phase.notice} kept={kept?.drafts} onKeptTaken={takeKept} onFolderMoved={folderMoved} />;
   }
 }
 
-function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?: Drafts | undefined; onKeptTaken: () => void }) {
+function Workspace({ notice, kept, onKeptTaken, onFolderMoved }: { notice: UnlockNotice; kept?: Drafts | undefined; onKeptTaken: () => void; onFolderMoved: () => void }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('chat');
   // Where the Memories tab is asked to go (a restored draft), and the pane beside the chat.
@@ -368,7 +378,7 @@ function Workspace({ notice, kept, onKeptTaken }: { notice: UnlockNotice; kept?:
           <h1 className="sr-only" tabIndex={-1}>
             {t('tabs.settings')}
           </h1>
-          <SettingsView />
+          <SettingsView onFolderMoved={onFolderMoved} />
         </section>
       </main>
       {overlay === 'palette' && <Palette onGo={go} onDismiss={() => setOverlay(undefined)} />}

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import { defaultStateDir, defaultVaultDir } from '../core/app-paths';
+import { defaultStateDir, defaultVaultDir, requestedVaultDir } from '../core/app-paths';
 import { MemoryPathError } from '../core/memory/paths';
 import { moveAsidePreProjectsMemory } from '../core/projects/legacy';
 import { ReviewInbox } from '../core/review/inbox';
@@ -84,7 +84,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   if (!command) return usage(io, tc('cli:args.noCommand'));
   if (command !== 'init' && command !== 'mcp' && !(command in COMMANDS)) return usage(io, tc('cli:args.unknownCommand', { command }));
 
-  const dir = parsed.values.vault || defaultVaultDir(io.env);
+  const dir = requestedVaultDir(parsed.values.vault, io.env) ?? defaultVaultDir(io.env);
   try {
     // The MCP server opens the vault its own way (at its first call, never prompting); loaded only when asked for.
     if (command === 'mcp') return await (await import('./mcp')).mcpCommand(dir, rest, parsed.values, io);

@@ -20,9 +20,18 @@ export function vaultDirIn(userDataDir: string): string {
   return path.join(userDataDir, 'vault');
 }
 
+/**
+ * The vault folder asked for when starting: `--vault DIR` (its value, `flag`), else `MNEMO_VAULT`, else none.
+ * The CLI and the app read it alike; what each does without one is its own (the CLI: the app's default folder;
+ * the app: the folder chosen last on this computer, else its default).
+ */
+export function requestedVaultDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return flag || env.MNEMO_VAULT || undefined;
+}
+
 /** The vault the CLI opens when neither `--vault` nor `MNEMO_VAULT` is given. */
 export function defaultVaultDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MNEMO_VAULT || vaultDirIn(defaultUserDataDir(env));
+  return vaultDirIn(defaultUserDataDir(env));
 }
 
 /** Where this device keeps per-vault state that must live outside the vault (rollback high-water marks): the per-user state directory: XDG_STATE_HOME, or the platform's usual place. */

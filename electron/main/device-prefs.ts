@@ -23,11 +23,54 @@ export function loadPrefs(userDataDir: string): DevicePrefs {
   return { ...DEFAULT_PREFS, ...(language.success ? { language: language.data } : {}) };
 }
 
-/** Writes the whole set atomically (temp file, then rename), so a crash leaves the old file or the new one. */
-export async function savePrefs(userDataDir: string, prefs: DevicePrefs): Promise<void> {
+/** Writes the whole set atomically, so a crash leaves the old file or the new one. */
+export function savePrefs(userDataDir: string, prefs: DevicePrefs): Promise<void> {
+  return writeAtomically(userDataDir, FILE, prefs);
+}
+
+/**
+ * The vault folder chosen on this computer ("Open a vault…"), in a file of its
+ * own beside the preferences: the window can read and set those, never this
+ * (only main's folder picker sets it). Kept here, never in the vault, so each
+ * computer opens its own copy of a synced vault wherever that lives.
+ */
+const VAULT_FILE = 'vault-folder.json';
+
+/** The folder chosen last (an absolute path), or undefined: none chosen, or the file unreadable or bad. */
+export function loadVaultFolder(userDataDir: string): string | undefined {
+  try {
+    const dir = (JSON.parse(fs.readFileSync(path.join(userDataDir, VAULT_FILE), 'utf8')) as { dir?: unknown } | null)?.dir;
+    return typeof dir === 'string' && path.isAbsolute(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers `dir` as this computer's vault folder; undefined: back to the default (the file is removed). */
+export async function saveVaultFolder(userDataDir: string, dir: string | undefined): Promise<void> {
+  if (dir === undefined) return fs.promises.rm(path.join(userDataDir, VAULT_FILE), { force: true });
+  return writeAtomically(userDataDir, VAULT_FILE, { dir });
+}
+
+/**
+ * The value of `--vault DIR` (or `--vault=DIR`) on the app's command line, made absolute against `cwd`; undefined
+ * when absent. Electron's argv also carries Chromium's switches and, unpackaged, the app's path: only this one is read.
+ */
+export function vaultSwitch(argv: readonly string[], cwd: string): string | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const value = arg === '--vault' ? argv[i + 1] : arg.startsWith('--vault=') ? arg.slice('--vault='.length) : undefined;
+    if (value) return path.resolve(cwd, value);
+  }
+  return undefined;
+}
+
+/** Temp file, then rename: a crash leaves the old file or the new one. */
+async function writeAtomically(userDataDir: string, name: string, value: unknown): Promise<void> {
   await fs.promises.mkdir(userDataDir, { recursive: true });
-  const target = path.join(userDataDir, FILE);
+  const target = path.join(userDataDir, name);
   const tmp = `${target}.${process.pid}.tmp`;
-  await fs.promises.writeFile(tmp, JSON.stringify(prefs));
+  await fs.promises.writeFile(tmp, JSON.stringify(value));
   await fs.promises.rename(tmp, target);
 }

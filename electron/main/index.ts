@@ -1,11 +1,12 @@
 /** Electron entry: wiring only. The behaviour lives in handlers/ (plain Node) and the modules imported here. */
 import path from 'node:path';
 import { app, clipboard, ClipboardItem, dialog, powerMonitor, type BrowserWindow } from 'electron';
-import { defaultStateDir } from '../core/app-paths';
+import { defaultStateDir, requestedVaultDir } from '../core/app-paths';
 import { loadSettings } from '../core/chat/settings-store';
 import { EVENTS } from '../shared/ipc';
 import { startAutoLock } from './autolock';
 import { SecretClipboard, type ClipboardPort } from './clipboard';
+import { vaultSwitch } from './device-prefs';
 import { enforceStartupGuards } from './guards';
 import { createHandlers, dispatch } from './handlers';
 import { registerIpc } from './ipc';
@@ -34,6 +35,13 @@ const electronClipboard: ClipboardPort = {
   clear: async () => clipboard.clear(),
 };
 
+/** Main's own folder picker, titled with `title`; undefined when cancelled. */
+async function pickFolder(title: 'errors:dialog.pick.backup' | 'errors:dialog.pick.export' | 'errors:dialog.pick.vault'): Promise<string | undefined> {
+  if (!win) return undefined;
+  const r = await dialog.showOpenDialog(win, { title: dialogText()(title), properties: ['openDirectory', 'createDirectory'] });
+  return r.canceled ? undefined : r.filePaths[0];
+}
+
 const guardsPassed = enforceStartupGuards({
   app,
   argv: process.argv,
@@ -46,9 +54,12 @@ const guardsPassed = enforceStartupGuards({
 });
 if (guardsPassed) {
   const userDataDir = app.getPath('userData');
+  // `--vault DIR`, else MNEMO_VAULT, as the CLI reads them; without either, the folder chosen last on this computer.
+  const vaultDir = requestedVaultDir(vaultSwitch(process.argv, process.cwd()), process.env);
   const { handlers, session } = createHandlers({
     userDataDir,
     stateDir: defaultStateDir(),
+    ...(vaultDir ? { vaultDir } : {}),
     env: process.env,
     clipboard: new SecretClipboard(electronClipboard, process.platform),
     links: electronLinkPorts(() => win),
@@ -58,14 +69,8 @@ if (guardsPassed) {
     emit: (event, payload) => {
       if (win && !win.isDestroyed()) win.webContents.send(EVENTS[event].channel, payload);
     },
-    pickDirectory: async (purpose) => {
-      if (!win) return undefined;
-      const r = await dialog.showOpenDialog(win, {
-        title: dialogText()(purpose === 'backup' ? 'errors:dialog.pick.backup' : 'errors:dialog.pick.export'),
-        properties: ['openDirectory', 'createDirectory'],
-      });
-      return r.canceled ? undefined : r.filePaths[0];
-    },
+    pickDirectory: (purpose) => pickFolder(purpose === 'backup' ? 'errors:dialog.pick.backup' : 'errors:dialog.pick.export'),
+    pickVaultFolder: () => pickFolder('errors:dialog.pick.vault'),
     pickFiles: async () => {
       if (!win) return undefined;
       const t = dialogText();

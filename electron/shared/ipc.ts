@@ -79,8 +79,9 @@ export const ReviewEntry = z.object({
    * A `conflict` (a vault several computers write): changed on two computers at once (`edit`; `versions` were set
    * aside, kept in history), or deleted on one while edited on another (`delete`; `versions`: what the delete removed).
    * `computers`: their names as another computer wrote them (untrusted text). `id`: what marking it acknowledges.
+   * `base` (edit): the version both sides started from, when still kept.
    */
-  conflict: z.object({ what: z.enum(['edit', 'delete']), id: z.string(), versions: z.array(z.number()), computers: z.array(z.string()) }).optional(),
+  conflict: z.object({ what: z.enum(['edit', 'delete']), id: z.string(), versions: z.array(z.number()), base: z.number().optional(), computers: z.array(z.string()) }).optional(),
 });
 export type ReviewEntry = z.infer<typeof ReviewEntry>;
 /** Where the key a turn would use comes from: ANTHROPIC_API_KEY wins over the one stored in the vault. */
@@ -122,6 +123,10 @@ const deviceId = z.string().regex(/^[0-9a-f]{32}$/);
 export const DeviceEntry = z.object({ id: deviceId, name: z.string().max(64 * 4), lastWrite: z.number(), current: z.boolean(), forgotten: z.boolean(), behind: z.boolean() });
 export type DeviceEntry = z.infer<typeof DeviceEntry>;
 
+/** The vault's folder as the window may know it (`vaultFolder`). */
+export const VaultFolder = z.object({ isDefault: z.boolean(), name: z.string().max(1024), fromStart: z.boolean() });
+export type VaultFolder = z.infer<typeof VaultFolder>;
+
 const none = z.tuple([]);
 const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
 const call = <A extends z.ZodTuple, R extends z.ZodType>(channel: string, args: A, result: R) => ({ channel, args, result });
@@ -145,6 +150,20 @@ export const CALLS = {
   vaultVerify: call('vault:verify', none, z.object({ ok: z.boolean(), problems: z.array(z.string()), waiting: z.array(z.string()).optional() })),
   vaultBackup: call('vault:backup', none, z.object({ saved: z.boolean() })),
   vaultExportPlaintext: call('vault:export-plaintext', one(z.object({ passphrase })), z.object({ saved: z.boolean(), count: z.number() })),
+  /**
+   * The vault's folder as the window may know it: whether it is the app's default one, and its last name only (never
+   * a host path). `fromStart`: it was given when the app started (`--vault` or MNEMO_VAULT).
+   */
+  vaultFolder: call('vault:folder', none, VaultFolder),
+  /**
+   * "Open a vault…": main shows its own folder picker (the window never names a folder). A folder holding a vault
+   * becomes this computer's vault folder, and the window shows its unlock screen; an empty one is offered for a new
+   * vault (and kept once it is made); anything else is refused, changing nothing. An unlocked vault is locked first.
+   * `outcome`: `cancelled` (nothing changed), `vault` or `empty`.
+   */
+  vaultOpenFolder: call('vault:open-folder', none, z.object({ outcome: z.enum(['cancelled', 'vault', 'empty']), folder: VaultFolder })),
+  /** Back to the app's own vault folder, forgetting the one chosen (an unlocked vault is locked first). */
+  vaultUseDefaultFolder: call('vault:use-default-folder', none, VaultFolder),
   /**
    * The computers that write to this vault (several when it is in a synced folder), read again from the folder first.
    * `shared`: false for a vault only this computer can write (format 1), whose list is empty.

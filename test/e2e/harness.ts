@@ -57,6 +57,10 @@ export interface LaunchOptions {
   anthropicApiKey?: string;
   /** Pick-folder answers for backup/export (a dialog in Electron). */
   pickDirectory?: (purpose: 'backup' | 'export') => Promise<string | undefined>;
+  /** The folder main's "Open a vault…" picker returns (a dialog in Electron); absent: cancelled. */
+  pickVaultFolder?: () => Promise<string | undefined>;
+  /** The vault folder the app is started with, as `--vault DIR` or MNEMO_VAULT give it. */
+  vaultDir?: string;
   /** The files main's "Attach files" dialog returns (an open dialog in Electron); absent: cancelled. */
   pickFiles?: () => Promise<string[] | undefined>;
   /** Save-file answers for a conversation export (a save dialog in Electron); absent: cancelled. */
@@ -145,6 +149,8 @@ export async function launchApp(opts: LaunchOptions): Promise<App> {
     pickDirectory: opts.pickDirectory ?? (async () => undefined),
     pickSaveFile: opts.pickSaveFile ?? (async () => undefined),
     pickFiles: opts.pickFiles ?? (async () => undefined),
+    pickVaultFolder: opts.pickVaultFolder ?? (async () => undefined),
+    ...(opts.vaultDir !== undefined ? { vaultDir: opts.vaultDir } : {}),
     clipboard: new SecretClipboard(
       {
         write: async (text, markers) => void Object.assign(clipboard, { text, markers }),

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { setApiKey } from '../../electron/core/chat/settings-store';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { DEEP, randomSeed } from '../deep';
@@ -193,6 +193,19 @@ export async function openMemories(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Memories' }).click();
   await expect(page.getByRole('button', { name: 'New memory' })).toBeVisible();
   await expectAccessible(page, 'the memories section');
+}
+
+/** Which way each of `lines` (editor lines) reads on screen: a right-to-left paragraph (unicode-bidi: plaintext) starts at the right edge. */
+export function lineDirections(lines: Locator): Promise<Array<'rtl' | 'ltr'>> {
+  return lines.evaluateAll((ls) =>
+    ls.map((l) => {
+      const r = document.createRange();
+      r.selectNodeContents(l);
+      const text = r.getBoundingClientRect();
+      const box = l.getBoundingClientRect();
+      return Math.abs(box.right - text.right) < Math.abs(text.left - box.left) ? 'rtl' : 'ltr';
+    }),
+  );
 }
 
 /** The editor's whole text replaced by typing, as a user would (select all, type). */

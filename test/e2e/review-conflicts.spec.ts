@@ -4,43 +4,15 @@
  * computers, and can be opened in the editor or its history and marked reviewed, by keyboard. Laptop is a real vault on
  * a copy of the app's folder, its files carried back as a sync engine would.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ReviewInbox } from '../../electron/core/review/inbox';
-import { Vault } from '../../electron/core/vault/vault';
-import { carry } from '../unit/sync/two-computers';
 import { expectAccessible, readyApp, type FreshApp } from './helpers';
+import { conflictWithLaptop } from './two-computers';
 
 let app: FreshApp;
 const host = (os.hostname().trim() || 'computer').slice(0, 64);
 const memoriesTab = (page: Page) => page.getByRole('tab', { name: /^Memories/ });
-
-/** This computer and Laptop change the same memories at once (`laptopName`: what Laptop calls itself); then Laptop's files arrive. */
-async function conflictWithLaptop(laptopName: string): Promise<void> {
-  const here = app.session.unlocked();
-  const user = { mode: 'upsert', source: 'user' } as const;
-  await here.memory.writeFile('/memories/plan.md', 'title\nmeet on monday\n', user);
-  await here.memory.writeFile('/memories/gone.md', 'keep me\n', user);
-  // Confirmed (acked) before the copy: another computer applies a record only once a later one of its writer exists.
-  await here.ingest();
-  const dir = path.join(app.userDataDir, 'laptop');
-  await fs.cp(app.session.dir, dir, { recursive: true });
-  const laptop = await Vault.open(dir, { stateDir: path.join(app.userDataDir, 'laptop-state'), format2: true, ackDelayMs: 0 });
-  await laptop.unlockWithRecoveryKey(app.recoveryKey!);
-  await laptop.renameDevice((await laptop.internal.device!(true))!, laptopName);
-  await laptop.memory.writeFile('/memories/plan.md', 'title\nmeet on friday\n', user);
-  await laptop.memory.writeFile('/memories/gone.md', 'keep me, edited\n', user);
-  await laptop.close();
-  await here.memory.writeFile('/memories/plan.md', 'title\nmeet on tuesday\n', user);
-  await here.memory.remove('/memories/gone.md', 'user');
-  await carry(dir, app.session.dir);
-  await here.ingest();
-  // Nothing tells the window yet that another computer's changes arrived (no watcher): it reads them as it starts.
-  await app.page.reload();
-  await expect(app.page.locator('header.topbar button.lock')).toBeVisible();
-}
 
 test.beforeEach(async () => {
   app = await readyApp({ format2: true });
@@ -49,7 +21,7 @@ test.afterEach(async () => app.cleanup());
 
 test('conflicts between computers are listed with their versions and computers, opened in history and marked reviewed by keyboard', async () => {
   const { page } = app;
-  await conflictWithLaptop('Laptop');
+  await conflictWithLaptop(app, 'Laptop');
   await expect(memoriesTab(page)).toHaveAccessibleName('Memories 2 to review');
   await memoriesTab(page).click();
   await expect(page.getByRole('treeitem', { name: 'plan.md' })).toHaveAccessibleDescription(/^Changed on two computers at once, not reviewed\./);
@@ -102,7 +74,7 @@ test('conflicts between computers are listed with their versions and computers, 
 test('a hostile computer name is shown as text, isolated, and runs nothing', async () => {
   const { page } = app;
   const hostile = '<img src=x onerror="window.pwned=1">\u202eevil';
-  await conflictWithLaptop(hostile);
+  await conflictWithLaptop(app, hostile);
   await memoriesTab(page).click();
   await page.getByRole('button', { name: 'To review 2', exact: true }).press('Enter');
   const pane = page.getByRole('region', { name: 'To review' });

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Locator } from '@playwright/test';
 import { Conversations } from '../../electron/core/chat/conversations';
-import { eachWithMemoriesOpen, shot, type FreshApp } from './helpers';
+import { eachWithMemoriesOpen, lineDirections, shot, type FreshApp } from './helpers';
 
 let app: FreshApp;
 eachWithMemoriesOpen((a) => (app = a));
@@ -64,17 +64,7 @@ test('tree names, the editor heading path and its lines, in Arabic and Hebrew mi
 
   const lines = page.locator('.editor .cm-line');
   await expect(lines).toHaveCount(3);
-  const lineDirs = await lines.evaluateAll((ls) =>
-    ls.map((l) => {
-      const r = document.createRange();
-      r.selectNodeContents(l);
-      const text = r.getBoundingClientRect();
-      const box = l.getBoundingClientRect();
-      // A right-to-left paragraph (unicode-bidi: plaintext) starts at the right edge.
-      return Math.abs(box.right - text.right) < Math.abs(text.left - box.left) ? 'rtl' : 'ltr';
-    }),
-  );
-  expect(lineDirs).toEqual(['rtl', 'ltr', 'rtl']);
+  expect(await lineDirections(lines)).toEqual(['rtl', 'ltr', 'rtl']);
   await shot(page, 'rtl-memories-1-editor');
 });
 

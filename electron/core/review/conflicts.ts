@@ -47,7 +47,7 @@ export function conflictEntries(conflicts: ConflictInfo[], names: Map<string, st
       kind: 'conflict' as const,
       version: c.version,
       by: c.by ?? { kind: 'system' as const },
-      conflict: { what: c.what, id: c.id, versions: c.others, computers: c.devices.map((d) => names.get(d) ?? d) },
+      conflict: { what: c.what, id: c.id, versions: c.others, ...(c.base !== undefined ? { base: c.base } : {}), computers: c.devices.map((d) => names.get(d) ?? d) },
     }));
 }
 

@@ -26,6 +26,8 @@ export interface ConflictDetail {
   id: string;
   /** Edit: the versions set aside, kept in history; delete: the version the delete removed. */
   versions: number[];
+  /** Edit: the version both sides started from, when it is still kept (the merge view's common base). */
+  base?: number;
   /** The computers involved, by name (the winning or deleting one first). */
   computers: string[];
 }

@@ -117,8 +117,18 @@ export class Vault extends VaultContents implements VaultApi {
     }
     vault.hf.hwm.note(vault.unlocked().state.gen);
     await vault.hf.noteSeen();
-    // Format 2 makes a vault as format 1 (its tested, crash-safe creation) and goes on in format 2: the first change upgrades it.
-    if (vault.format2) await vault.switchTo2();
+    // Format 2 makes a vault as format 1 (its tested, crash-safe creation), goes on in format 2, and upgrades it at once
+    // (this computer's first write): while vault.json says format 1, another computer opening it would take format 1's
+    // lock in the folder, and be refused while this one holds it. A crash or a failure (a full disk) before the upgrade
+    // leaves a format-1 vault, made and unlocked, upgraded at its first change.
+    if (vault.format2) {
+      await vault.switchTo2();
+      // Confirmed at once (§2.5): a copy taken right after creation shows the other computers this one.
+      await vault.internal
+        .device!(true)
+        .then(() => vault.session2?.store.ack())
+        .catch(() => undefined);
+    }
     return { vault, recoveryKey };
   }
 

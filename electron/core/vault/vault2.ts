@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deriveSubkey, sameBytes, SUBKEY, wipe } from './crypto';
+import { deriveSubkey, fromUtf8, sameBytes, SUBKEY, wipe } from './crypto';
 import { nameKey, succeed2 } from './devices';
 import { keysChanged, wentBack } from './catchup';
 import { io } from './files';
@@ -23,6 +23,7 @@ import { isRetired, type SyncState } from './sync/crdt';
 import { loadDevice } from './sync/device';
 import { L_DEVICE } from './sync/ids';
 import { fromV1 } from './sync/from-v1';
+import { memoryOps2 } from './sync/ops2';
 import { changesBetween, shownHeads } from './sync/follow';
 import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
@@ -218,6 +219,7 @@ const deviceName = () => (os.hostname().trim() || 'computer').slice(0, 64);
 export async function announce2(s: SyncSession): Promise<void> {
   // A computer gone on under a new id: the old name may arrive after its first write (succeed2 writes only what is missing).
   if (!s.host.readOnly && s.store.left && s.store.device) await succeed2(s, s.store.left).catch(() => undefined);
+  if (!s.host.readOnly && s.store.giveWay.redo.length && (await redoDropped(s))) await s.store.removeDropped();
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
   // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).
@@ -235,6 +237,28 @@ export async function announce2(s: SyncSession): Promise<void> {
   } catch {
     // As above: said with the first change instead.
   }
+}
+
+/**
+ * The memory texts this computer wrote on a branch it gave way on (give-way.ts), written again under its
+ * new id as new versions (source system, their author kept): at the same path, over whatever is there now, which stays
+ * in the history. One that cannot be written (its path is now a folder's) counts as lost. True when all were written
+ * (only then do the files that held them go: give-way.ts `remove`).
+ */
+async function redoDropped(s: SyncSession): Promise<boolean> {
+  const mem = memoryOps2(() => s);
+  let all = true;
+  for (const r of s.store.giveWay.redo.splice(0)) {
+    try {
+      await mem.writeFile(r.path, fromUtf8(r.text), { mode: 'upsert', source: 'system', ...(r.by ? { by: r.by } : {}) });
+    } catch {
+      s.store.giveWay.redoLost++;
+      all = false;
+    } finally {
+      wipe(r.text);
+    }
+  }
+  return all;
 }
 
 /** `Vault.ingest`: confirms this device's last changes, reads every device folder again, and says what is still arriving. */

@@ -24,6 +24,7 @@ import { settingsHandlers } from './settings';
 import { strengthHandlers } from './strength';
 import type { Handlers } from './types';
 import { vaultHandlers } from './vault';
+import { vaultFolderHandlers } from './vault-folder';
 import { windowHandlers } from './window';
 import { parsedEmitter } from '../events';
 
@@ -40,6 +41,7 @@ export function createHandlers(ctx: HandlerContext & { channel?: ChannelHostOpti
   const channel = new ChannelHost(session, ctx.channel ?? { serve: false });
   const handlers: Handlers = {
     ...vaultHandlers(session),
+    ...vaultFolderHandlers(session),
     ...memoryHandlers(session),
     ...settingsHandlers(session),
     ...chatHandlers(session),

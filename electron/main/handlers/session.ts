@@ -3,6 +3,7 @@
  * (opened locked at start, unlocked by the user), change events for the
  * window, and the chat turns in flight.
  */
+import path from 'node:path';
 import { vaultDirIn } from '../../core/app-paths';
 import { TemporaryConversations } from '../../core/chat/temporary';
 import { PendingAttachments } from '../../core/chat/attachments-pending';
@@ -16,6 +17,7 @@ import { Vault } from '../../core/vault/vault';
 import { VaultError, type KdfParams } from '../../core/vault/types';
 import type { EventName, EventPayload } from '../../shared/ipc';
 import type { SecretClipboard } from '../clipboard';
+import { loadVaultFolder, saveVaultFolder } from '../device-prefs';
 import type { LinkPorts } from '../links';
 import type { ConsentQuestion } from './consent';
 import { GuessLimiter } from './guesses';
@@ -32,6 +34,10 @@ export interface HandlerContext {
   pickFiles?(): Promise<string[] | undefined>;
   /** Asks the user where to save a file (a save dialog in Electron), suggesting a name. Absent: nothing is saved. */
   pickSaveFile?(suggestedName: string): Promise<string | undefined>;
+  /** Asks the user for a vault's folder ("Open a vault…"; a dialog in Electron). The path never reaches the renderer. Absent: none can be chosen. */
+  pickVaultFolder?(): Promise<string | undefined>;
+  /** The vault folder the app was started with (`--vault DIR` or MNEMO_VAULT): it goes before the one chosen last on this computer. */
+  vaultDir?: string;
   env: NodeJS.ProcessEnv;
   /** Key-derivation cost for new vaults; calibrated when absent (tests pass the floor). */
   kdf?: KdfParams;
@@ -107,9 +113,17 @@ export class AppSession {
   /** The memory tool's size limits: every memory write the window asks for is held to them, as Claude's are. */
   readonly limits: MemoryLimits;
   private readonly watchers = new Set<SessionWatcher>();
+  /** The vault's folder: the one the app was started with, else the one chosen last on this computer, else the default. */
+  private folder: string;
+  /** The folder the app was started with (`--vault` or MNEMO_VAULT), if any. */
+  readonly startedWith: string | undefined;
+  /** True while the folder was chosen with "Open a vault…" but holds no vault yet: it is remembered once one is made there. */
+  private folderUnsaved = false;
 
   constructor(readonly ctx: HandlerContext) {
     this.limits = resolveLimits(ctx.memoryLimits);
+    this.startedWith = ctx.vaultDir !== undefined ? path.resolve(ctx.vaultDir) : undefined;
+    this.folder = this.startedWith ?? loadVaultFolder(ctx.userDataDir) ?? this.defaultDir;
     this.watch(this.followSync());
   }
 
@@ -186,7 +200,42 @@ export class AppSession {
   }
 
   get dir(): string {
+    return this.folder;
+  }
+
+  /** The app's own vault folder, in its user-data folder. */
+  get defaultDir(): string {
     return vaultDirIn(this.ctx.userDataDir);
+  }
+
+  /**
+   * Makes `dir` the vault's folder. An unlocked vault is first locked as the
+   * user's own lock does (turns saved, drafts kept in it), then closed, which
+   * releases it. `remember`: kept as this computer's choice now (`now`), once a
+   * vault is made there (`onCreate`), or not at all. Runs in turn with unlocks.
+   */
+  moveTo(dir: string, remember: 'now' | 'onCreate' | 'no'): Promise<void> {
+    const run = this.unlocking.then(async () => {
+      if (dir !== this.folder) {
+        await this.lock('user');
+        this.unsubscribe?.();
+        this.unsubscribe = undefined;
+        const vault = this.vault;
+        this.vault = undefined;
+        this.folder = dir;
+        await vault?.close();
+      }
+      this.folderUnsaved = remember === 'onCreate';
+      if (remember === 'now') await this.rememberFolder();
+    });
+    this.unlocking = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Keeps the folder in use as this computer's choice (the default one as no choice). */
+  private rememberFolder(): Promise<void> {
+    this.folderUnsaved = false;
+    return saveVaultFolder(this.ctx.userDataDir, this.folder === this.defaultDir ? undefined : this.folder);
   }
 
   async exists(): Promise<boolean> {
@@ -231,6 +280,7 @@ export class AppSession {
     const { vault, recoveryKey } = await Vault.create(this.dir, passphrase, { stateDir: this.ctx.stateDir, releaseWhenLocked: true, ...this.format(), ...(this.ctx.kdf ? { kdf: this.ctx.kdf } : {}) });
     this.attach(vault);
     this.shownRecoveryKey = recoveryKey;
+    if (this.folderUnsaved) await this.rememberFolder();
     return recoveryKey;
   }
 

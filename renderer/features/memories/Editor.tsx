@@ -31,7 +31,7 @@ const markdownStyle = HighlightStyle.define([
  * Markdown would also turn a heading into a code block); indenting is on
  * Mod-] and Mod-[ (defaultKeymap), as the hint under the toolbar says.
  */
-const essentials: Extension = [
+export const essentials: Extension = [
   lineNumbers(),
   highlightActiveLineGutter(),
   highlightActiveLine(),
@@ -46,12 +46,12 @@ const essentials: Extension = [
 ];
 
 /** Mod-S saves. */
-function saveKeymap(onSave: () => void): Extension {
+export function saveKeymap(onSave: () => void): Extension {
   return keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (onSave(), true) }]);
 }
 
 /** Reports every edit so the pane can mark unsaved changes. */
-function changeListener(onChange: (text: string) => void): Extension {
+export function changeListener(onChange: (text: string) => void): Extension {
   return EditorView.updateListener.of((u) => {
     if (u.docChanged) onChange(u.state.doc.toString());
   });
@@ -61,7 +61,7 @@ function changeListener(onChange: (text: string) => void): Extension {
 const accessibleName = (label: string, hint: string): Extension => EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': hint });
 
 /** CodeMirror's own words (the search and go-to-line panels, what it announces) in the window's language. */
-function phrases(t: TFunction<'memories'>): Extension {
+export function phrases(t: TFunction<'memories'>): Extension {
   return EditorState.phrases.of({
     Find: t('editor.cm.find'),
     Replace: t('editor.cm.replace'),

@@ -9,6 +9,7 @@ import { keysOf } from '../../lib/shortcuts';
 import { Editor } from './Editor';
 import { merge3, mergedText, type Choice, type Merge3 } from '../../../electron/shared/merge3';
 import { MergeView } from './MergeView';
+import { ConflictMerge, type ConflictToMerge } from './ConflictMerge';
 import { History } from './History';
 import { isolatedPath, PathText } from './PathText';
 import { RenameForm } from './RenameForm';
@@ -42,7 +43,8 @@ interface Notice {
     | 'editor.notice.savedMerged'
     | 'editor.notice.alreadyHolds'
     | 'editor.notice.theirsKept'
-    | 'editor.notice.copied';
+    | 'editor.notice.copied'
+    | 'editor.notice.mergeSaved';
   version?: number;
   /** A project's name, chosen by the user: isolated when shown. */
   name?: string;
@@ -63,6 +65,7 @@ export function EditorPane({
   project,
   request,
   restored,
+  conflict,
   onDirty,
   onRenamed,
   onDeleted,
@@ -74,6 +77,8 @@ export function EditorPane({
   request?: { mode: AskedMode; n: number } | undefined;
   /** An unsaved edit a lock kept, offered back after unlock. */
   restored?: MemoryDraft | undefined;
+  /** An edit conflict between computers this memory has, to merge (the Merge… button; `ask: 'merge'`). */
+  conflict?: ConflictToMerge | undefined;
   onDirty: (dirty: boolean) => void;
   onRenamed: (to: string) => void;
   onDeleted: () => void;
@@ -97,6 +102,21 @@ export function EditorPane({
    * text the edit started from: if the file still holds it, the edit starts from the file's current version.
    */
   const pendingRestore = useRef<{ text: string; baseVersion: number; baseText?: string } | undefined>(restored);
+  /** The conflict being merged, fixed when the merge opens (the listed one may be settled meanwhile), and whether its result was typed in. */
+  const [mergeWith, setMergeWith] = useState<ConflictToMerge>();
+  const [mergeDirty, setMergeDirty] = useState(false);
+  // Asked for (the button, or the review inbox): it stays open while History or Rename are used beside it, until saved or left.
+  useEffect(() => {
+    if (mode !== 'merge' || mergeWith) return;
+    if (conflict) setMergeWith(conflict);
+    else setMode('edit');
+  }, [mode, conflict, mergeWith, setMode]);
+  const endMerge = () => {
+    focusEditor.current = true;
+    setMergeWith(undefined);
+    setMergeDirty(false);
+    if (mode === 'merge') setMode('edit');
+  };
   const dirty = loaded !== undefined && draft !== loaded.text;
   const state = useRef({ dirty, version: loaded?.version ?? 0, draft, text: loaded?.text });
   state.current = { dirty, version: loaded?.version ?? 0, draft, text: loaded?.text };
@@ -140,8 +160,8 @@ export function EditorPane({
 
 
   useEffect(() => {
-    onDirty(dirty);
-  }, [dirty, onDirty]);
+    onDirty(dirty || mergeDirty);
+  }, [dirty, mergeDirty, onDirty]);
   // Leaving the file (after the user agreed to drop the edit) drops its draft too.
   const owner = useId();
   useEffect(() => () => saveMemoryDraft(owner, null), [owner]);
@@ -293,6 +313,11 @@ export function EditorPane({
         <button aria-pressed={mode === 'history'} onClick={() => setMode(mode === 'history' ? 'edit' : 'history')}>
           {t('actions.history')}
         </button>
+        {conflict && !mergeWith && (
+          <button disabled={dirty} title={dirty ? t('editor.saveFirst') : t('conflictMerge.openTitle')} onClick={() => setMode('merge')}>
+            {t('conflictMerge.open')}
+          </button>
+        )}
         {/* Set apart at the far end and drawn as destructive, so it is never hit in place of History. */}
         <button
           className="danger apart"
@@ -339,7 +364,19 @@ export function EditorPane({
         </ConfirmDialog>
       )}
       <div className="editor-and-history">
-        {merging ? (
+        {mergeWith ? (
+          <ConflictMerge
+            path={path}
+            project={project}
+            conflict={mergeWith}
+            onDirty={setMergeDirty}
+            onSaved={(text, version) => {
+              endMerge();
+              settle(text, version, { key: 'editor.notice.mergeSaved', version });
+            }}
+            onClose={endMerge}
+          />
+        ) : merging ? (
           <MergeView
             merge={merging.merge}
             theirsVersion={merging.theirs.version}

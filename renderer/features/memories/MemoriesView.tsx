@@ -101,6 +101,8 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
   };
 
   const toReview = review.entries?.length ?? 0;
+  // An edit conflict of the open memory with a version set aside still kept: what its Merge… button merges.
+  const conflict = review.entries?.find((e) => e.path === selected && e.conflict?.what === 'edit' && e.conflict.versions.length > 0)?.conflict;
   const listToggle = (
     <button ref={listToggleRef} className="pane-toggle" aria-expanded={listShown} aria-controls="memory-list" onClick={toggleList} title={listShown ? t('view.hideList') : t('view.showList')}>
       {/* Shown: pointing toward the list it folds away (the start side); hidden: toward where it comes back. */}
@@ -212,7 +214,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
       <div className="main-pane">
         {leaving && <DiscardDialog onKeep={() => setLeaving(undefined)} onDiscard={() => apply(leaving)} />}
         {reviewOpen ? (
-          <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenHistory={(path) => void go({ project, path, ask: 'history' })} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
+          <ReviewPane key={project} project={project} entries={review.entries ?? []} listError={review.error} onOpen={open} onOpenHistory={(path) => void go({ project, path, ask: 'history' })} onOpenMerge={(path) => void go({ project, path, ask: 'merge' })} onOpenTrash={() => (setReviewOpen(false), setTrashOpen(true))} />
         ) : trashOpen ? (
           <TrashPane
             key={project}
@@ -245,6 +247,7 @@ export function MemoriesView({ active, goTo, restored }: { active: boolean; goTo
             path={selected}
             project={project}
             restored={restored?.path === selected && (restored.project ?? FIRST_PROJECT) === project ? restored : undefined}
+            conflict={conflict}
             onDirty={(d) => (dirty.current = d)}
             onRenamed={(to) => {
               // Still unsaved if it was: the editor stays, with the typed text, under the new path.

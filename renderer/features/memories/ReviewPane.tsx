@@ -55,7 +55,7 @@ function diffLabel(t: TFunction<'memories'>, e: ReviewEntry): string {
  * change that lands meanwhile stays listed; focus then moves to the next one.
  * A conflict between computers (a vault several write) is shown as the version
  * set aside against the one kept, with the computers, and can be opened in
- * the editor or its history; merging is done there by hand.
+ * the editor, its history, or (an edit conflict) the merge view.
  */
 export function ReviewPane({
   entries,
@@ -63,6 +63,7 @@ export function ReviewPane({
   project,
   onOpen,
   onOpenHistory,
+  onOpenMerge,
   onOpenTrash,
 }: {
   entries: ReviewEntry[];
@@ -71,6 +72,8 @@ export function ReviewPane({
   project?: string | undefined;
   onOpen: (path: string) => void;
   onOpenHistory: (path: string) => void;
+  /** Opens the memory's merge view (an edit conflict with a version set aside still kept). */
+  onOpenMerge: (path: string) => void;
   onOpenTrash: () => void;
 }) {
   const { t } = useTranslation('memories');
@@ -198,6 +201,8 @@ export function ReviewPane({
                 >
                   {t('review.openTrash')}
                 </button> : <button onClick={() => onOpen(entry.path)}>{t('review.openEditor')}</button>}
+              {/* Only an edit conflict has versions to merge; a delete that met an edit is answered by the actions above. */}
+              {entry.conflict?.what === 'edit' && entry.conflict.versions.length > 0 && <button onClick={() => onOpenMerge(entry.path)}>{t('conflictMerge.open')}</button>}
               {entry.conflict && <button onClick={() => onOpenHistory(entry.path)}>{t('review.openHistory')}</button>}
             </div>
           </div>

@@ -4,8 +4,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 /** Where a memory view is asked to go: a project, and a file or folder in it; `ask` then asks to rename or delete it, or shows a file's history. */
 export type MemoryTarget = { project: string; path?: string | undefined; ask?: AskedMode };
-/** What a memory view can be asked to do on arrival. */
-export type AskedMode = 'rename' | 'delete' | 'history';
+/** What a memory view can be asked to do on arrival (`merge`: merge an edit conflict between computers). */
+export type AskedMode = 'rename' | 'delete' | 'history' | 'merge';
 
 /**
  * Which project and memory a view shows, and going elsewhere without losing

@@ -12,6 +12,7 @@ export const SETTINGS_SECTIONS = [
   ['conn', 'settings:connection.title'],
   ['behaviour', 'settings:claude.title'],
   ['security', 'settings:security.title'],
+  ['vault-folder', 'settings:vaultFolder.title'],
   ['other-apps', 'settings:otherApps.title'],
   ['language', 'settings:language.title'],
 ] as const;

@@ -11,6 +11,7 @@ import { ModelPicker } from './ModelPicker';
 import { OtherAppsSettings } from './OtherAppsSettings';
 import { PassphraseConfirm } from './PassphraseConfirm';
 import { SecuritySettings } from './SecuritySettings';
+import { VaultFolderChoice } from '../unlock/VaultFolderChoice';
 
 type Section = 'claude' | 'security' | 'apps';
 const FIELDS: Record<Section, Field[]> = {
@@ -34,6 +35,7 @@ const NAV = [
   ['conn', 'connection.title'],
   ['behaviour', 'claude.title'],
   ['security', 'security.title'],
+  ['vault-folder', 'vaultFolder.title'],
   ['other-apps', 'nav.otherApps'],
   ['devices', 'nav.otherComputers'],
   ['language', 'language.title'],
@@ -62,7 +64,7 @@ const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Obje
  * protection is main's to allow: when it asks for the passphrase, the section
  * asks for it in place and keeps every value the user set.
  */
-export function SettingsView() {
+export function SettingsView({ onFolderMoved }: { onFolderMoved: () => void }) {
   const { t } = useTranslation('settings');
   const [s, setS] = useState<PublicSettings>();
   const [status, setStatus] = useState<Partial<Record<Section, string>>>({});
@@ -216,6 +218,11 @@ export function SettingsView() {
           </form>
           {askPassphrase('security')}
         </SecuritySettings>
+        <section aria-labelledby="vault-folder">
+          <h2 id="vault-folder">{t('vaultFolder.title')}</h2>
+          <p className="hint">{t('vaultFolder.about')}</p>
+          <VaultFolderChoice onMoved={onFolderMoved} />
+        </section>
         <OtherAppsSettings>
           <form onSubmit={save('apps')} aria-label={t('otherApps.formLabel')}>
             <RadioChoices legend={t('otherApps.legend')} name="mcp-access" labels={{ off: t(ACCESS.off), 'read-only': t(ACCESS['read-only']), 'read-write': t(ACCESS['read-write']) }} value={s.mcpAccess} onChange={(v) => update('mcpAccess', v)} />

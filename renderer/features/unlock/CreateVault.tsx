@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
+import { VaultFolderChoice } from './VaultFolderChoice';
 import { NewPassphraseFields, useNewPassphrase } from './NewPassphrase';
 import '../../components/PrimaryButton.css';
 
 /** First run: choose a passphrase, then keep the recovery key (shown once). */
-export function CreateVault({ onDone }: { onDone: () => void }) {
+export function CreateVault({ onDone, onFolderMoved }: { onDone: () => void; onFolderMoved: () => void }) {
   const { t } = useTranslation('unlock');
   const fields = useNewPassphrase();
   const { busy, error, run } = useAction();
@@ -34,6 +35,7 @@ export function CreateVault({ onDone }: { onDone: () => void }) {
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t('create.busy') : t('create.submit')}
         </button>
+        <VaultFolderChoice onMoved={onFolderMoved} />
       </form>
     </main>
   );

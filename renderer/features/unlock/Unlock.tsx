@@ -5,6 +5,7 @@ import { PassphraseField } from '../../components/PassphraseField';
 import type { Keyed } from '../../../electron/shared/messages';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
+import { VaultFolderChoice } from './VaultFolderChoice';
 import '../../components/PrimaryButton.css';
 
 export interface UnlockNotice {
@@ -19,7 +20,7 @@ export interface UnlockNotice {
 }
 
 /** The unlock screen: passphrase, or the recovery key. Key derivation runs in main, so the window stays responsive. */
-export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => void }) {
+export function Unlock({ onUnlocked, onFolderMoved }: { onUnlocked: (notice: UnlockNotice) => void; onFolderMoved: () => void }) {
   const { t } = useTranslation('unlock');
   const [mode, setMode] = useState<'passphrase' | 'recovery'>('passphrase');
   const [secret, setSecret] = useState('');
@@ -92,6 +93,7 @@ export function Unlock({ onUnlocked }: { onUnlocked: (notice: UnlockNotice) => v
         >
           {mode === 'passphrase' ? t('unlock.useRecoveryKey') : t('unlock.usePassphrase')}
         </button>
+        <VaultFolderChoice onMoved={onFolderMoved} />
       </form>
     </main>
   );

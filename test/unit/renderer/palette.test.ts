@@ -68,6 +68,7 @@ describe('paletteItems', () => {
       ['Settings', 'Connection', undefined],
       ['Settings', 'Claude and memory', undefined],
       ['Settings', 'Security', undefined],
+      ['Settings', 'Vault folder', undefined],
       ['Settings', 'Use this memory in other apps', undefined],
       ['Settings', 'Language', undefined],
       ['Action', 'New conversation', undefined],

@@ -52,6 +52,24 @@ it('an overlapping edit on two computers is listed on both, naming the version t
   expect((await inbox(c.va).counts())[FIRST_PROJECT_ID]).toBe((await inbox(c.va).list()).length);
 }, 60_000);
 
+it('an edit conflict names the version both sides started from, before and after a write records it, for a merge view to show', async () => {
+  const c = await computers();
+  await overlappingEdit(c);
+  const p = '/memories/plan.md';
+  for (const v of [c.va, c.vb]) {
+    const [e] = (await conflicts(v)) as [ReviewEntry];
+    expect(e.conflict!.base).toBeDefined();
+    expect(await v.readVersion(p, e.conflict!.base!)).toBe('title\nmeet on monday\n');
+  }
+  // Claude writes on over it, which records the conflict (its losers named): the base is still the same version.
+  await claude(c.va, p, 'title\nmeet on tuesday\nbring notes\n');
+  await c.sync();
+  for (const v of [c.va, c.vb]) {
+    const [e] = (await conflicts(v)) as [ReviewEntry];
+    expect(await v.readVersion(p, e.conflict!.base!)).toBe('title\nmeet on monday\n');
+  }
+}, 60_000);
+
 it('a delete on one computer that met an edit on the other is listed on both: the edit is kept, the delete is to review', async () => {
   const c = await computers();
   const p = '/memories/gone.md';

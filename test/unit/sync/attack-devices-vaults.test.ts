@@ -161,6 +161,8 @@ it('a computer forgotten while offline keeps the setting it changed offline when
   const [a, b] = (await computers(2)) as [Computer, Computer];
   await a.v.internal.putJSON('settings', { theme: 'light', fontSize: 12 });
   await allWrite([a, b]);
+  // Both started from that value, as A knows: B wrote after it had seen it (else see the finding below).
+  await allWrite([a, b]);
   const idB = await devOf(b);
   // b offline: changes the theme only.
   await b.v.internal.putJSON('settings', { theme: 'dark', fontSize: 12 });
@@ -188,6 +190,26 @@ it('held (control): the same story without "Forget this computer" keeps both set
   await syncAll([a2, b]);
   await syncAll([a2, b]);
   for (const x of [a2, b]) expect(await x.v.internal.getJSON('settings')).toEqual({ theme: 'dark', fontSize: 14 });
+}, 30_000);
+
+// FINDING (a setting change lost, moderate; open): the same as above, but B wrote nothing A received between seeing
+// A's value and changing it offline. A cannot know that B saw the value, so "Forget this computer" lets A's checkpoint
+// forget it (a forgotten computer holds back only the values it is known to have seen, kv.ts `lastSeen`), and B's
+// change, merged against a base that is gone, loses to A's. Found when new vaults started to be made in format 2 at
+// once (the test above then depended on the order of its first writes). Forget only a computer that is gone for good.
+it.fails('a computer forgotten while offline, which changed a setting right after seeing it, keeps that change', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  await a.v.internal.putJSON('settings', { theme: 'light', fontSize: 12 });
+  await allWrite([a, b]);
+  const idB = await devOf(b);
+  await b.v.internal.putJSON('settings', { theme: 'dark', fontSize: 12 });
+  await a.v.forgetDevice(idB);
+  await tick();
+  await a.v.internal.putJSON('settings', { theme: 'light', fontSize: 14 });
+  const a2 = await reopen(a, 0);
+  await syncAll([a2, b]);
+  await syncAll([a2, b]);
+  expect(await a2.v.internal.getJSON('settings')).toEqual({ theme: 'dark', fontSize: 14 });
 }, 30_000);
 
 // Held: a retire reaching a computer before the records of the computer it names waits for them (its record's dep),
@@ -229,7 +251,8 @@ it('held: two computers forget each other at once: both known again on both afte
 // Held: two processes of one computer (per call, one state folder): the one that has not written yet still lists the
 // computer the other made as this computer, and refuses to forget it (it becomes that device at its next call).
 it('held: a second process of this computer that has not written yet lists this computer as current and will not forget it', async () => {
-  const [a, b1] = (await computers(2)) as [Computer, Computer];
+  // Made by a format-1 build: no computer is known, so B says nothing at its unlock and has not written.
+  const [a, b1] = (await computers(2, { v1: true })) as [Computer, Computer];
   await b1.v.close();
   const p1 = await openAs(1, { lockPerCall: true });
   const p2 = await openAs(1, { lockPerCall: true });

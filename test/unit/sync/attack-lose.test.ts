@@ -466,13 +466,38 @@ it.fails("B's vault folder restored from an older copy and the sync engine carry
   for (const x of [a2, b2, c]) expect(await have(x, all)).toEqual(all);
 }, 30_000);
 
+it("B's vault folder restored and the restore carried to A and C: once B is back under a new id, C no longer waits for B's lost records and applies A's and B's later writes", async () => {
+  const cs = await computers(3);
+  const [a, b, c] = cs as [Computer, Computer, Computer];
+  const old = await backedUpThenWritten(cs, b, [a, b]);
+  await note(a.v, '/memories/a1.md', 'a1');
+  await session(a.v).checkpoint();
+  const me = (await b.v.internal.device!(false))!;
+  await b.v.close();
+  await replace(b.dir, old);
+  for (const x of [a, c]) await replace(path.join(x.dir, 'devices', me), path.join(b.dir, 'devices', me));
+  await a.v.ingest();
+  await mirror(a, c);
+  await c.v.ingest();
+  // C waits on B's records 4..6, which no folder holds any more.
+  expect(await have(c, ['a1'])).toEqual(['-']);
+  await note(a.v, '/memories/a2.md', 'a2');
+  const b2 = await openAs(1);
+  expect(session(b2.v).store.left).toBe(me);
+  await note(b2.v, '/memories/b4.md', 'b4');
+  await syncAll([a, b2, c]);
+  for (const x of [a, b2, c]) expect(await have(x, ['b0', 'a1', 'a2', 'b4'])).toEqual(['b0', 'a1', 'a2', 'b4']);
+  expect((await c.v.verify()).waiting ?? []).toEqual([]);
+}, 30_000);
+
 it("B's state folder restored from a backup older than its device id: B comes back as a new device and nothing is lost", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
   const sDir = path.join(room.root, 's1');
   await b.v.close();
   const old = path.join(room.root, 's1-backup');
-  await fs.cp(sDir, old, { recursive: true }).catch(() => fs.mkdir(old));
+  // From before B first opened the vault (B has an id since: it said it was there when it saw A's).
+  await fs.mkdir(old);
   const b1 = await openAs(1);
   for (let i = 1; i <= 3; i++) await note(b1.v, `/memories/b${i}.md`, `b${i}`);
   await note(a.v, '/memories/a1.md', 'a1');
@@ -491,14 +516,13 @@ it("B's state folder restored from a backup older than its device id: B comes ba
   }
 }, 30_000);
 
-// FINDING (data loss, severe; open, now reported): the same as the vault-folder restore above when the whole computer
-// comes back from one backup (state folder and vault folder alike) and writes before the others' files reach it: no
-// local trace tells it that it wrote b1..b3, so it writes b9 at their seqs (a fork, design §7). This engine keeps the
-// longer copy of the segment, so b9's record is gone from every folder once the files meet; A never had it. What holds
-// now (the next test): B notices its record was replaced, says so in verify, shows what the files hold (b1..b3 again)
-// and writes on as a new computer. What is still lost: b9. A sync engine that keeps a conflict copy (Syncthing,
-// Dropbox) keeps its bytes, but nothing reads segment conflict copies yet, and no branch identity (`dev#tag`) exists.
-it.fails("B's state folder and vault folder both restored from one old backup: B's acknowledged writes that A had received stay everywhere", async () => {
+// FINDING (data loss, severe; fixed): the same as the vault-folder restore above when the whole computer comes back
+// from one backup (state folder and vault folder alike) and writes before the others' files reach it: no local trace
+// tells it that it wrote b1..b3, so it writes b9 at their seqs (a fork, design §7). A kept b1..b3 and silently
+// dropped b9, B kept b9 and lost its own b1..b3. Now B sees its record beside another copy's at that seq, gives way:
+// keeps b9's text, writes on under a new id, follows the other copy's records (b1..b3), writes b9 again as a new
+// version, and removes the segment that held only its dropped records (give-way.ts; docs/sync-design.md §12.9).
+it("B's state folder and vault folder both restored from one old backup: B's acknowledged writes that A had received stay everywhere", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
   await note(b.v, '/memories/b0.md', 'b0');
@@ -524,7 +548,7 @@ it.fails("B's state folder and vault folder both restored from one old backup: B
   }
 }, 30_000);
 
-it("B's state folder and vault folder both restored from one old backup, B writing before the others' files arrive: B reports the fork, shows what the files hold, and writes on as a new computer", async () => {
+it("B's state folder and vault folder both restored from one old backup, B writing before the others' files arrive: B reports the fork, follows the other copy, writes its own change again and goes on as a new computer", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
   await note(b.v, '/memories/b0.md', 'b0');
@@ -554,8 +578,10 @@ it("B's state folder and vault folder both restored from one old backup, B writi
   await note(b2.v, '/memories/b10.md', 'b10');
   await syncAll([a, b2]);
   expect(await b2.v.internal.device!(false)).not.toBe(me);
-  const names = ['b0', 'b1', 'b2', 'b3', 'b10'];
+  const names = ['b0', 'b1', 'b2', 'b3', 'b9', 'b10'];
   for (const x of [a, b2]) expect(await have(x, names)).toEqual(names);
+  // b9 was written again under the new id, and B's segment that held only b9's records is gone.
+  expect(b2.v.versions('/memories/b9.md').map((e) => e.device)).toEqual([await b2.v.internal.device!(false)]);
   expect(await a.v.verify()).toMatchObject({ ok: true });
 }, 30_000);
 

@@ -42,7 +42,7 @@ export const session = (v: Vault) => (v as unknown as { session2: SyncSession })
 
 /**
  * A test file's computers: a temporary folder per test (removed after it, every vault closed), and `computers(n)`, n
- * computers on copies of one new format-2 vault, each with its own state folder `s<i>` and checkpointing every 4 own
+ * computers on copies of one new format-2 vault (or one made by a format-1 build), each with its own state folder `s<i>` and checkpointing every 4 own
  * records; `reopen(i)` closes computer i and opens its folder again (with its state folder removed first if `lose`).
  */
 export function vaultRoom(prefix: string) {
@@ -63,9 +63,10 @@ export function vaultRoom(prefix: string) {
     opened.push(v);
     return { dir, v };
   }
-  async function computers(n: number): Promise<Computer[]> {
+  /** `made.v1`: the vault is made by a format-1 build (format 1 on disk until its first change, no computer known). */
+  async function computers(n: number, made1: { v1?: boolean } = {}): Promise<Computer[]> {
     const first = path.join(room.root, 'v0');
-    const made = await Vault.create(first, PASS, { kdf: FLOOR, ...opts(0) });
+    const made = await Vault.create(first, PASS, { kdf: FLOOR, ...opts(0), ...(made1.v1 ? { format2: false } : {}) });
     room.recovery = made.recoveryKey;
     await made.vault.close();
     const out: Computer[] = [];

@@ -192,7 +192,8 @@ it('a computer that opens the vault per call (the CLI, MCP) follows a passphrase
 });
 
 it('the first write that makes a vault multi-device builds on a passphrase changed elsewhere, never undoing it', async () => {
-  const [a, b] = await two();
+  // A vault made by a format-1 build: format 1 on disk until its first change.
+  const [a, b] = (await computers(2, { v1: true })) as [Computer, Computer];
   expect(parseHeader(await header(a.dir), 2).version).toBe(1);
   await a.v.changePassphrase(PASS, 'changed before the upgrade');
   await fs.writeFile(path.join(b.dir, 'vault.json'), await header(a.dir));

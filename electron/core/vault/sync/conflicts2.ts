@@ -23,6 +23,11 @@ export interface ConflictInfo {
   version: number;
   /** Edit: the versions set aside (kept in history); delete: the version(s) the delete removed. Only those still kept. */
   others: number[];
+  /**
+   * Edit: the version both sides were edited from (their newest common ancestor), when it is still kept; what a merge
+   * view shows as the common base.
+   */
+  base?: number;
   /** The device ids of the computers involved (the winner's or the deleting one first); never pseudo-device L. */
   devices: string[];
   /** Who wrote the current version (edit), or who deleted (delete), when recorded. */
@@ -69,12 +74,17 @@ export function conflicts2(s: SyncSession): ConflictInfo[] {
     const others = (c.what === 'edit' ? c.losers : (view.s.files.get(c.fid)?.rms.get(c.rm)?.heads ?? [])).flatMap((v) => (number.has(v) ? [number.get(v)!] : []));
     const devs = c.what === 'edit' ? [c.winner, ...c.losers].map(deviceOf) : [c.device, ...(current?.device ? [current.device] : [])];
     const by = c.what === 'edit' ? view.graph.all.get(c.winner)?.rec.w : c.by;
+    // A recorded conflict does not name its base: it is what the heads the recording write replaced (its parents) share.
+    const recorded = c.what === 'edit' && c.vid ? view.graph.all.get(c.vid)?.rec.par : undefined;
+    const baseVid = c.what !== 'edit' ? undefined : recorded ? view.graph.base(recorded) : c.base;
+    const base = baseVid ? number.get(baseVid) : undefined;
     out.set(key, {
       what: c.what,
       path: c.path,
       id,
       version: (c.what === 'edit' ? number.get(c.winner) : undefined) ?? current?.version ?? 1,
       others: [...new Set(others)].sort((a, b) => a - b),
+      ...(base !== undefined ? { base } : {}),
       devices: [...new Set(devs)].filter((d) => d !== L_DEVICE),
       ...(by ? { by } : {}),
     });

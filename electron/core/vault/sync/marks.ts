@@ -45,6 +45,11 @@ export class DeviceMarks {
     this.dirty = true;
   }
 
+  /** Forgets the mark of `dev` (this computer's own, when it gave way to another copy of itself: store2.ts). */
+  drop(dev: string): void {
+    if (this.marks.delete(dev)) this.dirty = true;
+  }
+
   /** Writes the marks if they changed (best effort, beside and renamed over). */
   flush(): Promise<void> {
     if (!this.dirty) return this.pending;

@@ -19,6 +19,7 @@ import { openCheckpoint, type Checkpoint } from './ckpt2';
 import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } from './crdt';
 import { Clock, type Hlc } from './hlc';
 import { formatVid, type Vid } from './ids';
+import { GiveWay } from './give-way';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
 import { deviceDir, listDevices, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
@@ -181,7 +182,7 @@ export class Store2 {
     }
     await this.ingest();
     this.clock = new Clock(maxStamp(this.state), this.now);
-    // Not `me`: the ingest may have found another copy's records under this id (`ownFork`) and rehomed.
+    // (Not when the ingest found this computer's records replaced by another copy's: it then writes on under a new id.)
     if (this.device) await this.resumeOwn();
   }
 
@@ -201,10 +202,10 @@ export class Store2 {
       }
     });
     this.folders = folders;
-    const replaced = this.ownReplaced(folders);
+    const replaced = this.giveWay.replaced(this.device ? folders.get(this.device) : undefined);
     const wentBack = this.ownWentBack(folders);
     this.overtaken = this.ownSeen(folders) >= this.nextSeq;
-    this.report = await applyVisible(folders, {
+    this.report = await applyVisible(this.giveWay.without(folders, this.left), {
       state: this.state,
       own: this.device,
       marks: this.o.marks,
@@ -216,8 +217,11 @@ export class Store2 {
       this.report.ownFork = true;
     }
     if (this.report.ownFork && this.device && !this.o.readOnly) {
-      this.replacedOwn.push(...this.report.forks.filter((f) => f.startsWith('this computer')));
       this.notices.push(m('errors:notice.ownReplaced'));
+      const me = this.device;
+      await this.giveWay.keep(this.state, this.blobs, me, replaced ?? this.o.marks.get(me)?.seq ?? this.nextSeq, this.report.forks);
+      // Its own mark names a record it no longer follows: noted again from what it applies now.
+      this.o.marks.drop(me);
       await this.rehome();
       await this.rebuild();
     } else if (wentBack && this.device && !this.o.readOnly) {
@@ -227,37 +231,9 @@ export class Store2 {
       await this.rehome();
       await this.rebuild();
     }
-    for (const f of this.replacedOwn) if (!this.report.forks.includes(f)) this.report.forks.push(f);
+    for (const f of this.giveWay.lines) if (!this.report.forks.includes(f)) this.report.forks.push(f);
     void this.o.marks.flush();
     return this.report.applied;
-  }
-
-  /** The tag of each own record in the own folder, as this process first saw or wrote it (`ownReplaced`). */
-  private ownTags = new Map<number, string>();
-
-  /**
-   * The first own seq whose record in the own folder is no longer the one this process saw or wrote there: another
-   * copy of this computer's vault wrote under its id and the sync engine kept that copy's file (a clone, or a whole
-   * computer restored from a backup that wrote before the others' files reached it).
-   */
-  private ownReplaced(folders: ReadonlyMap<string, DeviceFolder>): number | undefined {
-    const own = this.device ? folders.get(this.device) : undefined;
-    if (!own) return undefined;
-    const next = new Map<number, string>();
-    let replaced: number | undefined;
-    for (const s of own.segments) {
-      for (const r of s.records) {
-        if (r.seq === undefined) continue;
-        const was = this.ownTags.get(r.seq);
-        // Not a record left unconfirmed by an append that failed after its bytes landed (journal2.ts `broken`): its
-        // retry took the same seq in a new segment, and nothing ever confirms the abandoned one.
-        if (was !== undefined && was !== r.tag && r.confirmed) replaced ??= r.seq;
-        if (was !== undefined) next.set(r.seq, was);
-        else if (!next.has(r.seq) || r.confirmed) next.set(r.seq, r.tag);
-      }
-    }
-    this.ownTags = next;
-    return replaced;
   }
 
   /**
@@ -331,7 +307,7 @@ export class Store2 {
   private async rehome(): Promise<void> {
     this.left = this.device;
     this.device = undefined;
-    this.ownTags.clear();
+    this.giveWay.forget();
     this.overtaken = false;
     await this.journal?.close();
     this.journal = undefined;
@@ -342,7 +318,7 @@ export class Store2 {
 
   /**
    * The state again from the files alone, after this device found its own records replaced by another copy's
-   * (`ownReplaced`): what it had applied of its own branch is in no file any more, and ops written on it would name
+   * (give-way.ts): what it had applied of its own branch is in no file any more, and ops written on it would name
    * versions that mean something else on every other computer. The fork stays reported.
    */
   private async rebuild(): Promise<void> {
@@ -353,8 +329,14 @@ export class Store2 {
     this.report.applied = Math.max(1, this.report.applied);
   }
 
-  /** What `verify` says, for the rest of this session, of own records found replaced (`ownReplaced`). */
-  private readonly replacedOwn: string[] = [];
+  /** A copy of this computer that gives way to another (give-way.ts). */
+  readonly giveWay = new GiveWay();
+
+  /** Removes the files that held only the records this copy gave way on (give-way.ts `remove`). */
+  async removeDropped(): Promise<void> {
+    const f = this.left === undefined ? undefined : this.folders.get(this.left);
+    if (f && !this.o.readOnly) await this.giveWay.remove(this.fs, this.folderOf(this.left!), f);
+  }
 
   /** The id this computer wrote as until it found its own files older than what it had written (`rehome`). */
   left: string | undefined;
@@ -391,7 +373,7 @@ export class Store2 {
     // Remembered in the state folder: a vault folder later put back from an older copy is told by it (`resumeOwn`).
     if (count) {
       this.o.marks.note(this.device, seq + count - 1, placed.tag);
-      this.ownTags.set(seq, placed.tag);
+      this.giveWay.wrote(seq, placed.tag);
     }
     if ('b' in op) this.blobs.add(op.b.id, { dev: this.device, file: placed.file, off: placed.blobAt, len: op.b.len });
     joinInto(this.state, opState({ dev: this.device, seq, h, at }, op, this.state.frontier));

@@ -12,7 +12,7 @@
  * record's one-op state, so the order records arrive in never matters.
  */
 import type { Clock } from './hlc';
-import { joinInto, opState, type SyncState } from './crdt';
+import { isRetired, joinInto, opState, type SyncState } from './crdt';
 import type { DeviceMarks } from './marks';
 import type { DeviceFolder, RecInfo } from './scan';
 
@@ -83,23 +83,31 @@ export async function applyVisible(folders: Map<string, DeviceFolder>, host: Vis
     progress = false;
     for (const [dev, chain] of chains) {
       const own = dev === host.own;
+      /** Joins `dev`'s newest checkpoint if it covers seq `n` (once per ingest). */
+      const tryCheckpoint = async (n: number): Promise<boolean> => {
+        const newest = folders.get(dev)!.checkpoints[0];
+        if (!newest || seqOfCheckpoint(newest) < n || tried.has(`${dev} ${n}`)) return false;
+        tried.add(`${dev} ${n}`);
+        if (!(await host.joinCheckpoint(dev, n))) return false;
+        report.applied++;
+        progress = true;
+        return true;
+      };
       for (;;) {
         const n = (host.state.frontier.get(dev) ?? 0) + 1;
         const r = pick(chain.get(n), own);
         if (!r) {
-          const newest = folders.get(dev)!.checkpoints[0];
-          if (newest && seqOfCheckpoint(newest) >= n && !tried.has(`${dev} ${n}`)) {
-            tried.add(`${dev} ${n}`);
-            if (await host.joinCheckpoint(dev, n)) {
-              report.applied++;
-              progress = true;
-              continue;
-            }
-          }
+          if (await tryCheckpoint(n)) continue;
           break;
         }
         // Own records were applied here when written: they never wait (what they depended on may be arriving again after a cut).
-        if (!own && depsMet(host.state, dev, r) !== undefined) break;
+        const need = own ? undefined : depsMet(host.state, dev, r);
+        if (need !== undefined) {
+          // What a forgotten computer wrote and no folder holds any more (its files put back from a backup, carried to
+          // every computer by the sync engine) never arrives: `dev`'s checkpoint holds it, as far as `dev` applied it.
+          if (isRetired(host.state, need) && !chains.get(need)?.has((host.state.frontier.get(need) ?? 0) + 1) && (await tryCheckpoint(n))) continue;
+          break;
+        }
         joinInto(host.state, opState({ dev, seq: n, h: r.meta.h, at: r.meta.at }, r.meta.op, r.dep));
         if (!own) {
           host.clock.receive(r.meta.h);
@@ -165,10 +173,19 @@ function ownFork(dev: string, chain: Map<number, RecInfo[]>, host: VisibleHost, 
   const mark = host.marks.get(dev);
   if (!mark) return;
   const at = [...chain.values()].flat().filter((r) => r.seq! <= mark.seq && mark.seq < r.seq! + r.count);
-  if (at.length && !at.some((r) => r.tag === mark.tag)) {
+  if (replacedAt(at, mark.tag)) {
     report.forks.push(ownForkLine(dev, mark.seq));
     report.ownFork = true;
   }
+}
+
+/**
+ * True when this device's own record `tag` at a seq is gone from its folder, or lies beside another confirmed record at
+ * that seq (another copy of this computer wrote it): this copy then gives way (both do, when both are running). An
+ * unconfirmed record beside it is a stale copy's lost tail (§2.5), which no computer applies.
+ */
+export function replacedAt(cands: RecInfo[], tag: string): boolean {
+  return cands.length > 0 && (!cands.some((r) => r.tag === tag) || cands.some((r) => r.tag !== tag && r.confirmed));
 }
 
 /** What `verify` says of this device's own record at `seq` replaced by another copy of it. */
