@@ -64,7 +64,8 @@ const notices = (c: Computer) => (session(c.v)?.store.notices ?? []).map((n) => 
 // (visible.ts `ownFork`), rehomes and rebuilds, and then Store2.load went on with `resumeOwn()` for the id it had
 // captured before (`me`) while `this.device` was already undefined: scan(undefined) threw, and every unlock failed with
 // "Could not read the vault." for good (nothing persisted the rehome, so each open found the fork again). Fixed in
-// store2.ts `load`: resume only when the ingest left a device (`this.device`).
+// store2.ts `load`: resume only when the ingest left a device (`this.device`); main's 2b9df5e made the same fix.
+// Failed on 0d7c249.
 it("a clone's longer copy of B's segment replacing B's own while B is closed: B still unlocks, reports the fork and writes on as a new computer", async () => {
   const cs = await computers(2);
   const [a] = cs as [Computer, Computer];
@@ -610,9 +611,10 @@ it('the rebuild after an own fork on a vault of 1000 memories costs about one mo
 // the tag this process wrote there, takes the unacknowledged one for another copy's record, and B reports "its record
 // at seq … was replaced by a different one (a clone, or a restore)", rehomes, rebuilds and writes on as a new computer
 // with its old id retired, though nothing was restored or cloned. (The marks check, visible.ts `ownFork`, accepts any
-// record at the seq with the right tag, so only the in-session check is fooled.) Fixed in store2.ts `ownReplaced`: only
-// a confirmed record counts as another copy's, and a process seeing a seq first keeps the confirmed record's tag.
-// Failed before the fix (B's device id changed, verify reported the fork).
+// record at the seq with the right tag, so only the in-session check is fooled.) Fixed on this branch in store2.ts
+// `ownReplaced` (only a confirmed record counts as another copy's); main's 2b9df5e moved that check to give-way.ts
+// `replaced` with the same rule (visible.ts `replacedAt`), and the merge adds that a process seeing a seq first keeps
+// the confirmed record's tag. Failed on 0d7c249 (B's device id changed, verify reported the fork).
 it('a write that fails after its bytes landed and cannot be cut off, then succeeds on retry: B keeps its id and reports no fork', async () => {
   const cs = await computers(2);
   const [a, b0] = cs as [Computer, Computer];
