@@ -7,7 +7,7 @@
  */
 import { regOp } from './sync/build';
 import { isRetired } from './sync/crdt';
-import { L_DEVICE } from './sync/ids';
+import { deviceOf, L_DEVICE } from './sync/ids';
 import type { SyncSession } from './sync/session2';
 import { VaultError } from './types';
 import { m } from '../i18n/message';
@@ -113,5 +113,8 @@ export async function succeed2(s: SyncSession, old: string): Promise<void> {
   if (!me || !s.store.state.devices.has(old)) return;
   const label = shown(s.view.kv.register(labelKey(old), 'newest'));
   if (label && !shown(s.view.kv.register(labelKey(me), 'newest'))) await s.commit(regOp(s.view, labelKey(me), label));
-  if (!isRetired(s.store.state, old)) await s.commit({ t: 'retire', dev: old });
+  // Once: a clone that went on under a new id cannot tell its old id from the original's, which may go on writing as it
+  // (and so be known again); retiring it again after each of its writes would only flip it back and forth.
+  const retiredByMe = [...(s.store.state.retired.get(old) ?? [])].some((vid) => deviceOf(vid) === me);
+  if (!retiredByMe && !isRetired(s.store.state, old)) await s.commit({ t: 'retire', dev: old });
 }

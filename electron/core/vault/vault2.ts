@@ -85,8 +85,11 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
     let lState: SyncState | undefined;
     const marks = new DeviceMarks(o.stateDir, o.header.vaultId);
     await marks.load();
-    const device = (await loadDevice(o.stateDir, o.header.vaultId))?.id;
+    const record = await loadDevice(o.stateDir, o.header.vaultId);
+    const device = record?.id;
     store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit });
+    // A succession a crash or a close cut short (succeed2 finishes it: announce2).
+    store.left = record?.left;
     if (await hasV1(o)) {
       // The v1 part, read as v1 reads it and never written again: the pseudo-device L.
       v1 = new Store(o.dir, vaultId, keys, o.header.manifest, o.journalLimit, { fs: o.fs, readOnly: true });

@@ -47,6 +47,8 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
   const fsx = st.fs;
   // Another process of this computer may have compacted meanwhile: where its packs put this device's blobs is in its checkpoint.
   await st.learnIndexes();
+  // That read may have found this computer's own files gone back or replaced (store2.ts `rehome`): nothing is its to write.
+  if (st.device !== me || !st.journal) return;
   await io('errors:io.action.saveIndex', async () => {
     await st.journal!.seal(st.clock.current(), Math.floor(Date.now()), st.state.frontier, st.nextSeq);
     const own = await st.scanner.scan(me);

@@ -19,6 +19,12 @@ export interface DeviceRecord {
   id: string;
   /** When this device first wrote to the vault (ms since epoch). */
   created: number;
+  /**
+   * The id this computer wrote as before this one (store2.ts `rehome`), kept so that its succession (devices.ts
+   * `succeed2`: the old id forgotten, the user's name for it carried over) is finished at a later open when a crash or
+   * a close came first.
+   */
+  left?: string;
 }
 
 const VAULT_ID = /^[0-9a-f]{32}$/;
@@ -35,7 +41,7 @@ export function parseDeviceRecord(bytes: Uint8Array): DeviceRecord | undefined {
   try {
     const r = JSON.parse(fromUtf8(bytes)) as Partial<DeviceRecord> | null;
     if (!r || typeof r !== 'object' || !isDeviceId(r.id) || typeof r.created !== 'number' || !Number.isSafeInteger(r.created) || r.created < 0) return undefined;
-    return { id: r.id, created: r.created };
+    return { id: r.id, created: r.created, ...(isDeviceId(r.left) && r.left !== r.id ? { left: r.left } : {}) };
   } catch {
     return undefined;
   }
@@ -63,7 +69,7 @@ export async function ensureDevice(stateDir: string, vaultId: string, fsx: Vault
   const known = await loadDevice(stateDir, vaultId, fsx);
   // `left`: an id this device no longer writes as (its own files went back, store2.ts `rehome`): replaced by a new one.
   if (known && known.id !== left) return { device: known, minted: false };
-  const device: DeviceRecord = { id: toHex(randomBytes(16)), created: Math.floor(now()) };
+  const device: DeviceRecord = { id: toHex(randomBytes(16)), created: Math.floor(now()), ...(left ? { left } : {}) };
   const file = deviceFile(stateDir, vaultId);
   await io('errors:io.action.saveDevice', async () => {
     // The state folder may be new: its own entry must be durable too, or a power cut could lose the record.

@@ -56,7 +56,8 @@ export class GiveWay {
     let replaced: number | undefined;
     for (const [seq, cands] of [...bySeq].sort((x, y) => x[0] - y[0])) {
       const was = this.ownTags.get(seq);
-      next.set(seq, was ?? cands[0]!.tag);
+      // First seen: the confirmed record (an unconfirmed one beside it is a failed append's, never applied).
+      next.set(seq, was ?? (cands.find((r) => r.confirmed) ?? cands[0]!).tag);
       if (was !== undefined && replacedAt(cands, was)) replaced ??= seq;
     }
     this.ownTags = next;

@@ -178,6 +178,27 @@ export class OwnJournal {
     await this.start(nextSeq);
   }
 
+  /**
+   * True when the open segment's file at its name is not the one this journal appends to (missing, or of another size):
+   * a restore or a sync engine wrote another copy over it. The journal then starts a new segment at the next append.
+   * Of the same size, it is appended to at its name from now on (a copy of it written over it is a new file: the handle
+   * would lead to the old one, which no name leads to any more).
+   */
+  async replacedOnDisk(): Promise<boolean> {
+    const c = this.cur;
+    if (!c || this.broken) return false;
+    const file = path.join(this.dir, c.name);
+    const st = await this.fsx.stat(file).catch(() => undefined);
+    if (!st || st.size !== c.size) {
+      this.broken = true;
+      return true;
+    }
+    const fh = await io('errors:io.action.openJournal', () => this.fsx.open(file, 'journal'));
+    await c.fh.close().catch(() => undefined);
+    c.fh = fh;
+    return false;
+  }
+
   /** True when the last record appended is not an ack: an ack would confirm it. */
   get unconfirmed(): boolean {
     return this.cur !== undefined && !this.cur.lastAck && this.cur.records > 0;
@@ -185,7 +206,7 @@ export class OwnJournal {
 
   /** Appends an ack when the last record needs one (§2.5). */
   async ack(h: RecordMeta['h'], at: number, frontier: ReadonlyMap<string, number>, nextSeq: number): Promise<void> {
-    if (!this.unconfirmed || this.broken) return;
+    if (!this.unconfirmed || this.broken || (await this.replacedOnDisk())) return;
     await this.append({ h, at, op: { t: 'ack' } as Op2 }, frontier, nextSeq);
   }
 

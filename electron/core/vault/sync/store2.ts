@@ -203,6 +203,7 @@ export class Store2 {
     });
     this.folders = folders;
     const replaced = this.giveWay.replaced(this.device ? folders.get(this.device) : undefined);
+    const wentBack = this.ownWentBack(folders);
     this.overtaken = this.ownSeen(folders) >= this.nextSeq;
     this.report = await applyVisible(this.giveWay.without(folders, this.left), {
       state: this.state,
@@ -223,10 +224,29 @@ export class Store2 {
       this.o.marks.drop(me);
       await this.rehome();
       await this.rebuild();
+    } else if (wentBack && this.device && !this.o.readOnly) {
+      // The own files went back under this open vault (a restore, a sync engine's rewind): what it applied of its own
+      // beyond them is in no file, and writing on as this id would leave a gap no other computer can ever fill.
+      this.notices.push(m('errors:notice.ownFilesOlder'));
+      await this.rehome();
+      await this.rebuild();
     }
     for (const f of this.giveWay.lines) if (!this.report.forks.includes(f)) this.report.forks.push(f);
     void this.o.marks.flush();
     return this.report.applied;
+  }
+
+  /**
+   * True when this device's own files (records, checkpoint names) end before what its state holds of its own: they
+   * went back while it was open. Not while a file of them cannot be read now (a cloud drive's placeholder).
+   */
+  private ownWentBack(folders: ReadonlyMap<string, DeviceFolder>): boolean {
+    const me = this.device;
+    const own = me ? folders.get(me) : undefined;
+    if (!me || this.o.readOnly || own?.unreadable.length) return false;
+    let max = own ? topSeq(own) : 0;
+    for (const c of own?.checkpoints ?? []) max = Math.max(max, parseInt(c.slice(2, 14), 16));
+    return (this.state.frontier.get(me) ?? 0) > max;
   }
 
   /**
@@ -342,6 +362,13 @@ export class Store2 {
     const seq = this.nextSeq;
     const h = count ? this.clock.tick() : this.clock.current();
     const at = Math.floor(this.now());
+    if (await j.replacedOnDisk()) {
+      // Its open segment is no longer the file at its name (a restore or a sync engine wrote over it): appending to the
+      // handle would put the record where no one reads it. Read the folder again (it rehomes if it went back) and fail
+      // this write; the next one goes on from what the files hold.
+      await this.ingest();
+      throw new VaultError('IO', m('errors:io.failed', { what: m('errors:io.action.saveChange') }));
+    }
     const placed = await j.append({ ...(count ? { s: seq } : {}), h, at, op }, this.state.frontier, seq, blob);
     // Remembered in the state folder: a vault folder later put back from an older copy is told by it (`resumeOwn`).
     if (count) {
