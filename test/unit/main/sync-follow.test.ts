@@ -35,3 +35,41 @@ it('what another computer writes reaches the window; a forged vault.json locks t
   // The unlock says what is wrong.
   expect(await app.refused('vaultUnlock', { passphrase: PASS })).toBe('DAMAGED');
 });
+
+it('a fork found while following (another copy of this computer wrote under its id) is told to the window at once, not at the next unlock', async () => {
+  const app = await handlerApp('mnemo-sync-fork-', { format2: true, follow: { settleMs: 20, pollMs: 100 } });
+  const vault = app.session.unlocked();
+  await vault.memory.writeFile('/memories/here.md', 'here', { mode: 'create', source: 'user' });
+  await vault.ingest();
+  // A copy of this computer (its state folder and its vault folder) writes under its id, and its segment arrives here.
+  const cloneDir = path.join(app.dir, 'clone-vault');
+  await fs.cp(app.session.dir, cloneDir, { recursive: true });
+  await fs.cp(path.join(app.dir, 'state'), path.join(app.dir, 'clone-state'), { recursive: true });
+  const clone = await Vault.open(cloneDir, { stateDir: path.join(app.dir, 'clone-state'), format2: true, ackDelayMs: 0 });
+  try {
+    await clone.unlock(PASS);
+    await clone.memory.writeFile('/memories/from-clone.md', 'clone', { mode: 'create', source: 'user' });
+  } finally {
+    await clone.close();
+  }
+  await vault.memory.writeFile('/memories/here-again.md', 'again', { mode: 'create', source: 'user' });
+  const me = (await vault.internal.device!(false))!;
+  const mine = path.join(app.session.dir, 'devices', me);
+  for (const rel of (await fs.readdir(path.join(cloneDir, 'devices', me), { recursive: true })) as string[]) {
+    const from = path.join(cloneDir, 'devices', me, rel);
+    if (!(await fs.stat(from)).isFile()) continue;
+    const here = await fs.readFile(path.join(mine, rel)).catch(() => undefined);
+    // Both wrote on in one file: the sync engine keeps this computer's as a conflict copy and puts the clone's in place
+    // (Syncthing does so when the other side's change wins).
+    if (!here) await fs.cp(from, path.join(mine, rel));
+    else if (!here.equals(await fs.readFile(from))) {
+      await fs.writeFile(path.join(mine, `${rel}.sync-conflict-20261127-120000-ABCDEFG`), here);
+      await fs.cp(from, path.join(mine, rel));
+    }
+  }
+  await vi.waitFor(() => expect(app.emitted.find((e) => e.event === 'vaultSynced' && (e.payload as { notices?: string[] }).notices)).toBeDefined(), { timeout: 10_000 });
+  const told = app.emitted.find((e) => e.event === 'vaultSynced' && (e.payload as { notices?: string[] }).notices)!.payload as { notices: string[]; noticeKeys: { key: string }[] };
+  expect(told.noticeKeys.map((k) => k.key)).toContain('errors:notice.ownReplaced');
+  expect(await vault.memory.readFile('/memories/here-again.md')).toBe('again');
+  expect(await vault.memory.readFile('/memories/from-clone.md')).toBe('clone');
+});
