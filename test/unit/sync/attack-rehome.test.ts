@@ -37,14 +37,20 @@ async function cloned(cs: Computer[]): Promise<{ me: string; b: Computer; clone:
   return { me: (await b.v.internal.device!(false))!, b, clone };
 }
 
+/** B writes b0 and the computers `to` get it; B's vault folder is copied (the backup, returned); B writes b1..b`n`. */
+async function backupAfterB0(b: Computer, to: Computer[], n: number): Promise<string> {
+  await note(b.v, '/memories/b0.md', 'b0');
+  await syncAll(to);
+  const old = path.join(room.root, 'b-backup');
+  await fs.cp(b.dir, old, { recursive: true });
+  for (let i = 1; i <= n; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  return old;
+}
+
 /** B wrote b0 and every computer got it; B's vault folder is copied; B writes b1..b3 (carried to A); A names B `Laptop`; B closes and its vault folder is put back. */
 async function vaultRestored(cs: Computer[]): Promise<string> {
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, cs, 3);
   const was = (await b.v.internal.device!(false))!;
   await a.v.renameDevice(was, 'Laptop');
   await syncAll(cs);
@@ -292,11 +298,7 @@ it("B's open own segment written over by an identical copy of itself: the next a
 it("B's vault folder restored under an open B, its newer records on no other computer: B's later writes still reach A", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll([a, b]);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, [a, b], 3);
   await replace(b.dir, old);
   await b.v.ingest();
   await note(b.v, '/memories/b4.md', 'b4');
@@ -324,11 +326,7 @@ it("B's vault folder restored under an open per-call B: nothing unreadable is li
   const [a, first] = cs as [Computer, Computer];
   await first.v.close();
   const b = await openAs(1, { lockPerCall: true });
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll([a, b]);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, [a, b], 3);
   await replace(b.dir, old);
   await b.v.ingest();
   for (let i = 4; i <= 9; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
@@ -463,11 +461,7 @@ it('a whole computer restored from one backup and writing before the files meet:
 it('B restored while C is offline: all three converge, the old id forgotten and named once', async () => {
   const cs = await computers(3);
   const [a, b, c] = cs as [Computer, Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, cs, 3);
   const was = (await b.v.internal.device!(false))!;
   await a.v.renameDevice(was, 'Laptop');
   await syncAll([a, b]);
@@ -492,11 +486,7 @@ it('B restored while C is offline: all three converge, the old id forgotten and 
 it('B restored twice from the same backup (once as its first id, then as its second): nothing lost, both old ids forgotten', async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, cs, 3);
   const first = (await b.v.internal.device!(false))!;
   await syncAll(cs);
   await b.v.close();
@@ -524,11 +514,7 @@ it('B restored twice from the same backup (once as its first id, then as its sec
 it('B forgotten on A, then restored from a backup: B comes back as a new computer and nothing is lost', async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  await note(b.v, '/memories/b1.md', 'b1');
+  const old = await backupAfterB0(b, cs, 1);
   const was = (await b.v.internal.device!(false))!;
   await syncAll(cs);
   await b.v.close();
@@ -549,11 +535,7 @@ it('B forgotten on A, then restored from a backup: B comes back as a new compute
 it('a read-only look at a restored folder writes nothing and mints nothing; the next writable open rehomes once', async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
-  await note(b.v, '/memories/b1.md', 'b1');
+  const old = await backupAfterB0(b, cs, 1);
   const was = (await b.v.internal.device!(false))!;
   await syncAll(cs);
   await b.v.close();
@@ -748,12 +730,8 @@ it("a huge seq for another computer in B's marks file: B unlocks and keeps apply
 it("B's vault folder restored under an open B whose next write first writes a checkpoint: the write is kept (on retry), and nothing unreadable is listed", async () => {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll([a, b]);
-  const old = path.join(room.root, 'b-backup');
-  await fs.cp(b.dir, old, { recursive: true });
   // Enough own records that the next write starts with a checkpoint (journalLimit 4).
-  for (let i = 1; i <= 3; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`);
+  const old = await backupAfterB0(b, [a, b], 3);
   await replace(b.dir, old);
   const errors: unknown[] = [];
   for (let i = 4; i <= 6; i++) await note(b.v, `/memories/b${i}.md`, `b${i}`).catch((e: unknown) => (errors.push(e), note(b.v, `/memories/b${i}.md`, `b${i}`)));
