@@ -12,7 +12,7 @@ import type { Vault } from '../../../electron/core/vault/vault';
 import { type Computer, mirror, session, syncAll, vaultRoom } from './carry-vaults';
 import { said, turn } from './turns';
 
-const { room, computers, openAs } = vaultRoom('attack-lose');
+const { room, computers, openAs, cloned } = vaultRoom('attack-lose');
 
 const CONV = '00000000000000d1';
 const HOUR = 60 * 60 * 1000;
@@ -568,14 +568,8 @@ it("B's state folder and vault folder both restored from one old backup, B writi
 // never saw the clone's record), so only the clone reports.
 it.fails("a clone of B's state and vault folders writing beside B: both computers' writes are kept everywhere", async () => {
   const cs = await computers(2);
-  const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  await b.v.close();
-  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
-  await fs.cp(b.dir, path.join(room.root, 'v2'), { recursive: true });
-  const b1 = await openAs(1);
-  const clone = await openAs(2);
+  const a = cs[0]!;
+  const { b: b1, clone } = await cloned(cs);
   await note(b1.v, '/memories/from-b.md', 'b');
   await note(clone.v, '/memories/from-clone.md', 'clone');
   await syncAll([a, b1, clone]);
@@ -586,15 +580,8 @@ it.fails("a clone of B's state and vault folders writing beside B: both computer
 
 it("a clone of B's state and vault folders writing beside B: the clone reports the fork, shows what the files hold, and its next write reaches every computer", async () => {
   const cs = await computers(2);
-  const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  await b.v.close();
-  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
-  await fs.cp(b.dir, path.join(room.root, 'v2'), { recursive: true });
-  const b1 = await openAs(1);
-  const clone = await openAs(2);
-  const me = await b1.v.internal.device!(false);
+  const a = cs[0]!;
+  const { me, b: b1, clone } = await cloned(cs);
   await note(b1.v, '/memories/from-b.md', 'b');
   await note(clone.v, '/memories/from-clone.md', 'clone');
   await syncAll([a, b1, clone]);
@@ -629,14 +616,8 @@ async function carryKeepingConflicts(from: string, to: string): Promise<void> {
 
 it("a clone of B's state and vault folders writing beside B, carried by an engine that keeps conflict copies: both computers' writes are kept everywhere", async () => {
   const cs = await computers(2);
-  const [a, b] = cs as [Computer, Computer];
-  await note(b.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  await b.v.close();
-  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
-  await fs.cp(b.dir, path.join(room.root, 'v2'), { recursive: true });
-  const b1 = await openAs(1);
-  const clone = await openAs(2);
+  const a = cs[0]!;
+  const { b: b1, clone } = await cloned(cs);
   await note(b1.v, '/memories/from-b.md', 'b');
   await note(clone.v, '/memories/from-clone.md', 'clone');
   const all = [a, b1, clone];

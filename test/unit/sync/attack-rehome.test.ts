@@ -10,7 +10,7 @@ import { Vault } from '../../../electron/core/vault/vault';
 import { type Computer, mirror, session, syncAll, vaultRoom } from './carry-vaults';
 import { FLOOR, PASS } from './two-computers';
 
-const { room, computers, openAs } = vaultRoom('attack-rehome');
+const { room, computers, openAs, cloned } = vaultRoom('attack-rehome');
 
 const note = (v: Computer['v'], p: string, text: string) => v.memory.writeFile(p, text, { mode: 'upsert', source: 'user' });
 const have = (x: Computer, names: string[]) => Promise.all(names.map((n) => x.v.memory.readFile(`/memories/${n}.md`).catch(() => '-')));
@@ -25,17 +25,6 @@ async function replace(dir: string, from: string): Promise<void> {
 }
 
 
-/** B wrote b0 (synced to A); B's state and vault folders are copied to a third computer (index 2) while B is closed. */
-async function cloned(cs: Computer[]): Promise<{ me: string; b: Computer; clone: Computer }> {
-  await note(cs[1]!.v, '/memories/b0.md', 'b0');
-  await syncAll(cs);
-  await cs[1]!.v.close();
-  await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
-  await fs.cp(cs[1]!.dir, path.join(room.root, 'v2'), { recursive: true });
-  const b = await openAs(1);
-  const clone = await openAs(2);
-  return { me: (await b.v.internal.device!(false))!, b, clone };
-}
 
 /** B writes b0 and the computers `to` get it; B's vault folder is copied (the backup, returned); B writes b1..b`n`. */
 async function backupAfterB0(b: Computer, to: Computer[], n: number): Promise<string> {

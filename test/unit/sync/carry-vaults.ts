@@ -82,5 +82,16 @@ export function vaultRoom(prefix: string) {
     if (lose) await fs.rm(path.join(room.root, `s${i}`), { recursive: true });
     return openAs(i);
   }
-  return { room, computers, reopen, openAs };
+  /** Computer 1 (B) wrote b0, which every computer got; B's state and vault folders are copied to computer 2 while B is closed; both open. */
+  async function cloned(cs: Computer[]): Promise<{ me: string; b: Computer; clone: Computer }> {
+    await cs[1]!.v.memory.writeFile('/memories/b0.md', 'b0', { mode: 'upsert', source: 'user' });
+    await syncAll(cs);
+    await cs[1]!.v.close();
+    await fs.cp(path.join(room.root, 's1'), path.join(room.root, 's2'), { recursive: true });
+    await fs.cp(cs[1]!.dir, path.join(room.root, 'v2'), { recursive: true });
+    const b = await openAs(1);
+    const clone = await openAs(2);
+    return { me: (await b.v.internal.device!(false))!, b, clone };
+  }
+  return { room, computers, reopen, openAs, cloned };
 }
