@@ -522,8 +522,11 @@ it("B's state folder restored from a backup older than its device id: B comes ba
 // dropped b9, B kept b9 and lost its own b1..b3. Now B sees its record beside another copy's at that seq, gives way:
 // keeps b9's text, writes on under a new id, follows the other copy's records (b1..b3), writes b9 again as a new
 // version, and removes the segment that held only its dropped records (give-way.ts; docs/sync-design.md §12.9).
-it("B's state folder and vault folder both restored from one old backup, B writing before the others' files arrive: B's acknowledged writes stay everywhere; B reports the fork, follows the other copy, writes its own change again and goes on as a new computer", async () => {
-  const cs = await computers(2);
+/**
+ * B writes b0 (everywhere); B's state and vault folders are backed up; B writes b1..b3 (carried to A); both folders are
+ * put back and B, reopened, writes b9 before anything arrives: b9 takes b1's seq (a fork). Returns A, B and B's id.
+ */
+async function wholeRestoreWrote9(cs: Computer[]): Promise<{ a: Computer; b2: Computer; me: string | undefined }> {
   const [a, b] = cs as [Computer, Computer];
   await note(b.v, '/memories/b0.md', 'b0');
   await syncAll(cs);
@@ -542,6 +545,12 @@ it("B's state folder and vault folder both restored from one old backup, B writi
     await replace(b1.dir, oldV);
   });
   await note(b2.v, '/memories/b9.md', 'b9');
+  return { a, b2, me };
+}
+
+it("B's state folder and vault folder both restored from one old backup, B writing before the others' files arrive: B's acknowledged writes stay everywhere; B reports the fork, follows the other copy, writes its own change again and goes on as a new computer", async () => {
+  const cs = await computers(2);
+  const { a, b2, me } = await wholeRestoreWrote9(cs);
   await syncAll([a, b2]);
   // B's own record was replaced by the copy A had: told, not silent.
   const report = await b2.v.verify();
@@ -556,7 +565,6 @@ it("B's state folder and vault folder both restored from one old backup, B writi
   for (const x of [a, b2]) expect(await have(x, names)).toEqual(names);
   // b9 was written again under the new id, and B's segment that held only b9's records is gone.
   expect(b2.v.versions('/memories/b9.md').map((e) => e.device)).toEqual([await b2.v.internal.device!(false)]);
-  console.log('DBGV', (await a.v.verify()).problems);
   expect(await a.v.verify()).toMatchObject({ ok: true });
 }, 30_000);
 
@@ -634,4 +642,18 @@ it("a clone of B's state and vault folders writing beside B, carried by an engin
     expect((await x.v.verify()).problems.join('\n')).toMatch(/this computer \(device [0-9a-f]{8}…\): its record at seq \d+ was replaced/);
   }
   expect((await a.v.verify()).problems.join('\n')).toMatch(/a different record at seq \d+ than the one applied here/);
+}, 30_000);
+
+it("the whole-restore fork, with B stopped after it gave way and before it wrote b9 again: B finds the fork again at its next open and b9 is kept everywhere", async () => {
+  const cs = await computers(2);
+  const { a, b2 } = await wholeRestoreWrote9(cs);
+  // A's files reach B, and B reads them (the store alone: the call that writes the texts again never comes).
+  await mirror(a, b2);
+  await session(b2.v).store.ingest();
+  expect(session(b2.v).store.left).toBeDefined();
+  await b2.v.close();
+  const b3 = await openAs(1);
+  await syncAll([a, b3]);
+  const names = ['b0', 'b1', 'b2', 'b3', 'b9'];
+  for (const x of [a, b3]) expect(await have(x, names)).toEqual(names);
 }, 30_000);

@@ -9,9 +9,11 @@ import path from 'node:path';
 import type { VaultFs } from '../fsio';
 import type { Provenance } from '../types';
 import type { BlobIndex } from './blobs2';
-import { compareHlc } from './hlc';
+import type { BlobRef2 } from './op';
+import { compareHlc, type Hlc } from './hlc';
 import { parseVid } from './ids';
-import type { PathRec, SyncState, VersionRec } from './crdt';
+import type { PathRec, SyncState } from './crdt';
+import type { DeviceMark, DeviceMarks } from './marks';
 import type { DeviceFolder, RecInfo } from './scan';
 import { replacedAt } from './visible';
 
@@ -33,6 +35,18 @@ export class GiveWay {
   redoLost = 0;
   /** What `verify` says of the fork, for the rest of the session. */
   readonly lines: string[] = [];
+
+  /** Between `keep` and `remove`: the texts are not written again yet. */
+  private pending = false;
+
+  /**
+   * `marks` as an ingest notes what it applies, except, while this copy has not written its texts again, for the id it
+   * left: its own mark there names the record it gave way on, which its next open needs to find the fork again.
+   */
+  holding(marks: DeviceMarks, left: string | undefined): Pick<DeviceMarks, 'get' | 'note'> {
+    if (!this.pending || left === undefined) return marks;
+    return { get: (dev) => marks.get(dev), note: (dev, seq, tag) => (dev === left ? undefined : marks.note(dev, seq, tag)) };
+  }
 
   /** An own record this process wrote. */
   wrote(seq: number, tag: string): void {
@@ -70,28 +84,56 @@ export class GiveWay {
    * them: then it counts as lost), and the records of that branch, which are no longer applied. Deletes, renames,
    * conversations and settings of that branch are not carried over. `forks`: the lines to keep saying.
    */
-  async keep(state: SyncState, blobs: BlobIndex, me: string, from: number, forks: string[]): Promise<void> {
+  async keep(state: SyncState, blobs: BlobIndex, own: DeviceFolder | undefined, from: number, mark: DeviceMark | undefined, forks: string[]): Promise<void> {
     this.lines.push(...forks.filter((f) => f.startsWith('this computer')));
-    const newest = new Map<string, VersionRec>();
+    const me = own?.device;
+    /** Per memory (file id): the newest version this copy wrote on its branch, and where it is. */
+    const newest = new Map<string, { h: Hlc; b: BlobRef2; w?: Provenance | undefined; p?: string | undefined }>();
+    const offer = (fid: string, v: { h: Hlc; b: BlobRef2; w?: Provenance | undefined; p?: string | undefined }) => {
+      const have = newest.get(fid);
+      if (!have || compareHlc(v.h, have.h) > 0) newest.set(fid, { ...v, p: v.p ?? have?.p });
+      else if (!have.p && v.p) have.p = v.p;
+    };
+    // What its state holds of that branch (applied as it wrote it)...
     for (const [fid, f] of state.files) {
       for (const [vid, rec] of f.versions) {
         const at = parseVid(vid);
-        if (at?.dev !== me || at.seq === undefined || at.seq < from) continue;
-        const have = newest.get(fid);
-        if (!have || compareHlc(rec.h, have.h) > 0) newest.set(fid, rec);
+        if (me !== undefined && at?.dev === me && at.seq !== undefined && at.seq >= from) offer(fid, rec);
       }
     }
-    for (const [fid, rec] of newest) {
+    // ...and its records of that branch in the folder, which a load may not have applied (the other copy's record at
+    // the same seq taken instead): those it wrote in this run, and the one its mark names.
+    const ours = (r: RecInfo) => this.ownTags.get(r.seq!) === r.tag || (mark !== undefined && r.seq === mark.seq && r.tag === mark.tag);
+    for (const x of own?.segments ?? []) {
+      for (const r of x.records) {
+        if (r.seq === undefined || r.seq < from || !ours(r)) continue;
+        const op = r.meta.op;
+        for (const put of op.t === 'put' ? [op] : op.t === 'batch' ? op.ops.filter((o) => o.t === 'put') : []) {
+          offer(put.f, { h: r.meta.h, b: put.b, w: put.w, p: put.p });
+        }
+      }
+    }
+    for (const [fid, v] of newest) {
+      // A memory made on the branch is named by a vid the other copy also used: its path is the one its own creating
+      // record gives, never what the state holds under that id (the other copy's file, after a load or a rebuild).
+      const at = parseVid(fid);
+      const forked = at !== undefined && at.dev === me && at.seq !== undefined && at.seq >= from;
       let where: PathRec | undefined;
-      for (const r of state.files.get(fid)!.path.values()) if (!where || compareHlc(r.h, where.h) > 0) where = r;
-      if (!where) continue;
+      if (!forked) for (const r of state.files.get(fid)?.path.values() ?? []) if (!where || compareHlc(r.h, where.h) > 0) where = r;
+      const p = forked ? v.p : where?.p;
+      if (!p) {
+        this.redoLost++;
+        continue;
+      }
       try {
-        this.redo.push({ path: where.p, text: await blobs.read('blobs', rec.b, where.p), ...(rec.w ? { by: rec.w } : {}) });
+        this.redo.push({ path: p, text: await blobs.read('blobs', v.b, p), ...(v.w ? { by: v.w } : {}) });
       } catch {
         this.redoLost++;
       }
     }
     for (const [seq, tag] of this.ownTags) if (seq >= from) this.dropped.set(seq, tag);
+    if (mark) this.dropped.set(mark.seq, mark.tag);
+    this.pending = true;
   }
 
   /** `folders` without the records this copy gave way on (of `left`, the id it left). */
@@ -112,5 +154,6 @@ export class GiveWay {
       const ops = x.records.filter((r) => r.seq !== undefined);
       if (ops.length && ops.every((r) => this.dropped.get(r.seq!) === r.tag)) await fsx.unlink(path.join(dir, x.name)).catch(() => undefined);
     }
+    this.pending = false;
   }
 }

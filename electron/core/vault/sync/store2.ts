@@ -208,7 +208,7 @@ export class Store2 {
     this.report = await applyVisible(this.giveWay.without(folders, this.left), {
       state: this.state,
       own: this.device,
-      marks: this.o.marks,
+      marks: this.giveWay.holding(this.o.marks, this.left),
       clock: this.clock,
       joinCheckpoint: (dev, need) => this.joinCheckpoint(dev, need),
     });
@@ -219,9 +219,10 @@ export class Store2 {
     if (this.report.ownFork && this.device && !this.o.readOnly) {
       this.notices.push(m('errors:notice.ownReplaced'));
       const me = this.device;
-      await this.giveWay.keep(this.state, this.blobs, me, replaced ?? this.o.marks.get(me)?.seq ?? this.nextSeq, this.report.forks);
-      // Its own mark names a record it no longer follows: noted again from what it applies now.
-      this.o.marks.drop(me);
+      const mark = this.o.marks.get(me);
+      await this.giveWay.keep(this.state, this.blobs, folders.get(me), replaced ?? mark?.seq ?? this.nextSeq, replaced === undefined ? mark : undefined, this.report.forks);
+      // Its own mark, naming the record it gives way on, stays until its texts are written again (`removeDropped`):
+      // if it stops before, its next open finds the fork again by it.
       await this.rehome();
       await this.rebuild();
     } else if (wentBack && this.device && !this.o.readOnly) {
@@ -335,7 +336,11 @@ export class Store2 {
   /** Removes the files that held only the records this copy gave way on (give-way.ts `remove`). */
   async removeDropped(): Promise<void> {
     const f = this.left === undefined ? undefined : this.folders.get(this.left);
-    if (f && !this.o.readOnly) await this.giveWay.remove(this.fs, this.folderOf(this.left!), f);
+    if (!f || this.o.readOnly) return;
+    await this.giveWay.remove(this.fs, this.folderOf(this.left!), f);
+    // Its mark names a record it no longer follows: noted again from what it applies from now on.
+    this.o.marks.drop(this.left!);
+    void this.o.marks.flush();
   }
 
   /** The id this computer wrote as until it found its own files older than what it had written (`rehome`). */

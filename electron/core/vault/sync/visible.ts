@@ -38,7 +38,7 @@ export interface IngestReport {
 export interface VisibleHost {
   state: SyncState;
   own: string | undefined;
-  marks: DeviceMarks;
+  marks: Pick<DeviceMarks, 'get' | 'note'>;
   clock: Clock;
   /** Joins `dev`'s newest readable checkpoint covering seq `need`; true if one was joined. */
   joinCheckpoint(dev: string, need: number): Promise<boolean>;
