@@ -245,9 +245,7 @@ export class Store2 {
     const me = this.device;
     const own = me ? folders.get(me) : undefined;
     if (!me || this.o.readOnly || own?.unreadable.length) return false;
-    let max = own ? topSeq(own) : 0;
-    for (const c of own?.checkpoints ?? []) max = Math.max(max, parseInt(c.slice(2, 14), 16));
-    return (this.state.frontier.get(me) ?? 0) > max;
+    return (this.state.frontier.get(me) ?? 0) > (own ? filesEnd(own) : 0);
   }
 
   /**
@@ -274,8 +272,7 @@ export class Store2 {
   async resumeOwn(): Promise<void> {
     const me = this.device!;
     const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
-    let max = Math.max(this.state.frontier.get(me) ?? 0, topSeq(own));
-    for (const c of own.checkpoints) max = Math.max(max, parseInt(c.slice(2, 14), 16));
+    const max = Math.max(this.state.frontier.get(me) ?? 0, filesEnd(own));
     // What this computer wrote before, as its state folder remembers it (`marks`), and as the other computers saw it.
     const seen = Math.max(max, seenBy(this.folders, me), this.o.marks.get(me)?.seq ?? 0);
     if (seen > max) {
@@ -409,6 +406,11 @@ function topSeq(own: DeviceFolder): number {
   let top = 0;
   for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) top = Math.max(top, r.seq + r.count - 1);
   return top;
+}
+
+/** The highest own seq a device's folder holds: in its records, or covered by a checkpoint (`c-<seq>`). */
+function filesEnd(own: DeviceFolder): number {
+  return Math.max(topSeq(own), ...own.checkpoints.map((c) => parseInt(c.slice(2, 14), 16)));
 }
 
 /** The highest seq of device `me` that another device's records name (they depend on it: they saw it). */

@@ -200,4 +200,4 @@ export function replacedAt(cands: RecInfo[], tag: string): boolean {
 
 /** What `verify` says of this device's own record at `seq` replaced by another copy of it. */
 export const ownForkLine = (dev: string, seq: number): string =>
-  `this computer (device ${short(dev)}): its record at seq ${seq} was replaced by a different one (another copy of this computer's vault wrote under its id: a clone, or a restore); what that record held is lost here unless another computer has it; it writes on as a new computer`;
+  `this computer (device ${short(dev)}): its record at seq ${seq} was replaced by a different one (another copy of this computer's vault wrote under its id: a clone, or a restore); it writes on as a new computer and writes the memories it wrote from then on again, but other changes it made from then on are lost here unless another computer has them`;
