@@ -109,7 +109,9 @@ export class FolderScanner {
     const key = this.rel(device, name);
     const full = path.join(dir, name);
     const st = await this.fsx.stat(full).catch(() => undefined);
-    if (!st || st.isDirectory) return undefined;
+    // Not a regular file (a folder, a FIFO, a link to a device: anyone writing to the folder can leave one under any
+    // name): nothing in it is a record, and reading it would fail or hang.
+    if (!st || !st.isFile) return undefined;
     const known = this.cache.get(key);
     if (known && known.size === st.size && known.mtime === st.mtimeMs) return known;
     let bytes: Uint8Array;
