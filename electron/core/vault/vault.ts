@@ -23,7 +23,7 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -458,8 +458,7 @@ export class Vault extends VaultContents implements VaultApi {
 
   async rotateKeys(passphrase: string): Promise<string> {
     return this.task(async () => {
-      // Key epochs across devices (carry, close) come with stage 5 of docs/sync-design.md.
-      if (this.session2) throw new VaultError('INVALID', m('errors:vault.keysChangeFormat2'));
+      if (this.session2) return this.rotate2(passphrase);
       const s = this.unlocked();
       if (this.readOnly) throw readOnlyError();
       await this.verifyPassphrase(passphrase);
@@ -479,6 +478,21 @@ export class Vault extends VaultContents implements VaultApi {
       }
       return result.recoveryKey;
     });
+  }
+
+  /** Format 2 (sync/rotate2.ts): a new epoch every computer follows; the old one is read until each has closed it. */
+  private async rotate2(passphrase: string): Promise<string> {
+    const s = this.unlocked2();
+    const result = await rotateKeys2(s, this.hf, passphrase, { dir: this.dir, fs: this.fs, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: s.host.journalLimit, host: s.host }, () => this.lock());
+    const lockedMeanwhile = this.session2 !== s;
+    this.session2 = undefined;
+    await this.end2(s, true);
+    if (lockedMeanwhile) await this.end2(result.session, true);
+    else {
+      this.session2 = result.session;
+      await announce2(result.session);
+    }
+    return result.recoveryKey;
   }
 
   async verify(): Promise<VerifyReport> {

@@ -28,8 +28,10 @@ import { changesBetween, shownHeads } from './sync/follow';
 import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
+import { readOldEpochs, wipeOld, type OldEpoch } from './sync/epochs';
+import { closeOldEpochs, finishRotation, rotate2, type Rotated } from './sync/rotate2';
 import { verify2 } from './sync/contents2';
-import { VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
+import { readOnlyError, VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
 import { keyed, m } from '../i18n/message';
 
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
@@ -66,12 +68,14 @@ export interface Open2 {
   readOnly: boolean;
   journalLimit: number;
   host: SyncHost;
+  /** Older key epochs known already (a rotation made here: rotate2.ts); the keys files of this epoch add theirs. */
+  older?: OldEpoch[];
 }
 
-/** True when the vault folder holds v1 files (a manifest of this epoch or its leftovers). */
-async function hasV1(o: Open2): Promise<boolean> {
+/** The key epoch of the vault folder's v1 files (a manifest or its leftovers) among `epochs`, if it holds any. */
+async function v1Epoch(o: Open2, epochs: string[]): Promise<string | undefined> {
   const names = await io('errors:io.action.readVault', () => o.fs.readdir(o.dir));
-  return names.some((n) => n.startsWith(`manifest.${o.header.manifest}`));
+  return epochs.find((e) => names.some((n) => n.startsWith(`manifest.${e}`)));
 }
 
 /** Unlocks a vault as format 2 with master key `vmk` (kept by the session; the caller wipes it on failure). */
@@ -81,22 +85,31 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
   const vaultId = vaultIdBytes(o.header);
   let v1: Store | undefined;
   let store: Store2 | undefined;
+  const older: OldEpoch[] = [...(o.older ?? [])];
   try {
     let lState: SyncState | undefined;
     const marks = new DeviceMarks(o.stateDir, o.header.vaultId);
     await marks.load();
     const record = await loadDevice(o.stateDir, o.header.vaultId);
     const device = record?.id;
-    store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit });
+    await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, device, readOnly: o.readOnly });
+    // Older epochs whose files are still read: their keys are in this epoch's keys files (epochs.ts).
+    for (const e of await io('errors:io.action.readVault', () => readOldEpochs(o.fs, o.dir, vaultId, o.header.manifest, keys.manifest))) {
+      if (older.some((x) => x.epoch === e.epoch)) wipeOld([e]);
+      else older.push(e);
+    }
+    store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit, older });
     // A succession a crash or a close cut short (succeed2 finishes it: announce2).
     store.left = record?.left;
-    if (await hasV1(o)) {
-      // The v1 part, read as v1 reads it and never written again: the pseudo-device L.
-      v1 = new Store(o.dir, vaultId, keys, o.header.manifest, o.journalLimit, { fs: o.fs, readOnly: true });
+    const v1ep = await v1Epoch(o, [o.header.manifest, ...older.map((e) => e.epoch)]);
+    if (v1ep) {
+      // The v1 part, read as v1 reads it and never written again: the pseudo-device L (under an older key after a rotation).
+      const ep = v1ep === o.header.manifest ? undefined : v1ep;
+      v1 = new Store(o.dir, vaultId, store.keysOf(ep), v1ep, o.journalLimit, { fs: o.fs, readOnly: true });
       const state = await v1.load();
       const l = fromV1(state.toSnapshot(v1.journalId ?? '', []));
       lState = l.state;
-      store.blobs.v1 = { store: v1, refs: l.blobs };
+      store.blobs.v1 = { store: v1, refs: l.blobs, ...(ep ? { ep } : {}) };
       store.v1Gen = state.gen;
       store.problems.push(...v1.problems);
     }
@@ -111,6 +124,7 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
     await v1?.close();
     wipeKeys(keys);
     wipe(contentKey);
+    wipeOld(older);
     throw e;
   }
 }
@@ -178,6 +192,24 @@ export async function catchUp2(s: SyncSession, hf: HeaderFile, lock: () => void)
   await announce2(s);
 }
 
+/**
+ * A key rotation (or a new recovery key) in format 2 (sync/rotate2.ts), on the newest vault.json: `passphrase` must
+ * open it and this session's key, and the new header keeps it. Returns the session under the new keys.
+ */
+export async function rotateKeys2(s: SyncSession, hf: HeaderFile, passphrase: string, base: Omit<Open2, 'header' | 'older'>, lock: () => void): Promise<Rotated> {
+  if (base.readOnly) throw readOnlyError();
+  await followHeader(s, hf, lock);
+  const vmk = await unwrapWithPassphrase(hf.header, passphrase);
+  const same = sameBytes(vmk, s.vmk);
+  wipe(vmk);
+  if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
+  // Its device id minted (and a v1 vault upgraded) first: the new epoch's files are its own.
+  await s.nextVid();
+  const result = await rotate2(s, hf, passphrase, (header, key, older) => openSession2({ ...base, header, older }, key));
+  await hf.noteSeen(true);
+  return result;
+}
+
 /** `verify` of a format-2 session: damage apart from what is still arriving. */
 export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<VerifyReport> {
   const { problems, waiting } = await verify2(s);
@@ -227,6 +259,8 @@ export async function announce2(s: SyncSession): Promise<void> {
   // A computer gone on under a new id: the old name may arrive after its first write (succeed2 writes only what is missing).
   if (!s.host.readOnly && s.store.left && s.store.device) await succeed2(s, s.store.left).catch(() => undefined);
   if (!s.host.readOnly && s.store.giveWay.redo.length && (await redoDropped(s))) await s.store.removeDropped();
+  // After a key rotation: this computer's keys file and checkpoint in the new epoch, then its old files go (rotate2.ts).
+  if (!s.host.readOnly && s.store.older.length) await closeOldEpochs(s).catch(() => undefined);
   const known = () => [...s.store.state.devices.keys()];
   const others = () => known().some((d) => d !== L_DEVICE && d !== s.store.device);
   // Known, named, and not forgotten ("Forget this computer" on another one, which this one has seen since it last wrote).

@@ -142,3 +142,9 @@ it('a crash at any point of emptying the trash leaves the deleted versions all k
 it('a crash at any point of the upgrade of a v1 vault by its first write leaves the v1 state or the written one', async () => {
   await crashTest('upgrade on first write', v1Base, async (v) => void (await v.memory.writeFile('/memories/up.md', 'first v2 write', { mode: 'create', source: 'user' })), { sample: 16 });
 }, T);
+
+it('a crash at any point of a key rotation (format 2: keys file, checkpoint of the new epoch, vault.json, the old files closed) leaves the old keys or the new ones opening the same memories', async () => {
+  await crashTest('key rotation', small, async (v) => void (await v.rotateKeys(PASS)), { sample: 12, sameState: true });
+  // Packs and checkpoints of the old epoch: every blob sealed again, the old files removed at the end.
+  await crashTest('key rotation after compaction', ckBase, async (v) => void (await v.rotateKeys(PASS)), { sample: 12, sameState: true, journalLimit: 3 });
+}, T);

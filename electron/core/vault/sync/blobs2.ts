@@ -18,6 +18,7 @@ import { VaultError } from '../types';
 import type { SyncState } from './crdt';
 import { deviceDir, listDevices } from './layout';
 import type { BlobRef2 } from './op';
+import type { OldEpoch } from './epochs';
 import { m } from '../../i18n/message';
 
 const MAGIC: Record<BlobKind, Uint8Array> = { blobs: utf8('MNEMOBL1'), internal: utf8('MNEMOIN1') };
@@ -30,12 +31,14 @@ export interface Place {
   file: string;
   off: number;
   len: number;
+  /** The older key epoch whose folder holds the file (undefined: the current one). */
+  ep?: string;
 }
 
 export class BlobIndex {
   private readonly places = new Map<string, Place[]>();
-  /** v1's refs by blob id, and the v1 store that reads them. */
-  v1: { store: Store; refs: Map<string, BlobRef> } | undefined;
+  /** v1's refs by blob id, and the v1 store that reads them (`ep`: under an older epoch's keys). */
+  v1: { store: Store; refs: Map<string, BlobRef>; ep?: string } | undefined;
   /** Set when the session ends: a read then fails as "locked", not as damage. */
   ended = false;
 
@@ -45,6 +48,7 @@ export class BlobIndex {
     private readonly vaultId: Uint8Array,
     private readonly keys: StoreKeys,
     private readonly epoch: string,
+    private readonly older: readonly OldEpoch[] = [],
   ) {}
 
   /**
@@ -54,13 +58,13 @@ export class BlobIndex {
   add(id: string, p: Place): void {
     const list = this.places.get(id);
     if (!list) this.places.set(id, [p]);
-    else if (!list.some((q) => q.dev === p.dev && q.file === p.file && q.off === p.off && q.len === p.len)) list.push(p);
+    else if (!list.some((q) => q.dev === p.dev && q.file === p.file && q.off === p.off && q.len === p.len && q.ep === p.ep)) list.push(p);
   }
 
-  /** Forgets every place in a device's file (it was removed). */
-  dropFile(dev: string, file: string): void {
+  /** Forgets every place in a device's file (it was removed; `ep`: in an older epoch's folder). */
+  dropFile(dev: string, file: string, ep?: string): void {
     for (const [id, list] of this.places) {
-      const left = list.filter((p) => !(p.dev === dev && p.file === file));
+      const left = list.filter((p) => !(p.dev === dev && p.file === file && p.ep === ep));
       if (left.length) this.places.set(id, left);
       else this.places.delete(id);
     }
@@ -80,13 +84,42 @@ export class BlobIndex {
     }
     for (const p of this.placesOf(ref.id)) {
       const bytes = await this.readAt(p).catch(() => undefined);
-      if (bytes && bytes.length === ref.len && toHex(hash(bytes)) === ref.h) return bytes;
+      if (!bytes || bytes.length !== ref.len) continue;
+      if (toHex(hash(bytes)) === ref.h) return bytes;
+      // Sealed again under a newer key (a rotation: compact2.ts `reseal`): other bytes, the same blob, which its key tells.
+      if (this.opens(ref.id, bytes)) return bytes;
+    }
+    return undefined;
+  }
+
+  /** True when a current-epoch place holds `id`, or it is a v1 blob of this epoch (nothing to seal again). */
+  current(id: string): boolean {
+    return (this.v1?.refs.has(id) && this.v1.ep === undefined) || this.placesOf(id).some((p) => p.ep === undefined);
+  }
+
+  /** True when `bytes` open as blob `id` of either kind under any known key. */
+  private opens(id: string, bytes: Uint8Array): boolean {
+    for (const kind of ['blobs', 'internal'] as const) {
+      const plain = this.openSealed(kind, id, bytes);
+      if (plain) {
+        wipe(plain);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The kind and plain bytes of sealed blob `id`, under whichever known key opens it. */
+  openAny(id: string, bytes: Uint8Array): { kind: BlobKind; plain: Uint8Array } | undefined {
+    for (const kind of ['blobs', 'internal'] as const) {
+      const plain = this.openSealed(kind, id, bytes);
+      if (plain) return { kind, plain };
     }
     return undefined;
   }
 
   private async readAt(p: Place): Promise<Uint8Array> {
-    const fh = await this.fsx.open(path.join(this.root, deviceDir(p.dev, this.epoch), p.file), 'read');
+    const fh = await this.fsx.open(path.join(this.root, deviceDir(p.dev, p.ep ?? this.epoch), p.file), 'read');
     try {
       const out = new Uint8Array(p.len);
       const n = await fh.read(out, p.off);
@@ -133,15 +166,18 @@ export class BlobIndex {
     return this.sealed(ref);
   }
 
-  /** Opens sealed bytes as a blob of `kind`; undefined when they fail. */
+  /** Opens sealed bytes as a blob of `kind` (under this epoch's key, else an older one's); undefined when they fail. */
   openSealed(kind: BlobKind, id: string, bytes: Uint8Array): Uint8Array | undefined {
     const ad = concat(MAGIC[kind], this.vaultId, hexBytes(id));
     if (!sameBytes(bytes.subarray(0, ad.length), ad)) return undefined;
-    const plain = open(this.keys[kind], bytes.subarray(ad.length), ad);
-    if (!plain) return undefined;
-    const out = unpadded(plain).slice();
-    wipe(plain);
-    return out;
+    for (const keys of [this.keys, ...this.older.map((e) => e.keys)]) {
+      const plain = open(keys[kind], bytes.subarray(ad.length), ad);
+      if (!plain) continue;
+      const out = unpadded(plain).slice();
+      wipe(plain);
+      return out;
+    }
+    return undefined;
   }
 
   /** Reads and decrypts a blob: DAMAGED (or LOCKED, once the session ended) when it cannot be read. `refresh` looks again once. */
@@ -159,8 +195,7 @@ export class BlobIndex {
 }
 
 /** A blob sealed as v1 seals it (the place-free associated data makes it valid in any file). */
-export function sealBlob2(vaultId: Uint8Array, keys: StoreKeys, kind: BlobKind, plain: Uint8Array): { bytes: Uint8Array; ref: BlobRef2 } {
-  const id = randomBytes(ID_BYTES);
+export function sealBlob2(vaultId: Uint8Array, keys: StoreKeys, kind: BlobKind, plain: Uint8Array, id = randomBytes(ID_BYTES)): { bytes: Uint8Array; ref: BlobRef2 } {
   const ad = concat(MAGIC[kind], vaultId, id);
   const body = padded(plain);
   const bytes = concat(ad, seal(keys[kind], body, ad));

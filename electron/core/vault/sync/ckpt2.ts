@@ -38,6 +38,8 @@ export interface Checkpoint {
   files: Map<string, number>;
   /** The header counter last seen. */
   counter: number;
+  /** Read from an older key epoch's folder (not stored: where it was found). */
+  ep?: string;
 }
 
 interface Body {

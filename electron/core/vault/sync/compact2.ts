@@ -14,9 +14,9 @@
  * A file whose name this format does not write is never touched.
  */
 import path from 'node:path';
-import { concat } from '../crypto';
+import { concat, fromHex, wipe } from '../crypto';
 import { io } from '../files';
-import { liveBlobs } from './blobs2';
+import { liveBlobs, sealBlob2 } from './blobs2';
 import { PACK_MAGIC, sealCheckpoint, type BlobLoc } from './ckpt2';
 import { newName, newPackName, parseFileName, writeImmutable } from './layout';
 import type { Store2 } from './store2';
@@ -66,16 +66,24 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     const index = new Map<string, BlobLoc>();
     const copy: Array<{ id: string; bytes: Uint8Array }> = [];
     for (const [id, ref] of live) {
-      const places = st.blobs.placesOf(id, me).filter((p) => present.has(p.file));
+      const places = st.blobs.placesOf(id, me).filter((p) => p.ep === undefined && present.has(p.file));
       const inPack = places.find((p) => packSize.has(p.file) && !redo.has(p.file));
       if (inPack) {
         index.set(id, { file: inPack.file, off: inPack.off, len: inPack.len });
         continue;
       }
-      if (!places.length) continue;
-      // Copied only if whole and matching its hash: a damaged blob is left where it is for verify to name.
-      const bytes = await st.blobs.sealed(ref);
-      if (bytes) copy.push({ id, bytes });
+      if (places.length) {
+        // Copied only if whole and matching its hash: a damaged blob is left where it is for verify to name.
+        const bytes = await st.blobs.sealed(ref);
+        if (bytes) copy.push({ id, bytes });
+      } else if (st.older.length && !st.blobs.current(id)) {
+        // Only under an older key (a rotation, epochs.ts): sealed again under this epoch's, so that epoch's files may go.
+        const bytes = await st.blobs.sealed(ref);
+        const opened = bytes && st.blobs.openAny(id, bytes);
+        if (!opened) continue;
+        copy.push({ id, bytes: sealBlob2(st.o.vaultId, st.o.keys, opened.kind, opened.plain, fromHex(id)).bytes });
+        wipe(opened.plain);
+      }
     }
     let pack: string | undefined;
     if (copy.length) {

@@ -151,6 +151,8 @@ export class GiveWay {
    */
   async remove(fsx: VaultFs, dir: string, folder: DeviceFolder): Promise<void> {
     for (const x of folder.segments) {
+      // (An older key epoch's file is in another folder: left to the close of that epoch, epochs.ts.)
+      if (x.ep) continue;
       const ops = x.records.filter((r) => r.seq !== undefined);
       if (ops.length && ops.every((r) => this.dropped.get(r.seq!) === r.tag)) await fsx.unlink(path.join(dir, x.name)).catch(() => undefined);
     }

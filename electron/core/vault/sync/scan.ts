@@ -44,6 +44,8 @@ export interface FileScan {
   damage: string[];
   /** A record of a shape this build does not know (a newer build wrote it). */
   unknown: boolean;
+  /** The older key epoch whose folder holds it (undefined: the current one; store2.ts `scanAll`). */
+  ep?: string;
 }
 
 /** What a device's folder holds, as last scanned. */
@@ -55,6 +57,8 @@ export interface DeviceFolder {
   packs: string[];
   /** Files that could not be read now (a placeholder of a cloud drive): waiting. */
   unreadable: string[];
+  /** Checkpoints and packs in an older key epoch's folder, with that epoch (store2.ts `scanAll`). */
+  old?: Map<string, string>;
 }
 
 const isWaitError = (e: unknown) => ['EIO', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EWOULDBLOCK'].includes((e as NodeJS.ErrnoException).code ?? '');

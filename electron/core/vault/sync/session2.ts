@@ -21,6 +21,7 @@ import { newerBuild, type Store2 } from './store2';
 import { SyncView } from './view';
 import { TextNotHere } from './resolve';
 import { CHECKPOINT_RECORDS } from '../checkpoint';
+import { wipeOld } from './epochs';
 
 /** What the session needs from the vault around it. */
 export interface SyncHost {
@@ -166,6 +167,7 @@ export class SyncSession {
   wipe(): void {
     this.store.blobs.ended = true;
     wipe(this.vmk, this.contentKey, this.keys.manifest, this.keys.journal, this.keys.blobs, this.keys.internal);
+    wipeOld(this.store.older);
     this.texts.clear();
   }
 }

@@ -26,6 +26,7 @@ import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
 import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
+import type { OldEpoch } from './epochs';
 import { applyVisible, ownForkLine, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
@@ -40,6 +41,8 @@ export interface Store2Options {
   device: string | undefined;
   readOnly: boolean;
   marks: DeviceMarks;
+  /** Older key epochs whose keys are known (epochs.ts): their files are read too. */
+  older?: OldEpoch[];
   /** Records per segment (tests pass small numbers). */
   segmentRecords?: number;
   now?: () => number;
@@ -78,9 +81,46 @@ export class Store2 {
     this.now = o.now ?? Date.now;
     this.clock = new Clock([0, 0], this.now);
     this.codec = new SegmentCodec2(o.vaultId, o.keys.journal);
-    this.blobs = new BlobIndex(o.fs, o.dir, o.vaultId, o.keys, o.epoch);
+    this.older = o.older ?? [];
+    this.blobs = new BlobIndex(o.fs, o.dir, o.vaultId, o.keys, o.epoch, this.older);
     this.scanner = new FolderScanner(o.fs, o.dir, this.codec, o.epoch);
+    this.oldScanners = this.older.map((e) => ({ e, scanner: new FolderScanner(o.fs, o.dir, new SegmentCodec2(o.vaultId, e.keys.journal), e.epoch) }));
     this.device = o.device;
+  }
+
+  /** Older key epochs whose files are read too (epochs.ts). */
+  readonly older: OldEpoch[];
+  private readonly oldScanners: Array<{ e: OldEpoch; scanner: FolderScanner }>;
+
+  /**
+   * Scans device `dev`'s folders of this epoch and of every older one whose key is known, as one folder: its seqs go
+   * on across epochs. The files of an older epoch carry it (`FileScan.ep`, `DeviceFolder.old`).
+   */
+  async scanAll(dev: string): Promise<DeviceFolder> {
+    const f = await this.scanner.scan(dev);
+    for (const { e, scanner } of this.oldScanners) {
+      const g = await scanner.scan(dev);
+      if (!g.segments.length && !g.checkpoints.length && !g.packs.length && !g.unreadable.length) continue;
+      f.old ??= new Map();
+      for (const x of g.segments) {
+        x.ep = e.epoch;
+        f.segments.push(x);
+      }
+      for (const n of [...g.checkpoints, ...g.packs]) f.old.set(n, e.epoch);
+      f.checkpoints.push(...g.checkpoints);
+      f.packs.push(...g.packs);
+      f.unreadable.push(...g.unreadable);
+    }
+    if (f.old) {
+      f.checkpoints.sort().reverse();
+      f.segments.sort((a, b) => (a.name < b.name ? -1 : 1));
+    }
+    return f;
+  }
+
+  /** The keys of epoch `ep` (undefined: this one). */
+  keysOf(ep: string | undefined): StoreKeys {
+    return ep === undefined ? this.o.keys : this.older.find((e) => e.epoch === ep)!.keys;
   }
 
   get fs(): VaultFs {
@@ -94,10 +134,13 @@ export class Store2 {
 
   /** Reads device `dev`'s checkpoint `name`: undefined when missing, not whole or not authentic. */
   async readCheckpoint(dev: string, name: string): Promise<Checkpoint | undefined> {
-    const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.folderOf(dev), name)));
+    const ep = this.folders.get(dev)?.old?.get(name);
+    const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.o.dir, deviceDir(dev, ep ?? this.o.epoch), name)));
     if (!bytes) return undefined;
     try {
-      return openCheckpoint(this.codec, this.o.vaultId, this.o.keys.manifest, { device: dev, epoch: this.o.epoch, name }, bytes);
+      const c = openCheckpoint(this.codec, this.o.vaultId, this.keysOf(ep).manifest, { device: dev, epoch: ep ?? this.o.epoch, name }, bytes);
+      if (c && ep) c.ep = ep;
+      return c;
     } catch {
       this.report.newer = true;
       return undefined;
@@ -109,7 +152,7 @@ export class Store2 {
     joinInto(this.state, c.state);
     // A checkpoint holds all its device had applied.
     noteSeen(this.state, dev, c.state.frontier);
-    for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
+    for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l, ...(c.ep ? { ep: c.ep } : {}) });
   }
 
   /** Checkpoints whose blob index is known here, by device and name. */
@@ -129,7 +172,7 @@ export class Store2 {
         const c = await this.readCheckpoint(dev, name);
         if (!c) continue;
         this.learnt.add(`${dev}/${name}`);
-        for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l });
+        for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l, ...(c.ep ? { ep: c.ep } : {}) });
         break;
       }
     }
@@ -165,7 +208,7 @@ export class Store2 {
       });
     }
     if (me) {
-      const own = await io('errors:io.action.readVault', () => this.scanner.scan(me));
+      const own = await io('errors:io.action.readVault', () => this.scanAll(me));
       this.folders.set(me, own);
       let joined = false;
       for (const name of own.checkpoints.slice(0, 2)) {
@@ -196,9 +239,9 @@ export class Store2 {
     const folders = new Map<string, DeviceFolder>();
     await io('errors:io.action.readVault', async () => {
       for (const dev of [...devices].sort()) {
-        const f = await this.scanner.scan(dev);
+        const f = await this.scanAll(dev);
         folders.set(dev, f);
-        for (const s of f.segments) for (const r of s.records) if (r.blobAt !== undefined && 'b' in r.meta.op) this.blobs.add(r.meta.op.b.id, { dev, file: r.file, off: r.blobAt, len: r.meta.op.b.len });
+        for (const s of f.segments) for (const r of s.records) if (r.blobAt !== undefined && 'b' in r.meta.op) this.blobs.add(r.meta.op.b.id, { dev, file: r.file, off: r.blobAt, len: r.meta.op.b.len, ...(s.ep ? { ep: s.ep } : {}) });
       }
     });
     this.folders = folders;
@@ -271,7 +314,7 @@ export class Store2 {
    */
   async resumeOwn(): Promise<void> {
     const me = this.device!;
-    const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanner.scan(me)));
+    const own = this.folders.get(me) ?? (await io('errors:io.action.readVault', () => this.scanAll(me)));
     const max = Math.max(this.state.frontier.get(me) ?? 0, filesEnd(own));
     // What this computer wrote before, as its state folder remembers it (`marks`), and as the other computers saw it.
     const seen = Math.max(max, seenBy(this.folders, me), this.o.marks.get(me)?.seq ?? 0);
@@ -291,7 +334,8 @@ export class Store2 {
     // Appends go on after the record with the highest seq, so it is confirmed by the next one. Not simply after the
     // last name: a segment a crash cut short of its first op (only an ack) can share its first seq with the next.
     const top = (x: FileScan) => Math.max(0, ...x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1)));
-    const segs = own.segments.filter((x) => x.size > 0 && parseFileName(x.name)).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
+    // (Only in this epoch's folder: an older epoch's files are read, never written again.)
+    const segs = own.segments.filter((x) => x.size > 0 && !x.ep && parseFileName(x.name)).sort((a, b) => top(a) - top(b) || (a.name < b.name ? -1 : 1));
     await this.journal.resume(segs.at(-1));
   }
 

@@ -1,0 +1,94 @@
+/**
+ * Key rotation and a new recovery key across computers (docs/sync-design.md §7, §12.10; sync/rotate2.ts): a new
+ * epoch every computer follows with the same passphrase, the old epoch read through the keys file until each
+ * computer has closed it, nothing written on either side lost.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
+import { session, syncAll, vaultRoom, type Computer } from './carry-vaults';
+import { PASS } from './two-computers';
+
+const { room, computers } = vaultRoom('rotate2');
+
+const write = (c: Computer, name: string, text = name) => c.v.memory.writeFile(`/memories/${name}.md`, text, { mode: 'upsert', source: 'user' });
+const read = (c: Computer, name: string) => c.v.memory.readFile(`/memories/${name}.md`);
+const epochOf = async (dir: string) => (JSON.parse(await fs.readFile(path.join(dir, 'vault.json'), 'utf8')) as { manifest: string }).manifest;
+
+/** vault.json from `from` to `to` when its counter is higher (a sync engine brings the newer header). */
+async function carryHeader(from: string, to: string): Promise<void> {
+  const count = async (d: string) => ((JSON.parse(await fs.readFile(path.join(d, 'vault.json'), 'utf8')) as { counter?: number }).counter ?? 0);
+  if ((await count(from)) > (await count(to))) await fs.copyFile(path.join(from, 'vault.json'), path.join(to, 'vault.json'));
+}
+
+/** The epoch folders (first 8 hex) that hold files, by device, in `dir`. */
+async function epochFolders(dir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const dev of await fs.readdir(path.join(dir, 'devices')).catch(() => [] as string[])) {
+    for (const ep of await fs.readdir(path.join(dir, 'devices', dev)).catch(() => [] as string[])) {
+      if ((await fs.readdir(path.join(dir, 'devices', dev, ep)).catch(() => [])).length) out.add(ep);
+    }
+  }
+  return out;
+}
+
+async function reopen(c: Computer, i: number): Promise<Computer> {
+  await c.v.close();
+  const v = await Vault.open(c.dir, { stateDir: path.join(room.root, `s${i}`), format2: true, ackDelayMs: 0, journalLimit: 4 });
+  await v.unlock(PASS);
+  return { dir: c.dir, v };
+}
+
+it('a key rotation on A reaches B: B unlocks with the same passphrase, keeps what it wrote meanwhile under the old keys, and the old epoch goes once both wrote in the new one', async () => {
+  const [a, b] = await computers(2);
+  await write(a!, 'a1');
+  await write(b!, 'b1');
+  await syncAll([a!, b!]);
+  const e1 = await epochOf(a!.dir);
+  // B writes on, offline, under the old keys.
+  await write(b!, 'b2');
+  await write(b!, 'shared', 'from B');
+  const recovery = await a!.v.rotateKeys(PASS);
+  expect(recovery).not.toBe(room.recovery);
+  const e2 = await epochOf(a!.dir);
+  expect(e2).not.toBe(e1);
+  await write(a!, 'a2');
+  expect(await read(a!, 'a1')).toBe('a1');
+  // A still has its old folder: B has not written in the new epoch yet (and may still read only the old one).
+  expect(await epochFolders(a!.dir)).toEqual(new Set([e1.slice(0, 8), e2.slice(0, 8)]));
+
+  // B gets A's files and the new header: its session ends, and the same passphrase opens the new keys.
+  await syncAll([a!, b!]).catch(() => undefined);
+  await carryHeader(a!.dir, b!.dir);
+  await expect(b!.v.ingest()).rejects.toMatchObject({ code: 'LOCKED' });
+  expect(b!.v.isUnlocked()).toBe(false);
+  await b!.v.unlock(PASS);
+  for (const n of ['a1', 'a2', 'b1', 'b2']) expect(await read(b!, n)).toBe(n);
+  expect(await read(b!, 'shared')).toBe('from B');
+  await write(b!, 'b3');
+  // B wrote its keys file and checkpoint in the new epoch, and A had: B's old folder is gone.
+  const bDev = (await b!.v.internal.device!(false))!;
+  expect(await fs.readdir(path.join(b!.dir, 'devices', bDev, e1.slice(0, 8))).catch(() => [])).toEqual([]);
+
+  // (B first: its removal reaches A before A's copy of those files could come back.)
+  await syncAll([b!, a!]);
+  for (const n of ['b2', 'b3']) expect(await read(a!, n)).toBe(n);
+  expect(await read(a!, 'shared')).toBe('from B');
+  // A's next unlock sees B in the new epoch: its old folder goes too, and nothing of the old epoch is left.
+  const a2 = await reopen(a!, 0);
+  await syncAll([a2, b!]);
+  expect(await epochFolders(a2.dir)).toEqual(new Set([e2.slice(0, 8)]));
+  for (const c of [a2, b!]) {
+    for (const n of ['a1', 'a2', 'b1', 'b2', 'b3']) expect(await read(c, n)).toBe(n);
+    expect(await c.v.verify()).toMatchObject({ ok: true });
+  }
+  expect(session(a2.v).store.older.length).toBeGreaterThan(0);
+  await a2.v.close();
+  // The old recovery key opens nothing now; the new one does.
+  const v = await Vault.open(a!.dir, { stateDir: path.join(room.root, 's0'), format2: true, ackDelayMs: 0 });
+  await expect(v.unlockWithRecoveryKey(room.recovery)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+  await v.unlockWithRecoveryKey(recovery);
+  expect(await read({ dir: a!.dir, v }, 'b3')).toBe('b3');
+  await v.close();
+});
