@@ -28,8 +28,13 @@ const KEYS_MAGIC = utf8('MNEMOKY2');
 const FORMAT = 1;
 /** A keys file is small (one key per older epoch): anything larger is not one. */
 const KEYS_MAX = 64 * 1024;
-/** At most this many keys files are read per device folder (anyone may leave files named like one). */
+/** At most this many keys files that open are taken per device folder. */
 const KEYS_PER_FOLDER = 8;
+/**
+ * At most this many names like a keys file are tried per device folder (anyone may leave files named like one, and
+ * name them to sort before the real one: so many small files are read past, not the first few taken as all there is).
+ */
+const KEYS_TRIED = 4096;
 
 /** An older key epoch whose key is known: its files are read with `keys`. */
 export interface OldEpoch {
@@ -82,21 +87,40 @@ export function openKeysFile(vaultId: Uint8Array, manifestKey: Uint8Array, devic
 export async function readOldEpochs(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array): Promise<OldEpoch[]> {
   const found = new Map<string, Uint8Array>();
   for (const dev of await listDevices(fsx, root)) {
-    const dir = path.join(root, deviceDir(dev, epoch));
-    const names = (await fsx.readdir(dir).catch(() => [] as string[])).filter(isKeysFile).sort().slice(0, KEYS_PER_FOLDER);
-    for (const name of names) {
-      const full = path.join(dir, name);
-      const st = await fsx.stat(full).catch(() => undefined);
-      if (!st || !st.isFile || st.size > KEYS_MAX) continue;
-      const bytes = await fsx.readFile(full).catch(() => undefined);
-      const keys = bytes && openKeysFile(vaultId, manifestKey, dev, epoch, name, bytes);
-      for (const [e, vmk] of keys ?? []) {
+    for await (const keys of keysFilesOf(fsx, root, vaultId, epoch, manifestKey, dev)) {
+      for (const [e, vmk] of keys) {
         if (e === epoch || found.has(e)) wipe(vmk);
         else found.set(e, vmk);
       }
     }
   }
   return [...found].map(([e, vmk]) => ({ epoch: e, vmk, keys: storeKeys(vmk) }));
+}
+
+/** The contents of `dev`'s keys files of epoch `epoch` that open (at most KEYS_PER_FOLDER; the caller wipes the keys). */
+async function* keysFilesOf(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array, dev: string): AsyncGenerator<Array<[string, Uint8Array]>> {
+  const dir = path.join(root, deviceDir(dev, epoch));
+  const names = (await fsx.readdir(dir).catch(() => [] as string[])).filter(isKeysFile).sort().slice(0, KEYS_TRIED);
+  let opened = 0;
+  for (const name of names) {
+    const full = path.join(dir, name);
+    const st = await fsx.stat(full).catch(() => undefined);
+    if (!st || !st.isFile || st.size > KEYS_MAX) continue;
+    const bytes = await fsx.readFile(full).catch(() => undefined);
+    const keys = bytes && openKeysFile(vaultId, manifestKey, dev, epoch, name, bytes);
+    if (!keys) continue;
+    yield keys;
+    if (++opened >= KEYS_PER_FOLDER) return;
+  }
+}
+
+/** True when `device`'s folder of epoch `epoch` holds a keys file of its own that opens (not just a name like one). */
+export async function hasKeysFile(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array, device: string): Promise<boolean> {
+  for await (const keys of keysFilesOf(fsx, root, vaultId, epoch, manifestKey, device)) {
+    for (const [, vmk] of keys) wipe(vmk);
+    return true;
+  }
+  return false;
 }
 
 /** Writes a keys file holding `old` into `device`'s folder of epoch `epoch` (made first if missing). */

@@ -24,7 +24,7 @@ import type { HeaderFile } from '../headerfile';
 import { passphraseCost, passphraseSlot, recoverySlot, storeKeys, wipeKeys } from '../keys';
 import { liveBlobs } from './blobs2';
 import { isRetired } from './crdt';
-import { isKeysFile, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
+import { hasKeysFile, isKeysFile, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
 import { L_DEVICE } from './ids';
 import { deviceDir, parseFileName, tempPrefix } from './layout';
 import type { SyncSession } from './session2';
@@ -157,7 +157,7 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
   }
   if (!oldDirs.length) return;
   const here = await st.fs.readdir(st.folderOf(me)).catch(() => [] as string[]);
-  if (!here.some(isKeysFile)) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
+  if (!(await hasKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.epoch, st.o.keys.manifest, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
   const covered = Math.max(0, ...here.filter((n) => parseFileName(n)?.kind === 'c').map(seqOf));
   if (!covered || covered < oldTop) await s.checkpoint();
   // May they go? Every other computer writes in this epoch (so none still reads only the old one), and this one's

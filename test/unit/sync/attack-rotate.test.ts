@@ -1,0 +1,143 @@
+/**
+ * Attacks on key rotation in format 2 (sync/rotate2.ts, sync/epochs.ts, docs/sync-design.md §7, §12.10): power cuts
+ * in the other computer's rejoin and close of the old epoch, computers offline across two rotations or forgotten,
+ * compaction across epochs, hostile keys files and old-epoch folders, the new header before the keys file, old keys
+ * and secrets, and a rotation of many memories. Each looks for an acknowledged write lost, a key leaked or a computer
+ * locked out.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
+import type { OpenOptions } from '../../../electron/core/vault/types';
+import { SimFs } from '../vault/sim-fs';
+import { FULL } from '../vault/crash-sim';
+import { session, syncAll, mirror, vaultRoom, type Computer } from './carry-vaults';
+import { carryHeader, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { PASS } from './two-computers';
+
+const { room, computers } = vaultRoom('rotattack');
+const mine: Vault[] = [];
+afterEach(async () => {
+  for (const v of mine.splice(0)) await v.close().catch(() => undefined);
+});
+
+/** Closes computer i and opens its folder again with the passphrase (the room's recovery key is the old one). */
+async function reopen(c: Computer, i: number): Promise<Computer> {
+  await c.v.close();
+  const v = await Vault.open(c.dir, { ...O, stateDir: path.join(room.root, `s${i}`) });
+  mine.push(v);
+  await v.unlock(PASS);
+  return { dir: c.dir, v };
+}
+
+const write = (c: Computer, name: string, text = name) => c.v.memory.writeFile(`/memories/${name}.md`, text, { mode: 'upsert', source: 'user' });
+const read = (c: Computer, name: string) => c.v.memory.readFile(`/memories/${name}.md`);
+const T = FULL ? 3_600_000 : 240_000;
+const O: OpenOptions = { format2: true, ackDelayMs: 0, journalLimit: 4 };
+
+async function readsAll(c: Computer, names: Record<string, string>): Promise<string[]> {
+  const bad: string[] = [];
+  for (const [n, t] of Object.entries(names)) {
+    const got = await read(c, n).catch((e: Error) => `<${e.message}>`);
+    if (got !== t) bad.push(`${n}: ${got}`);
+  }
+  return bad;
+}
+
+it('a power cut after any file-system call of the other computer\'s rejoin (keys file, checkpoint, its old files removed, a write) loses no acknowledged write, on either computer', async () => {
+  const [a, b] = await computers(2);
+  for (let i = 0; i < 5; i++) await write(a!, `a${i}`);
+  for (let i = 0; i < 5; i++) await write(b!, `b${i}`);
+  await syncAll([a!, b!]);
+  // B writes on under the old keys, offline; A rotates and writes under the new ones.
+  await write(b!, 'boff1');
+  await write(b!, 'shared', 'from B');
+  const e0 = await epochOf(a!.dir);
+  const bDev = (await b!.v.internal.device!(false))!;
+  const recovery = await a!.v.rotateKeys(PASS);
+  await write(a!, 'anew');
+  await a!.v.close();
+  await b!.v.close();
+  await mirror(a!, b!);
+  await carryHeader(a!.dir, b!.dir);
+  const base = await readImage(b!.dir);
+  const names: Record<string, string> = { shared: 'from B', boff1: 'boff1', anew: 'anew' };
+  for (let i = 0; i < 5; i++) Object.assign(names, { [`a${i}`]: `a${i}`, [`b${i}`]: `b${i}` });
+  const res = await crashRejoin({
+    root: room.root,
+    base,
+    me: { state: path.join(room.root, 's1') },
+    other: { state: path.join(room.root, 's0') },
+    recovery,
+    opts: O,
+    stride: FULL ? 1 : 7,
+    op: async (sim, stateDir, done) => {
+      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: sim, stateDir });
+      await v.unlockWithRecoveryKey(recovery);
+      done('unlock');
+      await v.memory.writeFile('/memories/bnew.md', 'bnew', { mode: 'upsert', source: 'user' });
+      done('bnew');
+      await v.close();
+    },
+    expect: (done) => new Map([...Object.entries(names), ...(done.has('bnew') ? [['bnew', 'bnew'] as [string, string]] : [])]),
+  });
+  // The op did close B's old epoch: its files there are gone.
+  expect(imageFolder(res.final, bDev, e0)).toEqual([]);
+  expect(imageFolder(base, bDev, e0).length).toBeGreaterThan(2);
+  console.log(`rotation rejoin: ${res.points} crash points of ${res.calls} calls, each opened by both computers`);
+  expect(res.problems).toEqual([]);
+}, T);
+
+/** A and B wrote and synced; B wrote on offline under the old keys; A rotated and wrote under the new ones. */
+async function rotated(n = 2) {
+  const cs = await computers(n);
+  const [a, b] = cs as [Computer, Computer];
+  for (let i = 0; i < 3; i++) await write(a, `a${i}`);
+  for (let i = 0; i < 3; i++) await write(b, `b${i}`);
+  await syncAll(cs);
+  await write(b, 'boff');
+  await write(b, 'shared', 'from B');
+  const e0 = await epochOf(a.dir);
+  const aDev = (await a.v.internal.device!(false))!;
+  const bDev = (await b.v.internal.device!(false))!;
+  const recovery = await a.v.rotateKeys(PASS);
+  const e1 = await epochOf(a.dir);
+  await write(a, 'anew');
+  const names: Record<string, string> = { boff: 'boff', shared: 'from B', anew: 'anew', a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0', b1: 'b1', b2: 'b2' };
+  return { cs, a, b, e0, e1, aDev, bDev, recovery, names };
+}
+
+/** B gets the new header: its session ends (LOCKED), and it unlocks again with the same passphrase. */
+async function relock(b: Computer, from: Computer): Promise<void> {
+  await carryHeader(from.dir, b.dir);
+  await expect(b.v.ingest()).rejects.toMatchObject({ code: 'LOCKED' });
+  await b.v.unlock(PASS);
+}
+
+const dirOf = (c: Computer, dev: string, ep: string) => path.join(c.dir, 'devices', dev, ep.slice(0, 8));
+
+it('junk keys files named to sort first (in the rotating computer\'s folder and in B\'s own) and one copied from A\'s folder to B\'s: B still reads the old epoch, keeps its id, and nothing is hidden', async () => {
+  const { a, b, e1, aDev, bDev, names } = await rotated();
+  await mirror(a, b);
+  const aFolder = dirOf(b, aDev, e1);
+  const real = (await fs.readdir(aFolder)).filter((n) => n.startsWith('k-'));
+  expect(real).toHaveLength(1);
+  // Anyone who can write the folder: files named like keys files, sorting before the real one, some with the magic.
+  for (let i = 1; i <= 12; i++) await fs.writeFile(path.join(aFolder, `k-${i.toString(16).padStart(16, '0')}`), i % 2 ? Buffer.alloc(200, i) : Buffer.concat([Buffer.from('MNEMOKY2'), Buffer.alloc(120, 7)]));
+  // A's real keys file, copied into B's own folder of the new epoch (its AD names A: it opens nowhere else).
+  await fs.mkdir(dirOf(b, bDev, e1), { recursive: true });
+  await fs.copyFile(path.join(aFolder, real[0]!), path.join(dirOf(b, bDev, e1), `k-${'0'.repeat(16)}`));
+  await relock(b, a);
+  expect(await readsAll(b, names)).toEqual([]);
+  expect(session(b.v).store.device).toBe(bDev);
+  // B's own keys file was written (the copy in its folder is not one of its own).
+  const own = (await fs.readdir(dirOf(b, bDev, e1))).filter((n) => n.startsWith('k-'));
+  expect(own.length).toBe(2);
+  await write(b, 'bnew');
+  await syncAll([b, a]);
+  const a2 = await reopen(a, 0);
+  await syncAll([a2, b]);
+  expect(await readsAll(a2, { ...names, bnew: 'bnew' })).toEqual([]);
+  for (const c of [a2, b]) expect(await c.v.verify()).toMatchObject({ ok: true });
+}, T);
