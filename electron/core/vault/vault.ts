@@ -298,7 +298,8 @@ export class Vault extends VaultContents implements VaultApi {
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
     this.session2 = s2;
     this.unlockedWith = via;
-    await this.hf.noteUnlocked(s2.store.v1Gen);
+    // (Not while the v1 part's key is still arriving: its generation, unknown here, is no rollback.)
+    if (!s2.store.v1Hidden) await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen(via === 'passphrase');
     await this.task(() => announce2(s2));
     return unlockReport2(s2, this.hf.rolledBack);

@@ -72,10 +72,14 @@ export interface Open2 {
   older?: OldEpoch[];
 }
 
-/** The key epoch of the vault folder's v1 files (a manifest or its leftovers) among `epochs`, if it holds any. */
-async function v1Epoch(o: Open2, epochs: string[]): Promise<string | undefined> {
+/**
+ * The key epoch of the vault folder's v1 files (a manifest or its leftovers) among `epochs`, if it holds any; `hidden`
+ * when it holds v1 files of no epoch among them (their key, in a keys file, has not arrived yet).
+ */
+async function v1Epoch(o: Open2, epochs: string[]): Promise<{ epoch?: string; hidden: boolean }> {
   const names = await io('errors:io.action.readVault', () => o.fs.readdir(o.dir));
-  return epochs.find((e) => names.some((n) => n.startsWith(`manifest.${e}`)));
+  const epoch = epochs.find((e) => names.some((n) => n.startsWith(`manifest.${e}`)));
+  return { ...(epoch ? { epoch } : {}), hidden: !epoch && names.some((n) => /^manifest\.[0-9a-f]{32}/.test(n)) };
 }
 
 /** Unlocks a vault as format 2 with master key `vmk` (kept by the session; the caller wipes it on failure). */
@@ -101,7 +105,9 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
     store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit, older });
     // A succession a crash or a close cut short (succeed2 finishes it: announce2).
     store.left = record?.left;
-    const v1ep = await v1Epoch(o, [o.header.manifest, ...older.map((e) => e.epoch)]);
+    const found = await v1Epoch(o, [o.header.manifest, ...older.map((e) => e.epoch)]);
+    const v1ep = found.epoch;
+    store.v1Hidden = found.hidden;
     if (v1ep) {
       // The v1 part, read as v1 reads it and never written again: the pseudo-device L (under an older key after a rotation).
       const ep = v1ep === o.header.manifest ? undefined : v1ep;

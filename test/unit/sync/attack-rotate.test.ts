@@ -10,10 +10,9 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
-import { SimFs } from '../vault/sim-fs';
 import { FULL } from '../vault/crash-sim';
 import { session, syncAll, mirror, vaultRoom, type Computer } from './carry-vaults';
-import { carryHeader, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { carryHeader, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
 import { PASS } from './two-computers';
 
 const { room, computers } = vaultRoom('rotattack');
@@ -140,4 +139,26 @@ it('junk keys files named to sort first (in the rotating computer\'s folder and 
   await syncAll([a2, b]);
   expect(await readsAll(a2, { ...names, bnew: 'bnew' })).toEqual([]);
   for (const c of [a2, b]) expect(await c.v.verify()).toMatchObject({ ok: true });
+}, T);
+
+it('the new vault.json (and A\'s checkpoint of the new epoch) reaches B before A\'s keys file: B may go on under a new id, but once the keys file is here every computer reads everything, and verify is clean', async () => {
+  const { a, b, e1, aDev, bDev, names } = await rotated();
+  const late = await carrySome(a.dir, b.dir, (rel) => rel.startsWith(path.join(aDev, e1.slice(0, 8), 'k-')));
+  expect(late).toHaveLength(1);
+  await relock(b, a);
+  const hidden = await readsAll(b, names);
+  console.log(`B before the keys file: ${hidden.length} memories not shown, ${session(b.v).store.device === bDev ? 'its id kept' : 'gone on under a new id'}; notices: ${session(b.v).store.notices.map((x) => x.text).join(' | ')}`);
+  await write(b, 'bnew');
+  // A gets B's files (B wrote in the new epoch): A may close its old one now.
+  await mirror(b, a);
+  const a2 = await reopen(a, 0);
+  await syncAll([a2, b]);
+  const b2 = await reopen(b, 1);
+  await syncAll([a2, b2]);
+  const all = { ...names, bnew: 'bnew' };
+  expect(await readsAll(b2, all)).toEqual([]);
+  const a3 = await reopen(a2, 0);
+  await syncAll([a3, b2]);
+  expect(await readsAll(a3, all)).toEqual([]);
+  for (const c of [a3, b2]) expect(await c.v.verify()).toMatchObject({ ok: true });
 }, T);

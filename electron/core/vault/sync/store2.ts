@@ -73,6 +73,8 @@ export class Store2 {
   sinceCheckpoint = 0;
   /** The v1 part's generation (0 without one). */
   v1Gen = 0;
+  /** A v1 part is there under an older key not known yet (its keys file still arriving): its generation is not known. */
+  v1Hidden = false;
   /** Notices for the user (this device's files were older than others had seen). */
   readonly notices: LocalMessage[] = [];
   private readonly now: () => number;
