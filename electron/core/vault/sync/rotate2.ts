@@ -172,7 +172,12 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
     if (!joined) return;
   }
   const mineOld = st.folders.get(me);
-  for (const id of liveBlobs(st.state).keys()) if (!st.blobs.current(id) && st.blobs.placesOf(id, me).some((p) => p.ep !== undefined)) return;
+  const blocked = () => [...liveBlobs(st.state).keys()].some((id) => !st.blobs.current(id) && st.blobs.placesOf(id, me).some((p) => p.ep !== undefined));
+  // Another computer may have sealed it again (its rotation's checkpoint): where, its newest checkpoint says, which
+  // this session may not have read (one opened later joins no checkpoint it does not need). Else sealed again here.
+  if (blocked()) await st.learnIndexes();
+  if (blocked()) await s.checkpoint();
+  if (blocked()) return;
   for (const dir of oldDirs) {
     const ep = st.older.find((e) => dir.endsWith(e.epoch.slice(0, 8)))?.epoch;
     await removeOwnFolder(st.fs, dir, me);
