@@ -12,7 +12,8 @@ import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
 import { FULL } from '../vault/crash-sim';
 import { session, syncAll, mirror, vaultRoom, type Computer } from './carry-vaults';
-import { carryHeader, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { allFiles, carryHeader, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { storeKeys } from '../../../electron/core/vault/keys';
 import { PASS } from './two-computers';
 
 const { room, computers } = vaultRoom('rotattack');
@@ -68,7 +69,7 @@ it('a power cut after any file-system call of the other computer\'s rejoin (keys
     base,
     me: { state: path.join(room.root, 's1') },
     other: { state: path.join(room.root, 's0') },
-    recovery,
+    recovery: PASS,
     opts: O,
     stride: FULL ? 1 : 7,
     op: async (sim, stateDir, done) => {
@@ -240,3 +241,158 @@ for (const forgotten of [false, true]) {
     }
   }, T);
 }
+
+it('secrets: no old (or new) master key or subkey lies in plain on disk in either computer\'s folders, and the old header with the old recovery key (a sync engine\'s kept version) opens nothing written after the rotation', async () => {
+  const { a, b, names } = await rotated();
+  const oldVmk = session(a.v).store.older[0]!.vmk.slice();
+  const newVmk = session(a.v).vmk.slice();
+  const oldHeader = await fs.readFile(path.join(room.root, 'v1', 'vault.json'));
+  await syncRelock([a, b]);
+  await write(b, 'bnew', 'secret after rotation');
+  await syncAll([a, b]);
+  const a2 = await reopen(a, 0);
+  await syncAll([a2, b]);
+  const secrets: Array<[string, Buffer]> = [];
+  for (const [what, vmk] of [['old', oldVmk], ['new', newVmk]] as const) {
+    secrets.push([`${what} vmk`, Buffer.from(vmk)], [`${what} vmk hex`, Buffer.from(Buffer.from(vmk).toString('hex'))], [`${what} vmk base64`, Buffer.from(Buffer.from(vmk).toString('base64'))]);
+    const k = storeKeys(vmk);
+    for (const [n, key] of Object.entries(k)) secrets.push([`${what} ${n} key`, Buffer.from(key)], [`${what} ${n} key hex`, Buffer.from(Buffer.from(key).toString('hex'))]);
+  }
+  const found: string[] = [];
+  for (const dir of [a2.dir, b.dir, path.join(room.root, 's0'), path.join(room.root, 's1')]) {
+    for (const f of await allFiles(dir)) for (const [what, bytes] of secrets) if (f.bytes.includes(bytes)) found.push(`${what} in ${path.relative(room.root, path.join(dir, f.rel))}`);
+  }
+  expect(found).toEqual([]);
+  // The old header, put back as a sync engine's kept version would be: the old recovery key opens the old epoch only.
+  await a2.v.close();
+  const copy = path.join(room.root, 'old-copy');
+  await fs.cp(a2.dir, copy, { recursive: true });
+  await fs.writeFile(path.join(copy, 'vault.json'), oldHeader);
+  const v = await Vault.open(copy, { ...O, stateDir: path.join(room.root, 's-old'), readOnly: true });
+  mine.push(v);
+  await v.unlockWithRecoveryKey(room.recovery);
+  const seen = { dir: copy, v };
+  expect(await read(seen, 'bnew').catch(() => 'hidden')).toBe('hidden');
+  expect(await read(seen, 'anew').catch(() => 'hidden')).toBe('hidden');
+  console.log(`the old header and recovery key, after the rotation: ${(await readsAll(seen, names)).length} of ${Object.keys(names).length} older memories not shown`);
+}, T);
+
+it('compaction across epochs: packs and checkpoints of the old epoch on both sides, A closes its old files while B\'s session still knows their places, more compaction in the new epoch, then B rotates again: every version reads everywhere', async () => {
+  const cs = await computers(2);
+  let [a, b] = cs as [Computer, Computer];
+  const names: Record<string, string> = {};
+  for (let r = 0; r < 3; r++) {
+    for (let i = 0; i < 8; i++) {
+      await write(a, `pa${i}`, `a ${i} round ${r}`);
+      await write(b, `pb${i}`, `b ${i} round ${r}`);
+      names[`pa${i}`] = `a ${i} round ${r}`;
+      names[`pb${i}`] = `b ${i} round ${r}`;
+    }
+  }
+  await syncAll([a, b]);
+  // Compacted: packs in both old folders.
+  for (const c of [a, b]) {
+    const me = (await c.v.internal.device!(false))!;
+    expect((await fs.readdir(path.join(c.dir, 'devices', me, (await epochOf(c.dir)).slice(0, 8)))).some((n) => n.startsWith('p-'))).toBe(true);
+  }
+  await a.v.rotateKeys(PASS);
+  await syncRelock([a, b]);
+  expect(await readsAll(b, names)).toEqual([]);
+  await write(b, 'after', 'B in the new epoch');
+  names.after = 'B in the new epoch';
+  // A closes its old files (B wrote in the new epoch); B's open session still has their places, and is sent the removal.
+  a = await reopen(a, 0);
+  const aDev = (await a.v.internal.device!(false))!;
+  expect(await fs.readdir(path.join(a.dir, 'devices', aDev))).toEqual([(await epochOf(a.dir)).slice(0, 8)]);
+  await mirror(a, b);
+  await b.v.ingest();
+  expect(await readsAll(b, names)).toEqual([]);
+  for (let r = 0; r < 3; r++) {
+    for (let i = 0; i < 8; i++) {
+      await write(a, `pa${i}`, `a ${i} new ${r}`);
+      names[`pa${i}`] = `a ${i} new ${r}`;
+    }
+  }
+  await syncAll([a, b]);
+  b = await reopen(b, 1);
+  await syncAll([a, b]);
+  await b.v.rotateKeys(PASS);
+  await syncRelock([b, a]);
+  a = await reopen(a, 0);
+  b = await reopen(b, 1);
+  await syncAll([b, a]);
+  for (const c of [a, b]) {
+    expect(await readsAll(c, names)).toEqual([]);
+    // Every older version too.
+    for (const n of ['pa0', 'pb7']) for (const h of c.v.history(`/memories/${n}.md`)) await c.v.readVersion(`/memories/${n}.md`, h.version);
+    expect(await c.v.verify()).toMatchObject({ ok: true });
+  }
+}, T);
+
+it('a power cut after any file-system call of A\'s close of its old epoch (at its unlock, once B wrote in the new one) loses nothing on either computer', async () => {
+  const { a, b, names, aDev, e0 } = await rotated();
+  // (A does not see B's files of the new epoch before the op: it would close its old ones at that ingest.)
+  await mirror(a, b);
+  await relock(b, a);
+  await write(b, 'bnew');
+  await a.v.close();
+  await b.v.close();
+  await mirror(b, a);
+  const base = await readImage(a.dir);
+  const all = new Map(Object.entries({ ...names, bnew: 'bnew' }));
+  const res = await crashRejoin({
+    root: room.root,
+    base,
+    me: { state: path.join(room.root, 's0') },
+    other: { state: path.join(room.root, 's1') },
+    recovery: PASS,
+    opts: O,
+    stride: FULL ? 1 : 5,
+    op: async (sim, stateDir, done) => {
+      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: sim, stateDir });
+      await v.unlock(PASS);
+      done('unlock');
+      await v.close();
+    },
+    expect: () => all,
+  });
+  // The op did close A's old epoch.
+  expect(imageFolder(base, aDev, e0).length).toBeGreaterThan(1);
+  expect(imageFolder(res.final, aDev, e0)).toEqual([]);
+  console.log(`close of the old epoch: ${res.points} crash points of ${res.calls} calls, each opened by both computers`);
+  expect(res.problems).toEqual([]);
+}, T);
+
+it('a power cut after any file-system call of A\'s rotation: B, with its offline writes under the old keys, then opens what A left and loses nothing, and A opens it again after B', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  for (let i = 0; i < 3; i++) await write(a, `a${i}`);
+  for (let i = 0; i < 3; i++) await write(b, `b${i}`);
+  await syncAll(cs);
+  await write(b, 'boff');
+  await a.v.close();
+  await b.v.close();
+  await mirror(b, a);
+  const names = new Map(Object.entries({ a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0', b1: 'b1', b2: 'b2', boff: 'boff' }));
+  const res = await crashRejoin({
+    root: room.root,
+    base: await readImage(a.dir),
+    me: { state: path.join(room.root, 's0') },
+    other: { state: path.join(room.root, 's1') },
+    recovery: PASS,
+    opts: O,
+    stride: FULL ? 1 : 9,
+    op: async (sim, stateDir, done) => {
+      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: sim, stateDir });
+      await v.unlock(PASS);
+      await v.rotateKeys(PASS);
+      done('rotated');
+      await v.memory.writeFile('/memories/anew.md', 'anew', { mode: 'upsert', source: 'user' });
+      done('anew');
+      await v.close();
+    },
+    expect: (done) => new Map([...names, ...(done.has('anew') ? [['anew', 'anew'] as [string, string]] : [])]),
+  });
+  console.log(`rotation seen by the other computer: ${res.points} crash points of ${res.calls} calls`);
+  expect(res.problems).toEqual([]);
+}, T);

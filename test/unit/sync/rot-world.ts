@@ -53,7 +53,7 @@ export interface Side {
 export type Expect = Map<string, string>;
 
 /**
- * Opens `image` as the computer of state folder `state` (a copy), unlocks it with `recovery`, checks it verifies and
+ * Opens `image` as the computer of state folder `state` (a copy), unlocks it with passphrase `recovery`, checks it verifies and
  * reads every expected memory; returns the image it leaves after closing (what its open wrote: a rejoin, a removal).
  */
 async function openCheck(root: string, image: Image, state: string, recovery: string, expect: Expect, o: OpenOptions, what: string, problems: string[]): Promise<Image> {
@@ -64,7 +64,7 @@ async function openCheck(root: string, image: Image, state: string, recovery: st
   try {
     const v = await Vault.open(dir, { ...o, fs: sim, stateDir });
     try {
-      await v.unlockWithRecoveryKey(recovery);
+      await v.unlock(recovery);
       const r = await v.verify();
       if (!r.ok) problems.push(`${what}: verify: ${r.problems.join('; ')}`);
       for (const [name, text] of expect) {
@@ -93,6 +93,7 @@ export async function crashRejoin(o: {
   base: Image;
   me: Side;
   other: Side;
+  /** The passphrase (the same before and after a rotation). */
   recovery: string;
   opts: OpenOptions;
   op: (sim: SimFs, stateDir: string, done: (step: string) => void) => Promise<void>;
