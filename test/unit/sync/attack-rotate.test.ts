@@ -396,3 +396,25 @@ it('a power cut after any file-system call of A\'s rotation: B, with its offline
   console.log(`rotation seen by the other computer: ${res.points} crash points of ${res.calls} calls`);
   expect(res.problems).toEqual([]);
 }, T);
+
+it('hostile names in the old and the new epoch folders: a FIFO named like a keys file, a checkpoint, a pack and a segment, a folder named like a checkpoint, junk named like a checkpoint: B still unlocks, writes (with checkpoints), reads everything, and closes its old epoch', async () => {
+  const { a, b, e0, e1, aDev, bDev, names } = await rotated();
+  await mirror(a, b);
+  const { execFileSync } = await import('node:child_process');
+  for (const ep of [e0, e1]) {
+    const dir = dirOf(b, aDev, ep);
+    for (const n of ['k-ffffffffffffffff', 'c-0000000000ff-ffffffff', 'p-ffffffffffffffff', 'j-0000000000fe-ffffffff']) execFileSync('mkfifo', [path.join(dir, n)]);
+    await fs.mkdir(path.join(dir, 'c-0000000000fd-ffffffff'));
+    await fs.writeFile(path.join(dir, 'c-0000000000fc-ffffffff'), Buffer.alloc(300, 1));
+  }
+  // A folder named like an old epoch of A's that no key names, with junk in it.
+  await fs.mkdir(path.join(b.dir, 'devices', aDev, '00000000'), { recursive: true });
+  await fs.writeFile(path.join(b.dir, 'devices', aDev, '00000000', 'c-000000000001-00000000'), Buffer.alloc(100, 2));
+  await relock(b, a);
+  expect(await readsAll(b, names)).toEqual([]);
+  for (let i = 0; i < 10; i++) await write(b, `bn${i}`);
+  await b.v.ingest();
+  for (let i = 0; i < 10; i++) expect(await read(b, `bn${i}`)).toBe(`bn${i}`);
+  expect(await readsAll(b, names)).toEqual([]);
+  expect(await fs.readdir(path.join(b.dir, 'devices', bDev))).toEqual([e1.slice(0, 8)]);
+}, 60_000);

@@ -137,7 +137,9 @@ export class Store2 {
   /** Reads device `dev`'s checkpoint `name`: undefined when missing, not whole or not authentic. */
   async readCheckpoint(dev: string, name: string): Promise<Checkpoint | undefined> {
     const ep = this.folders.get(dev)?.old?.get(name);
-    const bytes = await io('errors:io.action.readVault', () => readIfExists(this.fs, path.join(this.o.dir, deviceDir(dev, ep ?? this.o.epoch), name)));
+    // (Not a regular file, a FIFO or a folder anyone may leave under such a name: no checkpoint, and no reason to stop.)
+    const read = () => readIfExists(this.fs, path.join(this.o.dir, deviceDir(dev, ep ?? this.o.epoch), name)).catch((e: NodeJS.ErrnoException) => (e.code === 'EINVAL' || e.code === 'EISDIR' ? undefined : Promise.reject(e)));
+    const bytes = await io('errors:io.action.readVault', read);
     if (!bytes) return undefined;
     try {
       const c = openCheckpoint(this.codec, this.o.vaultId, this.keysOf(ep).manifest, { device: dev, epoch: ep ?? this.o.epoch, name }, bytes);
