@@ -418,3 +418,79 @@ it('hostile names in the old and the new epoch folders: a FIFO named like a keys
   expect(await readsAll(b, names)).toEqual([]);
   expect(await fs.readdir(path.join(b.dir, 'devices', bDev))).toEqual([e1.slice(0, 8)]);
 }, 60_000);
+
+it('1,000 junk keys files named to sort before the real one: B still reads the old epoch (time logged)', async () => {
+  const { a, b, e1, aDev, bDev, names } = await rotated();
+  await mirror(a, b);
+  const dir = dirOf(b, aDev, e1);
+  for (let i = 0; i < 1000; i++) await fs.writeFile(path.join(dir, `k-${i.toString(16).padStart(16, '0')}`), Buffer.concat([Buffer.from('MNEMOKY2'), Buffer.alloc(100, i % 251)]));
+  const t = Date.now();
+  await relock(b, a);
+  console.log(`unlock past 1,000 junk keys files: ${Date.now() - t} ms`);
+  expect(await readsAll(b, names)).toEqual([]);
+  expect(session(b.v).store.device).toBe(bDev);
+}, T);
+
+it('the sync engine brings B\'s removed old-epoch files back (from A\'s copy) while B is open and again before it opens: nothing is lost or doubled, and they are removed again', async () => {
+  const { a, b, e0, bDev, names } = await rotated();
+  await mirror(a, b);
+  await relock(b, a);
+  await write(b, 'bnew');
+  const all = { ...names, bnew: 'bnew' };
+  // A has B's old files still (its copy); B removed its own.
+  const bOld = (dev: string, c: Computer) => fs.readdir(path.join(c.dir, 'devices', dev, e0.slice(0, 8))).catch(() => [] as string[]);
+  expect(await bOld(bDev, b)).toEqual([]);
+  expect((await bOld(bDev, a)).length).toBeGreaterThan(0);
+  await carrySome(a.dir, b.dir, () => false);
+  expect((await bOld(bDev, b)).length).toBeGreaterThan(0);
+  await b.v.ingest();
+  expect(await readsAll(b, all)).toEqual([]);
+  await write(b, 'bnew2');
+  await carrySome(a.dir, b.dir, () => false);
+  const b2 = await reopen(b, 1);
+  expect(await readsAll(b2, { ...all, bnew2: 'bnew2' })).toEqual([]);
+  expect(await b2.v.verify()).toMatchObject({ ok: true });
+  expect(await bOld(bDev, b2)).toEqual([]);
+  await syncAll([b2, a]);
+  const a2 = await reopen(a, 0);
+  expect(await readsAll(a2, { ...all, bnew2: 'bnew2' })).toEqual([]);
+  expect(await a2.v.verify()).toMatchObject({ ok: true });
+}, T);
+
+it('scale: a rotation of 2,000 memories completes, and B reads all of them after its rejoin (times logged)', async () => {
+  const cs = await computers(2);
+  const big = { ...O, journalLimit: 500 };
+  const open = async (c: Computer, i: number): Promise<Computer> => {
+    await c.v.close();
+    const v = await Vault.open(c.dir, { ...big, stateDir: path.join(room.root, `s${i}`) });
+    mine.push(v);
+    await v.unlock(PASS);
+    return { dir: c.dir, v };
+  };
+  const a = await open(cs[0]!, 0);
+  let b = await open(cs[1]!, 1);
+  const N = 2000;
+  let t = Date.now();
+  for (let i = 0; i < N; i++) await write(a, `m/${i}`, `memory ${i} ${'x'.repeat(i % 97)}`);
+  console.log(`scale: ${N} memories written in ${Date.now() - t} ms`);
+  await syncAll([a, b]);
+  await write(b, 'boff');
+  t = Date.now();
+  await a.v.rotateKeys(PASS);
+  console.log(`scale: rotation of ${N} memories in ${Date.now() - t} ms`);
+  await mirror(a, b);
+  t = Date.now();
+  await carryHeader(a.dir, b.dir);
+  await expect(b.v.ingest()).rejects.toMatchObject({ code: 'LOCKED' });
+  await b.v.unlock(PASS);
+  console.log(`scale: B's unlock and rejoin in ${Date.now() - t} ms`);
+  t = Date.now();
+  for (let i = 0; i < N; i++) expect(await read(b, `m/${i}`)).toBe(`memory ${i} ${'x'.repeat(i % 97)}`);
+  expect(await read(b, 'boff')).toBe('boff');
+  console.log(`scale: B read ${N} memories in ${Date.now() - t} ms`);
+  const bDev = (await b.v.internal.device!(false))!;
+  expect(await fs.readdir(path.join(b.dir, 'devices', bDev))).toEqual([(await epochOf(a.dir)).slice(0, 8)]);
+  b = await open(b, 1);
+  expect(await read(b, `m/${N - 1}`)).toBe(`memory ${N - 1} ${'x'.repeat((N - 1) % 97)}`);
+  expect(await b.v.verify()).toMatchObject({ ok: true });
+}, 600_000);
