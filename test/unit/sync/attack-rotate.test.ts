@@ -494,3 +494,62 @@ it('scale: a rotation of 2,000 memories completes, and B reads all of them after
   expect(await read(b, `m/${N - 1}`)).toBe(`memory ${N - 1} ${'x'.repeat((N - 1) % 97)}`);
   expect(await b.v.verify()).toMatchObject({ ok: true });
 }, 600_000);
+
+// Cosmetic, not fixed: content ids (`k`, docs/sync-design.md §2.1) are keyed by the epoch's master key, so the same
+// text written under the old keys and under the new ones no longer collapses (resolve.ts rule 1): two files created
+// apart become an edit conflict to acknowledge (the newest text is shown; nothing is lost). Keeping the content-id key
+// across epochs (carried in the keys file) would need every computer of the new epoch to agree on it.
+it.fails('the same new memory written on both sides of a rotation (B offline under the old keys, A under the new) reads as one text with no conflict, as it does without a rotation', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  await syncAll(cs);
+  await a.v.rotateKeys(PASS);
+  await a.v.memory.writeFile('/memories/same.md', 'one text', { mode: 'create', source: 'user' });
+  await b.v.memory.writeFile('/memories/same.md', 'one text', { mode: 'create', source: 'user' });
+  await syncRelock([a, b]);
+  for (const c of [a, b]) {
+    expect(await read(c, 'same')).toBe('one text');
+    expect(c.v.conflicts()).toEqual([]);
+  }
+}, T);
+
+it('a vault made by a format-1 build (its memories in the v1 part, under the first key): two rotations on two computers, every v1 memory and its history reads everywhere, after reopening too', async () => {
+  const first = path.join(room.root, 'v0');
+  const made = await Vault.create(first, PASS, { kdf: { opslimit: 2, memlimit: 64 * 1024 * 1024 }, stateDir: path.join(room.root, 's0'), format2: false, ackDelayMs: 0 });
+  const names: Record<string, string> = {};
+  for (let i = 0; i < 6; i++) {
+    await made.vault.memory.writeFile(`/memories/v1-${i}.md`, `old ${i}`, { mode: 'upsert', source: 'user' });
+    await made.vault.memory.writeFile(`/memories/v1-${i}.md`, `v1 ${i}`, { mode: 'upsert', source: 'user' });
+    names[`v1-${i}`] = `v1 ${i}`;
+  }
+  await made.vault.close();
+  await fs.cp(first, path.join(room.root, 'v1'), { recursive: true });
+  const open = async (i: number): Promise<Computer> => {
+    const v = await Vault.open(path.join(room.root, `v${i}`), { ...O, stateDir: path.join(room.root, `s${i}`) });
+    mine.push(v);
+    await v.unlock(PASS);
+    return { dir: path.join(room.root, `v${i}`), v };
+  };
+  let a = await open(0);
+  let b = await open(1);
+  await write(a, 'a0');
+  await write(b, 'b0');
+  await syncAll([a, b]);
+  await a.v.rotateKeys(PASS);
+  await write(b, 'boff');
+  await syncRelock([a, b]);
+  await b.v.rotateKeys(PASS);
+  await write(a, 'aoff');
+  await syncRelock([b, a]);
+  const all = { ...names, a0: 'a0', b0: 'b0', boff: 'boff', aoff: 'aoff' };
+  for (const c of [a, b]) expect(await readsAll(c, all)).toEqual([]);
+  a = await reopen(a, 0);
+  b = await reopen(b, 1);
+  await syncAll([a, b]);
+  a = await reopen(a, 0);
+  for (const c of [a, b]) {
+    expect(await readsAll(c, all)).toEqual([]);
+    expect(await c.v.readVersion('/memories/v1-3.md', 1)).toBe('old 3');
+    expect(await c.v.verify()).toMatchObject({ ok: true });
+  }
+}, T);
