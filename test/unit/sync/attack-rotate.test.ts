@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
+import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { FULL } from '../vault/crash-sim';
 import { session, syncAll, mirror, vaultRoom, type Computer } from './carry-vaults';
 import { allFiles, carryHeader, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
@@ -552,4 +553,40 @@ it('a vault made by a format-1 build (its memories in the v1 part, under the fir
     expect(await c.v.readVersion('/memories/v1-3.md', 1)).toBe('old 3');
     expect(await c.v.verify()).toMatchObject({ ok: true });
   }
+}, T);
+
+it('vault.json of the new epoch is in place but syncing its folder fails (an I/O error after the rename): the rotation fails, yet the keys file that alone holds the old key stays, and every memory still reads after unlocking again', async () => {
+  const cs = await computers(2);
+  const [a0, b] = cs as [Computer, Computer];
+  for (let i = 0; i < 3; i++) await write(a0, `a${i}`);
+  await write(b, 'b0');
+  await syncAll(cs);
+  await a0.v.close();
+  // A's file system: once vault.json was renamed into place, syncing the vault folder fails.
+  let renamed = false;
+  const flaky: VaultFs = {
+    ...nodeFs,
+    rename: async (from, to) => {
+      await nodeFs.rename(from, to);
+      if (path.basename(to) === 'vault.json' && path.basename(from) !== 'vault.json') renamed = true;
+    },
+    syncDir: async (d) => {
+      if (renamed && path.resolve(d) === path.resolve(a0.dir)) throw Object.assign(new Error('EIO'), { code: 'EIO' });
+      return nodeFs.syncDir(d);
+    },
+  };
+  const v = await Vault.open(a0.dir, { ...O, stateDir: path.join(room.root, 's0'), fs: flaky });
+  mine.push(v);
+  await v.unlock(PASS);
+  const a = { dir: a0.dir, v };
+  await expect(a.v.rotateKeys(PASS)).rejects.toThrow();
+  expect(renamed).toBe(true);
+  renamed = false;
+  await a.v.close();
+  const again = await reopen(a, 0);
+  const names = { a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0' };
+  expect(await readsAll(again, names)).toEqual([]);
+  expect(await again.v.verify()).toMatchObject({ ok: true });
+  await syncRelock([again, b]);
+  expect(await readsAll(b, names)).toEqual([]);
 }, T);

@@ -104,7 +104,11 @@ export async function rotate2(
   // Every key this computer reads with now: the one it rotates from first.
   const older: OldEpoch[] = [{ epoch: header.manifest, vmk: s.vmk.slice(), keys: storeKeys(s.vmk) }, ...st.older.map((e) => ({ epoch: e.epoch, vmk: e.vmk.slice(), keys: storeKeys(e.vmk) }))];
   let next: SyncSession | undefined;
+  let headerTried = false;
   const dir = path.join(st.o.dir, deviceDir(me, epoch));
+  // A rotation of this computer that failed once vault.json's write was tried: settled first (its folder goes unless
+  // the header names it; here it does not, or the header would have been followed and this session ended).
+  await finishRotation({ fs: st.fs, dir: st.o.dir, stateDir, vaultId: s.host.vaultId, epoch: header.manifest, device: me, readOnly: false });
   try {
     const recovery = recoverySlot(header, vmk);
     const slots = [await passphraseSlot(header, passphrase, passphraseCost(header), vmk), recovery.slot];
@@ -114,6 +118,7 @@ export async function rotate2(
     next = await open(nextHeader, vmk, older);
     // Everything this computer holds, in its checkpoint of the new epoch, the blobs sealed again under its keys.
     await next.checkpoint();
+    headerTried = true;
     await hf.write(nextHeader, vmk);
     await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     wipeKeys(keys);
@@ -127,8 +132,10 @@ export async function rotate2(
       wipeOld(older);
     }
     wipeKeys(keys);
-    // Nothing names the new epoch (vault.json was not replaced, or its write failed before the rename): its folder goes.
-    if (hf.header.manifest !== epoch) {
+    // Nothing names the new epoch (vault.json was not replaced): its folder goes. Once vault.json's write was tried, it
+    // may be in place even though the write failed (its folder's sync, after the rename): the keys file in that folder
+    // is then the only copy of the old key. The note stays, and the next open decides by the header it finds then.
+    if (!headerTried && hf.header.manifest !== epoch) {
       await removeOwnFolder(st.fs, dir, me).catch(() => undefined);
       await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     }
