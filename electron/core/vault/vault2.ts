@@ -96,12 +96,13 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
     await marks.load();
     const record = await loadDevice(o.stateDir, o.header.vaultId);
     const device = record?.id;
-    await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, device, readOnly: o.readOnly });
     // Older epochs whose files are still read: their keys are in this epoch's keys files (epochs.ts).
     for (const e of await io('errors:io.action.readVault', () => readOldEpochs(o.fs, o.dir, vaultId, o.header.manifest, keys.manifest))) {
       if (older.some((x) => x.epoch === e.epoch)) wipeOld([e]);
       else older.push(e);
     }
+    // (Not in the session a rotation opens under its new header, `o.older`: its note stays until vault.json names it.)
+    if (!o.older) await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, known: older.map((e) => e.epoch), device, readOnly: o.readOnly });
     store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit, older });
     // A succession a crash or a close cut short (succeed2 finishes it: announce2).
     store.left = record?.left;

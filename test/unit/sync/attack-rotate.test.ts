@@ -590,3 +590,47 @@ it('vault.json of the new epoch is in place but syncing its folder fails (an I/O
   await syncRelock([again, b]);
   expect(await readsAll(b, names)).toEqual([]);
 }, T);
+
+it('a rotation note left behind (its removal failed: a file held open on Windows) after a rotation that did complete: A writes on in that epoch, B rotates again, and A\'s next unlock keeps what A wrote', async () => {
+  const cs = await computers(2);
+  let [a, b] = cs as [Computer, Computer];
+  await write(a, 'a0');
+  await write(b, 'b0');
+  await syncAll([a, b]);
+  await a.v.rotateKeys(PASS);
+  const e1 = await epochOf(a.dir);
+  await syncRelock([a, b]);
+  // The note of the rotation to E1, as if dropping it had failed.
+  await fs.writeFile(path.join(room.root, 's0', `${a.v.vaultId}.rotating`), JSON.stringify({ epoch: e1 }));
+  // A writes on, offline: B does not have these yet.
+  for (let i = 0; i < 3; i++) await write(a, `a-e1-${i}`);
+  await b.v.rotateKeys(PASS);
+  await mirror(b, a);
+  await carryHeader(b.dir, a.dir);
+  a = await reopen(a, 0);
+  const names = { a0: 'a0', b0: 'b0', 'a-e1-0': 'a-e1-0', 'a-e1-1': 'a-e1-1', 'a-e1-2': 'a-e1-2' };
+  expect(await readsAll(a, names)).toEqual([]);
+  await syncAll([a, b]).catch(() => undefined);
+  b = await reopen(b, 1);
+  await syncAll([a, b]);
+  expect(await readsAll(b, names)).toEqual([]);
+}, T);
+
+it('a rotation that fails after its checkpoint of the new epoch (vault.json not written): the new epoch\'s folder, a full copy of the vault under a key nobody has, is removed at the next open', async () => {
+  const cs = await computers(1);
+  const a0 = cs[0]!;
+  for (let i = 0; i < 3; i++) await write(a0, `a${i}`);
+  const me = (await a0.v.internal.device!(false))!;
+  await a0.v.close();
+  // vault.json cannot be replaced: its temp file's rename fails.
+  const failing: VaultFs = { ...nodeFs, rename: async (from, to) => (path.basename(to) === 'vault.json' ? Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) : nodeFs.rename(from, to)) };
+  const v = await Vault.open(a0.dir, { ...O, stateDir: path.join(room.root, 's0'), fs: failing });
+  mine.push(v);
+  await v.unlock(PASS);
+  const e0 = await epochOf(a0.dir);
+  await expect(v.rotateKeys(PASS)).rejects.toThrow();
+  await v.close();
+  const a = await reopen({ dir: a0.dir, v }, 0);
+  expect(await fs.readdir(path.join(a.dir, 'devices', me))).toEqual([e0.slice(0, 8)]);
+  expect(await readsAll(a, { a0: 'a0', a1: 'a1', a2: 'a2' })).toEqual([]);
+}, T);

@@ -60,13 +60,14 @@ const dropNote = (stateDir: string, vaultId: string) => fs.rm(noteFile(stateDir,
 /**
  * A rotation this computer began and did not finish (a crash before vault.json named its epoch): its folder of that
  * epoch holds only copies of what the vault held (keys, checkpoint, packs) and nobody reads it: removed. A rotation
- * that did name its epoch only leaves the note. Best effort.
+ * that did name its epoch only leaves the note: so does one whose epoch a keys file of this epoch names (`known`): it
+ * was named once, and its folder may hold what this computer wrote since. Best effort.
  */
-export async function finishRotation(o: { fs: VaultFs; dir: string; stateDir: string; vaultId: string; epoch: string; device: string | undefined; readOnly: boolean }): Promise<void> {
+export async function finishRotation(o: { fs: VaultFs; dir: string; stateDir: string; vaultId: string; epoch: string; known: readonly string[]; device: string | undefined; readOnly: boolean }): Promise<void> {
   if (o.readOnly) return;
   const epoch = await readNote(o.stateDir, o.vaultId);
   if (!epoch) return;
-  if (epoch !== o.epoch && o.device) await removeOwnFolder(o.fs, path.join(o.dir, deviceDir(o.device, epoch)), o.device).catch(() => undefined);
+  if (epoch !== o.epoch && !o.known.includes(epoch) && o.device) await removeOwnFolder(o.fs, path.join(o.dir, deviceDir(o.device, epoch)), o.device).catch(() => undefined);
   await dropNote(o.stateDir, o.vaultId).catch(() => undefined);
 }
 
@@ -108,7 +109,7 @@ export async function rotate2(
   const dir = path.join(st.o.dir, deviceDir(me, epoch));
   // A rotation of this computer that failed once vault.json's write was tried: settled first (its folder goes unless
   // the header names it; here it does not, or the header would have been followed and this session ended).
-  await finishRotation({ fs: st.fs, dir: st.o.dir, stateDir, vaultId: s.host.vaultId, epoch: header.manifest, device: me, readOnly: false });
+  await finishRotation({ fs: st.fs, dir: st.o.dir, stateDir, vaultId: s.host.vaultId, epoch: header.manifest, known: st.older.map((e) => e.epoch), device: me, readOnly: false });
   try {
     const recovery = recoverySlot(header, vmk);
     const slots = [await passphraseSlot(header, passphrase, passphraseCost(header), vmk), recovery.slot];
