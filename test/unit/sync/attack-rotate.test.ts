@@ -634,3 +634,58 @@ it('a rotation that fails after its checkpoint of the new epoch (vault.json not 
   expect(await fs.readdir(path.join(a.dir, 'devices', me))).toEqual([e0.slice(0, 8)]);
   expect(await readsAll(a, { a0: 'a0', a1: 'a1', a2: 'a2' })).toEqual([]);
 }, T);
+
+// Not fixed (it is the class of rival rotations, being built now: the loser's new-epoch data): when the engine keeps
+// B's passphrase change as vault.json and A's rotation header only as a conflict copy, every computer (A too) goes
+// on in the old epoch, and what A wrote after its rotation (sealed under a key only the losing header wrapped) is
+// lost: `a-new` here. When the rotation's header is kept, nothing is lost (B's new passphrase is, silently: PASS
+// still opens the vault).
+for (const winner of ['rotation', 'passphrase'] as const) {
+  (winner === 'passphrase' ? it.fails : it)(`a rotation on A and a passphrase change on B made at once (the engine keeps the ${winner}'s vault.json, the other as a conflict copy): nothing either wrote is lost`, async () => {
+    const cs = await computers(2);
+    let [a, b] = cs as [Computer, Computer];
+    await write(a, 'a0');
+    await write(b, 'b0');
+    await syncAll([a, b]);
+    await a.v.rotateKeys(PASS);
+    await write(a, 'a-new');
+    await b.v.changePassphrase(PASS, 'second passphrase');
+    await write(b, 'b-new');
+    await syncAll([a, b]).catch(() => undefined);
+    const [keep, copy] = winner === 'rotation' ? [a, b] : [b, a];
+    const conflict = 'vault.sync-conflict-20261127-140000-ABCDEFG.json';
+    for (const c of [a, b]) {
+      const keepBytes = await fs.readFile(path.join(keep.dir, 'vault.json'));
+      const copyBytes = await fs.readFile(path.join(copy.dir, 'vault.json'));
+      await fs.writeFile(path.join(c.dir, 'vault.json'), keepBytes);
+      await fs.writeFile(path.join(c.dir, conflict), copyBytes);
+    }
+    const names = { a0: 'a0', b0: 'b0', 'a-new': 'a-new', 'b-new': 'b-new' };
+    const out: string[] = [];
+    for (const [i, c] of [a, b].entries()) {
+      await c.v.close();
+      const v = await Vault.open(c.dir, { ...O, stateDir: path.join(room.root, `s${i}`) });
+      mine.push(v);
+      let how = '';
+      for (const p of [PASS, 'second passphrase']) {
+        try {
+          await v.unlock(p);
+          how = p;
+          break;
+        } catch (e) {
+          how = `${how}${(e as Error).message} / `;
+        }
+      }
+      const x = { dir: c.dir, v };
+      if (i === 0) a = x;
+      else b = x;
+      out.push(`${i ? 'B' : 'A'} unlock: ${how}; missing: ${v.isUnlocked() ? JSON.stringify(await readsAll(x, names)) : 'locked'}`);
+    }
+    if (a.v.isUnlocked() && b.v.isUnlocked()) {
+      await syncAll([a, b]).catch((e: Error) => out.push(`sync: ${e.message}`));
+      for (const [i, c] of [a, b].entries()) out.push(`${i ? 'B' : 'A'} after sync: missing ${JSON.stringify(await readsAll(c, names).catch((e: Error) => [e.message]))}`);
+    }
+    console.log(`${winner} kept: ${out.join(' | ')}`);
+    for (const c of [a, b]) expect(await readsAll(c, names)).toEqual([]);
+  }, T);
+}
