@@ -12,9 +12,10 @@ import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
 import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { FULL } from '../vault/crash-sim';
-import { session, syncAll, mirror, vaultRoom, type Computer } from './carry-vaults';
-import { allFiles, carryHeader, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { session, syncAll as syncEach, mirror, vaultRoom, type Computer } from './carry-vaults';
+import { allFiles, carryHeader, carryRemovals, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
 import { storeKeys } from '../../../electron/core/vault/keys';
+import { liveBlobs } from '../../../electron/core/vault/sync/blobs2';
 import { PASS } from './two-computers';
 
 const { room, computers } = vaultRoom('rotattack');
@@ -174,6 +175,12 @@ async function epochFolders(dir: string): Promise<Set<string>> {
     }
   }
   return out;
+}
+
+/** `syncAll`, each computer's removals carried first (the test's sync would bring them back otherwise). */
+async function syncAll(cs: Computer[]): Promise<void> {
+  for (const x of cs) for (const y of cs) if (x !== y) await carryRemovals(x, y);
+  await syncEach(cs);
 }
 
 /** Syncs `cs` with the header carried by counter; every computer the new header ended unlocks again. */
@@ -689,3 +696,44 @@ for (const winner of ['rotation', 'passphrase'] as const) {
     for (const c of [a, b]) expect(await readsAll(c, names)).toEqual([]);
   }, T);
 }
+
+it('emptying the trash after a rotation: a deleted memory B purged leaves no copy in any file on either computer (A\'s rotation sealed it again into its own pack)', async () => {
+  const cs = await computers(2);
+  let [a, b] = cs as [Computer, Computer];
+  await write(b, 'secret', 'the secret text');
+  await write(b, 'keep');
+  await b.v.memory.remove('/memories/secret.md', 'user');
+  await syncAll([a, b]);
+  const before = new Set(liveBlobs(session(b.v).store.state).keys());
+  await a.v.rotateKeys(PASS);
+  await syncRelock([a, b]);
+  expect(await b.v.emptyTrash()).toBe(1);
+  const after = new Set(liveBlobs(session(b.v).store.state).keys());
+  const purged = [...before].filter((id) => !after.has(id));
+  expect(purged.length).toBe(1);
+  // Both computers run on: every checkpoint, the old epoch closed, each compaction.
+  for (let r = 0; r < 2; r++) {
+    for (let i = 0; i < 6; i++) await write(a, `pad${i}`, `a ${r} ${i}`);
+    await syncAll([a, b]);
+    a = await reopen(a, 0);
+    b = await reopen(b, 1);
+    await syncAll([a, b]);
+  }
+  expect(await read(b, 'keep')).toBe('keep');
+  const id = Buffer.from(purged[0]!, 'hex');
+  const holding: string[] = [];
+  for (const c of [a, b]) for (const f of await allFiles(path.join(c.dir, 'devices'))) if (f.bytes.includes(id)) holding.push(`${path.basename(c.dir)}:${f.rel}`);
+  expect(holding).toEqual([]);
+}, T);
+
+it('after the rejoin, B\'s own compaction in the new epoch still removes its old files (its own blobs, sealed again only in A\'s pack, do not hold it back): its segments do not pile up', async () => {
+  const { a, b, e1, bDev } = await rotated();
+  await syncRelock([a, b]);
+  for (let r = 0; r < 15; r++) for (let i = 0; i < 4; i++) await write(b, `later${i}`, `b ${r} ${i}`);
+  await syncAll([a, b]);
+  const names = await fs.readdir(dirOf(b, bDev, e1));
+  const count = (k: string) => names.filter((n) => n.startsWith(k)).length;
+  console.log(`B's folder of the new epoch after 60 writes: ${count('c-')} checkpoints, ${count('j-')} segments, ${count('p-')} packs`);
+  // (Without a rotation, the same writes leave about 6 segments; before the fix, 30: none was ever removed.)
+  expect(count('j-')).toBeLessThanOrEqual(8);
+}, T);

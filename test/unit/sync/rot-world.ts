@@ -162,3 +162,18 @@ export async function allFiles(dir: string): Promise<Array<{ rel: string; bytes:
   }
   return out;
 }
+
+/**
+ * The files of `from`'s own device that `from` removed go from `to` too (as a sync engine carries a removal), before any
+ * copy could carry them back: `syncAll` run right after never brings a removed file back.
+ */
+export async function carryRemovals(from: { dir: string; v: Vault }, to: { dir: string }): Promise<void> {
+  const me = await from.v.internal.device!(false);
+  if (!me) return;
+  const own = path.join('devices', me);
+  const theirs = new Set((await fs.readdir(path.join(from.dir, own), { recursive: true }).catch(() => [])) as string[]);
+  for (const rel of (await fs.readdir(path.join(to.dir, own), { recursive: true }).catch(() => [])) as string[]) {
+    const p = path.join(to.dir, own, rel);
+    if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
+  }
+}

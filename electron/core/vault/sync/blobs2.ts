@@ -229,6 +229,22 @@ export function liveBlobs(s: SyncState): Map<string, BlobRef2> {
   return live;
 }
 
+/**
+ * The blobs of versions a purge removed (emptying the trash, on any computer): each computer copies them out of its own
+ * packs (compact2.ts), which after a rotation hold other computers' blobs too (sealed again there).
+ */
+export function purgedBlobs(s: SyncState): Set<string> {
+  const out = new Set<string>();
+  for (const [fid, vids] of s.purged) {
+    const f = s.files.get(fid);
+    for (const vid of vids) {
+      const id = f?.versions.get(vid)?.b.id;
+      if (id) out.add(id);
+    }
+  }
+  return out;
+}
+
 /** The first index of `needle` in `hay` at or after `from`, or -1. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from: number): number {
   return Buffer.from(hay.buffer, hay.byteOffset, hay.byteLength).indexOf(Buffer.from(needle.buffer, needle.byteOffset, needle.byteLength), from);

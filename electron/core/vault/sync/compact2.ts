@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { concat, fromHex, wipe } from '../crypto';
 import { io } from '../files';
-import { liveBlobs, sealBlob2 } from './blobs2';
+import { liveBlobs, purgedBlobs, sealBlob2 } from './blobs2';
 import { PACK_MAGIC, sealCheckpoint, type BlobLoc } from './ckpt2';
 import { newName, newPackName, parseFileName, writeImmutable } from './layout';
 import type { Store2 } from './store2';
@@ -61,10 +61,12 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     for (const [id] of live) for (const pl of st.blobs.placesOf(id, me)) if (packSize.has(pl.file)) packLive.set(pl.file, (packLive.get(pl.file) ?? 0) + pl.len);
     const redo = new Set<string>();
     for (const [p, size] of packSize) if (size >= COMPACT_MIN_BYTES && (packLive.get(p) ?? 0) < size * COMPACT_LIVE_RATIO) redo.add(p);
-    for (const id of scrub) for (const pl of st.blobs.placesOf(id, me)) if (packSize.has(pl.file)) redo.add(pl.file);
+    // Scrubbed here, or purged on any computer (not live again: a blob may be shared by another version).
+    for (const id of [...scrub, ...purgedBlobs(st.state)]) if (!live.has(id)) for (const pl of st.blobs.placesOf(id, me)) if (packSize.has(pl.file)) redo.add(pl.file);
 
     const index = new Map<string, BlobLoc>();
     const copy: Array<{ id: string; bytes: Uint8Array }> = [];
+    const mine = ownBlobs(st.state, me);
     for (const [id, ref] of live) {
       const places = st.blobs.placesOf(id, me).filter((p) => p.ep === undefined && present.has(p.file));
       const inPack = places.find((p) => packSize.has(p.file) && !redo.has(p.file));
@@ -76,8 +78,10 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
         // Copied only if whole and matching its hash: a damaged blob is left where it is for verify to name.
         const bytes = await st.blobs.sealed(ref);
         if (bytes) copy.push({ id, bytes });
-      } else if (st.older.length && !st.blobs.current(id)) {
+      } else if (st.older.length && (!st.blobs.current(id) || mine.has(id))) {
         // Only under an older key (a rotation, epochs.ts): sealed again under this epoch's, so that epoch's files may go.
+        // An own blob another computer's rotation sealed again (only its pack holds it now) is taken in too: else it is
+        // never in this computer's index, and no own file is ever removed again.
         const bytes = await st.blobs.sealed(ref);
         const opened = bytes && st.blobs.openAny(id, bytes);
         if (!opened) continue;
@@ -101,7 +105,6 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     for (const [p, size] of packSize) files.set(p, size);
     if (pack) files.set(pack, (await fsx.stat(path.join(dir, pack))).size);
     // Every live blob this device wrote must be in the new index before anything of its own is removed.
-    const mine = ownBlobs(st.state, me);
     const unplaced = [...live.keys()].filter((id) => mine.has(id) && !index.has(id));
     // What the state holds of this device, not the next seq: a checkpoint never claims an own op it does not hold.
     const seq = st.state.frontier.get(me) ?? 0;
