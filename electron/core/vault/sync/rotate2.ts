@@ -183,8 +183,12 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
   const blocked = () => [...liveBlobs(st.state).keys()].some((id) => !st.blobs.current(id) && st.blobs.placesOf(id, me).some((p) => p.ep !== undefined));
   // Another computer may have sealed it again (its rotation's checkpoint): where, its newest checkpoint says, which
   // this session may not have read (one opened later joins no checkpoint it does not need). Else sealed again here.
-  if (blocked()) await st.learnIndexes();
-  if (blocked()) await s.checkpoint();
+  // Once per session: a blob that cannot be read (damaged) would otherwise cost a checkpoint at every ingest.
+  if (blocked() && !resealTried.has(st)) {
+    resealTried.add(st);
+    await st.learnIndexes();
+    if (blocked()) await s.checkpoint();
+  }
   if (blocked()) return;
   for (const dir of oldDirs) {
     const ep = st.older.find((e) => dir.endsWith(e.epoch.slice(0, 8)))?.epoch;
@@ -196,3 +200,6 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
 }
 
 const seqOf = (name: string): number => parseInt(name.slice(2, 14), 16);
+
+/** The stores whose blobs held back the close once and were looked for and sealed again (closeOldEpochs). */
+const resealTried = new WeakSet<object>();
