@@ -13,7 +13,7 @@ import type { OpenOptions } from '../../../electron/core/vault/types';
 import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { FULL } from '../vault/crash-sim';
 import { session, syncAll as syncEach, mirror, vaultRoom, type Computer } from './carry-vaults';
-import { allFiles, carryHeader, carryRemovals, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { allFiles, carryHeader, carryRemovals, errorEach, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
 import { storeKeys } from '../../../electron/core/vault/keys';
 import { liveBlobs } from '../../../electron/core/vault/sync/blobs2';
 import { PASS } from './two-computers';
@@ -737,3 +737,71 @@ it('after the rejoin, B\'s own compaction in the new epoch still removes its old
   // (Without a rotation, the same writes leave about 6 segments; before the fix, 30: none was ever removed.)
   expect(count('j-')).toBeLessThanOrEqual(8);
 }, T);
+
+it('an I/O error at any write-side file-system call of A\'s rotation (before the call or after it) loses nothing: A and B, with B\'s offline writes, read every memory after', async () => {
+  const cs = await computers(2);
+  const [a, b] = cs as [Computer, Computer];
+  for (let i = 0; i < 3; i++) await write(a, `a${i}`);
+  for (let i = 0; i < 3; i++) await write(b, `b${i}`);
+  await syncAll(cs);
+  await write(b, 'boff');
+  await a.v.close();
+  await b.v.close();
+  await mirror(b, a);
+  const names = new Map(Object.entries({ a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0', b1: 'b1', b2: 'b2', boff: 'boff' }));
+  const res = await errorEach({
+    root: room.root,
+    base: await readImage(a.dir),
+    me: { state: path.join(room.root, 's0') },
+    other: { state: path.join(room.root, 's1') },
+    passphrase: PASS,
+    opts: O,
+    calls: FULL ? 400 : 400,
+    op: async (fsx, stateDir, done) => {
+      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: fsx, stateDir });
+      try {
+        await v.unlock(PASS);
+        await v.rotateKeys(PASS);
+        done('rotated');
+        await v.memory.writeFile('/memories/anew.md', 'anew', { mode: 'upsert', source: 'user' });
+        done('anew');
+      } finally {
+        await v.close().catch(() => undefined);
+      }
+    },
+    expect: (done) => new Map([...names, ...(done.has('anew') ? [['anew', 'anew'] as [string, string]] : [])]),
+  });
+  console.log(`I/O errors in a rotation: ${res.tried} injected, each opened by both computers`);
+  expect(res.problems).toEqual([]);
+}, 600_000);
+
+it('an I/O error at any write-side file-system call of B\'s rejoin (its keys file, checkpoint, old files removed, a write) loses nothing on either computer', async () => {
+  const { a, b, names } = await rotated();
+  await a.v.close();
+  await b.v.close();
+  await mirror(a, b);
+  await carryHeader(a.dir, b.dir);
+  const res = await errorEach({
+    root: room.root,
+    base: await readImage(b.dir),
+    me: { state: path.join(room.root, 's1') },
+    other: { state: path.join(room.root, 's0') },
+    passphrase: PASS,
+    opts: O,
+    calls: 400,
+    op: async (fsx, stateDir, done) => {
+      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: fsx, stateDir });
+      try {
+        await v.unlock(PASS);
+        done('unlock');
+        await v.memory.writeFile('/memories/bnew.md', 'bnew', { mode: 'upsert', source: 'user' });
+        done('bnew');
+      } finally {
+        await v.close().catch(() => undefined);
+      }
+    },
+    expect: (done) => new Map([...Object.entries(names), ...(done.has('bnew') ? [['bnew', 'bnew'] as [string, string]] : [])]),
+  });
+  console.log(`I/O errors in a rejoin: ${res.tried} injected, each opened by both computers`);
+  expect(res.problems).toEqual([]);
+}, 600_000);

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
+import type { OpenMode, VaultFs } from '../../../electron/core/vault/fsio';
 import { SimFs, type Image, type Outcome } from '../vault/sim-fs';
 
 /** A real folder as an image (files only, by name). */
@@ -176,4 +177,74 @@ export async function carryRemovals(from: { dir: string; v: Vault }, to: { dir: 
     const p = path.join(to.dir, own, rel);
     if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
   }
+}
+
+/** A simulated disk whose `n`th call fails with EIO, before doing anything or after doing it (`after`). */
+export function failingAt(sim: SimFs, n: number, after: boolean): VaultFs & { fired: string | undefined } {
+  let calls = 0;
+  const out = { fired: undefined as string | undefined } as VaultFs & { fired: string | undefined };
+  const wrap = <A extends unknown[], R>(what: string, fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      if (++calls !== n) return fn(...a);
+      out.fired = `${what} ${after ? 'after' : 'before'}`;
+      if (after) await fn(...a);
+      throw Object.assign(new Error('EIO (injected)'), { code: 'EIO' });
+    };
+  out.open = wrap('open', (f: string, m: OpenMode) => sim.open(f, m));
+  out.readFile = (f) => sim.readFile(f);
+  out.rename = wrap('rename', (a: string, b: string) => sim.rename(a, b));
+  out.unlink = wrap('unlink', (f: string) => sim.unlink(f));
+  out.rmdir = wrap('rmdir', (f: string) => sim.rmdir(f));
+  out.mkdir = wrap('mkdir', (f: string) => sim.mkdir(f));
+  out.readdir = (f) => sim.readdir(f);
+  out.stat = (f) => sim.stat(f);
+  out.syncDir = wrap('syncDir', (f: string) => sim.syncDir(f));
+  return out;
+}
+
+/**
+ * An I/O error at each write-side file-system call of `op` (before the call and after it), on computer `me` over
+ * `base`: the op fails or not, the computer opens the disk again with its state folder as the op left it, then the
+ * other computer, each reading every memory of `expect(done)`.
+ */
+export async function errorEach(o: {
+  root: string;
+  base: Image;
+  me: Side;
+  other: Side;
+  passphrase: string;
+  opts: OpenOptions;
+  /** At most this many calls are tried (each twice). */
+  calls: number;
+  op: (fsx: VaultFs, stateDir: string, done: (step: string) => void) => Promise<void>;
+  expect: (done: ReadonlySet<string>) => Expect;
+}): Promise<{ tried: number; problems: string[] }> {
+  const problems: string[] = [];
+  let tried = 0;
+  for (let n = 1; n <= o.calls; n++) {
+    for (const after of [false, true]) {
+      const run = path.join(o.root, 'run');
+      await fs.mkdir(run, { recursive: true });
+      const sim = new SimFs(run, o.base);
+      const fsx = failingAt(sim, n, after);
+      const stateDir = await stateCopy(o.me.state, o.root);
+      const done = new Set<string>();
+      let error = '';
+      try {
+        await o.op(fsx, stateDir, (s) => done.add(s));
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      // (Past the op's last call: every one was tried.)
+      if (!fsx.fired) return { tried, problems };
+      tried++;
+      const at = `error ${fsx.fired} (call ${n}) [${[...done].join(',')}] ${error ? `op failed: ${error.slice(0, 60)}` : 'op went on'}`;
+      const exp = o.expect(done);
+      let img = await openCheck(o.root, sim.image('kept'), stateDir, o.passphrase, exp, o.opts, `${at}: reopened`, problems);
+      img = await openCheck(o.root, img, o.other.state, o.passphrase, exp, o.opts, `${at}: the other computer`, problems);
+      await openCheck(o.root, img, stateDir, o.passphrase, exp, o.opts, `${at}: reopened after the other`, problems);
+      await fs.rm(stateDir, { recursive: true, force: true });
+    }
+  }
+  return { tried, problems };
 }
