@@ -805,3 +805,27 @@ it('an I/O error at any write-side file-system call of B\'s rejoin (its keys fil
   console.log(`I/O errors in a rejoin: ${res.tried} injected, each opened by both computers`);
   expect(res.problems).toEqual([]);
 }, 600_000);
+
+it('the old header left as a sync-conflict copy after a rotation: the old recovery key (or passphrase) then opens only the old epoch, and never puts the old header back as vault.json', async () => {
+  const { a, b, names } = await rotated();
+  const oldHeader = await fs.readFile(path.join(b.dir, 'vault.json'));
+  await syncRelock([a, b]);
+  await write(a, 'after', 'after the rotation');
+  await syncAll([a, b]);
+  await b.v.close();
+  const conflict = 'vault.sync-conflict-20261127-150000-ABCDEFG.json';
+  await fs.writeFile(path.join(b.dir, conflict), oldHeader);
+  const newHeader = await fs.readFile(path.join(b.dir, 'vault.json'));
+  const v = await Vault.open(b.dir, { ...O, stateDir: path.join(room.root, 's-thief') });
+  mine.push(v);
+  const opened = await v.unlockWithRecoveryKey(room.recovery).then(
+    () => 'opened',
+    (e: Error) => `refused: ${e.message}`,
+  );
+  console.log(`the old recovery key with the old header as a copy: ${opened}`);
+  if (v.isUnlocked()) expect(await read({ dir: b.dir, v }, 'after').catch(() => 'hidden')).toBe('hidden');
+  await v.close();
+  expect(Buffer.compare(await fs.readFile(path.join(b.dir, 'vault.json')), newHeader)).toBe(0);
+  const b2 = await reopen(b, 1);
+  expect(await readsAll(b2, { ...names, after: 'after the rotation' })).toEqual([]);
+}, T);
