@@ -23,8 +23,9 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
+import { wipeOld } from './sync/epochs';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
 
@@ -179,7 +180,7 @@ export class Vault extends VaultContents implements VaultApi {
           wipe(vmk);
           throw e;
         }
-        if (!changed) return this.enter(vmk, via);
+        if (!changed) return this.enter(vmk, via, unwrap);
         wipe(vmk);
         if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
       }
@@ -193,7 +194,7 @@ export class Vault extends VaultContents implements VaultApi {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
           if (await this.hf.changedOnDisk()) return undefined;
           if (!this.readOnly && !this.format2) await HeaderFile.doneCreating(this.dir, this.fs);
-          return this.enter(vmk, via);
+          return this.enter(vmk, via, unwrap);
         });
         if (report) return report;
       } catch (e) {
@@ -242,12 +243,12 @@ export class Vault extends VaultContents implements VaultApi {
     return this.isUnlocked() && this.unlockedWith === 'recovery';
   }
 
-  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
     if (this.header.mac !== undefined && !headerAuthentic(this.header, vmk)) {
       wipe(vmk);
       throw headerModified();
     }
-    if (this.format2) return this.enter2(vmk, via);
+    if (this.format2) return this.enter2(vmk, via, unwrap);
     const keys = storeKeys(vmk);
     const store = this.newStore(keys);
     let state: State;
@@ -273,7 +274,7 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
-  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
     const limit = this.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
     const host = {
       stateDir: this.stateDir,
@@ -287,20 +288,25 @@ export class Vault extends VaultContents implements VaultApi {
       afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
     };
     // vault.json's copies settled first (another computer's passphrase change made at the same time): the best one stays.
-    const crossed = await this.hf.settle(vmk).catch((e: unknown) => {
+    // Another rotation made at once elsewhere, under the same passphrase: its epoch is read too (sync/rivals.ts).
+    const rivals = unwrap ? await this.hf.rivals(vmk, unwrap) : [];
+    const failed = (e: unknown) => {
       wipe(vmk);
+      wipeOld(rivals);
       throw e;
-    });
-    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host }, vmk).catch((e: unknown) => {
-      wipe(vmk);
-      throw e;
-    });
+    };
+    const crossed = await this.hf.settle(vmk, rivals).catch(failed);
+    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: rivals }, vmk).catch(failed);
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
+    if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));
     this.session2 = s2;
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen(via === 'passphrase');
-    await this.task(() => announce2(s2));
+    await this.task(async () => {
+      await announce2(s2);
+      if (rivals.length) await dropRivals(s2, this.hf).catch(() => undefined);
+    });
     return unlockReport2(s2, this.hf.rolledBack);
   }
 

@@ -29,7 +29,7 @@ import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
 import { readOldEpochs, wipeOld, type OldEpoch } from './sync/epochs';
-import { closeOldEpochs, finishRotation, rotate2, type Rotated } from './sync/rotate2';
+import { closeOldEpochs, finishRotation, ownKeysHold, rotate2, type Rotated } from './sync/rotate2';
 import { verify2 } from './sync/contents2';
 import { readOnlyError, VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
 import { keyed, m } from '../i18n/message';
@@ -210,13 +210,19 @@ export async function rotateKeys2(s: SyncSession, hf: HeaderFile, passphrase: st
   return result;
 }
 
+/** The headers of rival rotations (sync/rivals.ts) go once this computer's keys file holds their keys. */
+export async function dropRivals(s: SyncSession, hf: HeaderFile): Promise<void> {
+  const me = s.store.device;
+  if (me && (await ownKeysHold(s.store, me))) await hf.dropOlder(s.store.older);
+}
+
 /** `verify` of a format-2 session: damage apart from what is still arriving. */
 export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<VerifyReport> {
   const { problems, waiting } = await verify2(s);
   // A header from before MACs, on a vault that never had one, gets its MAC with the upgrade (its first change): not damage.
   const neverMaced = hf.header.mac === undefined && !s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size;
   if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
-  for (const name of await hf.foreignOnDisk(s.vmk)) problems.push(`${name}: a copy of vault.json that this vault's key does not authenticate: not written with this vault's keys, so it is ignored`);
+  for (const name of await hf.foreignOnDisk(s.vmk, s.store.older)) problems.push(`${name}: a copy of vault.json that this vault's key does not authenticate: not written with this vault's keys, so it is ignored`);
   if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
   return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
 }

@@ -92,3 +92,51 @@ it('a key rotation on A reaches B: B unlocks with the same passphrase, keeps wha
   expect(await read({ dir: a!.dir, v }, 'b3')).toBe('b3');
   await v.close();
 });
+
+it('two rotations made at once on two computers: both unlock with the passphrase under the best header, and what each wrote under its own new keys is kept', async () => {
+  const [a, b] = await computers(2);
+  await write(a!, 'a1');
+  await write(b!, 'b1');
+  await syncAll([a!, b!]);
+  // Each rotates while the other's files are not there yet, and writes on under its new keys.
+  const ra = await a!.v.rotateKeys(PASS);
+  const rb = await b!.v.rotateKeys(PASS);
+  await write(a!, 'a2');
+  await write(b!, 'b2', 'b2 under its keys');
+  const [ea, eb] = [await epochOf(a!.dir), await epochOf(b!.dir)];
+  expect(ea).not.toBe(eb);
+  // The sync engine keeps each computer's vault.json and brings the other's as a conflict copy.
+  await syncAll([a!, b!]);
+  await fs.copyFile(path.join(a!.dir, 'vault.json'), path.join(b!.dir, 'vault.sync-conflict-20261127-120000-AAAAAAA.json'));
+  await fs.copyFile(path.join(b!.dir, 'vault.json'), path.join(a!.dir, 'vault.sync-conflict-20261127-120001-BBBBBBB.json'));
+  // The computer whose header ranks lower locks at its next read (the other goes on, and reads the rival's epoch at its next unlock).
+  const results = await Promise.all([a!.v.ingest().then(() => 'on', (e: { code?: string }) => e.code), b!.v.ingest().then(() => 'on', (e: { code?: string }) => e.code)]);
+  expect(results.filter((r) => r === 'LOCKED')).toHaveLength(1);
+  const [a2, b2] = [await reopen(a!, 0), await reopen(b!, 1)];
+  await syncAll([a2, b2]);
+  for (const c of [a2, b2]) {
+    for (const n of ['a1', 'a2', 'b1']) expect(await read(c, n)).toBe(n);
+    expect(await read(c, 'b2')).toBe('b2 under its keys');
+  }
+  // The rival header went once each computer's keys file held its key: an unlock derives one key again.
+  for (const c of [a2, b2]) expect((await fs.readdir(c.dir)).filter((n) => n.endsWith('.json'))).toEqual(['vault.json']);
+  // Both go on under one epoch; writes after it reach the other.
+  expect(await epochOf(a2.dir)).toBe(await epochOf(b2.dir));
+  await write(a2, 'a3');
+  await write(b2, 'b3');
+  await syncAll([a2, b2]);
+  for (const c of [a2, b2]) {
+    for (const n of ['a3', 'b3']) expect(await read(c, n)).toBe(n);
+    expect(await c.v.verify()).toMatchObject({ ok: true });
+    expect(c.v.notices().noticeKeys?.some((k) => k.key === 'errors:notice.keysCrossed')).toBe(true);
+  }
+  // The winner's recovery key opens the vault; the other one made at the same time does not.
+  const winner = (await epochOf(a2.dir)) === ea ? ra : rb;
+  const loser = winner === ra ? rb : ra;
+  await a2.v.close();
+  const v = await Vault.open(a2.dir, { stateDir: path.join(room.root, 's0'), format2: true, ackDelayMs: 0 });
+  await expect(v.unlockWithRecoveryKey(loser)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+  await v.unlockWithRecoveryKey(winner);
+  expect(await read({ dir: a2.dir, v }, 'b2')).toBe('b2 under its keys');
+  await v.close();
+});

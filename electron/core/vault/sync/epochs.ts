@@ -76,12 +76,12 @@ export function openKeysFile(vaultId: Uint8Array, manifestKey: Uint8Array, devic
 }
 
 /**
- * Every older epoch whose key a keys file of epoch `epoch` holds (any device's; each is authenticated by the epoch's
- * own key). A file that does not open is read past: it may still be arriving, or be anyone's.
+ * Every older epoch whose key a keys file of epoch `epoch` holds (any device's, or device `only`'s; each is
+ * authenticated by the epoch's own key). A file that does not open is read past: it may still be arriving, or be anyone's.
  */
-export async function readOldEpochs(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array): Promise<OldEpoch[]> {
+export async function readOldEpochs(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array, only?: string): Promise<OldEpoch[]> {
   const found = new Map<string, Uint8Array>();
-  for (const dev of await listDevices(fsx, root)) {
+  for (const dev of only ? [only] : await listDevices(fsx, root)) {
     const dir = path.join(root, deviceDir(dev, epoch));
     const names = (await fsx.readdir(dir).catch(() => [] as string[])).filter(isKeysFile).sort().slice(0, KEYS_PER_FOLDER);
     for (const name of names) {

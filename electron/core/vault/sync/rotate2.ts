@@ -24,7 +24,8 @@ import type { HeaderFile } from '../headerfile';
 import { passphraseCost, passphraseSlot, recoverySlot, storeKeys, wipeKeys } from '../keys';
 import { liveBlobs } from './blobs2';
 import { isRetired } from './crdt';
-import { isKeysFile, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
+import { isKeysFile, readOldEpochs, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
+import type { Store2 } from './store2';
 import { L_DEVICE } from './ids';
 import { deviceDir, parseFileName, tempPrefix } from './layout';
 import type { SyncSession } from './session2';
@@ -155,9 +156,13 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
     const names = await st.fs.readdir(dir).catch(() => [] as string[]);
     if (names.some((n) => parseFileName(n) || isKeysFile(n))) oldDirs.push(dir);
   }
-  if (!oldDirs.length) return;
+  if (!oldDirs.length) {
+    if (st.older.length && !(await ownKeysHold(st, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
+    return;
+  }
   const here = await st.fs.readdir(st.folderOf(me)).catch(() => [] as string[]);
-  if (!here.some(isKeysFile)) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
+  // Its keys file holds every older key it reads with (one learnt since, from a rival rotation, too).
+  if (!(await ownKeysHold(st, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
   const covered = Math.max(0, ...here.filter((n) => parseFileName(n)?.kind === 'c').map(seqOf));
   if (!covered || covered < oldTop) await s.checkpoint();
   // May they go? Every other computer writes in this epoch (so none still reads only the old one), and this one's
@@ -183,3 +188,11 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
 }
 
 const seqOf = (name: string): number => parseInt(name.slice(2, 14), 16);
+
+/** True when this device's own keys files of this epoch hold every older key it reads with. */
+export async function ownKeysHold(st: Store2, me: string): Promise<boolean> {
+  const have = await readOldEpochs(st.fs, st.o.dir, st.o.vaultId, st.o.epoch, st.o.keys.manifest, me).catch(() => [] as OldEpoch[]);
+  const ok = st.older.every((e) => have.some((h) => h.epoch === e.epoch));
+  wipeOld(have);
+  return ok;
+}
