@@ -140,3 +140,21 @@ it('two rotations made at once on two computers: both unlock with the passphrase
   expect(await read({ dir: a2.dir, v }, 'b2')).toBe('b2 under its keys');
   await v.close();
 });
+
+it('a rotation cut short before vault.json named its keys leaves nothing behind: its folder goes at the next open', async () => {
+  const [a] = await computers(1);
+  await write(a!, 'a1');
+  const me = (await a!.v.internal.device!(false))!;
+  const epoch = 'deadbeef'.padEnd(32, '0');
+  const left = path.join(a!.dir, 'devices', me, epoch.slice(0, 8));
+  await fs.mkdir(left, { recursive: true });
+  await fs.writeFile(path.join(left, 'c-000000000003-00000000'), 'a checkpoint of the epoch never named');
+  await fs.writeFile(path.join(left, 'someone-else.txt'), 'not ours');
+  await fs.writeFile(path.join(room.root, 's0', `${a!.v.vaultId}.rotating`), JSON.stringify({ epoch }));
+  const again = await reopen(a!, 0);
+  expect(await fs.readdir(left)).toEqual(['someone-else.txt']);
+  await expect(fs.access(path.join(room.root, 's0', `${a!.v.vaultId}.rotating`))).rejects.toThrow();
+  expect(await read(again, 'a1')).toBe('a1');
+  expect(await again.v.verify()).toMatchObject({ ok: true });
+  await again.v.close();
+});

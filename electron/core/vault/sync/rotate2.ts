@@ -76,7 +76,8 @@ async function removeOwnFolder(fsx: VaultFs, dir: string, device: string): Promi
   const names = await fsx.readdir(dir).catch(() => [] as string[]);
   for (const n of names) if (parseFileName(n) || isKeysFile(n) || n.startsWith(tempPrefix(device))) await fsx.unlink(path.join(dir, n));
   await fsx.syncDir(dir).catch(() => undefined);
-  await fs.rmdir(dir).catch(() => undefined);
+  // (Left when something else is in it: anyone's file is never removed.)
+  await fsx.rmdir(dir).catch(() => undefined);
 }
 
 export interface Rotated {
