@@ -8,13 +8,14 @@ import path from 'node:path';
 import { cryptoReady, sameBytes, wipe } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
-import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
+import { headerAuthentic, headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf, type HeaderSeen } from './hwm';
 import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, keysChangedElsewhere, newPassphrase, passphraseChangedElsewhere, sortOut, type HeaderCopy } from './sync/header-copies';
 import { doneCreating, folderContents, startCreating, vaultExists } from './folder';
 import { readOnlyError, VaultError } from './types';
 import type { OldEpoch } from './sync/epochs';
-import { findRivals, isOlderEpoch, keepRival, type Rival } from './sync/rivals';
+import { findRivals, isOlderEpoch, keepRival, type KeyThrough, type Rival } from './sync/rivals';
+import { storeKeys } from './keys';
 import { m } from '../i18n/message';
 
 
@@ -157,10 +158,10 @@ export class HeaderFile {
   }
 
   /** Format 2: the copies of another epoch that `unwrap` (the secret just typed) opens: sync/rivals.ts. */
-  async rivals(vmk: Uint8Array, unwrap: (h: Header) => Promise<Uint8Array>): Promise<Rival[]> {
+  async rivals(vmk: Uint8Array, unwrap: (h: Header) => Promise<Uint8Array>, known: readonly string[] = []): Promise<Rival[]> {
     if (!this.multi) return [];
     if (!this.copies.length) await this.readCopies();
-    return findRivals(this.copies, this.header, vmk, unwrap);
+    return findRivals(this.copies, this.header, vmk, unwrap, known);
   }
 
   /**
@@ -175,7 +176,7 @@ export class HeaderFile {
    * authentic one is tried next. A wrong passphrase where the header changed
    * since this device last saw it says so.
    */
-  async unwrapBest(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>): Promise<Uint8Array> {
+  async unwrapBest(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>, through?: KeyThrough): Promise<Uint8Array> {
     if (!this.multi) {
       await this.checkSeen();
       return unwrap(this.header);
@@ -214,7 +215,18 @@ export class HeaderFile {
       // vault.json ranks first and is of another epoch: the secret opens only a rotation that lost to it (sync/rivals.ts).
       const main = copies.findIndex((x) => x.name === HEADER_FILE);
       if (best === c && main >= 0 && main < i && copies[main]!.header.manifest !== c.header.manifest && copies[main]!.header.mac !== undefined) {
-        wipe(vmk);
+        // Its keys file may hold vault.json's key (a rotation here crossed a passphrase change there): then vault.json
+        // opens through it, once, and the rotation's epoch is read as a rival (sync/rivals.ts `keyThrough`).
+        const win = copies[main]!;
+        const key = through ? await through(c, vmk, win.header.manifest).catch(() => undefined) : undefined;
+        if (key && headerAuthentic(win.header, key)) {
+          this.openedThrough = { epoch: c.header.manifest, vmk, keys: storeKeys(vmk), name: c.name, digest: c.digest };
+          this.header = win.header;
+          this.olderHeader = compareSeen(win.header, seen, true) === 'older';
+          this.seenBefore = seen;
+          return key;
+        }
+        wipe(vmk, key);
         throw via === 'recovery' ? keysChangedElsewhere() : passphraseChangedElsewhere();
       }
       if (best === c) {
@@ -233,6 +245,9 @@ export class HeaderFile {
     if (via === 'passphrase' && failure instanceof VaultError && failure.code === 'BAD_PASSPHRASE' && newPassphrase(copies[0]!.header, seen)) throw passphraseChangedElsewhere();
     throw failure;
   }
+
+  /** Format 2: the rotation that lost, through whose keys file the last unlock opened vault.json (`unwrapBest`); taken once. */
+  openedThrough: Rival | undefined;
 
   /** Format 2: copies an unlock tried and could not open with the secret typed (`follow` does not lock for them). */
   private readonly refused = new Set<string>();

@@ -26,6 +26,7 @@ import { VERSION, VERSION_2 } from './header';
 import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { wipeOld } from './sync/epochs';
+import { keyThrough } from './sync/rivals';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
 
@@ -170,7 +171,7 @@ export class Vault extends VaultContents implements VaultApi {
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     if (this.gate.mode === 'open') {
       for (let attempt = 1; ; attempt++) {
-        const vmk = await this.hf.unwrapBest(via, unwrap);
+        const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
         // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
         // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
         let changed: boolean;
@@ -188,7 +189,7 @@ export class Vault extends VaultContents implements VaultApi {
     // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
     for (let attempt = 1; ; attempt++) {
       await this.hf.reread();
-      const vmk = await this.hf.unwrapBest(via, unwrap);
+      const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
       try {
         const report = await this.underLock(async () => {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
@@ -289,7 +290,10 @@ export class Vault extends VaultContents implements VaultApi {
     };
     // vault.json's copies settled first (another computer's passphrase change made at the same time): the best one stays.
     // Another rotation made at once elsewhere, under the same passphrase: its epoch is read too (sync/rivals.ts).
-    const rivals = unwrap ? await this.hf.rivals(vmk, unwrap) : [];
+    // (One may be the rotation through whose keys file vault.json just opened: hf.openedThrough.)
+    const through = this.hf.openedThrough;
+    this.hf.openedThrough = undefined;
+    const rivals = [...(through ? [through] : []), ...(unwrap ? await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []) : [])];
     const failed = (e: unknown) => {
       wipe(vmk);
       wipeOld(rivals);
@@ -298,14 +302,16 @@ export class Vault extends VaultContents implements VaultApi {
     const crossed = await this.hf.settle(vmk, rivals).catch(failed);
     const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: rivals }, vmk).catch(failed);
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
-    if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));
+    if (through) s2.store.notices.push(m('errors:notice.openedThrough'));
+    else if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));
     this.session2 = s2;
     this.unlockedWith = via;
     await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen(via === 'passphrase');
     await this.task(async () => {
       await announce2(s2);
-      if (rivals.length) await dropRivals(s2, this.hf).catch(() => undefined);
+      // Copies of vault.json from older or rival epochs go once this computer's keys file holds their keys.
+      if (s2.store.older.length && !this.readOnly) await dropRivals(s2, this.hf).catch(() => undefined);
     });
     return unlockReport2(s2, this.hf.rolledBack);
   }

@@ -158,3 +158,44 @@ it('a rotation cut short before vault.json named its keys leaves nothing behind:
   expect(await again.v.verify()).toMatchObject({ ok: true });
   await again.v.close();
 });
+
+it('keys rotated here while the passphrase was changed on another computer (its header wins): the old passphrase opens the vault once through the rotation, and what was written under its keys is kept', async () => {
+  const [a, b] = await computers(2);
+  await write(a!, 'a1');
+  await write(b!, 'b1');
+  await syncAll([a!, b!]);
+  await a!.v.rotateKeys(PASS);
+  await write(a!, 'a2', 'a2 under the rotated keys');
+  // Twice on B: its header's counter passes A's, so B's wins everywhere.
+  await b!.v.changePassphrase(PASS, 'set on b');
+  await b!.v.changePassphrase('set on b', 'set on b again');
+  await write(b!, 'b2');
+  await syncAll([a!, b!]).catch(() => undefined);
+  // The sync engine keeps B's vault.json and A's as a conflict copy.
+  await fs.copyFile(path.join(a!.dir, 'vault.json'), path.join(a!.dir, 'vault.sync-conflict-20261127-130000-AAAAAAA.json'));
+  await fs.copyFile(path.join(b!.dir, 'vault.json'), path.join(a!.dir, 'vault.json'));
+  await fs.copyFile(path.join(a!.dir, 'vault.sync-conflict-20261127-130000-AAAAAAA.json'), path.join(b!.dir, 'vault.sync-conflict-20261127-130000-AAAAAAA.json'));
+  await expect(a!.v.ingest()).rejects.toMatchObject({ code: 'LOCKED' });
+  // A's user knows only the passphrase it rotated with: it opens, once, through that rotation's keys file.
+  await a!.v.unlock(PASS);
+  expect(a!.v.notices().noticeKeys?.some((k) => k.key === 'errors:notice.openedThrough')).toBe(true);
+  for (const n of ['a1', 'b1', 'b2']) expect(await read(a!, n)).toBe(n);
+  expect(await read(a!, 'a2')).toBe('a2 under the rotated keys');
+  await write(a!, 'a3');
+  await syncAll([a!, b!]);
+  // B (never given the rotated keys' passphrase header) reads A's writes through A's keys file.
+  await b!.v.ingest();
+  expect(await read(b!, 'a2')).toBe('a2 under the rotated keys');
+  expect(await read(b!, 'a3')).toBe('a3');
+  for (const c of [a!, b!]) expect(await c.v.verify()).toMatchObject({ ok: true });
+  // The rotation's header went from A's folder once A's keys file held its key: the old passphrase opens nothing now.
+  expect((await fs.readdir(a!.dir)).filter((n) => n.endsWith('.json'))).toEqual(['vault.json']);
+  a!.v.lock();
+  await expect(a!.v.unlock(PASS)).rejects.toMatchObject({ code: 'BAD_PASSPHRASE' });
+  await a!.v.unlock('set on b again');
+  expect(await read(a!, 'a2')).toBe('a2 under the rotated keys');
+  // B's copy of that header goes at its next unlock too (its keys file now holds the rotation's key).
+  b!.v.lock();
+  await b!.v.unlock('set on b again');
+  expect((await fs.readdir(b!.dir)).filter((n) => n.endsWith('.json'))).toEqual(['vault.json']);
+});

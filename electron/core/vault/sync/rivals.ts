@@ -10,9 +10,9 @@ import path from 'node:path';
 import { wipe } from '../crypto';
 import { writeFileDurable } from '../files';
 import type { VaultFs } from '../fsio';
-import { headerAuthentic, type Header } from '../header';
-import { storeKeys } from '../keys';
-import type { OldEpoch } from './epochs';
+import { headerAuthentic, vaultIdBytes, type Header } from '../header';
+import { storeKeys, wipeKeys } from '../keys';
+import { readOldEpochs, wipeOld, type OldEpoch } from './epochs';
 import { HEADER_FILE, sortOut, type HeaderCopy } from './header-copies';
 
 /** At most this many rival copies are tried at an unlock (one key derivation each). */
@@ -28,12 +28,12 @@ export interface Rival extends OldEpoch {
  * The copies among `copies` that are not ours under `vmk` but open with the same secret (`unwrap`) as headers of
  * another epoch of this vault, authentic under their own key.
  */
-export async function findRivals(copies: readonly HeaderCopy[], current: Header, vmk: Uint8Array, unwrap: (h: Header) => Promise<Uint8Array>): Promise<Rival[]> {
+export async function findRivals(copies: readonly HeaderCopy[], current: Header, vmk: Uint8Array, unwrap: (h: Header) => Promise<Uint8Array>, known: readonly string[] = []): Promise<Rival[]> {
   const out: Rival[] = [];
   let tried = 0;
   for (const c of sortOut(copies, vmk).foreign) {
     const h = c.header;
-    if (h.vaultId !== current.vaultId || h.manifest === current.manifest || h.mac === undefined || out.some((r) => r.epoch === h.manifest)) continue;
+    if (h.vaultId !== current.vaultId || h.manifest === current.manifest || h.mac === undefined || known.includes(h.manifest) || out.some((r) => r.epoch === h.manifest)) continue;
     if (tried++ >= MAX_RIVALS) break;
     const key = await unwrap(h).catch(() => undefined);
     if (!key) continue;
@@ -44,6 +44,25 @@ export async function findRivals(copies: readonly HeaderCopy[], current: Header,
     out.push({ epoch: h.manifest, vmk: key, keys: storeKeys(key), name: c.name, digest: c.digest });
   }
   return out;
+}
+
+/**
+ * vault.json's master key (epoch `want`) from the keys files of the epoch of `lost`, a header the secret opened (key
+ * `vmk`) that lost to vault.json: a rotation here that crossed a passphrase change made elsewhere keeps the key it
+ * rotated from. Undefined when no keys file there holds it.
+ */
+export type KeyThrough = (lost: HeaderCopy, vmk: Uint8Array, want: string) => Promise<Uint8Array | undefined>;
+
+export function keyThrough(fsx: VaultFs, dir: string): KeyThrough {
+  return async (lost, vmk, want) => {
+    const keys = storeKeys(vmk);
+    const old = await readOldEpochs(fsx, dir, vaultIdBytes(lost.header), lost.header.manifest, keys.manifest);
+    wipeKeys(keys);
+    const hit = old.find((e) => e.epoch === want);
+    const out = hit?.vmk.slice();
+    wipeOld(old);
+    return out;
+  };
 }
 
 /** A rival's file name when it was vault.json (the winner is written there): its epoch's first 8 hex. */
