@@ -70,6 +70,8 @@ export interface Open2 {
   host: SyncHost;
   /** Older key epochs known already (a rotation made here: rotate2.ts); the keys files of this epoch add theirs. */
   older?: OldEpoch[];
+  /** Opened by a rotation under its header not yet written: its own note must stay (rotate2.ts `finishRotation`). */
+  rotating?: boolean;
 }
 
 /** The key epoch of the vault folder's v1 files (a manifest or its leftovers) among `epochs`, if it holds any. */
@@ -92,7 +94,7 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
     await marks.load();
     const record = await loadDevice(o.stateDir, o.header.vaultId);
     const device = record?.id;
-    await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, device, readOnly: o.readOnly });
+    if (!o.rotating) await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, device, readOnly: o.readOnly });
     // Older epochs whose files are still read: their keys are in this epoch's keys files (epochs.ts).
     for (const e of await io('errors:io.action.readVault', () => readOldEpochs(o.fs, o.dir, vaultId, o.header.manifest, keys.manifest))) {
       if (older.some((x) => x.epoch === e.epoch)) wipeOld([e]);
@@ -205,7 +207,7 @@ export async function rotateKeys2(s: SyncSession, hf: HeaderFile, passphrase: st
   if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
   // Its device id minted (and a v1 vault upgraded) first: the new epoch's files are its own.
   await s.nextVid();
-  const result = await rotate2(s, hf, passphrase, (header, key, older) => openSession2({ ...base, header, older }, key));
+  const result = await rotate2(s, hf, passphrase, (header, key, older) => openSession2({ ...base, header, older, rotating: true }, key));
   await hf.noteSeen(true);
   return result;
 }

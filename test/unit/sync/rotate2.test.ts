@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { session, syncAll, vaultRoom, type Computer } from './carry-vaults';
 import { PASS } from './two-computers';
@@ -198,4 +199,27 @@ it('keys rotated here while the passphrase was changed on another computer (its 
   b!.v.lock();
   await b!.v.unlock('set on b again');
   expect((await fs.readdir(b!.dir)).filter((n) => n.endsWith('.json'))).toEqual(['vault.json']);
+});
+
+it('a rotation whose vault.json cannot be written changes nothing: the old keys open, and its folder of the new epoch goes by the next open', async () => {
+  const [a] = await computers(1);
+  await write(a!, 'a1');
+  await a!.v.close();
+  const e1 = await epochOf(a!.dir);
+  // vault.json's replacement fails (a full disk, say) after everything of the new epoch was written.
+  let failing = true;
+  const fsx: VaultFs = { ...nodeFs, rename: async (from, to) => (failing && path.basename(to) === 'vault.json' ? Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' })) : nodeFs.rename(from, to)) };
+  const opts = { stateDir: path.join(room.root, 's0'), format2: true, ackDelayMs: 0, journalLimit: 4, fs: fsx };
+  const v = await Vault.open(a!.dir, opts);
+  await v.unlock(PASS);
+  await expect(v.rotateKeys(PASS)).rejects.toThrow();
+  await v.close();
+  failing = false;
+  expect(await epochOf(a!.dir)).toBe(e1);
+  const again = await Vault.open(a!.dir, opts);
+  await again.unlockWithRecoveryKey(room.recovery);
+  expect(await epochFolders(a!.dir)).toEqual(new Set([e1.slice(0, 8)]));
+  expect(await read({ dir: a!.dir, v: again }, 'a1')).toBe('a1');
+  expect(await again.verify()).toMatchObject({ ok: true });
+  await again.close();
 });

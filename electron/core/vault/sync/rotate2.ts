@@ -106,6 +106,7 @@ export async function rotate2(
   // Every key this computer reads with now: the one it rotates from first.
   const older: OldEpoch[] = [{ epoch: header.manifest, vmk: s.vmk.slice(), keys: storeKeys(s.vmk) }, ...st.older.map((e) => ({ epoch: e.epoch, vmk: e.vmk.slice(), keys: storeKeys(e.vmk) }))];
   let next: SyncSession | undefined;
+  let naming = false;
   const dir = path.join(st.o.dir, deviceDir(me, epoch));
   try {
     const recovery = recoverySlot(header, vmk);
@@ -116,6 +117,7 @@ export async function rotate2(
     next = await open(nextHeader, vmk, older);
     // Everything this computer holds, in its checkpoint of the new epoch, the blobs sealed again under its keys.
     await next.checkpoint();
+    naming = true;
     await hf.write(nextHeader, vmk);
     await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     wipeKeys(keys);
@@ -129,8 +131,10 @@ export async function rotate2(
       wipeOld(older);
     }
     wipeKeys(keys);
-    // Nothing names the new epoch (vault.json was not replaced, or its write failed before the rename): its folder goes.
-    if (hf.header.manifest !== epoch) {
+    // Nothing names the new epoch: its folder goes. Once vault.json was being written it may name it on disk whatever
+    // the write said (its rename done, the folder's sync failed): the note stays, and the next open decides by the
+    // header it unlocks (`finishRotation`).
+    if (!naming) {
       await removeOwnFolder(st.fs, dir, me).catch(() => undefined);
       await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     }
@@ -151,11 +155,11 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
   if (!me || st.o.readOnly || !st.older.length || !st.journal) return;
   const own = st.folders.get(me);
   const oldTop = Math.max(0, ...(own?.segments ?? []).filter((x) => x.ep).flatMap((x) => x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1))), ...[...(own?.old?.keys() ?? [])].filter((n) => n.startsWith('c-')).map(seqOf));
-  const oldDirs: string[] = [];
+  const oldDirs: Array<{ dir: string; ep: string }> = [];
   for (const e of st.older) {
     const dir = path.join(st.o.dir, deviceDir(me, e.epoch));
     const names = await st.fs.readdir(dir).catch(() => [] as string[]);
-    if (names.some((n) => parseFileName(n) || isKeysFile(n))) oldDirs.push(dir);
+    if (names.some((n) => parseFileName(n) || isKeysFile(n))) oldDirs.push({ dir, ep: e.epoch });
   }
   if (!oldDirs.length) {
     if (st.older.length && !(await ownKeysHold(st, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
@@ -179,8 +183,7 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
   }
   const mineOld = st.folders.get(me);
   for (const id of liveBlobs(st.state).keys()) if (!st.blobs.current(id) && st.blobs.placesOf(id, me).some((p) => p.ep !== undefined)) return;
-  for (const dir of oldDirs) {
-    const ep = st.older.find((e) => dir.endsWith(e.epoch.slice(0, 8)))?.epoch;
+  for (const { dir, ep } of oldDirs) {
     await removeOwnFolder(st.fs, dir, me);
     for (const x of mineOld?.segments ?? []) if (x.ep === ep) st.blobs.dropFile(me, x.name, ep);
     for (const [n, e] of mineOld?.old ?? []) if (e === ep) st.blobs.dropFile(me, n, ep);
