@@ -26,7 +26,7 @@ import { VERSION, VERSION_2 } from './header';
 import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
 import { wipeOld } from './sync/epochs';
-import { keyThrough } from './sync/rivals';
+import { keyThrough, type Rival } from './sync/rivals';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
 
@@ -293,12 +293,13 @@ export class Vault extends VaultContents implements VaultApi {
     // (One may be the rotation through whose keys file vault.json just opened: hf.openedThrough.)
     const through = this.hf.openedThrough;
     this.hf.openedThrough = undefined;
-    const rivals = [...(through ? [through] : []), ...(unwrap ? await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []) : [])];
-    const failed = (e: unknown) => {
+    const rivals: Rival[] = through ? [through] : [];
+    const failed = (e: unknown): never => {
       wipe(vmk);
       wipeOld(rivals);
       throw e;
     };
+    if (unwrap) rivals.push(...(await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []).catch(failed)));
     const crossed = await this.hf.settle(vmk, rivals).catch(failed);
     const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: rivals }, vmk).catch(failed);
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
