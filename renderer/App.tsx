@@ -27,7 +27,7 @@ import { focusWhenReady } from './lib/focus';
 import { imeOwnsKey } from './lib/keys';
 import { inTextBox, keysOf, matches, modalOpen } from './lib/shortcuts';
 
-type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: 'idle' | 'system' } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
+type Phase = { kind: 'loading' } | { kind: 'create' } | { kind: 'apikey' } | { kind: 'locked'; reason?: 'idle' | 'system' | 'header' } | { kind: 'open'; notice: UnlockNotice } | { kind: 'failed'; message: string };
 type Tab = 'chat' | 'memories' | 'settings';
 /** The id of the memory pane beside the chat. */
 const PANE = 'memory-pane';
@@ -40,7 +40,7 @@ const TABS = [
   ['settings', 'tabs.settings'],
 ] as const satisfies ReadonlyArray<readonly [Tab, string]>;
 /** Why the vault locked by itself, said on the unlock screen (a lock the user asked for needs no word). */
-const LOCK_REASONS = { idle: 'lockReason.idle', system: 'lockReason.system' } as const;
+const LOCK_REASONS = { idle: 'lockReason.idle', system: 'lockReason.system', header: 'lockReason.header' } as const;
 /** The message box, where work in the chat starts (found by its class: its name is in the window's language). */
 const MESSAGE_BOX = '#panel-chat textarea.composer-input';
 /** The conversation list beside the chat. */

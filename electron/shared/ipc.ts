@@ -353,7 +353,7 @@ export type CallResult<K extends CallName> = z.infer<(typeof CALLS)[K]['result']
 
 /** Main → renderer events. */
 export const EVENTS = {
-  vaultLocked: { channel: 'event:vault-locked', payload: z.object({ reason: z.enum(['user', 'idle', 'system']) }) },
+  vaultLocked: { channel: 'event:vault-locked', payload: z.object({ reason: z.enum(['user', 'idle', 'system', 'header']) }) },
   memoryChanged: {
     channel: 'event:memory-changed',
     payload: z.object({

@@ -6,9 +6,15 @@
  *   computer reading the same vault from scratch (an unlock);
  * - **open / verify** of a vault three computers wrote, M memories each,
  *   against one computer that wrote all 3×M itself.
+ * - **rotate**: a key rotation of a format-2 vault of R memories (a new epoch,
+ *   everything sealed again in its checkpoint), against the format-1 rotation
+ *   of the same memories;
+ * - **rejoin**: the other computer's first unlock after that rotation (it reads
+ *   both epochs, then writes its keys file and checkpoint and removes its old
+ *   files), against its unlock of the same vault before the rotation.
  * Memories go in as imports of 500 (one change each), as `mnemo import` does.
- * Sizes: MNEMO_BENCH_SEE (1,000) and MNEMO_BENCH_EACH (10,000). Prints a
- * table, then one JSON line.
+ * Sizes: MNEMO_BENCH_SEE (1,000), MNEMO_BENCH_EACH (10,000) and
+ * MNEMO_BENCH_ROTATE (2,000). Prints a table, then one JSON line.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -19,6 +25,7 @@ import { FLOOR } from '../unit/vault/helpers';
 
 const SEE = Number(process.env.MNEMO_BENCH_SEE ?? 1000);
 const EACH = Number(process.env.MNEMO_BENCH_EACH ?? 10_000);
+const ROTATE = Number(process.env.MNEMO_BENCH_ROTATE ?? 2000);
 const PASS = 'bench passphrase for sync';
 const LIMITS = { overwrite: false, source: 'user' as const, maxFileBytes: 1 << 20, maxTotalBytes: 2 ** 31 };
 
@@ -111,14 +118,47 @@ try {
   const m3 = { unlockMs: median(three.map((r) => r.unlockMs)), verifyMs: median(three.map((r) => r.verifyMs)) };
   const m1 = { unlockMs: median(one.map((r) => r.unlockMs)), verifyMs: median(one.map((r) => r.verifyMs)) };
 
+  // 3. A key rotation in format 2 against format 1, and the other computer's first unlock after it.
+  const rot = async (format2: boolean, dir: string, state: string, before?: (key: string) => Promise<void>): Promise<{ key: string; ms: number }> => {
+    const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, ...opts(state), format2 });
+    await fill(vault, 'r', ROTATE);
+    await vault.close();
+    if (format2) await fs.cp(dir, `${dir}-b`, { recursive: true });
+    await before?.(recoveryKey);
+    const v = await Vault.open(dir, { ...opts(state), format2 });
+    await v.unlockWithRecoveryKey(recoveryKey);
+    const [key, ms] = await timed(() => v.rotateKeys(PASS));
+    await v.close();
+    return { key: format2 ? key : recoveryKey, ms };
+  };
+  const r1 = await rot(false, path.join(root, 'rot1'), 'r1');
+  const rotDir = path.join(root, 'rot2');
+  let rejoinRef = 0;
+  const r2 = await rot(true, rotDir, 'r2', async (key) => {
+    // The other computer's reference: its unlock of the same vault before the rotation (one epoch).
+    rejoinRef = (await openVerify(`${rotDir}-b`, 'r2b', key)).unlockMs;
+  });
+  // The other computer gets the rotating one's files and header, then unlocks under the new keys.
+  await carry(rotDir, `${rotDir}-b`);
+  await fs.copyFile(path.join(rotDir, 'vault.json'), path.join(`${rotDir}-b`, 'vault.json'));
+  const vb2 = await Vault.open(`${rotDir}-b`, opts('r2b'));
+  const [, rejoinMs] = await timed(() => vb2.unlockWithRecoveryKey(r2.key));
+  const rejoined = vb2.memory.list('/memories/r', 1).length;
+  if (rejoined !== ROTATE) throw new Error(`rejoined with ${rejoined} of ${ROTATE} memories`);
+  await vb2.close();
+
   const result = {
     see: { memories: SEE, ingestMs: round(ingestMs), unlockRefMs: round(seeRef), ratio: round(ingestMs / seeRef) },
     open: { memories: 3 * EACH, threeDevicesMs: round(m3.unlockMs), oneDeviceMs: round(m1.unlockMs), ratio: round(m3.unlockMs / m1.unlockMs) },
     verify: { memories: 3 * EACH, threeDevicesMs: round(m3.verifyMs), oneDeviceMs: round(m1.verifyMs), ratio: round(m3.verifyMs / m1.verifyMs) },
+    rotate: { memories: ROTATE, format2Ms: round(r2.ms), format1Ms: round(r1.ms), ratio: round(r2.ms / r1.ms) },
+    rejoin: { memories: ROTATE, unlockAfterMs: round(rejoinMs), unlockBeforeMs: round(rejoinRef), ratio: round(rejoinMs / rejoinRef) },
   };
   console.log(`seeing ${SEE} memories written on another computer: ingest ${result.see.ingestMs} ms vs an unlock reading them all ${result.see.unlockRefMs} ms (×${result.see.ratio})`);
   console.log(`open, ${3 * EACH} memories: 3 computers × ${EACH} ${result.open.threeDevicesMs} ms vs one computer ${result.open.oneDeviceMs} ms (×${result.open.ratio})`);
   console.log(`verify, ${3 * EACH} memories: 3 computers × ${EACH} ${result.verify.threeDevicesMs} ms vs one computer ${result.verify.oneDeviceMs} ms (×${result.verify.ratio})`);
+  console.log(`key rotation, ${ROTATE} memories: format 2 ${result.rotate.format2Ms} ms vs format 1 ${result.rotate.format1Ms} ms (×${result.rotate.ratio})`);
+  console.log(`the other computer's first unlock after it: ${result.rejoin.unlockAfterMs} ms vs an unlock before it ${result.rejoin.unlockBeforeMs} ms (×${result.rejoin.ratio})`);
   console.log(JSON.stringify(result));
 } finally {
   await fs.rm(root, { recursive: true, force: true });

@@ -148,7 +148,7 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
     const base = lists.messages.length;
     lists.messages.push(...rec.m);
     lists.transcript.push(...rec.t);
-    lists.turnStarts.push(...rec.s.map((s) => base + s));
+    lists.turnStarts.push(...rec.s.map((s) => Math.max(0, base + s)));
   }
   const conv = { ...head.meta, ...lists } as unknown as C;
   loaded.set(conv, { head, xs: starts });
@@ -162,7 +162,7 @@ function isExchange(rec: unknown): rec is Exchange {
   if (typeof rec !== 'object' || rec === null) return false;
   const r = rec as Record<string, unknown>;
   const cut = r.cut;
-  return isCounts(r.c) && Array.isArray(r.m) && Array.isArray(r.t) && Array.isArray(r.s) && r.s.every((s) => Number.isInteger(s) && s >= 0) && (cut === undefined || (Array.isArray(cut) && cut.every((x) => typeof x === 'string')));
+  return isCounts(r.c) && Array.isArray(r.m) && Array.isArray(r.t) && Array.isArray(r.s) && r.s.every((s) => Number.isInteger(s) && s >= -1) && (cut === undefined || (Array.isArray(cut) && cut.every((x) => typeof x === 'string')));
 }
 
 /** `base`, as read, under the current head, if no computer has added to or cut its log since (else undefined). */
@@ -208,6 +208,7 @@ export async function write2<C extends LoggedConversation>(vault: VaultApi, next
     ...(first < xs.length ? { cut: xs.slice(first).map((x) => x.x) } : {}),
     m: messages.slice(from.m),
     t: transcript.slice(from.t),
+    // (-1: a turn whose words joined the last message before this exchange, the tool results of a reply the round limit stopped.)
     s: turnStarts.slice(from.s).map((s) => s - from.m),
   };
   let xsNext = xs.slice(0, first);

@@ -8,11 +8,14 @@ import path from 'node:path';
 import { cryptoReady, sameBytes, wipe } from './crypto';
 import { io, readIfExists, writeFileDurable } from './files';
 import type { VaultFs } from './fsio';
-import { headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
+import { headerAuthentic, headerBytesAuthentic, headerModified, parseHeader, sealHeader, serializeHeader, VERSION, VERSION_2, type Header } from './header';
 import { compareSeen, HighWaterMark, seenOf, type HeaderSeen } from './hwm';
-import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, newPassphrase, passphraseChangedElsewhere, sortOut, type HeaderCopy } from './sync/header-copies';
+import { copiesMark, HEADER_FILE, headerCopies, keepOnly, mainCopy, MAX_TRIED, keysChangedElsewhere, newPassphrase, passphraseChangedElsewhere, sortOut, type HeaderCopy } from './sync/header-copies';
 import { doneCreating, folderContents, startCreating, vaultExists } from './folder';
 import { readOnlyError, VaultError } from './types';
+import type { OldEpoch } from './sync/epochs';
+import { findRivals, isOlderEpoch, keepRival, type KeyThrough, type Rival } from './sync/rivals';
+import { storeKeys } from './keys';
 import { m } from '../i18n/message';
 
 
@@ -135,10 +138,30 @@ export class HeaderFile {
   }
 
   /** Format 2: the names of the copies of vault.json on disk now that `vmk` does not authenticate (reads only). */
-  async foreignOnDisk(vmk: Uint8Array): Promise<string[]> {
+  async foreignOnDisk(vmk: Uint8Array, older: readonly OldEpoch[] = []): Promise<string[]> {
     // vault.json itself unreadable: `verify` says so by its MAC check (authenticOnDisk).
     const copies = await this.copiesOnDisk().catch(() => undefined);
-    return copies ? sortOut(copies, vmk).foreign.map((c) => c.name) : [];
+    // (A header of an older or rival epoch whose key is known is this vault's: sync/rivals.ts.)
+    return copies ? sortOut(copies, vmk).foreign.filter((c) => !isOlderEpoch(c, older)).map((c) => c.name) : [];
+  }
+
+  /**
+   * Format 2: removes the copies of vault.json that are headers of `older` epochs (rivals, sync/rivals.ts), once this
+   * computer's keys file holds their keys: every computer then reads their epochs through it, and each copy cost a
+   * key derivation at every unlock.
+   */
+  async dropOlder(older: readonly OldEpoch[]): Promise<void> {
+    if (!this.multi || this.readOnly) return;
+    const copies = await this.copiesOnDisk();
+    for (const c of copies) if (c.name !== HEADER_FILE && isOlderEpoch(c, older)) await io('errors:io.action.writeHeader', () => this.fs.unlink(path.join(this.dir, c.name)));
+    await this.readCopies();
+  }
+
+  /** Format 2: the copies of another epoch that `unwrap` (the secret just typed) opens: sync/rivals.ts. */
+  async rivals(vmk: Uint8Array, unwrap: (h: Header) => Promise<Uint8Array>, known: readonly string[] = []): Promise<Rival[]> {
+    if (!this.multi) return [];
+    if (!this.copies.length) await this.readCopies();
+    return findRivals(this.copies, this.header, vmk, unwrap, known);
   }
 
   /**
@@ -153,7 +176,7 @@ export class HeaderFile {
    * authentic one is tried next. A wrong passphrase where the header changed
    * since this device last saw it says so.
    */
-  async unwrapBest(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>): Promise<Uint8Array> {
+  async unwrapBest(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>, through?: KeyThrough): Promise<Uint8Array> {
     if (!this.multi) {
       await this.checkSeen();
       return unwrap(this.header);
@@ -183,11 +206,29 @@ export class HeaderFile {
       }
       if (!vmk) {
         failure ??= headerModified();
+        this.refused.add(c.digest);
         failed++;
         i++;
         continue;
       }
       const best = sortOut(copies, vmk).ours[0];
+      // vault.json ranks first and is of another epoch: the secret opens only a rotation that lost to it (sync/rivals.ts).
+      const main = copies.findIndex((x) => x.name === HEADER_FILE);
+      if (best === c && main >= 0 && main < i && copies[main]!.header.manifest !== c.header.manifest && copies[main]!.header.mac !== undefined) {
+        // Its keys file may hold vault.json's key (a rotation here crossed a passphrase change there): then vault.json
+        // opens through it, once, and the rotation's epoch is read as a rival (sync/rivals.ts `keyThrough`).
+        const win = copies[main]!;
+        const key = through ? await through(c, vmk, win.header.manifest).catch(() => undefined) : undefined;
+        if (key && headerAuthentic(win.header, key)) {
+          this.openedThrough = { epoch: c.header.manifest, vmk, keys: storeKeys(vmk), name: c.name, digest: c.digest };
+          this.header = win.header;
+          this.olderHeader = compareSeen(win.header, seen, true) === 'older';
+          this.seenBefore = seen;
+          return key;
+        }
+        wipe(vmk, key);
+        throw via === 'recovery' ? keysChangedElsewhere() : passphraseChangedElsewhere();
+      }
       if (best === c) {
         this.header = c.header;
         this.olderHeader = cmp === 'older';
@@ -205,6 +246,12 @@ export class HeaderFile {
     throw failure;
   }
 
+  /** Format 2: the rotation that lost, through whose keys file the last unlock opened vault.json (`unwrapBest`); taken once. */
+  openedThrough: Rival | undefined;
+
+  /** Format 2: copies an unlock tried and could not open with the secret typed (`follow` does not lock for them). */
+  private readonly refused = new Set<string>();
+
   /** Format 2: the header this device remembered before this unlock (for `settle`). */
   private seenBefore: HeaderSeen | undefined;
 
@@ -215,11 +262,14 @@ export class HeaderFile {
    * vault.json itself is not ours. Returns true when this computer's last
    * passphrase change crossed one made on another computer and lost.
    */
-  async settle(vmk: Uint8Array): Promise<boolean> {
+  async settle(vmk: Uint8Array, rivals: readonly Rival[] = []): Promise<boolean> {
     // A vault just made (create) was not unlocked through unwrapBest.
     if (!this.copies.length) await this.readCopies();
     const { ours, foreign } = sortOut(this.copies, vmk);
-    if (foreign.some((c) => c.name === HEADER_FILE) || !ours.length) throw headerModified();
+    // A rival (another rotation made at once, sync/rivals.ts) as vault.json is kept under a name of its own first.
+    const rival = (c: HeaderCopy) => rivals.some((r) => r.digest === c.digest);
+    if (foreign.some((c) => c.name === HEADER_FILE && !rival(c)) || !ours.length) throw headerModified();
+    if (!this.readOnly) await io('errors:io.action.writeHeader', () => keepRival(this.dir, this.fs, this.copies, rivals));
     const winner = ours[0]!;
     await this.keep(winner, ours);
     const seen = this.seenBefore;
@@ -262,6 +312,10 @@ export class HeaderFile {
     if (main.header.vaultId !== this.header.vaultId || main.header.manifest !== this.header.manifest) throw failures.keysChanged();
     const { ours, foreign } = sortOut(copies, vmk);
     if (foreign.some((c) => c.name === HEADER_FILE) || !ours.length) throw headerModified();
+    // Another rotation made at once elsewhere whose header ranks first (sync/rivals.ts): the vault goes on under its
+    // keys, unlocked again. Not for a copy an unlock here already tried and could not open (anyone's file).
+    const top = copies[0]!;
+    if (foreign.includes(top) && top.header.vaultId === this.header.vaultId && top.header.manifest !== this.header.manifest && top.header.mac !== undefined && !this.refused.has(top.digest)) throw failures.keysChanged();
     const winner = ours[0]!;
     const held = this.header;
     if ((winner.header.counter ?? 0) < (held.counter ?? 0)) throw failures.wentBack();

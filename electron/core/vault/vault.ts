@@ -23,8 +23,10 @@ import { State, type Op } from './state';
 import { Store, type SealedBlob, type StoreKeys } from './store';
 import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
+import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
+import { wipeOld } from './sync/epochs';
+import { keyThrough, type Rival } from './sync/rivals';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
 
@@ -169,7 +171,7 @@ export class Vault extends VaultContents implements VaultApi {
     if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
     if (this.gate.mode === 'open') {
       for (let attempt = 1; ; attempt++) {
-        const vmk = await this.hf.unwrapBest(via, unwrap);
+        const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
         // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
         // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
         let changed: boolean;
@@ -179,7 +181,7 @@ export class Vault extends VaultContents implements VaultApi {
           wipe(vmk);
           throw e;
         }
-        if (!changed) return this.enter(vmk, via);
+        if (!changed) return this.enter(vmk, via, unwrap);
         wipe(vmk);
         if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
       }
@@ -187,13 +189,13 @@ export class Vault extends VaultContents implements VaultApi {
     // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
     for (let attempt = 1; ; attempt++) {
       await this.hf.reread();
-      const vmk = await this.hf.unwrapBest(via, unwrap);
+      const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
       try {
         const report = await this.underLock(async () => {
           // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
           if (await this.hf.changedOnDisk()) return undefined;
           if (!this.readOnly && !this.format2) await HeaderFile.doneCreating(this.dir, this.fs);
-          return this.enter(vmk, via);
+          return this.enter(vmk, via, unwrap);
         });
         if (report) return report;
       } catch (e) {
@@ -242,12 +244,12 @@ export class Vault extends VaultContents implements VaultApi {
     return this.isUnlocked() && this.unlockedWith === 'recovery';
   }
 
-  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
     if (this.header.mac !== undefined && !headerAuthentic(this.header, vmk)) {
       wipe(vmk);
       throw headerModified();
     }
-    if (this.format2) return this.enter2(vmk, via);
+    if (this.format2) return this.enter2(vmk, via, unwrap);
     const keys = storeKeys(vmk);
     const store = this.newStore(keys);
     let state: State;
@@ -273,7 +275,7 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
-  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery'): Promise<UnlockReport> {
+  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
     const limit = this.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
     const host = {
       stateDir: this.stateDir,
@@ -287,21 +289,32 @@ export class Vault extends VaultContents implements VaultApi {
       afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
     };
     // vault.json's copies settled first (another computer's passphrase change made at the same time): the best one stays.
-    const crossed = await this.hf.settle(vmk).catch((e: unknown) => {
+    // Another rotation made at once elsewhere, under the same passphrase: its epoch is read too (sync/rivals.ts).
+    // (One may be the rotation through whose keys file vault.json just opened: hf.openedThrough.)
+    const through = this.hf.openedThrough;
+    this.hf.openedThrough = undefined;
+    const rivals: Rival[] = through ? [through] : [];
+    const failed = (e: unknown): never => {
       wipe(vmk);
+      wipeOld(rivals);
       throw e;
-    });
-    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host }, vmk).catch((e: unknown) => {
-      wipe(vmk);
-      throw e;
-    });
+    };
+    if (unwrap) rivals.push(...(await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []).catch(failed)));
+    const crossed = await this.hf.settle(vmk, rivals).catch(failed);
+    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: rivals }, vmk).catch(failed);
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
+    if (through) s2.store.notices.push(m('errors:notice.openedThrough'));
+    else if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));
     this.session2 = s2;
     this.unlockedWith = via;
     // (Not while the v1 part's key is still arriving: its generation, unknown here, is no rollback.)
     if (!s2.store.v1Hidden) await this.hf.noteUnlocked(s2.store.v1Gen);
     await this.hf.noteSeen(via === 'passphrase');
-    await this.task(() => announce2(s2));
+    await this.task(async () => {
+      await announce2(s2);
+      // Copies of vault.json from older or rival epochs go once this computer's keys file holds their keys.
+      if (s2.store.older.length && !this.readOnly) await dropRivals(s2, this.hf).catch(() => undefined);
+    });
     return unlockReport2(s2, this.hf.rolledBack);
   }
 

@@ -29,7 +29,7 @@ import { DeviceMarks } from './sync/marks';
 import { SyncSession, type SyncHost } from './sync/session2';
 import { Store2 } from './sync/store2';
 import { readOldEpochs, wipeOld, type OldEpoch } from './sync/epochs';
-import { closeOldEpochs, finishRotation, rotate2, type Rotated } from './sync/rotate2';
+import { closeOldEpochs, finishRotation, ownKeysHold, rotate2, type Rotated } from './sync/rotate2';
 import { verify2 } from './sync/contents2';
 import { readOnlyError, VaultError, type FormatOptions, type UnlockReport, type VerifyReport } from './types';
 import { keyed, m } from '../i18n/message';
@@ -70,6 +70,8 @@ export interface Open2 {
   host: SyncHost;
   /** Older key epochs known already (a rotation made here: rotate2.ts); the keys files of this epoch add theirs. */
   older?: OldEpoch[];
+  /** Opened by a rotation under its header not yet written: its own note must stay (rotate2.ts `finishRotation`). */
+  rotating?: boolean;
 }
 
 /**
@@ -101,8 +103,8 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
       if (older.some((x) => x.epoch === e.epoch)) wipeOld([e]);
       else older.push(e);
     }
-    // (Not in the session a rotation opens under its new header, `o.older`: its note stays until vault.json names it.)
-    if (!o.older) await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, known: older.map((e) => e.epoch), device, readOnly: o.readOnly });
+    // (Not in the session a rotation opens under its new header, `o.rotating`: its note stays until vault.json names it.)
+    if (!o.rotating) await finishRotation({ fs: o.fs, dir: o.dir, stateDir: o.stateDir, vaultId: o.header.vaultId, epoch: o.header.manifest, known: older.map((e) => e.epoch), device, readOnly: o.readOnly });
     store = new Store2({ fs: o.fs, dir: o.dir, vaultId, keys, epoch: o.header.manifest, device, readOnly: o.readOnly, marks, segmentRecords: o.journalLimit, older });
     // A succession a crash or a close cut short (succeed2 finishes it: announce2).
     store.left = record?.left;
@@ -212,9 +214,15 @@ export async function rotateKeys2(s: SyncSession, hf: HeaderFile, passphrase: st
   if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
   // Its device id minted (and a v1 vault upgraded) first: the new epoch's files are its own.
   await s.nextVid();
-  const result = await rotate2(s, hf, passphrase, (header, key, older) => openSession2({ ...base, header, older }, key));
+  const result = await rotate2(s, hf, passphrase, (header, key, older) => openSession2({ ...base, header, older, rotating: true }, key));
   await hf.noteSeen(true);
   return result;
+}
+
+/** The headers of rival rotations (sync/rivals.ts) go once this computer's keys file holds their keys. */
+export async function dropRivals(s: SyncSession, hf: HeaderFile): Promise<void> {
+  const me = s.store.device;
+  if (me && (await ownKeysHold(s.store, me))) await hf.dropOlder(s.store.older);
 }
 
 /** `verify` of a format-2 session: damage apart from what is still arriving. */
@@ -223,7 +231,7 @@ export async function verifySession2(s: SyncSession, hf: HeaderFile): Promise<Ve
   // A header from before MACs, on a vault that never had one, gets its MAC with the upgrade (its first change): not damage.
   const neverMaced = hf.header.mac === undefined && !s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size;
   if (!neverMaced && !(await hf.authenticOnDisk(s.vmk))) problems.unshift('vault.json: the vault header was modified (its MAC does not match)');
-  for (const name of await hf.foreignOnDisk(s.vmk)) problems.push(`${name}: a copy of vault.json that this vault's key does not authenticate: not written with this vault's keys, so it is ignored`);
+  for (const name of await hf.foreignOnDisk(s.vmk, s.store.older)) problems.push(`${name}: a copy of vault.json that this vault's key does not authenticate: not written with this vault's keys, so it is ignored`);
   if (hf.rolledBack) problems.unshift('vault: rolled back: older than the newest generation this device has seen (accept it with accept-rollback)');
   return { ok: problems.length === 0, problems, ...(waiting.length ? { waiting } : {}) };
 }

@@ -154,7 +154,7 @@ export class AppSession {
             } catch (e) {
               // vault.json changed under it in a way the session cannot follow (other keys, not ours, gone back): the
               // app locks as always (turns saved, drafts kept in the vault), and the unlock says what is wrong.
-              if (e instanceof VaultError && HEADER_LOST.has(e.key ?? '')) await this.lock('system');
+              if (e instanceof VaultError && HEADER_LOST.has(e.key ?? '')) await this.lock('header');
               throw e;
             }
             // Conversations, settings and the computers listed may have changed too: the window reads them again, and
@@ -318,7 +318,7 @@ export class AppSession {
    * the keys go), zeroes the keys, and tells the window (which then drops
    * every decrypted memory). Resolves once locked; a second lock while one runs joins it.
    */
-  lock(reason: 'user' | 'idle' | 'system'): Promise<void> {
+  lock(reason: 'user' | 'idle' | 'system' | 'header'): Promise<void> {
     this.shownRecoveryKey = undefined;
     this.passphraseSetSinceUnlock = false;
     this.locks++;

@@ -4,7 +4,7 @@
  * tools, and a reply far longer than its max_tokens allows. None of them may
  * write what the user did not approve, run without end, or lose the user's message.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatEvent } from '../../../electron/shared/chat';
 import { memoryCall, reply, text, toolResults, resultText, type FakeMessage } from '../../fake-anthropic/server';
 import { STOPPED_RESULT } from '../../../electron/core/chat/history';
@@ -113,7 +113,8 @@ describe('rounds of one turn', () => {
     expect(stored.transcript[2]).toMatchObject({ text: 'Finally done.' });
   });
 
-  it('a message refused right after the round limit stopped a reply keeps that reply’s tool results in what Claude is sent next', async () => {
+  /** The words of a refused message joined the last round's tool results: its turn starts in the exchange before. */
+  const refusedAfterLimit = async () => {
     rig = await chatRig();
     await saveSettings(rig.t.vault, { maxToolRounds: 2 });
     const c = await rig.conversations.create();
@@ -132,6 +133,17 @@ describe('rounds of one turn', () => {
     expect(resultText(results[0]!.content)).not.toBe(STOPPED_RESULT);
     expect(resultText(results[0]!.content)).toMatch(/directories up to 2 levels deep in \/memories/);
     expect(JSON.stringify(last.body.messages)).not.toContain('Something refused.');
+  };
+
+  it('a message refused right after the round limit stopped a reply keeps that reply’s tool results in what Claude is sent next', refusedAfterLimit);
+
+  it('the same in a vault several computers write (format 2: the refused turn starts in the exchange before its own)', async () => {
+    vi.stubEnv('MNEMO_FORMAT', '2');
+    try {
+      await refusedAfterLimit();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('Continue is refused when the last turn was not cut short by the round limit', async () => {

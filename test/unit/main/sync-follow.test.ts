@@ -30,7 +30,7 @@ it('what another computer writes reaches the window; a forged vault.json locks t
   const file = path.join(app.session.dir, 'vault.json');
   const h = parseHeader(await fs.readFile(file), 2);
   await fs.writeFile(file, serializeHeader({ ...h, counter: (h.counter ?? 1) + 3 }));
-  await vi.waitFor(() => expect(app.emitted).toContainEqual({ event: 'vaultLocked', payload: { reason: 'system' } }), { timeout: 10_000 });
+  await vi.waitFor(() => expect(app.emitted).toContainEqual({ event: 'vaultLocked', payload: { reason: 'header' } }), { timeout: 10_000 });
   expect(app.session.isUnlocked()).toBe(false);
   // The unlock says what is wrong.
   expect(await app.refused('vaultUnlock', { passphrase: PASS })).toBe('DAMAGED');
@@ -72,4 +72,25 @@ it('a fork found while following (another copy of this computer wrote under its 
   expect(told.noticeKeys.map((k) => k.key)).toContain('errors:notice.ownReplaced');
   expect(await vault.memory.readFile('/memories/here-again.md')).toBe('again');
   expect(await vault.memory.readFile('/memories/from-clone.md')).toBe('clone');
+});
+
+it('keys rotated on another computer lock the app with that reason; the same passphrase opens the new keys and what was written under them', async () => {
+  const app = await handlerApp('mnemo-sync-rotate-', { format2: true, follow: { settleMs: 20, pollMs: 100 } });
+  const vault = app.session.unlocked();
+  await vault.memory.writeFile('/memories/here.md', 'here', { mode: 'create', source: 'user' });
+  const other = await Vault.open(app.session.dir, { stateDir: path.join(app.dir, 'laptop-state'), format2: true, ackDelayMs: 0 });
+  try {
+    await other.unlock(PASS);
+    await other.rotateKeys(PASS);
+    await other.memory.writeFile('/memories/after-rotation.md', 'new keys', { mode: 'create', source: 'user' });
+  } finally {
+    await other.close();
+  }
+  await vi.waitFor(() => expect(app.emitted).toContainEqual({ event: 'vaultLocked', payload: { reason: 'header' } }), { timeout: 10_000 });
+  expect(app.session.isUnlocked()).toBe(false);
+  expect(await app.refused('vaultUnlock', { passphrase: PASS })).toBe('OK');
+  const again = app.session.unlocked();
+  expect(await again.memory.readFile('/memories/after-rotation.md')).toBe('new keys');
+  expect(await again.memory.readFile('/memories/here.md')).toBe('here');
+  expect(await again.verify()).toMatchObject({ ok: true });
 });

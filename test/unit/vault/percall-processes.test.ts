@@ -137,7 +137,7 @@ describe('processes sharing a vault per call', () => {
     await me.rotateKeys(newPass);
     expect(await cli.ask({ op: 'write', p: '/memories/after-rotate.md', text: 'x' })).toEqual({
       error: 'LOCKED',
-      message: "The vault's keys were changed in another window or command; unlock again.",
+      message: "The vault's keys were changed in another window or command, or on another computer; unlock again.",
     });
     expect(await cli.ask({ op: 'unlock', pass: PASS })).toMatchObject({ error: 'BAD_PASSPHRASE' });
     ok(await cli.ask({ op: 'unlock', pass: newPass }));

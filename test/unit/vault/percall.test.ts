@@ -165,7 +165,7 @@ describe('a vault held per call', () => {
     b.onChange((c) => locks.push(c.op));
     await expect(b.memory.writeFile('/memories/x.md', 'x', upsert)).rejects.toMatchObject({
       code: 'LOCKED',
-      message: "The vault's keys were changed in another window or command; unlock again.",
+      message: "The vault's keys were changed in another window or command, or on another computer; unlock again.",
     });
     expect(b.isUnlocked()).toBe(false);
     expect(locks).toEqual(['lock']);

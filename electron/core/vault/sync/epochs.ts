@@ -81,12 +81,12 @@ export function openKeysFile(vaultId: Uint8Array, manifestKey: Uint8Array, devic
 }
 
 /**
- * Every older epoch whose key a keys file of epoch `epoch` holds (any device's; each is authenticated by the epoch's
- * own key). A file that does not open is read past: it may still be arriving, or be anyone's.
+ * Every older epoch whose key a keys file of epoch `epoch` holds (any device's, or device `only`'s; each is
+ * authenticated by the epoch's own key). A file that does not open is read past: it may still be arriving, or be anyone's.
  */
-export async function readOldEpochs(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array): Promise<OldEpoch[]> {
+export async function readOldEpochs(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array, only?: string): Promise<OldEpoch[]> {
   const found = new Map<string, Uint8Array>();
-  for (const dev of await listDevices(fsx, root)) {
+  for (const dev of only ? [only] : await listDevices(fsx, root)) {
     for await (const keys of keysFilesOf(fsx, root, vaultId, epoch, manifestKey, dev)) {
       for (const [e, vmk] of keys) {
         if (e === epoch || found.has(e)) wipe(vmk);
@@ -112,15 +112,6 @@ async function* keysFilesOf(fsx: VaultFs, root: string, vaultId: Uint8Array, epo
     yield keys;
     if (++opened >= KEYS_PER_FOLDER) return;
   }
-}
-
-/** True when `device`'s folder of epoch `epoch` holds a keys file of its own that opens (not just a name like one). */
-export async function hasKeysFile(fsx: VaultFs, root: string, vaultId: Uint8Array, epoch: string, manifestKey: Uint8Array, device: string): Promise<boolean> {
-  for await (const keys of keysFilesOf(fsx, root, vaultId, epoch, manifestKey, device)) {
-    for (const [, vmk] of keys) wipe(vmk);
-    return true;
-  }
-  return false;
 }
 
 /** Writes a keys file holding `old` into `device`'s folder of epoch `epoch` (made first if missing). */

@@ -145,3 +145,6 @@ export const newPassphrase = (h: Header, seen: HeaderSeen | undefined): boolean 
 
 /** The passphrase typed opens an older header: it was replaced on another computer. */
 export const passphraseChangedElsewhere = (): VaultError => new VaultError('BAD_PASSPHRASE', m('errors:unlock.changedElsewhere'));
+
+/** A recovery key that opens only the header of a rotation another one made at once replaced (sync/rivals.ts). */
+export const keysChangedElsewhere = (): VaultError => new VaultError('BAD_PASSPHRASE', m('errors:unlock.keysChangedElsewhere'));

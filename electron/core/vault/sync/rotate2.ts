@@ -24,7 +24,8 @@ import type { HeaderFile } from '../headerfile';
 import { passphraseCost, passphraseSlot, recoverySlot, storeKeys, wipeKeys } from '../keys';
 import { liveBlobs } from './blobs2';
 import { isRetired } from './crdt';
-import { hasKeysFile, isKeysFile, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
+import { isKeysFile, readOldEpochs, wipeOld, writeKeysFile, type OldEpoch } from './epochs';
+import type { Store2 } from './store2';
 import { L_DEVICE } from './ids';
 import { deviceDir, parseFileName, tempPrefix } from './layout';
 import type { SyncSession } from './session2';
@@ -76,7 +77,8 @@ async function removeOwnFolder(fsx: VaultFs, dir: string, device: string): Promi
   const names = await fsx.readdir(dir).catch(() => [] as string[]);
   for (const n of names) if (parseFileName(n) || isKeysFile(n) || n.startsWith(tempPrefix(device))) await fsx.unlink(path.join(dir, n));
   await fsx.syncDir(dir).catch(() => undefined);
-  await fs.rmdir(dir).catch(() => undefined);
+  // (Left when something else is in it: anyone's file is never removed.)
+  await fsx.rmdir(dir).catch(() => undefined);
 }
 
 export interface Rotated {
@@ -105,7 +107,7 @@ export async function rotate2(
   // Every key this computer reads with now: the one it rotates from first.
   const older: OldEpoch[] = [{ epoch: header.manifest, vmk: s.vmk.slice(), keys: storeKeys(s.vmk) }, ...st.older.map((e) => ({ epoch: e.epoch, vmk: e.vmk.slice(), keys: storeKeys(e.vmk) }))];
   let next: SyncSession | undefined;
-  let headerTried = false;
+  let naming = false;
   const dir = path.join(st.o.dir, deviceDir(me, epoch));
   // A rotation of this computer that failed once vault.json's write was tried: settled first (its folder goes unless
   // the header names it; here it does not, or the header would have been followed and this session ended).
@@ -119,7 +121,7 @@ export async function rotate2(
     next = await open(nextHeader, vmk, older);
     // Everything this computer holds, in its checkpoint of the new epoch, the blobs sealed again under its keys.
     await next.checkpoint();
-    headerTried = true;
+    naming = true;
     await hf.write(nextHeader, vmk);
     await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     wipeKeys(keys);
@@ -133,10 +135,10 @@ export async function rotate2(
       wipeOld(older);
     }
     wipeKeys(keys);
-    // Nothing names the new epoch (vault.json was not replaced): its folder goes. Once vault.json's write was tried, it
-    // may be in place even though the write failed (its folder's sync, after the rename): the keys file in that folder
-    // is then the only copy of the old key. The note stays, and the next open decides by the header it finds then.
-    if (!headerTried && hf.header.manifest !== epoch) {
+    // Nothing names the new epoch: its folder goes. Once vault.json was being written it may name it on disk whatever
+    // the write said (its rename done, the folder's sync failed): the note stays, and the next open decides by the
+    // header it unlocks (`finishRotation`).
+    if (!naming) {
       await removeOwnFolder(st.fs, dir, me).catch(() => undefined);
       await dropNote(stateDir, s.host.vaultId).catch(() => undefined);
     }
@@ -157,15 +159,19 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
   if (!me || st.o.readOnly || !st.older.length || !st.journal) return;
   const own = st.folders.get(me);
   const oldTop = Math.max(0, ...(own?.segments ?? []).filter((x) => x.ep).flatMap((x) => x.records.map((r) => (r.seq === undefined ? 0 : r.seq + r.count - 1))), ...[...(own?.old?.keys() ?? [])].filter((n) => n.startsWith('c-')).map(seqOf));
-  const oldDirs: string[] = [];
+  const oldDirs: Array<{ dir: string; ep: string }> = [];
   for (const e of st.older) {
     const dir = path.join(st.o.dir, deviceDir(me, e.epoch));
     const names = await st.fs.readdir(dir).catch(() => [] as string[]);
-    if (names.some((n) => parseFileName(n) || isKeysFile(n))) oldDirs.push(dir);
+    if (names.some((n) => parseFileName(n) || isKeysFile(n))) oldDirs.push({ dir, ep: e.epoch });
   }
-  if (!oldDirs.length) return;
+  if (!oldDirs.length) {
+    if (st.older.length && !(await ownKeysHold(st, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
+    return;
+  }
   const here = await st.fs.readdir(st.folderOf(me)).catch(() => [] as string[]);
-  if (!(await hasKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.epoch, st.o.keys.manifest, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
+  // Its keys file holds every older key it reads with (one learnt since, from a rival rotation, too).
+  if (!(await ownKeysHold(st, me))) await io('errors:io.action.saveIndex', () => writeKeysFile(st.fs, st.o.dir, st.o.vaultId, st.o.keys.manifest, me, st.o.epoch, st.older));
   const covered = Math.max(0, ...here.filter((n) => parseFileName(n)?.kind === 'c').map(seqOf));
   if (!covered || covered < oldTop) await s.checkpoint();
   // May they go? Every other computer writes in this epoch (so none still reads only the old one), and this one's
@@ -190,8 +196,7 @@ export async function closeOldEpochs(s: SyncSession): Promise<void> {
     if (blocked()) await s.checkpoint();
   }
   if (blocked()) return;
-  for (const dir of oldDirs) {
-    const ep = st.older.find((e) => dir.endsWith(e.epoch.slice(0, 8)))?.epoch;
+  for (const { dir, ep } of oldDirs) {
     await removeOwnFolder(st.fs, dir, me);
     for (const x of mineOld?.segments ?? []) if (x.ep === ep) st.blobs.dropFile(me, x.name, ep);
     for (const [n, e] of mineOld?.old ?? []) if (e === ep) st.blobs.dropFile(me, n, ep);
@@ -203,3 +208,11 @@ const seqOf = (name: string): number => parseInt(name.slice(2, 14), 16);
 
 /** The stores whose blobs held back the close once and were looked for and sealed again (closeOldEpochs). */
 const resealTried = new WeakSet<object>();
+
+/** True when this device's own keys files of this epoch hold every older key it reads with. */
+export async function ownKeysHold(st: Store2, me: string): Promise<boolean> {
+  const have = await readOldEpochs(st.fs, st.o.dir, st.o.vaultId, st.o.epoch, st.o.keys.manifest, me).catch(() => [] as OldEpoch[]);
+  const ok = st.older.every((e) => have.some((h) => h.epoch === e.epoch));
+  wipeOld(have);
+  return ok;
+}

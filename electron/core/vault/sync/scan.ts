@@ -11,6 +11,7 @@ import path from 'node:path';
 import { hash, toHex } from '../crypto';
 import type { VaultFs } from '../fsio';
 import { deviceDir, parseFileName } from './layout';
+import { isKeysFile } from './epochs';
 import { seqsOf, type RecordMeta } from './op';
 import { SEG2_HEADER, type SegmentCodec2, type SegmentId } from './records2';
 
@@ -59,6 +60,8 @@ export interface DeviceFolder {
   unreadable: string[];
   /** Checkpoints and packs in an older key epoch's folder, with that epoch (store2.ts `scanAll`). */
   old?: Map<string, string>;
+  /** Keys files in this epoch's folder (epochs.ts). */
+  keys?: string[];
 }
 
 const isWaitError = (e: unknown) => ['EIO', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EWOULDBLOCK'].includes((e as NodeJS.ErrnoException).code ?? '');
@@ -84,6 +87,7 @@ export class FolderScanner {
     const out: DeviceFolder = { device, segments: [], checkpoints: [], packs: [], unreadable: [] };
     const names = await this.fsx.readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
+      if (isKeysFile(name)) (out.keys ??= []).push(name);
       const f = parseFileName(name) ?? segmentCopy(name);
       if (!f) continue;
       if (f.kind === 'c') out.checkpoints.push(name);

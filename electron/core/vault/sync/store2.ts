@@ -26,7 +26,7 @@ import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
 import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
-import type { OldEpoch } from './epochs';
+import { readOldEpochs, wipeOld, type OldEpoch } from './epochs';
 import { applyVisible, ownForkLine, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
@@ -118,6 +118,27 @@ export class Store2 {
       f.segments.sort((a, b) => (a.name < b.name ? -1 : 1));
     }
     return f;
+  }
+
+  /** Keys files already read, by device and name. */
+  private readonly keysRead = new Set<string>();
+
+  /** Reads the keys files not read yet; true when one held an epoch not known here (then added to `older`). */
+  private async learnEpochs(folders: ReadonlyMap<string, DeviceFolder>): Promise<boolean> {
+    const fresh = [...folders].flatMap(([dev, f]) => (f.keys ?? []).map((n) => `${dev}/${n}`)).filter((k) => !this.keysRead.has(k));
+    if (!fresh.length) return false;
+    for (const k of fresh) this.keysRead.add(k);
+    let learnt = false;
+    for (const e of await io('errors:io.action.readVault', () => readOldEpochs(this.fs, this.o.dir, this.o.vaultId, this.o.epoch, this.o.keys.manifest))) {
+      if (this.older.some((x) => x.epoch === e.epoch)) {
+        wipeOld([e]);
+        continue;
+      }
+      this.older.push(e);
+      this.oldScanners.push({ e, scanner: new FolderScanner(this.fs, this.o.dir, new SegmentCodec2(this.o.vaultId, e.keys.journal), e.epoch) });
+      learnt = true;
+    }
+    return learnt;
   }
 
   /** The keys of epoch `ep` (undefined: this one). */
@@ -248,6 +269,8 @@ export class Store2 {
         for (const s of f.segments) for (const r of s.records) if (r.blobAt !== undefined && 'b' in r.meta.op) this.blobs.add(r.meta.op.b.id, { dev, file: r.file, off: r.blobAt, len: r.meta.op.b.len, ...(s.ep ? { ep: s.ep } : {}) });
       }
     });
+    // A keys file not read yet (another computer rotated, or learnt a rival's key): its older epochs are read too.
+    if (await this.learnEpochs(folders)) return this.ingest();
     this.folders = folders;
     const replaced = this.giveWay.replaced(this.device ? folders.get(this.device) : undefined);
     const wentBack = this.ownWentBack(folders);
