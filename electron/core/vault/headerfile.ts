@@ -262,12 +262,14 @@ export class HeaderFile {
    * vault.json itself is not ours. Returns true when this computer's last
    * passphrase change crossed one made on another computer and lost.
    */
-  async settle(vmk: Uint8Array, rivals: readonly Rival[] = []): Promise<boolean> {
+  async settle(vmk: Uint8Array, rivals: readonly Rival[] = [], older: readonly OldEpoch[] = []): Promise<boolean> {
     // A vault just made (create) was not unlocked through unwrapBest.
     if (!this.copies.length) await this.readCopies();
     const { ours, foreign } = sortOut(this.copies, vmk);
-    // A rival (another rotation made at once, sync/rivals.ts) as vault.json is kept under a name of its own first.
-    const rival = (c: HeaderCopy) => rivals.some((r) => r.digest === c.digest);
+    // A rival (another rotation made at once, sync/rivals.ts) as vault.json is kept under a name of its own first. A
+    // header of an older epoch whose key the keys files hold (a passphrase change there that this rotation outranks)
+    // is this vault's too: the winner goes over it, and its epoch is read through the keys files.
+    const rival = (c: HeaderCopy) => rivals.some((r) => r.digest === c.digest) || isOlderEpoch(c, older);
     if (foreign.some((c) => c.name === HEADER_FILE && !rival(c)) || !ours.length) throw headerModified();
     if (!this.readOnly) await io('errors:io.action.writeHeader', () => keepRival(this.dir, this.fs, this.copies, rivals));
     const winner = ours[0]!;

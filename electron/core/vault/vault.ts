@@ -25,7 +25,7 @@ import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type Ope
 import { VERSION, VERSION_2 } from './header';
 import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
 import type { SyncSession } from './sync/session2';
-import { wipeOld } from './sync/epochs';
+import { readChain, wipeOld, type OldEpoch } from './sync/epochs';
 import { keyThrough, type Rival } from './sync/rivals';
 import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
 import { m } from '../i18n/message';
@@ -294,14 +294,16 @@ export class Vault extends VaultContents implements VaultApi {
     const through = this.hf.openedThrough;
     this.hf.openedThrough = undefined;
     const rivals: Rival[] = through ? [through] : [];
-    const failed = (e: unknown): never => {
+    const failed = (e: unknown, more: readonly OldEpoch[] = []): never => {
       wipe(vmk);
-      wipeOld(rivals);
+      wipeOld([...rivals, ...more]);
       throw e;
     };
     if (unwrap) rivals.push(...(await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []).catch(failed)));
-    const crossed = await this.hf.settle(vmk, rivals).catch(failed);
-    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: rivals }, vmk).catch(failed);
+    // The older epochs this epoch's keys files name (a vault.json of one of them is outranked here, not tamper).
+    const chain = await readChain(this.fs, this.dir, this.header, vmk).catch(failed);
+    const crossed = await this.hf.settle(vmk, rivals, chain).catch((e: unknown) => failed(e, chain));
+    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: [...rivals, ...chain.filter((e) => !rivals.some((r) => r.epoch === e.epoch))] }, vmk).catch((e: unknown) => failed(e, chain));
     if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
     if (through) s2.store.notices.push(m('errors:notice.openedThrough'));
     else if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { concat, fromHex, fromUtf8, open, padded, randomBytes, seal, toHex, unpadded, utf8, wipe } from '../crypto';
 import type { StoreKeys } from '../blobs';
 import type { VaultFs } from '../fsio';
+import { vaultIdBytes, type Header } from '../header';
 import { storeKeys, wipeKeys } from '../keys';
 import { deviceDir, listDevices, writeImmutable } from './layout';
 
@@ -131,6 +132,16 @@ export async function makeFolder(fsx: VaultFs, root: string, dir: string): Promi
     await fsx.mkdir(next);
     await fsx.syncDir(at);
     at = next;
+  }
+}
+
+/** The older epochs the keys files of `header`'s epoch name, opened with that epoch's master key `vmk`. */
+export async function readChain(fsx: VaultFs, root: string, header: Header, vmk: Uint8Array): Promise<OldEpoch[]> {
+  const keys = storeKeys(vmk);
+  try {
+    return await readOldEpochs(fsx, root, vaultIdBytes(header), header.manifest, keys.manifest);
+  } finally {
+    wipeKeys(keys);
   }
 }
 
