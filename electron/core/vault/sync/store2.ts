@@ -26,7 +26,8 @@ import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
 import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
-import { readOldEpochs, wipeOld, type OldEpoch } from './epochs';
+import type { OldEpoch } from './epochs';
+import { EpochFolders } from './epoch-folders';
 import { applyVisible, ownForkLine, type IngestReport } from './visible';
 import { m, type LocalMessage } from '../../i18n/message';
 
@@ -83,67 +84,28 @@ export class Store2 {
     this.now = o.now ?? Date.now;
     this.clock = new Clock([0, 0], this.now);
     this.codec = new SegmentCodec2(o.vaultId, o.keys.journal);
-    this.older = o.older ?? [];
-    this.blobs = new BlobIndex(o.fs, o.dir, o.vaultId, o.keys, o.epoch, this.older);
+    this.epochs = new EpochFolders(o.fs, o.dir, o.vaultId, o.epoch, o.keys, o.older ?? []);
+    this.blobs = new BlobIndex(o.fs, o.dir, o.vaultId, o.keys, o.epoch, this.epochs.older);
     this.scanner = new FolderScanner(o.fs, o.dir, this.codec, o.epoch);
-    this.oldScanners = this.older.map((e) => ({ e, scanner: new FolderScanner(o.fs, o.dir, new SegmentCodec2(o.vaultId, e.keys.journal), e.epoch) }));
     this.device = o.device;
   }
 
-  /** Older key epochs whose files are read too (epochs.ts). */
-  readonly older: OldEpoch[];
-  private readonly oldScanners: Array<{ e: OldEpoch; scanner: FolderScanner }>;
+  /** This epoch's folders and those of every older one whose key is known, read as one (epoch-folders.ts). */
+  readonly epochs: EpochFolders;
 
-  /**
-   * Scans device `dev`'s folders of this epoch and of every older one whose key is known, as one folder: its seqs go
-   * on across epochs. The files of an older epoch carry it (`FileScan.ep`, `DeviceFolder.old`).
-   */
-  async scanAll(dev: string): Promise<DeviceFolder> {
-    const f = await this.scanner.scan(dev);
-    for (const { e, scanner } of this.oldScanners) {
-      const g = await scanner.scan(dev);
-      if (!g.segments.length && !g.checkpoints.length && !g.packs.length && !g.unreadable.length) continue;
-      f.old ??= new Map();
-      for (const x of g.segments) {
-        x.ep = e.epoch;
-        f.segments.push(x);
-      }
-      for (const n of [...g.checkpoints, ...g.packs]) f.old.set(n, e.epoch);
-      f.checkpoints.push(...g.checkpoints);
-      f.packs.push(...g.packs);
-      f.unreadable.push(...g.unreadable);
-    }
-    if (f.old) {
-      f.checkpoints.sort().reverse();
-      f.segments.sort((a, b) => (a.name < b.name ? -1 : 1));
-    }
-    return f;
+  /** Older key epochs whose files are read too (epochs.ts). */
+  get older(): OldEpoch[] {
+    return this.epochs.older;
   }
 
-  /** Keys files already read, by device and name. */
-  private readonly keysRead = new Set<string>();
-
-  /** Reads the keys files not read yet; true when one held an epoch not known here (then added to `older`). */
-  private async learnEpochs(folders: ReadonlyMap<string, DeviceFolder>): Promise<boolean> {
-    const fresh = [...folders].flatMap(([dev, f]) => (f.keys ?? []).map((n) => `${dev}/${n}`)).filter((k) => !this.keysRead.has(k));
-    if (!fresh.length) return false;
-    for (const k of fresh) this.keysRead.add(k);
-    let learnt = false;
-    for (const e of await io('errors:io.action.readVault', () => readOldEpochs(this.fs, this.o.dir, this.o.vaultId, this.o.epoch, this.o.keys.manifest))) {
-      if (this.older.some((x) => x.epoch === e.epoch)) {
-        wipeOld([e]);
-        continue;
-      }
-      this.older.push(e);
-      this.oldScanners.push({ e, scanner: new FolderScanner(this.fs, this.o.dir, new SegmentCodec2(this.o.vaultId, e.keys.journal), e.epoch) });
-      learnt = true;
-    }
-    return learnt;
+  /** Device `dev`'s folders of every epoch read, as one (epoch-folders.ts). */
+  scanAll(dev: string): Promise<DeviceFolder> {
+    return this.epochs.scanAll(this.scanner, dev);
   }
 
   /** The keys of epoch `ep` (undefined: this one). */
   keysOf(ep: string | undefined): StoreKeys {
-    return ep === undefined ? this.o.keys : this.older.find((e) => e.epoch === ep)!.keys;
+    return this.epochs.keysOf(ep);
   }
 
   get fs(): VaultFs {
@@ -270,7 +232,7 @@ export class Store2 {
       }
     });
     // A keys file not read yet (another computer rotated, or learnt a rival's key): its older epochs are read too.
-    if (await this.learnEpochs(folders)) return this.ingest();
+    if (await this.epochs.learn(folders)) return this.ingest();
     this.folders = folders;
     const replaced = this.giveWay.replaced(this.device ? folders.get(this.device) : undefined);
     const wentBack = this.ownWentBack(folders);
