@@ -127,7 +127,11 @@ describe('a power cut at any write of a version change', () => {
         // A version was set aside and named, or set aside and named by nothing: never named and missing.
         for (const f of now.forks ?? []) for (const k of f.versions) if (k) expect(await t.vault.internal.getJSON(`conversation-log/${id}/b${k}`)).toBeDefined();
         // And what the cut left named by nothing is gone once the app has listed the conversations (as it does on opening the vault).
-        expect(storedTails(t.vault, id), `cut at write ${at}: a stored version nothing names`).toEqual(await named(t.vault, id, now.forks));
+        // Format 2 deliberately keeps a stored version nothing names: after a merge of heads, one another computer
+        // made may be named by nothing here yet (docs/sync-design.md §12.4), so only the named ones are checked there.
+        const names = await named(t.vault, id, now.forks);
+        if (t.vault.internal.scheme?.() === 2) expect(storedTails(t.vault, id), `cut at write ${at}: a named version missing`).toEqual(expect.arrayContaining(names));
+        else expect(storedTails(t.vault, id), `cut at write ${at}: a stored version nothing names`).toEqual(names);
       }
     });
   }
