@@ -65,12 +65,15 @@ export interface TempVault {
   cleanup(): Promise<void>;
 }
 
-/** A fresh unlocked vault at the KDF floor in a temp dir. */
-export async function tempVault(): Promise<TempVault> {
+/**
+ * A fresh unlocked vault at the KDF floor in a temp dir. `format`: the vault's format chosen explicitly (created and
+ * reopened so); absent, the default (MNEMO_FORMAT).
+ */
+export async function tempVault(format?: { format2: boolean }): Promise<TempVault> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-vault-'));
   const dir = path.join(root, 'vault');
   const stateDir = path.join(root, 'state');
-  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir });
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir, ...format });
   const t: TempVault = {
     root,
     dir,
@@ -79,7 +82,7 @@ export async function tempVault(): Promise<TempVault> {
     recoveryKey,
     async reopen() {
       await t.vault.close();
-      t.vault = await Vault.open(dir, { stateDir });
+      t.vault = await Vault.open(dir, { stateDir, ...format });
       await t.vault.unlock(PASS);
       return t.vault;
     },
