@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { SHIPPED_CLI_BUNDLE, TEST_CLI_BUNDLE } from '../../test-cli';
+import { cliEnv, SHIPPED_CLI_BUNDLE, TEST_CLI_BUNDLE } from '../../test-cli';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
 export const PASS = 'correct horse battery staple';
@@ -26,7 +26,7 @@ export { SHIPPED_CLI_BUNDLE };
 
 /** Runs `node dist/cli.js args…` (the bundle, as installed) with the given stdin text and exactly the given environment. */
 export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: opts.env ?? {}, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: cliEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
