@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { onTestFinished, vi } from 'vitest';
 import { nodeFs, type VaultFile, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
@@ -131,3 +132,15 @@ export const code = async (p: Promise<unknown>): Promise<string> => {
   }
   return 'OK';
 };
+
+/**
+ * Pins the running test to format 1 (the single-writer vault) whatever MNEMO_FORMAT says, for a test about format 1
+ * itself (its files, its rollback alarm, its lock in the vault folder): every vault it opens without an explicit
+ * `format2`, in this process and in the child processes it starts, is format 1. Undone when the test finishes.
+ */
+export function pinFormat1(): void {
+  vi.stubEnv('MNEMO_FORMAT', '1');
+  onTestFinished(() => {
+    vi.unstubAllEnvs();
+  });
+}
