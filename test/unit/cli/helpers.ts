@@ -60,10 +60,11 @@ export async function tempDir(): Promise<string> {
 }
 
 /** A fresh vault under a temp dir, with its own device state dir so tests never touch the user's. */
-export async function initVault(): Promise<{ root: string; vault: string; env: NodeJS.ProcessEnv; recoveryKey: string }> {
+/** `more`: added to the vault's environment (MNEMO_FORMAT '1' for a test about format 1 itself). */
+export async function initVault(more: NodeJS.ProcessEnv = {}): Promise<{ root: string; vault: string; env: NodeJS.ProcessEnv; recoveryKey: string }> {
   const root = await tempDir();
   const vault = path.join(root, 'vault');
-  const env = { MNEMO_PASSPHRASE: PASS, XDG_STATE_HOME: path.join(root, 'state'), HOME: root };
+  const env = { MNEMO_PASSPHRASE: PASS, XDG_STATE_HOME: path.join(root, 'state'), HOME: root, ...more };
   const res = await mnemo(['init', '--vault', vault, ...FAST_KDF], { env });
   if (res.code !== 0) throw new Error(`init failed: ${res.stderr}`);
   return { root, vault, env, recoveryKey: res.stdout.trim() };
