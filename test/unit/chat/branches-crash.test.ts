@@ -22,6 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { cutAt, PowerCut } from './power-cut';
 
+/** A stored version's key, `conversation-log/<id>/b<16 hex>`: not format 2's records of a device whose id starts with b (`conversation-log/<id>/b…/<n>`). */
+const isTailKey = (k: string): boolean => /\/b[0-9a-f]{16}$/.test(k);
+
 /** The same vault as a new process has it: a handle no store has seen. */
 const restarted = (vault: VaultApi): VaultApi => new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
 
@@ -36,7 +39,7 @@ function readOnlyTails(vault: VaultApi, id: string): TailStore {
 }
 
 /** The stored versions' keys in the vault for conversation `id` (`/b` right after the id). */
-const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
+const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).filter(isTailKey).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
 
 /**
  * The stored versions a conversation's forks name: each fork's other versions

@@ -12,6 +12,9 @@ import type { Conversation } from '../../../electron/shared/ipc';
 import { reply, text, type RecordedRequest } from '../../fake-anthropic/server';
 import { closeApps, handlerApp, PASS } from './handler-app';
 
+/** A stored version's key, `conversation-log/<id>/b<16 hex>`: not format 2's records of a device whose id starts with b (`conversation-log/<id>/b…/<n>`). */
+const isTailKey = (k: string): boolean => /\/b[0-9a-f]{16}$/.test(k);
+
 afterEach(closeApps);
 
 type Rig = Awaited<ReturnType<typeof handlerApp>> & { events: Array<{ event: string; payload: unknown }> };
@@ -56,7 +59,7 @@ async function withVersions(r: Rig, project?: string): Promise<string> {
 
 /** What a call must leave as it was: the conversation as the window sees it (its date included), and its stored versions. */
 async function snapshot(r: Rig, id: string): Promise<string> {
-  return JSON.stringify({ c: await get(r, id), versions: r.session.unlocked().internal.keys(`conversation-log/${id}/b`).sort() });
+  return JSON.stringify({ c: await get(r, id), versions: r.session.unlocked().internal.keys(`conversation-log/${id}/b`).filter(isTailKey).sort() });
 }
 
 describe('versions over IPC', () => {
