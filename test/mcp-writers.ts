@@ -11,7 +11,7 @@ import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TEST_CLI_BUNDLE as CLI_BUNDLE } from './test-cli';
+import { cliEnv, TEST_CLI_BUNDLE as CLI_BUNDLE } from './test-cli';
 
 export type Answer = { content: string; is_error: boolean };
 
@@ -35,7 +35,7 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** `mnemo mcp --vault VAULT` (the tests' build of the CLI, test/test-cli.ts: build it first), connected with the SDK's Client as `name`. */
 export async function startMcpWriter(vault: string, env: NodeJS.ProcessEnv, name: string): Promise<WriterProcess> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BUNDLE, 'mcp', '--vault', vault], env: stringEnv(env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BUNDLE, 'mcp', '--vault', vault], env: stringEnv(cliEnv(env)), stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const client = new Client({ name, version: '1.0.0' });
@@ -74,7 +74,7 @@ function answerOf(result: CallToolResult): Answer {
 
 /** `mnemo memory --vault VAULT`, fed one JSON line per call; its answers come back in order, one line each. */
 export function startMemoryWriter(vault: string, env: NodeJS.ProcessEnv): WriterProcess {
-  const child = spawn(process.execPath, [CLI_BUNDLE, 'memory', '--vault', vault], { env: stringEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_BUNDLE, 'memory', '--vault', vault], { env: stringEnv(cliEnv(env)), stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   child.stdin.on('error', () => undefined);

@@ -17,6 +17,15 @@ const OUT = process.env.MNEMO_TEST_CLI_DIR ? path.resolve(process.env.MNEMO_TEST
 export const TEST_CLI_BUNDLE = path.join(OUT, 'cli.js');
 export { SHIPPED_CLI_BUNDLE };
 
+/**
+ * The environment a test's CLI child runs with: `env`, and this process's MNEMO_FORMAT unless `env` says one, so the
+ * child makes and opens vaults in the same format as the test process (a vault the test made in format 2, opened by
+ * a child in format 1, would be refused as a newer format).
+ */
+export function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return process.env.MNEMO_FORMAT !== undefined && !('MNEMO_FORMAT' in env) ? { MNEMO_FORMAT: process.env.MNEMO_FORMAT, ...env } : env;
+}
+
 export function buildTestCli(): Promise<boolean> {
   return bundleCli({ ifStale: true, outDir: OUT, plugins: [kdfStandInPlugin()], moreSources: STAND_IN_SOURCES });
 }

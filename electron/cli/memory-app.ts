@@ -8,6 +8,7 @@
 import { defaultStateDir } from '../core/app-paths';
 import { connectApp } from '../core/mcp/channel-client';
 import { nodeFs } from '../core/vault/fsio';
+import { VERSION_2 } from '../core/vault/header';
 import { HeaderFile } from '../core/vault/headerfile';
 import { serveMemoryLines } from './commands';
 import type { CliIo } from './main';
@@ -44,9 +45,12 @@ export async function memoryThroughApp(dir: string, project: string | undefined,
   }
 }
 
-/** The id of the vault in `dir` (what names the app's channel), or undefined when there is none to read. */
+/**
+ * The id of the vault in `dir` (what names the app's channel), or undefined when there is none to read. Read from a
+ * vault.json of either format (the app, not this process, opens the vault): a format-2 one is version 2.
+ */
 export async function vaultIdIn(dir: string): Promise<string | undefined> {
-  return HeaderFile.read(dir, nodeFs).then(
+  return HeaderFile.read(dir, nodeFs, VERSION_2).then(
     (h) => h.vaultId,
     () => undefined,
   );

@@ -124,7 +124,7 @@ export async function copyVault(vault: VaultApi, target: string, check?: (copy: 
   if (await isInsideVault(vault.dir, target)) throw new VaultError('INVALID', m('errors:transfer.backupInsideVault'));
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(6).toString('hex')}`);
   try {
-    await vault.exclusive(() => copyTree(fsx, vault.dir, tmp));
+    await vault.exclusive(() => copyTree(fsx, vault.dir, tmp), { confirmed: true });
     await fsx.syncDir(path.dirname(tmp));
     await check?.(tmp);
     await fsx.rmdir(target);

@@ -217,6 +217,12 @@ export async function leftoversOfDeleted(vault: VaultApi, id: string): Promise<s
   return out;
 }
 
+/** Scheme 2: whether conversation `id`'s head is marked deleted (what is left of it is a delete cut short). */
+export async function markedDeleted(vault: VaultApi, id: string): Promise<boolean> {
+  const raw = await vault.internal.getJSON<Record<string, unknown>>(headKey(id));
+  return raw !== undefined && isHead2(raw) && raw.deleted !== undefined;
+}
+
 /** A head of any layout as a scheme-2 one: a single-writer log as its beginning (a single value: nothing to keep). */
 function asHead2(raw: Record<string, unknown>): Head2 {
   if (isHead2(raw)) return raw;

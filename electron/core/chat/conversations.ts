@@ -9,7 +9,7 @@ import type { AttachmentRef, ConversationSummary, TranscriptEntry } from '../../
 import { VaultError, type VaultApi } from '../vault/types';
 import { unlockOf, untilLock } from '../vault/until-lock';
 import { FIRST_PROJECT_ID } from '../projects/store';
-import { deleteConversation, leftoversOfDeleted, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
+import { deleteConversation, leftoversOfDeleted, markedDeleted, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
 import { branchAt, dropUnsent, FirstMessages, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
@@ -300,10 +300,13 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     const logged = new Set(this.vault.internal.keys('conversation-log/').map((k) => k.split('/')[1] ?? ''));
     for (const id of ids) {
       // Listed: its head is live (the index is checked against the heads), so nothing to look for.
-      if (!logged.has(id) || listed.has(id)) continue;
-      const left = await leftoversOfDeleted(this.vault, id);
-      if (!left.length) continue;
-      out.push(...left, ...this.vault.internal.keys(attachmentPrefix(id)).filter((k) => this.vault.internal.sweepable?.(k) ?? true));
+      if (listed.has(id)) continue;
+      const files = this.vault.internal.keys(attachmentPrefix(id));
+      if (!logged.has(id) && !files.length) continue;
+      // A crash after the log was removed but before the attachments: the mark alone says they are left over.
+      const left = logged.has(id) ? await leftoversOfDeleted(this.vault, id) : [];
+      if (!left.length && (logged.has(id) || !(await markedDeleted(this.vault, id)))) continue;
+      out.push(...left, ...files.filter((k) => this.vault.internal.sweepable?.(k) ?? true));
     }
     return out;
   }

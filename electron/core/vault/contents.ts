@@ -76,8 +76,13 @@ export abstract class VaultContents extends SessionQueue {
     return this.task(() => (this.session2 ? importBatch2(this.session2, items, opts) : importBatch(this.unlocked(), items, opts)));
   }
 
-  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T> {
-    return this.task(() => fn(this.rawOps));
+  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>, opts: { confirmed?: boolean } = {}): Promise<T> {
+    return this.task(async () => {
+      // Format 2: own records are confirmed first (an `ack`, sync-design §2.5 rule 3), else a copy of the files
+      // would hold the last writes unconfirmed, and no other computer would ever apply them.
+      if (opts.confirmed && this.session2) await this.session2.store.ack();
+      return fn(this.rawOps);
+    });
   }
 
   history(p: string): HistoryEntry[] {

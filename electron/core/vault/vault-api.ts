@@ -68,8 +68,12 @@ export interface VaultApi {
    * queue: use `exclusive` for read-modify-write within this process.
    */
   hold<T>(fn: () => Promise<T>): Promise<T>;
-  /** Runs `fn` holding the vault's mutation queue (one per vault): read-modify-write without lost updates. */
-  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding the vault's mutation queue (one per vault): read-modify-write without lost updates.
+   * `confirmed`: format 2's own writes confirmed first, so that a copy of the files made in `fn` shows every one of
+   * them to any computer (a backup).
+   */
+  exclusive<T>(fn: (ops: MemoryOps) => Promise<T>, opts?: { confirmed?: boolean }): Promise<T>;
   /** Same as MemoryOps, each mutating call queued on its own. */
   readonly memory: MemoryOps;
   readonly internal: InternalStore;

@@ -43,7 +43,12 @@ beforeAll(async () => {
   vault.lock();
   await vault.close();
   base = { image: sim.image('lost'), recoveryKey, id: c.id };
+  // The state folder of the computer that made the base: each run starts from it, so the run is that same computer.
+  // (Format 2 keeps the device's identity there: an emptied one would be another computer, whose sweep rightly
+  // leaves the first one's attachments alone.)
+  await fs.cp(dirs.state, baseState(), { recursive: true });
 });
+const baseState = () => path.join(path.dirname(dirs.state), 'state-base');
 afterAll(async () => {
   await fake.close();
   await dirs.cleanup();
@@ -78,7 +83,7 @@ async function problemsOf(image: Image, expectDeleted: boolean): Promise<string[
 /** Runs `op` on a vault over the base disk and checks the disk a power cut would leave after each of its file-system calls. */
 async function cutEverywhere(op: (v: Vault) => Promise<unknown>, expectDeleted: boolean): Promise<{ points: number; failures: string[] }> {
   await fs.rm(dirs.state, { recursive: true, force: true });
-  await fs.mkdir(dirs.state, { recursive: true });
+  await fs.cp(baseState(), dirs.state, { recursive: true });
   const sim = new SimFs(dirs.run, base.image);
   const v = await Vault.open(dirs.run, { fs: sim, stateDir: dirs.state });
   await v.unlockWithRecoveryKey(base.recoveryKey);

@@ -25,7 +25,8 @@ it('a lock between a rename’s head and its index leaves a title the list shows
   const put = vault.internal.putJSON.bind(vault.internal);
   let armed = true;
   vi.spyOn(vault.internal, 'putJSON').mockImplementation(async (key, value) => {
-    if (armed && key === 'conversations-index') {
+    // The index is `conversations-index` in format 1, `cache/<device>/conversations-index` in format 2.
+    if (armed && (key === 'conversations-index' || /^cache\/[^/]+\/conversations-index$/.test(key))) {
       armed = false;
       vault.lock();
     }

@@ -22,6 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { cutAt, PowerCut } from './power-cut';
 
+/** A stored version's key, `conversation-log/<id>/b<16 hex>`: not format 2's records of a device whose id starts with b (`conversation-log/<id>/b…/<n>`). */
+const isTailKey = (k: string): boolean => /\/b[0-9a-f]{16}$/.test(k);
+
 /** The same vault as a new process has it: a handle no store has seen. */
 const restarted = (vault: VaultApi): VaultApi => new Proxy(vault, { get: (target, prop) => Reflect.get(target, prop, target) as unknown });
 
@@ -36,7 +39,7 @@ function readOnlyTails(vault: VaultApi, id: string): TailStore {
 }
 
 /** The stored versions' keys in the vault for conversation `id` (`/b` right after the id). */
-const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
+const storedTails = (vault: VaultApi, id: string): string[] => vault.internal.keys(`conversation-log/${id}/b`).filter(isTailKey).map((k) => k.slice(`conversation-log/${id}/b`.length)).sort();
 
 /**
  * The stored versions a conversation's forks name: each fork's other versions
@@ -127,7 +130,11 @@ describe('a power cut at any write of a version change', () => {
         // A version was set aside and named, or set aside and named by nothing: never named and missing.
         for (const f of now.forks ?? []) for (const k of f.versions) if (k) expect(await t.vault.internal.getJSON(`conversation-log/${id}/b${k}`)).toBeDefined();
         // And what the cut left named by nothing is gone once the app has listed the conversations (as it does on opening the vault).
-        expect(storedTails(t.vault, id), `cut at write ${at}: a stored version nothing names`).toEqual(await named(t.vault, id, now.forks));
+        // Format 2 deliberately keeps a stored version nothing names: after a merge of heads, one another computer
+        // made may be named by nothing here yet (docs/sync-design.md §12.4), so only the named ones are checked there.
+        const names = await named(t.vault, id, now.forks);
+        if (t.vault.internal.scheme?.() === 2) expect(storedTails(t.vault, id), `cut at write ${at}: a named version missing`).toEqual(expect.arrayContaining(names));
+        else expect(storedTails(t.vault, id), `cut at write ${at}: a stored version nothing names`).toEqual(names);
       }
     });
   }

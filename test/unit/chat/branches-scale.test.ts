@@ -50,7 +50,8 @@ function counting(vault: VaultApi): { vault: VaultApi; puts: Map<string, number>
 async function turnCost(id: string): Promise<{ record: number; head: number }> {
   const { vault, puts } = counting(t.vault);
   await new Conversations(vault).update(id, (c) => exchange(c, 'one more turn'));
-  const record = [...puts].filter(([k]) => /^conversation-log\/[0-9a-f]+\/\d+$/.test(k));
+  // Format 1's records are `conversation-log/<id>/<n>`; format 2's are per computer, `conversation-log/<id>/<device>/<n>`.
+  const record = [...puts].filter(([k]) => /^conversation-log\/[0-9a-f]+\/(?:[^/]+\/)?\d+$/.test(k));
   expect(record.length).toBe(1);
   return { record: record[0]![1], head: puts.get(`conversations/${id}`) ?? 0 };
 }

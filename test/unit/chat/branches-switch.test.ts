@@ -10,6 +10,9 @@ import { Conversations, type StoredConversation } from '../../../electron/core/c
 import type { VaultApi } from '../../../electron/core/vault/types';
 import { tempVault, type TempVault } from '../vault/helpers';
 
+/** A stored version's key, `conversation-log/<id>/b<16 hex>`: not format 2's records of a device whose id starts with b (`conversation-log/<id>/b…/<n>`). */
+const isTailKey = (k: string): boolean => /\/b[0-9a-f]{16}$/.test(k);
+
 let t: TempVault;
 beforeAll(async () => {
   t = await tempVault();
@@ -44,7 +47,7 @@ function counting(vault: VaultApi): { vault: VaultApi; puts: number[] } {
   return { vault: new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) }), puts };
 }
 
-const storedVersions = (id: string) => t.vault.internal.keys(`conversation-log/${id}/b`).length;
+const storedVersions = (id: string) => t.vault.internal.keys(`conversation-log/${id}/b`).filter(isTailKey).length;
 
 /** A conversation of `n` exchanges whose first message has a second, one-exchange version, shown. */
 async function longWithShortVersion(store: Conversations, n: number): Promise<string> {

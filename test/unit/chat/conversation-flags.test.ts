@@ -27,7 +27,9 @@ it('pin and archive are stored with the conversation, keep its date, survive a r
   t = await tempVault();
   const store = new Conversations(t.vault);
   const a = await store.create();
-  await store.save({ ...a, title: 'Kept', updated: 5000, transcript: [user('tea')] });
+  // Through update, as the app changes a stored conversation: save is for a new one, and format 2 takes a save over a
+  // stored head for another computer's concurrent write, merged with it (the newest date wins), not as this change.
+  await store.update(a.id, (c) => ({ ...c, title: 'Kept', updated: 5000, transcript: [user('tea')] }));
   await store.setFlags(a.id, { pinned: true });
   await store.setFlags(a.id, { archived: true });
   expect(await store.list()).toEqual([expect.objectContaining({ id: a.id, pinned: true, archived: true, updated: 5000 })]);

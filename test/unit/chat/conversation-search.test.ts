@@ -17,7 +17,9 @@ async function seeded() {
   const store = new Conversations(t.vault);
   const add = async (title: string, transcript: TranscriptEntry[], updated: number) => {
     const c = await store.create();
-    await store.save({ ...c, title, transcript, updated });
+    // Through update, as the app changes a stored conversation: format 2 takes a save over a stored head for another
+    // computer's concurrent write and merges the two (the newest date wins), so the seeded dates would be lost.
+    await store.update(c.id, (x) => ({ ...x, title, transcript, updated }));
     return c.id;
   };
   const ids = {

@@ -15,13 +15,19 @@ export function cutAt(vault: VaultApi, at: number): { vault: VaultApi; writes: {
     if (writes.n++ >= at) throw new PowerCut('power cut');
   };
   const inner = vault.internal;
-  const internal: VaultApi['internal'] = {
-    get: (k) => inner.get(k),
-    getJSON: (k) => inner.getJSON(k),
-    keys: (p) => inner.keys(p),
+  // Every other method (get, keys, and format 2's scheme, device, sweepable, version) is the store's own: a harness
+  // that dropped `device` would make format-2 saves take the single-writer path while reads take the format-2 one.
+  const gated: Partial<VaultApi['internal']> = {
     put: async (k, v) => (gate(), inner.put(k, v)),
     putJSON: async (k, v) => (gate(), inner.putJSON(k, v)),
     delete: async (k) => (gate(), inner.delete(k)),
   };
+  const internal = new Proxy(inner, {
+    get: (target, prop) => {
+      if (typeof prop === 'string' && prop in gated) return gated[prop as keyof typeof gated];
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
   return { vault: new Proxy(vault, { get: (target, prop) => (prop === 'internal' ? internal : (Reflect.get(target, prop, target) as unknown)) }), writes };
 }

@@ -6,13 +6,14 @@ import { expect, it } from 'vitest';
 import { setApiKey } from '../../../electron/core/chat/settings-store';
 import { memoryCall, reply, startFakeAnthropic, text } from '../../fake-anthropic/server';
 import { CLI_BUNDLE, FAST_KDF, mnemo } from '../cli/helpers';
+import { cliEnv } from '../../test-cli';
 
 const PASSPHRASE = 'passphrase-marker-Quokka-2041';
 const API_KEY = 'sk-ant-api03-SECRETmarkerWombat7788';
 
 function run(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: { PATH: process.env.PATH, ...env } });
+    const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: cliEnv({ PATH: process.env.PATH, ...env }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FAST_KDF, PASS, SHIPPED_CLI_BUNDLE as CLI_BUNDLE, tempDir } from './helpers';
+import { cliEnv } from '../../test-cli';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -18,7 +19,7 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<{ code:
   await fs.writeFile(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const r = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, r.url + '\\n');\n  return r;\n}\n`);
   const register = path.join(dir, 'register.mjs');
   await fs.writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, CLI_BUNDLE, ...args], { env });
+  const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, CLI_BUNDLE, ...args], { env: cliEnv(env) });
   let stdout = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c));
   child.stdin.end();

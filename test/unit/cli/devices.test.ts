@@ -10,7 +10,8 @@ import { initVault, memoryLines, mnemo, twoCliComputers } from './helpers';
 
 let one: Awaited<ReturnType<typeof initVault>>;
 beforeAll(async () => {
-  one = await initVault();
+  // Format 1: a vault only this computer writes (format 2 lists this computer itself, once it has written).
+  one = await initVault({ MNEMO_FORMAT: '1' });
 });
 afterAll(async () => {
   await fs.rm(one.root, { recursive: true, force: true });

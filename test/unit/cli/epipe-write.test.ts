@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { memoryCall, reply, text, type FakeAnthropic } from '../../fake-anthropic/server';
 import { CLI_BUNDLE, vaultAndFakeForFile, mnemo, type VaultAndFake } from './helpers';
+import { cliEnv } from '../../test-cli';
 
 let v: VaultAndFake['v'];
 let fake: FakeAnthropic;
@@ -19,7 +20,7 @@ describe('a closed stdout pipe during a writing command', () => {
     // Far more than a pipe holds, so mnemo is still writing the reply when head has gone.
     fake.script(reply(text('x'.repeat(100_000)), memoryCall({ command: 'create', path: '/memories/kept.md', file_text: 'kept' })), reply(text('Saved.')));
     const script = `"$1" "$2" chat --once "Remember this." --vault "$3" | head -c 20 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`;
-    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, v.vault], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, v.vault], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
     await new Promise((resolve) => child.on('close', resolve));
@@ -40,7 +41,7 @@ describe('a closed stdout pipe during a writing command', () => {
     await fs.writeFile(`${src}/a.md`, 'from stderr test');
     // stderr goes to a reader that has already gone; import writes its report there.
     const script = `exec 3>&1; "$1" "$2" import "$4" --vault "$3" 2>&1 >/dev/null | true; echo "exit=\${PIPESTATUS[0]}" >&3`;
-    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, v.vault, src], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, v.vault, src], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     await new Promise((resolve) => child.on('close', resolve));

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BUNDLE, initVault, mnemo } from './helpers';
+import { cliEnv } from '../../test-cli';
 
 let root = '';
 afterAll(async () => {
@@ -20,7 +21,7 @@ describe('a closed stdout pipe', () => {
     for (let i = 0; i < 2500; i++) await fs.writeFile(path.join(src, `a-memory-with-a-rather-long-name-${String(i).padStart(5, '0')}.md`), 'x');
     expect((await mnemo(['import', src, '--vault', t.vault], { env: t.env })).code).toBe(0);
     const script = `"$1" "$2" ls --vault "$3" | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
-    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, t.vault], { env: t.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script, 'bash', process.execPath, CLI_BUNDLE, t.vault], { env: cliEnv(t.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));

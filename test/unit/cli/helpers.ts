@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
-import { SHIPPED_CLI_BUNDLE, TEST_CLI_BUNDLE } from '../../test-cli';
+import { cliEnv, SHIPPED_CLI_BUNDLE, TEST_CLI_BUNDLE } from '../../test-cli';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fake-anthropic/server';
 
 export const PASS = 'correct horse battery staple';
@@ -26,7 +26,7 @@ export { SHIPPED_CLI_BUNDLE };
 
 /** Runs `node dist/cli.js args…` (the bundle, as installed) with the given stdin text and exactly the given environment. */
 export async function mnemo(args: string[], opts: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: opts.env ?? {}, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env: cliEnv(opts.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -60,10 +60,11 @@ export async function tempDir(): Promise<string> {
 }
 
 /** A fresh vault under a temp dir, with its own device state dir so tests never touch the user's. */
-export async function initVault(): Promise<{ root: string; vault: string; env: NodeJS.ProcessEnv; recoveryKey: string }> {
+/** `more`: added to the vault's environment (MNEMO_FORMAT '1' for a test about format 1 itself). */
+export async function initVault(more: NodeJS.ProcessEnv = {}): Promise<{ root: string; vault: string; env: NodeJS.ProcessEnv; recoveryKey: string }> {
   const root = await tempDir();
   const vault = path.join(root, 'vault');
-  const env = { MNEMO_PASSPHRASE: PASS, XDG_STATE_HOME: path.join(root, 'state'), HOME: root };
+  const env = { MNEMO_PASSPHRASE: PASS, XDG_STATE_HOME: path.join(root, 'state'), HOME: root, ...more };
   const res = await mnemo(['init', '--vault', vault, ...FAST_KDF], { env });
   if (res.code !== 0) throw new Error(`init failed: ${res.stderr}`);
   return { root, vault, env, recoveryKey: res.stdout.trim() };

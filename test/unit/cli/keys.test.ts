@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHeader, serializeHeader } from '../../../electron/core/vault/header';
+import { parseHeader, serializeHeader, VERSION_2 } from '../../../electron/core/vault/header';
 import { cryptoReady } from '../../../electron/core/vault/crypto';
 import { Vault } from '../../../electron/core/vault/vault';
 import { initVault, memoryLines, mnemo, PASS } from './helpers';
@@ -16,7 +16,8 @@ async function keyFile(root: string, key: string): Promise<string> {
 
 /** A vault whose folder was replaced by an older copy after more was written. */
 async function rolledBackVault() {
-  const v = await initVault();
+  // Format 1: its rollback alarm (format 2 says, as a notice, that this computer's own files are older, and goes on).
+  const v = await initVault({ MNEMO_FORMAT: '1' });
   const write = (p: string, text: string) => mnemo(['memory', '--vault', v.vault], { env: v.env, stdin: memoryLines({ command: 'create', path: p, file_text: text }) });
   expect((await write('/memories/a.md', 'one')).code).toBe(0);
   const copy = path.join(v.root, 'copy');
@@ -69,7 +70,8 @@ describe('a modified header on the command line', () => {
     await cryptoReady();
     const v = await initVault();
     const file = path.join(v.vault, 'vault.json');
-    const h = parseHeader(new Uint8Array(await fs.readFile(file)));
+    // Read as either format's header (version 2: format 2's).
+    const h = parseHeader(new Uint8Array(await fs.readFile(file)), VERSION_2);
     await fs.writeFile(file, serializeHeader({ ...h, slots: h.slots.filter((s) => s.type !== 'recovery') }));
     const res = await mnemo(['verify', '--vault', v.vault], { env: v.env });
     expect(res.code).toBe(4);
@@ -131,7 +133,7 @@ describe('passwd and the KDF cost', () => {
     const v = await initVault();
     const res = await mnemo(['passwd', '--vault', v.vault, '--kdf-ops', '3', '--kdf-mem', '64'], { env: { ...v.env, MNEMO_NEW_PASSPHRASE: NEW_PASS } });
     expect(res.code).toBe(0);
-    const h = parseHeader(new Uint8Array(await fs.readFile(path.join(v.vault, 'vault.json'))));
+    const h = parseHeader(new Uint8Array(await fs.readFile(path.join(v.vault, 'vault.json'))), VERSION_2);
     expect(h.slots.find((s) => s.type === 'passphrase')).toMatchObject({ kdf: { opslimit: 3, memlimit: 64 * 1024 * 1024 } });
     expect((await mnemo(['ls', '--vault', v.vault], { env: { ...v.env, MNEMO_PASSPHRASE: NEW_PASS } })).code).toBe(0);
   });
@@ -140,7 +142,9 @@ describe('passwd and the KDF cost', () => {
 describe('a vault open elsewhere', () => {
   it('is refused with the in-use message and exit 1 while another holder has it, and opens once it is closed', async () => {
     const v = await initVault();
-    const holder = await Vault.open(v.vault, { stateDir: path.join(v.root, 'state') });
+    // The CLI's own state folder (XDG_STATE_HOME/mnemo): format 2's lock is there (one state folder is one computer;
+    // format 1's is in the vault folder).
+    const holder = await Vault.open(v.vault, { stateDir: path.join(v.root, 'state', 'mnemo') });
     const res = await mnemo(['ls', '--vault', v.vault], { env: v.env });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/open in another Mnemo window or mnemo command/);

@@ -8,6 +8,7 @@ import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEEP } from '../../deep';
 import { CLI_BUNDLE, initVault, memoryLines, mnemo } from './helpers';
+import { cliEnv } from '../../test-cli';
 
 interface Answer {
   content: string;
@@ -28,7 +29,7 @@ async function vaultForTest(): Promise<Awaited<ReturnType<typeof initVault>>> {
 
 /** `mnemo memory` started with stdin left open: answers read a line at a time. */
 function memoryProcess(vault: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [CLI_BUNDLE, 'memory', '--vault', vault], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_BUNDLE, 'memory', '--vault', vault], { env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const answers: Answer[] = [];

@@ -3,10 +3,11 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { CLI_BUNDLE, FAST_KDF, PASS, tempDir } from './helpers';
+import { cliEnv } from '../../test-cli';
 
 
 function start(args: string[], env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, [CLI_BUNDLE, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI_BUNDLE, ...args], { env: cliEnv({ PATH: process.env.PATH, ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 function finished(child: ReturnType<typeof start>): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -4,7 +4,8 @@ import { expect, it } from 'vitest';
 import { initVault, memoryLines, mnemo } from './helpers';
 
 it('mnemo verify exits 4 when the manifest was deleted together with the newest journal, even on a device that never saw them', async () => {
-  const { vault, env } = await initVault();
+  // Format 1: its manifest and journal segment are what is deleted (format 2 keeps per-device journals and checkpoints).
+  const { vault, env } = await initVault({ MNEMO_FORMAT: '1' });
   await mnemo(['memory', '--vault', vault], { env, stdin: memoryLines({ command: 'create', path: '/memories/old.md', file_text: 'checkpointed' }) });
   await mnemo(['memory', '--vault', vault], { env, stdin: memoryLines({ command: 'create', path: '/memories/new.md', file_text: 'the newest change' }) });
   const manifest = (await fs.readdir(vault)).find((f) => /^manifest\.[0-9a-f]+$/.test(f))!;

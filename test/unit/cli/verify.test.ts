@@ -13,14 +13,17 @@ beforeAll(async () => {
  * A copy of one vault (and its device state) made with the CLI once per file:
  * every test damages its own copy, and none pays for `init` and a write again.
  */
-async function vaultWithMemories(): Promise<TestVault> {
+async function vaultWithMemories(format1 = false): Promise<TestVault> {
+  const from = format1 ? (template1 ??= await makeVaultWithMemories({ MNEMO_FORMAT: '1' })) : template;
   const root = await tempDir();
-  await fs.cp(template.root, root, { recursive: true });
-  return { ...template, root, vault: path.join(root, 'vault'), env: { ...template.env, XDG_STATE_HOME: path.join(root, 'state'), HOME: root } };
+  await fs.cp(from.root, root, { recursive: true });
+  return { ...from, root, vault: path.join(root, 'vault'), env: { ...from.env, XDG_STATE_HOME: path.join(root, 'state'), HOME: root } };
 }
+/** The same in format 1, for the tests that damage its own files (segments/, manifest.*): made when first needed. */
+let template1: TestVault | undefined;
 
-async function makeVaultWithMemories(): Promise<TestVault> {
-  const v = await initVault();
+async function makeVaultWithMemories(more: NodeJS.ProcessEnv = {}): Promise<TestVault> {
+  const v = await initVault(more);
   const res = await mnemo(['memory', '--vault', v.vault], {
     env: v.env,
     stdin: memoryLines(
@@ -55,7 +58,8 @@ describe('mnemo verify', () => {
   });
 
   it('exits 4 naming the memory and the file when a blob byte is flipped; the other memory still opens', async () => {
-    const v = await vaultWithMemories();
+    // Format 1: the byte is flipped in its segments/ file, which the report names.
+    const v = await vaultWithMemories(true);
     const [seg] = await segments(v.vault);
     // The victim is the last record written: its blob ends the journal segment.
     await flip(seg!, -20);
@@ -79,7 +83,8 @@ describe('mnemo verify', () => {
   });
 
   it('exits 4 naming the manifest when it is damaged, and every memory still opens from the fallback', async () => {
-    const v = await vaultWithMemories();
+    // Format 1: its manifest and the fallback copy (format 2 has per-device checkpoints instead).
+    const v = await vaultWithMemories(true);
     const manifest = (await fs.readdir(v.vault)).find((f) => f.startsWith('manifest.') && !f.endsWith('.prev'))!;
     await flip(path.join(v.vault, manifest), 60);
     const res = await mnemo(['verify', '--vault', v.vault], { env: v.env });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
+import { format2On } from '../../../electron/core/vault/vault2';
 import { SecretClipboard, type ClipboardPort } from '../../../electron/main/clipboard';
 import { confirmLinkDialog, decideLink } from '../../../electron/main/links';
 import { createHandlers, dispatch, type HandlerContext } from '../../../electron/main/handlers';
@@ -300,7 +301,8 @@ describe('unlocks racing each other', () => {
     ok(await dispatch(a.handlers, 'vaultCreate', [{ passphrase: PASS }]));
     ok(await dispatch(a.handlers, 'vaultLock', []));
     // A session is begun once per successful unlock; a second one would be orphaned with its keys, never wiped by lock.
-    const begin = vi.spyOn(Vault.prototype as unknown as { begin: (...a: unknown[]) => void }, 'begin');
+    // (Format 1 begins it in `begin`; format 2 opens its session in `enter2`.)
+    const begin = vi.spyOn(Vault.prototype as unknown as Record<'begin' | 'enter2', (...a: unknown[]) => unknown>, format2On({}) ? 'enter2' : 'begin');
     try {
       const results = await Promise.all([dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }]), dispatch(a.handlers, 'vaultUnlock', [{ passphrase: PASS }])]);
       expect(results.every((r) => r.ok)).toBe(true);

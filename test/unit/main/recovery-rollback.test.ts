@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { vaultDirIn } from '../../../electron/core/app-paths';
 import { createMemoryHandlers } from '../../../electron/core/memory/handlers';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
+import { pinFormat1 } from '../vault/helpers';
 
 const KDF = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
 const PASS = 'amber-kettle-orbit-sonnet-42';
@@ -68,6 +69,8 @@ describe('the rollback alarm in the app', () => {
   }
 
   it('stays up at every unlock, keeps memory from Claude, and only the passphrase holder can accept it', async () => {
+    // Format 1: about the rollback alarm, which format 2 replaces by a notice (its own files older: it goes on as a new computer)
+    pinFormat1();
     const { dir, third } = await rolledBackApp();
     expect(ok<{ rolledBack: boolean }>(await dispatch(third.handlers, 'vaultUnlock', [{ passphrase: PASS }])).rolledBack).toBe(true);
     expect(ok<{ rolledBack: boolean }>(await dispatch(third.handlers, 'vaultStatus', [])).rolledBack).toBe(true);

@@ -18,6 +18,7 @@ import { connectApp } from '../../../electron/core/mcp/channel-client';
 import { rolledBackResult } from '../../../electron/core/memory/run';
 import { createHandlers, dispatch } from '../../../electron/main/handlers';
 import { channelApp, KDF, later, PASS, tempDir, type ChannelApp } from './rig';
+import { pinFormat1 } from '../vault/helpers';
 
 const create = (p: string, text = 'Tea: oolong') => ({ command: 'create', path: p, file_text: text });
 
@@ -98,6 +99,8 @@ describe('a call from another app', () => {
 
 describe('a vault reported as rolled back', () => {
   it('gives other apps no memory, as it gives Claude none, until the user accepts it', async () => {
+    // Format 1: about the rollback alarm, which format 2 replaces by a notice (its own files older: it goes on as a new computer)
+    pinFormat1();
     const dir = await tempDir();
     const first = await channelApp({ dir });
     await first.vault().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });

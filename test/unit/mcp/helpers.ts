@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { JSONRPCMessageSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_BUNDLE } from '../cli/helpers';
+import { cliEnv } from '../../test-cli';
 
 export { initVault, mnemo, memoryLines, PASS, snapshot, tempDir } from '../cli/helpers';
 
@@ -26,7 +27,7 @@ export async function startMcp(vault: string, env: NodeJS.ProcessEnv, opts: { ar
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_BUNDLE, 'mcp', '--vault', vault, ...(opts.args ?? [])],
-    env: stringEnv(env),
+    env: stringEnv(cliEnv(env)),
     stderr: 'pipe',
   });
   let err = '';
@@ -54,7 +55,7 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** `mnemo mcp` as a bare child process, for tests that write raw lines (or stop reading) where a well-behaved client would not. */
 export function spawnMcp(vault: string, env: NodeJS.ProcessEnv, args: string[] = []): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [CLI_BUNDLE, 'mcp', '--vault', vault, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI_BUNDLE, 'mcp', '--vault', vault, ...args], { env: cliEnv({ PATH: process.env.PATH, ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** The JSON-RPC initialize request and initialized notification, as raw lines. */

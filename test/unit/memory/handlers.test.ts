@@ -212,7 +212,8 @@ describe('runMemoryCommand', () => {
 
 describe('a memory damaged on disk', () => {
   it('is reported by name when its stored bytes were altered, and can still be deleted', async () => {
-    const own = await openTestVault();
+    // Format 1: the damage is made in its `segments/` files (format 2 keeps its blobs in per-device folders).
+    const own = await openTestVault({ format2: false });
     try {
       const { run } = memoryTool(own.vault);
       await run({ command: 'create', path: '/memories/big.md', file_text: 'remember this\n'.repeat(4000) });

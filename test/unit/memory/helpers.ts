@@ -27,9 +27,10 @@ export async function tempDir(prefix = 'mnemo-memory-'): Promise<string> {
 }
 
 /** A fresh vault at the floor KDF (real Argon2id, cheapest the vault accepts). */
-export async function openTestVault(): Promise<TestVault> {
+/** `format`: the vault's format chosen explicitly; absent, the default (MNEMO_FORMAT). */
+export async function openTestVault(format?: { format2: boolean }): Promise<TestVault> {
   const root = await tempDir();
-  const { vault } = await Vault.create(path.join(root, 'vault'), 'pass phrase', { kdf: FAST_KDF, stateDir: path.join(root, 'state') });
+  const { vault } = await Vault.create(path.join(root, 'vault'), 'pass phrase', { kdf: FAST_KDF, stateDir: path.join(root, 'state'), ...format });
   return {
     vault,
     root,

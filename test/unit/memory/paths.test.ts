@@ -72,6 +72,9 @@ describe('every command refuses hostile paths and creates nothing', () => {
   it('create, view, str_replace, insert, delete and rename (either side) all answer with a clear error', async () => {
     const { run } = memoryTool(tv.vault);
     expect((await run({ command: 'create', path: '/memories/seed.md', file_text: 'seed\n' })).is_error).toBe(false);
+    // Format 2 confirms a burst of writes with an `ack` record 50 ms later (sync-design §2.5): written now, before the
+    // snapshot, so that it is not taken for something a refused command wrote. (Format 1: nothing to confirm.)
+    await tv.vault.exclusive(async () => undefined, { confirmed: true });
     const entries = snapshotEntries(tv.vault);
     // The vault's device state (its rollback high-water mark) is written in the background; everything else must hold still.
     const host = async () =>

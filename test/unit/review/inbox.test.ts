@@ -107,7 +107,10 @@ describe('what waits for review', () => {
     await expect(inbox().list()).rejects.toMatchObject({ code: 'LOCKED' });
     await t.vault.unlock(PASS);
     expect(await listed()).toEqual(['/memories/b.md new v1 claude']);
-    expect(t.vault.internal.keys('review/')).toEqual([`review/${FIRST_PROJECT_ID}`]);
+    // Format 1 keeps a project's marks in one value; format 2 one per computer (`review/<project>/<device>`), as
+    // two computers would both rewrite it.
+    const device = await t.vault.internal.device?.(false);
+    expect(t.vault.internal.keys('review/')).toEqual([device ? `review/${FIRST_PROJECT_ID}/${device}` : `review/${FIRST_PROJECT_ID}`]);
   });
 
   it('marking a version the memory never had marks nothing', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import { parseHeader, serializeHeader, type Header } from '../../../electron/core/vault/header';
 import { VaultError } from '../../../electron/core/vault/types';
-import { PASS, tempVault, type TempVault } from './helpers';
+import { PASS, pinFormat1, tempVault, type TempVault } from './helpers';
 
 let t: TempVault | undefined;
 afterEach(async () => {
@@ -31,6 +31,8 @@ async function editHeader(dir: string, edit: (h: Header) => Header): Promise<voi
 
 describe('the header is authenticated', () => {
   it('removing the recovery slot (checksum recomputed) is reported as a modified header, not a wrong passphrase', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.close();
     await editHeader(t.dir, (h) => ({ ...h, slots: h.slots.filter((s) => s.type !== 'recovery') }));
@@ -41,6 +43,8 @@ describe('the header is authenticated', () => {
   });
 
   it('the same removal is caught on a device that never opened the vault (MAC checked after unlock)', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.close();
     await editHeader(t.dir, (h) => ({ ...h, slots: h.slots.filter((s) => s.type !== 'recovery') }));
@@ -49,6 +53,8 @@ describe('the header is authenticated', () => {
   });
 
   it('a KDF cost raised behind this device’s back is refused as modified before any slow derivation', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     // Counted by test/unit/fast-kdf.ts: the stand-in for Argon2id is quick, so the time a derivation takes cannot show it ran.
     const derived = () => (globalThis as { mnemoDerivations?: number }).mnemoDerivations ?? 0;
     t = await tempVault();
@@ -69,6 +75,8 @@ describe('the header is authenticated', () => {
   });
 
   it('any other edit of a key slot (its salt) is refused as modified, not as a wrong passphrase', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.close();
     await editHeader(t.dir, (h) => ({
@@ -82,6 +90,8 @@ describe('the header is authenticated', () => {
   });
 
   it('a new recovery key revokes the old one, even if the old slot is spliced back or an old vault.json is restored', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.memory.writeFile('/memories/a.md', 'alpha', { mode: 'create', source: 'user' });
     const oldHeader = await fs.readFile(path.join(t.dir, 'vault.json'));
@@ -140,6 +150,8 @@ describe('the recovery key', () => {
   });
 
   it('changing the passphrase can raise the KDF cost', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.changePassphrase(PASS, 'next passphrase', { opslimit: 3, memlimit: 64 * 1024 * 1024 });
     await t.vault.close();
@@ -163,6 +175,8 @@ describe('the recovery key', () => {
 
 describe('a rollback stays reported', () => {
   it('is reported at every unlock until accepted, and acceptRollback ends it', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     t = await tempVault();
     await t.vault.memory.writeFile('/memories/a.md', 'one', { mode: 'create', source: 'user' });
     await t.vault.close();
@@ -222,6 +236,8 @@ describe('a restored backup', () => {
 
 describe('headers written before MACs', () => {
   it('the frozen v1 vault gets a MAC at its first unlock and opens again; stripping the MAC later is refused on any device', async () => {
+    // Format 1: about the version-1 header (its MAC, slots, KDF fields, parsed as version 1); format 2's header has its own tests
+    pinFormat1();
     const { FIXTURE } = await import('../../fixtures/vault-v1-contents');
     const root = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'mnemo-v1mac-'));
     const dir = path.join(root, 'vault');

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { onTestFinished, vi } from 'vitest';
 import { nodeFs, type VaultFile, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
@@ -65,12 +66,15 @@ export interface TempVault {
   cleanup(): Promise<void>;
 }
 
-/** A fresh unlocked vault at the KDF floor in a temp dir. */
-export async function tempVault(): Promise<TempVault> {
+/**
+ * A fresh unlocked vault at the KDF floor in a temp dir. `format`: the vault's format chosen explicitly (created and
+ * reopened so); absent, the default (MNEMO_FORMAT).
+ */
+export async function tempVault(format?: { format2: boolean }): Promise<TempVault> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-vault-'));
   const dir = path.join(root, 'vault');
   const stateDir = path.join(root, 'state');
-  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir });
+  const { vault, recoveryKey } = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir, ...format });
   const t: TempVault = {
     root,
     dir,
@@ -79,7 +83,7 @@ export async function tempVault(): Promise<TempVault> {
     recoveryKey,
     async reopen() {
       await t.vault.close();
-      t.vault = await Vault.open(dir, { stateDir });
+      t.vault = await Vault.open(dir, { stateDir, ...format });
       await t.vault.unlock(PASS);
       return t.vault;
     },
@@ -128,3 +132,15 @@ export const code = async (p: Promise<unknown>): Promise<string> => {
   }
   return 'OK';
 };
+
+/**
+ * Pins the running test to format 1 (the single-writer vault) whatever MNEMO_FORMAT says, for a test about format 1
+ * itself (its files, its rollback alarm, its lock in the vault folder): every vault it opens without an explicit
+ * `format2`, in this process and in the child processes it starts, is format 1. Undone when the test finishes.
+ */
+export function pinFormat1(): void {
+  vi.stubEnv('MNEMO_FORMAT', '1');
+  onTestFinished(() => {
+    vi.unstubAllEnvs();
+  });
+}

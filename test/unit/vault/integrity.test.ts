@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
-import { code, fingerprint, PASS, tempVault, type TempVault } from './helpers';
+import { code, fingerprint, PASS, tempVault, type TempVault, pinFormat1 } from './helpers';
 
 let t: TempVault | undefined;
 afterEach(async () => {
@@ -36,6 +36,8 @@ describe('key rotation', () => {
 
 describe('tail loss', () => {
   it('a vault whose manifest and journal were both deleted is reported as damaged, not opened as an older state', async () => {
+    // Format 1: its tail-loss check is of the manifest and journal files, and its space figures are format 1's compaction (format 2 compacts per device: its own tests)
+    pinFormat1();
     t = await tempVault();
     await write(t.vault, '/memories/a.md', 'before the checkpoint');
     const v = await t.reopen();
@@ -96,6 +98,8 @@ describe('read-only opens', () => {
 
 describe('space', () => {
   it('after 1,000 rewrites of one 2 KB file the vault folder stays under ten times its live data plus history, before close', async () => {
+    // Format 1: its tail-loss check is of the manifest and journal files, and its space figures are format 1's compaction (format 2 compacts per device: its own tests)
+    pinFormat1();
     t = await tempVault();
     const text = (i: number) => `rewrite ${i}\n`.padEnd(2048, 'abcdefgh');
     for (let i = 0; i < 1000; i++) await write(t.vault, '/memories/note.md', text(i));

@@ -11,7 +11,7 @@ import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
 import { Vault } from '../../../electron/core/vault/vault';
-import { FLOOR, PASS } from './helpers';
+import { FLOOR, PASS, pinFormat1 } from './helpers';
 import { cleanupsAfterEach, madeVault as madeVaultIn } from './lock-children';
 
 const CHILD = path.join(import.meta.dirname, 'lock-child.ts');
@@ -57,6 +57,8 @@ describe('a lock file lost under a live holder', () => {
   }, 60_000);
 
   it('a holder that wrote vault.json anew (a passphrase change) still holds the vault once .vault.lock is gone', async () => {
+    // Format 1: about the in-folder .vault.lock (format 2 locks in the state folder)
+    pinFormat1();
     const { dir, state } = await madeVault();
     const vault = await Vault.open(dir, { stateDir: state });
     cleanup(() => vault.close());

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
 import { cleanupsAfterEach, lineChild, madeVault as madeVaultIn, type Child } from './lock-children';
+import { pinFormat1 } from './helpers';
 
 const CHILD = path.join(import.meta.dirname, 'lock-child.ts');
 const NODE = [process.execPath, '--import', 'tsx', CHILD];
@@ -88,6 +89,8 @@ describe('one vault, one holder, however the folder is reached', () => {
   }, 60_000);
 
   it('a holder killed with SIGKILL frees the vault at once, while it is still an unreaped zombie with its record left behind', async (ctx) => {
+    // Format 1: about the holder record .lock in the vault folder (format 2 keeps it in the state folder)
+    pinFormat1();
     // The holder's parent (python3) never reaps it, as a slow PID 1 in a container does not for a while.
     const python = spawnSync('python3', ['-c', 'print(1)'], { encoding: 'utf8' });
     if (python.status !== 0 || process.platform !== 'linux') {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../../electron/core/vault/lockfile';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
-import { code, PASS } from './helpers';
+import { code, PASS, pinFormat1 } from './helpers';
 import { cleanupsAfterEach, madeVault } from './lock-children';
 
 const NEW_PASS = 'another horse, another staple';
@@ -54,6 +54,8 @@ async function lockIsFree(dir: string): Promise<boolean> {
 
 describe('a vault held per call', () => {
   it('holds no lock between calls: not after open, not after unlock, not after a write', async () => {
+    // Format 1: about format 1's per-call lock in the vault folder, its segments and its rollback alarm (format 2: a restored copy is a notice, the lock in the state folder)
+    pinFormat1();
     const { dir, state } = await madeVault('mnemo-percall-', cleanup);
     const v = await Vault.open(dir, { stateDir: state, lockPerCall: true });
     cleanup(() => v.close());
@@ -136,6 +138,8 @@ describe('a vault held per call', () => {
   });
 
   it('a segment another holder compacted away is not read from a cached handle: the holder reloads', async () => {
+    // Format 1: about format 1's per-call lock in the vault folder, its segments and its rollback alarm (format 2: a restored copy is a notice, the lock in the state folder)
+    pinFormat1();
     const { dir, state } = await madeVault('mnemo-percall-', cleanup);
     const a = await opened(dir, state, { lockPerCall: true, journalLimit: 2 });
     const b = await opened(dir, state);
@@ -177,6 +181,8 @@ describe('a vault held per call', () => {
   });
 
   it('a vault on disk older than the one in memory is ROLLED_BACK, not written over', async () => {
+    // Format 1: about format 1's per-call lock in the vault folder, its segments and its rollback alarm (format 2: a restored copy is a notice, the lock in the state folder)
+    pinFormat1();
     const { root, dir, state } = await madeVault('mnemo-percall-', cleanup);
     const a = await opened(dir, state);
     await a.memory.writeFile('/memories/one.md', 'one', upsert);
@@ -249,6 +255,8 @@ describe('a vault held only while unlocked (the app)', () => {
   });
 
   it('an unlock waits for a per-call holder to finish, and fails IN_USE past lockWaitMs', async () => {
+    // Format 1: about format 1's per-call lock in the vault folder, its segments and its rollback alarm (format 2: a restored copy is a notice, the lock in the state folder)
+    pinFormat1();
     const { dir, state } = await madeVault('mnemo-percall-', cleanup);
     const cli = await opened(dir, state);
     const app = await Vault.open(dir, { stateDir: state, releaseWhenLocked: true, lockWaitMs: 100 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Vault } from '../../../electron/core/vault/vault';
 import { FIXTURE } from '../../fixtures/vault-v1-contents';
-import { code, listFiles, tempVault, type TempVault } from './helpers';
+import { code, listFiles, tempVault, type TempVault, pinFormat1 } from './helpers';
 
 let t: TempVault | undefined;
 afterEach(async () => {
@@ -136,6 +136,8 @@ describe('trash', () => {
   });
 
   it('emptying the trash forgets the deleted versions, removes their sealed bytes from disk, and survives reopen', async () => {
+    // Format 1: counts the bytes of format 1's segment files
+    pinFormat1();
     t = await tempVault();
     const bulky = Array.from({ length: 6000 }, (_, i) => `line ${i} ${Math.random().toString(36)}`).join('\n');
     await t.vault.memory.writeFile('/memories/keep.md', 'keep me', { mode: 'create', source: 'user' });

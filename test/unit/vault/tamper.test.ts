@@ -25,7 +25,8 @@ const MEMORIES: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  t = await tempVault();
+  // Format 1: the flips are checked with format 1's own Store (segments, manifest, journal) and version-1 header.
+  t = await tempVault({ format2: false });
   await t.vault.memory.writeFile('/memories/alpha.md', MEMORIES['/memories/alpha.md']!, { mode: 'create', source: 'user' });
   await t.vault.memory.writeFile('/memories/team/beta.md', MEMORIES['/memories/team/beta.md']!, { mode: 'create', source: 'user' });
   await t.vault.internal.putJSON('settings', { model: 'x' });
@@ -40,7 +41,7 @@ beforeAll(async () => {
   vmk = await unwrapWithPassphrase(header, PASS);
 });
 afterAll(async () => {
-  t.vault = await Vault.open(t.dir, { stateDir: t.stateDir });
+  t.vault = await Vault.open(t.dir, { stateDir: t.stateDir, format2: false });
   await t.cleanup();
 });
 
@@ -159,7 +160,7 @@ describe('tamper detection', () => {
     const saved = await fs.readFile(full);
     await fs.writeFile(full, saved.subarray(0, saved.length - 50));
     try {
-      const v = await Vault.open(t.dir, { stateDir: t.stateDir });
+      const v = await Vault.open(t.dir, { stateDir: t.stateDir, format2: false });
       const report = await v.unlock(PASS);
       v.lock();
       await v.close();
