@@ -12,8 +12,8 @@ import { Vault } from '../../../electron/core/vault/vault';
 import type { OpenOptions } from '../../../electron/core/vault/types';
 import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { FULL } from '../vault/crash-sim';
-import { session, syncAll as syncEach, mirror, vaultRoom, type Computer } from './carry-vaults';
-import { allFiles, carryHeader, carryRemovals, errorEach, carrySome, crashRejoin, epochOf, imageFolder, readImage } from './rot-world';
+import { carryRemovals, session, syncAll as syncEach, mirror, vaultRoom, type Computer } from './carry-vaults';
+import { allFiles, carryHeader, errorEach, carrySome, crashRejoin, epochFolders, epochOf, imageFolder, readImage } from './rot-world';
 import { storeKeys } from '../../../electron/core/vault/keys';
 import { liveBlobs } from '../../../electron/core/vault/sync/blobs2';
 import { PASS } from './two-computers';
@@ -165,17 +165,6 @@ it('the new vault.json (and A\'s checkpoint of the new epoch) reaches B before A
   expect(await readsAll(a3, all)).toEqual([]);
   for (const c of [a3, b2]) expect(await c.v.verify()).toMatchObject({ ok: true });
 }, T);
-
-/** The epoch folders (first 8 hex) that hold files, by device, in `dir`. */
-async function epochFolders(dir: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const dev of await fs.readdir(path.join(dir, 'devices')).catch(() => [] as string[])) {
-    for (const ep of await fs.readdir(path.join(dir, 'devices', dev)).catch(() => [] as string[])) {
-      if ((await fs.readdir(path.join(dir, 'devices', dev, ep)).catch(() => [])).length) out.add(ep);
-    }
-  }
-  return out;
-}
 
 /** `syncAll`, each computer's removals carried first (the test's sync would bring them back otherwise). */
 async function syncAll(cs: Computer[]): Promise<void> {

@@ -19,6 +19,14 @@ export interface Computer {
 /** As `carry`, and the files `from`'s own device removed (compaction) go from `to` too. */
 export async function mirror(from: Computer, to: { dir: string }): Promise<void> {
   await carry(from.dir, to.dir);
+  await carryRemovals(from, to);
+}
+
+/**
+ * The files of `from`'s own device that `from` removed go from `to` too (as a sync engine carries a removal), before any
+ * copy could carry them back: `syncAll` run right after never brings a removed file back.
+ */
+export async function carryRemovals(from: { dir: string; v: Vault }, to: { dir: string }): Promise<void> {
   const me = await from.v.internal.device!(false);
   if (!me) return;
   const own = path.join('devices', me);

@@ -28,6 +28,17 @@ export async function carryHeader(from: string, to: string): Promise<void> {
   if ((await count(from)) > (await count(to))) await fs.copyFile(path.join(from, 'vault.json'), path.join(to, 'vault.json'));
 }
 
+/** The epoch folders (first 8 hex) that hold files, by device, in `dir`. */
+export async function epochFolders(dir: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const dev of await fs.readdir(path.join(dir, 'devices')).catch(() => [] as string[])) {
+    for (const ep of await fs.readdir(path.join(dir, 'devices', dev)).catch(() => [] as string[])) {
+      if ((await fs.readdir(path.join(dir, 'devices', dev, ep)).catch(() => [])).length) out.add(ep);
+    }
+  }
+  return out;
+}
+
 export const epochOf = async (dir: string): Promise<string> => (JSON.parse(await fs.readFile(path.join(dir, 'vault.json'), 'utf8')) as { manifest: string }).manifest;
 
 /** The files under `devices/<dev>/<ep8>/` of an image (names only). */
@@ -164,20 +175,6 @@ export async function allFiles(dir: string): Promise<Array<{ rel: string; bytes:
   return out;
 }
 
-/**
- * The files of `from`'s own device that `from` removed go from `to` too (as a sync engine carries a removal), before any
- * copy could carry them back: `syncAll` run right after never brings a removed file back.
- */
-export async function carryRemovals(from: { dir: string; v: Vault }, to: { dir: string }): Promise<void> {
-  const me = await from.v.internal.device!(false);
-  if (!me) return;
-  const own = path.join('devices', me);
-  const theirs = new Set((await fs.readdir(path.join(from.dir, own), { recursive: true }).catch(() => [])) as string[]);
-  for (const rel of (await fs.readdir(path.join(to.dir, own), { recursive: true }).catch(() => [])) as string[]) {
-    const p = path.join(to.dir, own, rel);
-    if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
-  }
-}
 
 /** A simulated disk whose `n`th call fails with EIO, before doing anything or after doing it (`after`). */
 export function failingAt(sim: SimFs, n: number, after: boolean): VaultFs & { fired: string | undefined } {

@@ -9,30 +9,13 @@ import { expect, it } from 'vitest';
 import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { session, syncAll, vaultRoom, type Computer } from './carry-vaults';
+import { carryHeader, epochFolders, epochOf } from './rot-world';
 import { PASS } from './two-computers';
 
 const { room, computers } = vaultRoom('rotate2');
 
 const write = (c: Computer, name: string, text = name) => c.v.memory.writeFile(`/memories/${name}.md`, text, { mode: 'upsert', source: 'user' });
 const read = (c: Computer, name: string) => c.v.memory.readFile(`/memories/${name}.md`);
-const epochOf = async (dir: string) => (JSON.parse(await fs.readFile(path.join(dir, 'vault.json'), 'utf8')) as { manifest: string }).manifest;
-
-/** vault.json from `from` to `to` when its counter is higher (a sync engine brings the newer header). */
-async function carryHeader(from: string, to: string): Promise<void> {
-  const count = async (d: string) => ((JSON.parse(await fs.readFile(path.join(d, 'vault.json'), 'utf8')) as { counter?: number }).counter ?? 0);
-  if ((await count(from)) > (await count(to))) await fs.copyFile(path.join(from, 'vault.json'), path.join(to, 'vault.json'));
-}
-
-/** The epoch folders (first 8 hex) that hold files, by device, in `dir`. */
-async function epochFolders(dir: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const dev of await fs.readdir(path.join(dir, 'devices')).catch(() => [] as string[])) {
-    for (const ep of await fs.readdir(path.join(dir, 'devices', dev)).catch(() => [] as string[])) {
-      if ((await fs.readdir(path.join(dir, 'devices', dev, ep)).catch(() => [])).length) out.add(ep);
-    }
-  }
-  return out;
-}
 
 async function reopen(c: Computer, i: number): Promise<Computer> {
   await c.v.close();
