@@ -360,7 +360,8 @@ it('a power cut after any file-system call of A\'s close of its old epoch (at it
   expect(res.problems).toEqual([]);
 }, T);
 
-it('a power cut after any file-system call of A\'s rotation: B, with its offline writes under the old keys, then opens what A left and loses nothing, and A opens it again after B', async () => {
+/** A and B wrote a0..a2 and b0..b2, carried; B wrote `boff` offline; both closed, B's files carried to A. */
+async function beforeRotation(): Promise<{ a: Computer; b: Computer; names: Map<string, string> }> {
   const cs = await computers(2);
   const [a, b] = cs as [Computer, Computer];
   for (let i = 0; i < 3; i++) await write(a, `a${i}`);
@@ -371,6 +372,11 @@ it('a power cut after any file-system call of A\'s rotation: B, with its offline
   await b.v.close();
   await mirror(b, a);
   const names = new Map(Object.entries({ a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0', b1: 'b1', b2: 'b2', boff: 'boff' }));
+  return { a, b, names };
+}
+
+it('a power cut after any file-system call of A\'s rotation: B, with its offline writes under the old keys, then opens what A left and loses nothing, and A opens it again after B', async () => {
+  const { a, names } = await beforeRotation();
   const res = await crashRejoin({
     root: room.root,
     base: await readImage(a.dir),
@@ -731,22 +737,16 @@ it('after the rejoin, B\'s own compaction in the new epoch still removes its old
   expect(count('j-')).toBeLessThanOrEqual(8);
 }, T);
 
-it('an I/O error at any write-side file-system call of A\'s rotation (before the call or after it) loses nothing: A and B, with B\'s offline writes, read every memory after', async () => {
-  const cs = await computers(2);
-  const [a, b] = cs as [Computer, Computer];
-  for (let i = 0; i < 3; i++) await write(a, `a${i}`);
-  for (let i = 0; i < 3; i++) await write(b, `b${i}`);
-  await syncAll(cs);
-  await write(b, 'boff');
-  await a.v.close();
-  await b.v.close();
-  await mirror(b, a);
-  const names = new Map(Object.entries({ a0: 'a0', a1: 'a1', a2: 'a2', b0: 'b0', b1: 'b1', b2: 'b2', boff: 'boff' }));
-  const res = await errorEach({
+/**
+ * An I/O error before and after each write-side call of `steps` run on computer `me` (index 0 or 1) over the folder in
+ * `dir`: then both computers open what is left and must read `names`, and `extra` once its step was done.
+ */
+async function errorsIn(dir: string, me: 0 | 1, names: Map<string, string>, steps: (v: Vault, done: (s: string) => void) => Promise<void>, extra: string) {
+  return errorEach({
     root: room.root,
-    base: await readImage(a.dir),
-    me: { state: path.join(room.root, 's0') },
-    other: { state: path.join(room.root, 's1') },
+    base: await readImage(dir),
+    me: { state: path.join(room.root, `s${me}`) },
+    other: { state: path.join(room.root, `s${1 - me}`) },
     passphrase: PASS,
     opts: O,
     calls: 400,
@@ -755,16 +755,23 @@ it('an I/O error at any write-side file-system call of A\'s rotation (before the
       const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: fsx, stateDir });
       try {
         await v.unlock(PASS);
-        await v.rotateKeys(PASS);
-        done('rotated');
-        await v.memory.writeFile('/memories/anew.md', 'anew', { mode: 'upsert', source: 'user' });
-        done('anew');
+        await steps(v, done);
+        await v.memory.writeFile(`/memories/${extra}.md`, extra, { mode: 'upsert', source: 'user' });
+        done(extra);
       } finally {
         await v.close().catch(() => undefined);
       }
     },
-    expect: (done) => new Map([...names, ...(done.has('anew') ? [['anew', 'anew'] as [string, string]] : [])]),
+    expect: (done) => new Map([...names, ...(done.has(extra) ? [[extra, extra] as [string, string]] : [])]),
   });
+}
+
+it('an I/O error at any write-side file-system call of A\'s rotation (before the call or after it) loses nothing: A and B, with B\'s offline writes, read every memory after', async () => {
+  const { a, names } = await beforeRotation();
+  const res = await errorsIn(a.dir, 0, names, async (v, done) => {
+    await v.rotateKeys(PASS);
+    done('rotated');
+  }, 'anew');
   console.log(`I/O errors in a rotation: ${res.tried} injected, each opened by both computers`);
   expect(res.problems).toEqual([]);
 }, 600_000);
@@ -775,28 +782,7 @@ it('an I/O error at any write-side file-system call of B\'s rejoin (its keys fil
   await b.v.close();
   await mirror(a, b);
   await carryHeader(a.dir, b.dir);
-  const res = await errorEach({
-    root: room.root,
-    base: await readImage(b.dir),
-    me: { state: path.join(room.root, 's1') },
-    other: { state: path.join(room.root, 's0') },
-    passphrase: PASS,
-    opts: O,
-    calls: 400,
-    stride: FULL ? 1 : 5,
-    op: async (fsx, stateDir, done) => {
-      const v = await Vault.open(path.join(room.root, 'run'), { ...O, fs: fsx, stateDir });
-      try {
-        await v.unlock(PASS);
-        done('unlock');
-        await v.memory.writeFile('/memories/bnew.md', 'bnew', { mode: 'upsert', source: 'user' });
-        done('bnew');
-      } finally {
-        await v.close().catch(() => undefined);
-      }
-    },
-    expect: (done) => new Map([...Object.entries(names), ...(done.has('bnew') ? [['bnew', 'bnew'] as [string, string]] : [])]),
-  });
+  const res = await errorsIn(b.dir, 1, new Map(Object.entries(names)), async (_v, done) => done('unlock'), 'bnew');
   console.log(`I/O errors in a rejoin: ${res.tried} injected, each opened by both computers`);
   expect(res.problems).toEqual([]);
 }, 600_000);
