@@ -109,7 +109,7 @@ test('replacing the stored API key asks for the passphrase and keeps the typed k
     expect(await getApiKey(app.session.unlocked())).toBe(OWNER_KEY);
     await page.keyboard.type(PASSPHRASE);
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('status')).toContainText('API key saved in the vault.');
+    await expect(page.getByRole('status').filter({ hasText: 'API key saved in the vault.' })).toBeVisible();
     await expect(keyField).toHaveValue('');
     expect(await getApiKey(app.session.unlocked())).toBe(NEW_KEY);
   } finally {

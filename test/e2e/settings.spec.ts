@@ -37,7 +37,7 @@ test('changing the passphrase: the old one no longer opens the vault, the new on
   await page.getByLabel('New passphrase', { exact: true }).fill(next);
   await page.getByLabel('Confirm new passphrase').fill(next);
   await page.getByRole('button', { name: 'Change passphrase' }).click();
-  await expect(page.getByRole('status')).toContainText(/old passphrase/);
+  await expect(page.getByRole('status').filter({ hasText: /old passphrase/ })).toBeVisible();
   await shot(page, '41-settings-passphrase-changed');
   await lock(page);
   await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
@@ -50,7 +50,7 @@ test('an encrypted backup goes to the chosen empty folder and holds no plaintext
   const { page } = app;
   await app.session.unlocked().memory.writeFile('/memories/backup-me.md', 'Backed-up memory text 5521', { mode: 'create', source: 'user' });
   await page.getByRole('button', { name: /Encrypted backup/ }).click();
-  await expect(page.getByRole('status')).toContainText('Encrypted backup saved');
+  await expect(page.getByRole('status').filter({ hasText: 'Encrypted backup saved' })).toBeVisible();
   const files = await fs.readdir(picked, { recursive: true });
   expect(files).toContain('vault.json');
   expect(files).not.toContain('.lock');
@@ -79,7 +79,7 @@ test('plaintext export asks first, warns, and writes each memory as a file', asy
   await expect(fs.access(picked)).rejects.toThrow();
   await page.getByLabel('Passphrase (to export)').fill(PASSPHRASE);
   await page.getByRole('alertdialog').getByRole('button', { name: 'Export unencrypted' }).click();
-  await expect(page.getByRole('status')).toContainText('Exported 1 memory as plain text');
+  await expect(page.getByRole('status').filter({ hasText: 'Exported 1 memory as plain text' })).toBeVisible();
   expect(await fs.readFile(path.join(picked, 'dir', 'export-me.md'), 'utf8')).toBe('Exported text');
 });
 
@@ -133,7 +133,7 @@ test('strengthening key derivation asks for the passphrase, raises the cost, and
   expect(app.session.unlocked().passphraseKdf()).toEqual(before);
   await field.fill(PASSPHRASE);
   await field.press('Enter');
-  await expect(page.getByRole('status')).toContainText(/Key derivation now uses \d+ passes and \d+ MiB/, { timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: /Key derivation now uses \d+ passes and \d+ MiB/ })).toBeVisible({ timeout: 60_000 });
   const after = app.session.unlocked().passphraseKdf();
   expect(after.opslimit * after.memlimit).toBeGreaterThan(before.opslimit * before.memlimit);
   await lock(page);
