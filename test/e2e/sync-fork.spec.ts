@@ -10,6 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Vault } from '../../electron/core/vault/vault';
 import { expectAccessible, readyApp, type FreshApp } from './helpers';
+import { cloneOver } from '../unit/sync/two-computers';
 
 let app: FreshApp;
 
@@ -37,17 +38,7 @@ test('a copy of this computer writing under its id is told in the window at once
   }
   await vault.memory.writeFile('/memories/here-again.md', 'again', { mode: 'create', source: 'user' });
   const me = (await vault.internal.device!(false))!;
-  const mine = path.join(app.session.dir, 'devices', me);
-  for (const rel of (await fs.readdir(path.join(cloneDir, 'devices', me), { recursive: true })) as string[]) {
-    const from = path.join(cloneDir, 'devices', me, rel);
-    if (!(await fs.stat(from)).isFile()) continue;
-    const here = await fs.readFile(path.join(mine, rel)).catch(() => undefined);
-    if (!here) await fs.cp(from, path.join(mine, rel));
-    else if (!here.equals(await fs.readFile(from))) {
-      await fs.writeFile(path.join(mine, `${rel}.sync-conflict-20261127-120000-ABCDEFG`), here);
-      await fs.cp(from, path.join(mine, rel));
-    }
-  }
+  await cloneOver(cloneDir, app.session.dir, me);
   const banner = page.getByRole('status').filter({ hasText: "Another copy of this computer's vault" });
   await expect(banner).toBeVisible({ timeout: 20_000 });
   await expectAccessible(page, 'notice: another copy of this computer');

@@ -9,6 +9,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { parseHeader, serializeHeader } from '../../../electron/core/vault/header';
 import { Vault } from '../../../electron/core/vault/vault';
 import { closeApps, handlerApp, PASS } from './handler-app';
+import { cloneOver } from '../sync/two-computers';
 
 afterEach(closeApps);
 
@@ -54,19 +55,7 @@ it('a fork found while following (another copy of this computer wrote under its 
   }
   await vault.memory.writeFile('/memories/here-again.md', 'again', { mode: 'create', source: 'user' });
   const me = (await vault.internal.device!(false))!;
-  const mine = path.join(app.session.dir, 'devices', me);
-  for (const rel of (await fs.readdir(path.join(cloneDir, 'devices', me), { recursive: true })) as string[]) {
-    const from = path.join(cloneDir, 'devices', me, rel);
-    if (!(await fs.stat(from)).isFile()) continue;
-    const here = await fs.readFile(path.join(mine, rel)).catch(() => undefined);
-    // Both wrote on in one file: the sync engine keeps this computer's as a conflict copy and puts the clone's in place
-    // (Syncthing does so when the other side's change wins).
-    if (!here) await fs.cp(from, path.join(mine, rel));
-    else if (!here.equals(await fs.readFile(from))) {
-      await fs.writeFile(path.join(mine, `${rel}.sync-conflict-20261127-120000-ABCDEFG`), here);
-      await fs.cp(from, path.join(mine, rel));
-    }
-  }
+  await cloneOver(cloneDir, app.session.dir, me);
   await vi.waitFor(() => expect(app.emitted.find((e) => e.event === 'vaultSynced' && (e.payload as { notices?: string[] }).notices)).toBeDefined(), { timeout: 10_000 });
   const told = app.emitted.find((e) => e.event === 'vaultSynced' && (e.payload as { notices?: string[] }).notices)!.payload as { notices: string[]; noticeKeys: { key: string }[] };
   expect(told.noticeKeys.map((k) => k.key)).toContain('errors:notice.ownReplaced');

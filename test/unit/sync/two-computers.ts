@@ -51,3 +51,22 @@ export async function twoComputers(root: string, v1 = false, before?: (va: Vault
   };
   return { va, vb, sync };
 }
+
+/**
+ * A copy of this computer (`cloneDir`, written under the same device id `me`) meets this computer's folder `dir` as a
+ * sync engine leaves it when both wrote on in one file: this computer's kept as a `.sync-conflict-…` copy and the
+ * clone's put in place (Syncthing does so when the other side's change wins); the clone's other files carried over.
+ */
+export async function cloneOver(cloneDir: string, dir: string, me: string): Promise<void> {
+  const mine = path.join(dir, 'devices', me);
+  for (const rel of (await fs.readdir(path.join(cloneDir, 'devices', me), { recursive: true })) as string[]) {
+    const from = path.join(cloneDir, 'devices', me, rel);
+    if (!(await fs.stat(from)).isFile()) continue;
+    const here = await fs.readFile(path.join(mine, rel)).catch(() => undefined);
+    if (!here) await fs.cp(from, path.join(mine, rel));
+    else if (!here.equals(await fs.readFile(from))) {
+      await fs.writeFile(path.join(mine, `${rel}.sync-conflict-20261127-120000-ABCDEFG`), here);
+      await fs.cp(from, path.join(mine, rel));
+    }
+  }
+}

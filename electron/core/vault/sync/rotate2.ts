@@ -211,8 +211,15 @@ const resealTried = new WeakSet<object>();
 
 /** True when this device's own keys files of this epoch hold every older key it reads with. */
 export async function ownKeysHold(st: Store2, me: string): Promise<boolean> {
+  // Known once per session and set of older keys: every catch-up of a per-call vault (CLI, MCP) asks, and the answer
+  // only changes when a key is learnt (or this computer writes its keys file, which it then notes here).
+  if (keysHeld.get(st) === st.older.length) return true;
   const have = await readOldEpochs(st.fs, st.o.dir, st.o.vaultId, st.o.epoch, st.o.keys.manifest, me).catch(() => [] as OldEpoch[]);
   const ok = st.older.every((e) => have.some((h) => h.epoch === e.epoch));
   wipeOld(have);
+  if (ok) keysHeld.set(st, st.older.length);
   return ok;
 }
+
+/** Per store, how many older keys its own keys files were last found to hold (ownKeysHold). */
+const keysHeld = new WeakMap<object, number>();
