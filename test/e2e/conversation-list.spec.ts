@@ -26,7 +26,7 @@ async function seed(title: string, updated: number, texts: string[] = []): Promi
   const store = new Conversations(app.session.unlocked());
   const c = await store.create();
   const transcript: TranscriptEntry[] = texts.map((text, i) => (i % 2 ? { role: 'assistant', text, at: updated, tools: [] } : { role: 'user', text, at: updated }));
-  await store.save({ ...c, title, updated, transcript });
+  await store.update(c.id, (x) => ({ ...x, title, updated, transcript }));
   return c.id;
 }
 

@@ -86,7 +86,7 @@ export interface LaunchOptions {
    * screens cost seconds per test and have their own specs.
    */
   createdWith?: string;
-  /** Main opens and makes the vault in format 2 (several computers), as MNEMO_FORMAT=2 would. */
+  /** Main opens and makes the vault in format 2 (several computers) or, false, in format 1; absent, the default. */
   format2?: boolean;
 }
 

@@ -31,6 +31,6 @@ export async function seedConversation(vault: VaultApi, title: string, replies: 
         turnStarts: Array.from({ length: replies }, (_, i) => 2 * i),
       }
     : {};
-  await conversations.save({ ...c, title, transcript, ...history });
+  await conversations.update(c.id, (x) => ({ ...x, title, transcript, ...history }));
   return c.id;
 }

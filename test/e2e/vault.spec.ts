@@ -121,8 +121,9 @@ test('an idle or OS lock from main returns to the unlock screen with the reason 
   }
 });
 
-test('a vault restored from an older copy stays flagged at every unlock until the passphrase holder keeps it', async () => {
-  const app = await freshApp();
+test('format 1: a vault restored from an older copy stays flagged at every unlock until the passphrase holder keeps it', async () => {
+  // Format 1's alarm (its one writer's generation mark); format 2's answer is the next test.
+  const app = await freshApp({ format2: false });
   try {
     const { page, session } = app;
     await createVault(page);
@@ -161,6 +162,42 @@ test('a vault restored from an older copy stays flagged at every unlock until th
     await lock(page);
     await unlock(page);
     await expect(page.getByText(/older than the newest copy/)).toHaveCount(0);
+  } finally {
+    await app.cleanup();
+  }
+});
+
+test('format 2: a vault folder restored from an older copy is said at the unlock that finds it, and this computer goes on from that copy', async () => {
+  // Format 2 reads a computer's files older than its own mark as a restore, not as an alarm to clear: the folder may
+  // be one a sync app or a backup put back, and the other computers (if any) hold what this one wrote after the copy.
+  const app = await freshApp({ format2: true });
+  try {
+    const { page, session } = app;
+    await createVault(page);
+    await session.unlocked().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
+    await session.close();
+    const vaultDir = path.join(app.userDataDir, 'vault');
+    const copy = path.join(app.userDataDir, 'older-copy');
+    await fs.cp(vaultDir, copy, { recursive: true });
+    await page.reload();
+    await unlock(page);
+    await session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
+    await session.close();
+    await fs.rm(vaultDir, { recursive: true });
+    await fs.cp(copy, vaultDir, { recursive: true });
+
+    await page.reload();
+    await unlock(page);
+    const said = page.getByRole('status').filter({ hasText: /own files in the vault are older than what it wrote before/ });
+    await expect(said).toBeVisible();
+    expect(session.unlocked().isRolledBack()).toBe(false);
+    expect(await session.unlocked().memory.readFile('/memories/old.md')).toBe('old');
+    // Writes go on, under this computer's new id, and are kept across a lock.
+    await session.unlocked().memory.writeFile('/memories/after.md', 'after', { mode: 'create', source: 'user' });
+    await said.getByRole('button', { name: 'Dismiss' }).click();
+    await lock(page);
+    await unlock(page);
+    expect(await session.unlocked().memory.readFile('/memories/after.md')).toBe('after');
   } finally {
     await app.cleanup();
   }

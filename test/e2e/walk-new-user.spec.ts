@@ -403,7 +403,7 @@ test('after a few weeks: the list is grouped by day, pins and archives; search a
   ] as const) {
     const c = await store.create();
     const transcript: TranscriptEntry[] = [{ role: 'user', text: words, at: dayStart(days) }];
-    await store.save({ ...c, title, updated: dayStart(days), transcript });
+    await store.update(c.id, (x) => ({ ...x, title, updated: dayStart(days), transcript }));
   }
   // The list is read again on unlock, as after a restart.
   await lockButton(page).click();

@@ -382,7 +382,7 @@ test('the conversation list with a few conversations: pin and archive', async ()
     ['Tax return questions', 12],
   ] as const) {
     const c = await store.create();
-    await store.save({ ...c, title, updated: Date.now() - ago * day, transcript: [{ role: 'user', text: title, at: Date.now() - ago * day }] });
+    await store.update(c.id, (x) => ({ ...x, title, updated: Date.now() - ago * day, transcript: [{ role: 'user', text: title, at: Date.now() - ago * day }] }));
   }
   // The list is read again on unlock, as after a restart.
   await lockButton(page).click();

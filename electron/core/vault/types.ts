@@ -267,10 +267,11 @@ export interface InternalStore {
 }
 
 /**
- * Format 2 (the multi-device vault of docs/sync-design.md), behind a flag until
- * it is complete: `format2` in the options, else `MNEMO_FORMAT=2` in the
- * environment. Off, a format-2 vault is refused as today ("Update Mnemo").
- * On, a format-1 vault opens as it is and is upgraded by its first change.
+ * Format 2 (the multi-device vault of docs/sync-design.md) is the default:
+ * `format2` in the options, else on unless `MNEMO_FORMAT=1` is in the
+ * environment (tests of format 1 itself). Off, a format-2 vault is refused
+ * ("Update Mnemo"), as a format-1 build refuses it. On, a format-1 vault opens
+ * as it is and is upgraded by its first change.
  */
 export interface FormatOptions {
   format2?: boolean;

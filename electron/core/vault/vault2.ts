@@ -37,9 +37,9 @@ import { keyed, m } from '../i18n/message';
 /** Set in the internal store once vault.json carries a MAC, so a header stripped of it is refused on any device. */
 export const HEADER_MAC_MARK = 'vault/header-mac';
 
-/** True when the format-2 flag is on (the option, else MNEMO_FORMAT=2). */
+/** True when vaults are opened and made in format 2: the option, else unless MNEMO_FORMAT=1 (tests of format 1 itself). */
 export function format2On(o: FormatOptions): boolean {
-  return o.format2 ?? process.env.MNEMO_FORMAT === '2';
+  return o.format2 ?? process.env.MNEMO_FORMAT !== '1';
 }
 
 /**

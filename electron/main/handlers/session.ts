@@ -54,7 +54,7 @@ export interface HandlerContext {
   confirmChange?(question: ConsentQuestion): Promise<boolean>;
   /** Overrides of the memory tool's size limits, which the window's writes obey too (tests make them small). */
   memoryLimits?: Partial<MemoryLimits>;
-  /** Opens and makes vaults in format 2 (several computers; docs/sync-design.md): else as MNEMO_FORMAT says. */
+  /** Opens and makes vaults in format 2 (several computers; docs/sync-design.md) or not; absent, the default (format 2 unless MNEMO_FORMAT=1). */
   format2?: boolean;
   /** How a format-2 vault follows its folder while unlocked (core sync/follow.ts); tests make it quick. */
   follow?: FollowTimes;
