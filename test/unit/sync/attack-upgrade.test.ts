@@ -1,0 +1,135 @@
+/**
+ * Attacks on the upgrade of a format-1 vault by its first change, now that
+ * format 2 is the default (every existing user meets it on the first write
+ * after updating): two processes of this computer (the CLI per call, an MCP
+ * server, the app) that both opened the v1 vault before either wrote.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
+import type { OpenOptions } from '../../../electron/core/vault/types';
+import { FLOOR, PASS } from './two-computers';
+
+let root: string;
+let dir: string;
+let state: string;
+let recoveryKey: string;
+const opened: Vault[] = [];
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attack-upgrade-'));
+  dir = path.join(root, 'vault');
+  state = path.join(root, 'state');
+  const made = await Vault.create(dir, PASS, { kdf: FLOOR, stateDir: state, format2: false });
+  recoveryKey = made.recoveryKey;
+  await made.vault.memory.writeFile('/memories/old.md', 'from format 1', { mode: 'create', source: 'user' });
+  await made.vault.memory.writeFile('/memories/old.md', 'from format 1, twice', { mode: 'update', source: 'user' });
+  await made.vault.internal.putJSON('settings', { theme: 'dark' });
+  await made.vault.close();
+});
+afterEach(async () => {
+  for (const v of opened.splice(0)) await v.close().catch(() => undefined);
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const V2 = (o: OpenOptions = {}): OpenOptions => ({ stateDir: state, format2: true, ackDelayMs: 0, ...o });
+const upsert = { mode: 'upsert', source: 'cli' } as const;
+
+async function open(o: OpenOptions): Promise<Vault> {
+  const v = await Vault.open(dir, o);
+  opened.push(v);
+  await v.unlockWithRecoveryKey(recoveryKey);
+  return v;
+}
+
+/** Everything a fresh process of the new build reads, after checking it verifies. */
+async function reopened(): Promise<Record<string, string>> {
+  const v = await open(V2());
+  expect(await v.verify()).toMatchObject({ ok: true });
+  const out: Record<string, string> = {};
+  for (const e of v.memory.list('/memories', Infinity)) if (e.kind === 'file') out[e.path] = await v.memory.readFile(e.path);
+  out.settings = JSON.stringify(await v.internal.getJSON('settings'));
+  out.history = v.history('/memories/old.md').map((h) => h.version).join(',');
+  await v.close();
+  return out;
+}
+
+it('two per-call processes of this computer opened the v1 vault before either wrote: both first writes (and the ones after) are kept', async () => {
+  const a = await open(V2({ lockPerCall: true }));
+  const b = await open(V2({ lockPerCall: true }));
+  await a.memory.writeFile('/memories/a1.md', 'a one', upsert);
+  await b.memory.writeFile('/memories/b1.md', 'b one', upsert);
+  await a.memory.writeFile('/memories/a2.md', 'a two', upsert);
+  await b.internal.putJSON('settings', { theme: 'light' });
+  await b.memory.writeFile('/memories/old.md', 'b over old', { mode: 'update', source: 'cli' });
+  await a.memory.writeFile('/memories/a3.md', 'a three', upsert);
+  await a.close();
+  await b.close();
+  expect(await reopened()).toEqual({
+    '/memories/old.md': 'b over old',
+    '/memories/a1.md': 'a one',
+    '/memories/a2.md': 'a two',
+    '/memories/a3.md': 'a three',
+    '/memories/b1.md': 'b one',
+    settings: JSON.stringify({ theme: 'light' }),
+    history: '1,2',
+  });
+});
+
+it('the app (held while unlocked) and a per-call CLI on the v1 vault: the CLI waits, then its write after the upgrade is kept', async () => {
+  const cli = await open(V2({ lockPerCall: true, lockWaitMs: 200 }));
+  const app = await open(V2({ releaseWhenLocked: true }));
+  await app.memory.writeFile('/memories/app.md', 'from the app', upsert);
+  await expect(cli.memory.writeFile('/memories/cli.md', 'from the cli', upsert)).rejects.toThrow();
+  app.lock();
+  await app.close();
+  await cli.memory.writeFile('/memories/cli.md', 'from the cli', upsert);
+  await cli.close();
+  const r = await reopened();
+  expect(r['/memories/app.md']).toBe('from the app');
+  expect(r['/memories/cli.md']).toBe('from the cli');
+});
+
+it('an old build (format 1) running unlocked keeps a new-build per-call process out, and after it the new build upgrades with its writes kept', async () => {
+  const cli = await open(V2({ lockPerCall: true, lockWaitMs: 200 }));
+  const old = await open({ stateDir: state, format2: false, releaseWhenLocked: true });
+  await expect(cli.memory.writeFile('/memories/cli.md', 'too early', upsert)).rejects.toThrow();
+  await old.memory.writeFile('/memories/old-build.md', 'by the old build', upsert);
+  await old.close();
+  await cli.memory.writeFile('/memories/cli.md', 'from the cli', upsert);
+  await cli.close();
+  const r = await reopened();
+  expect(r['/memories/old-build.md']).toBe('by the old build');
+  expect(r['/memories/cli.md']).toBe('from the cli');
+  expect(r['/memories/old.md']).toBe('from format 1, twice');
+});
+
+/** Every file under the vault folder with its bytes (the lock file's contents apart: a holder's record). */
+async function snapshot(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const rel of (await fs.readdir(dir, { recursive: true })) as string[]) {
+    const p = path.join(dir, rel);
+    const st = await fs.stat(p);
+    if (st.isFile()) out.set(rel, `${st.mtimeMs} ${(await fs.readFile(p)).toString('base64')}`);
+  }
+  return out;
+}
+
+it('an old build (format 1) per-call process still open when the new build upgrades: its next read and write are refused with "Update Mnemo" and write nothing', async () => {
+  const old = await open({ stateDir: state, format2: false, lockPerCall: true });
+  expect(await old.memory.readFile('/memories/old.md')).toBe('from format 1, twice');
+  const app = await open(V2({ releaseWhenLocked: true }));
+  await app.memory.writeFile('/memories/app.md', 'from the app', upsert);
+  await app.close();
+  const before = await snapshot();
+  await expect(old.memory.writeFile('/memories/old-build.md', 'by the old build', upsert)).rejects.toThrow(/Update Mnemo/);
+  await expect(old.hold(async () => old.memory.readFile('/memories/old.md'))).rejects.toThrow(/Update Mnemo|locked/i);
+  await old.close();
+  const after = await snapshot();
+  for (const [k, v] of before) if (!k.endsWith('.lock') && !k.includes('lock')) expect(after.get(k), k).toBe(v);
+  expect([...after.keys()].filter((k) => !before.has(k))).toEqual([]);
+  const r = await reopened();
+  expect(r['/memories/app.md']).toBe('from the app');
+  expect(r['/memories/old-build.md']).toBeUndefined();
+});
