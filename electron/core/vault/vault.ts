@@ -452,6 +452,8 @@ export class Vault extends VaultContents implements VaultApi {
   }
 
   private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {
+    // Format 2: a change like any (a v1 vault upgraded first, with the mark that refuses a stripped MAC).
+    if (this.session2) await this.session2.nextVid();
     await this.hf.write(await withPassphrase(this.header, next, kdf, vmk), vmk);
   }
 

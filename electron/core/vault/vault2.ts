@@ -138,14 +138,15 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
   }
 }
 
-/** The first change of a v1 vault under format 2 (§8): vault.json at version 2, with a MAC (and the mark) if it had none. */
+/** The first change of a v1 vault under format 2 (§8): vault.json at version 2, with a MAC, and the mark if the vault has none. */
 export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<void> {
   // On the newest header: rewriting one this session read before a passphrase change made elsewhere would cross it,
   // and might undo it (the same counter, the old passphrase). Another computer may also have upgraded it already.
   await hf.follow(s.vmk, { keysChanged, wentBack });
-  const hadMac = hf.header.mac !== undefined;
   if (hf.header.version < VERSION_2) await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk, true);
-  if (hadMac) return;
+  // The mark unless the vault has it: a header from before MACs may have got its MAC from a passphrase change made here
+  // first (still format 1), and without the mark a MAC stripped later would pass on a computer that never saw it.
+  if (s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size) return;
   const { bytes, ref } = sealBlob2(s.store.o.vaultId, s.keys, 'internal', new Uint8Array([1]));
   await s.store.append(kputOp(s.view, HEADER_MAC_MARK, ref), bytes);
   await s.refresh();
