@@ -22,6 +22,7 @@ import { prng, randomSeed } from '../../deep';
 const V2: OpenOptions = { format2: true, ackDelayMs: 0 };
 const V1: OpenOptions = { format2: false };
 const NEW_PASS = 'the passphrase set after updating';
+const OLD_BUILD_PASS = 'set by the old build after the crash';
 const T = FULL ? 3_600_000 : 180_000;
 let dirs: Dirs;
 let base: { image: Image; recoveryKey: string };
@@ -84,14 +85,24 @@ async function oldBuild(image: Image, keys: Keys, baseHeader: boolean, state?: s
       const report = await v.verify();
       if (!report.ok) throw new Error(`old build: verify: ${report.problems.join('; ')}`);
       got = await dump(v);
-      if (write) await v.memory.writeFile('/memories/by-old.md', 'the old build wrote this', { mode: 'create', source: 'user' });
+      if (write) {
+        await v.memory.writeFile('/memories/by-old.md', 'the old build wrote this', { mode: 'create', source: 'user' });
+        // And changes the passphrase (vault.json at the next counter, still format 1, over a half-made upgrade).
+        await v.setPassphrase(OLD_BUILD_PASS).catch(async () => {
+          for (const p of keys.passphrases) if (await v.changePassphrase(p, OLD_BUILD_PASS).then(() => true, () => false)) return;
+          throw new Error('the old build could not change the passphrase');
+        });
+      }
     } finally {
       await v.close();
     }
-    if (write) {
-      const w = await Vault.open(dirs.check, { ...V2, fs: new SimFs(dirs.check, sim.image('lost')), stateDir: st });
+    // The new build after it: on this computer, then on another one (a state folder of its own) that never saw it.
+    const after = sim.image('lost');
+    const other = await fs.mkdtemp(path.join(path.dirname(dirs.state), 'other-'));
+    for (const stateDir of write ? [st, other] : []) {
+      const w = await Vault.open(dirs.check, { ...V2, fs: new SimFs(dirs.check, after), stateDir });
       try {
-        await unlockAny(w, keys, baseHeader);
+        await unlockAny(w, { ...keys, passphrases: [OLD_BUILD_PASS] }, false);
         const report = await w.verify();
         if (!report.ok) throw new Error(`new build after the old one: verify: ${report.problems.join('; ')}`);
         if ((await w.memory.readFile('/memories/by-old.md')) !== 'the old build wrote this') throw new Error('new build lost the old build’s write');
@@ -102,6 +113,7 @@ async function oldBuild(image: Image, keys: Keys, baseHeader: boolean, state?: s
         await w.close();
       }
     }
+    await fs.rm(other, { recursive: true, force: true });
     return { state: got };
   } finally {
     await fs.rm(st, { recursive: true, force: true });
