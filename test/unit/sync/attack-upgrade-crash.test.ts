@@ -76,7 +76,7 @@ async function oldBuild(image: Image, keys: Keys, baseHeader: boolean, state?: s
       v = await Vault.open(dirs.check, { ...V1, fs: sim, stateDir: st });
     } catch (e) {
       if (!(e instanceof VaultError) || e.code !== 'BAD_HEADER' || !/Update Mnemo/.test(e.message)) throw e;
-      if (!same(sim.image('kept'), image)) throw new Error('the old build refused the vault but wrote to it');
+      if (!same(sim.image('kept'), image)) throw new Error('the old build refused the vault but wrote to it', { cause: e });
       return { state: 'refused', refused: true };
     }
     let got: string;

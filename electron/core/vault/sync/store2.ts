@@ -20,6 +20,7 @@ import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } fro
 import { Clock, type Hlc } from './hlc';
 import { formatVid, type Vid } from './ids';
 import { GiveWay } from './give-way';
+import { withoutStaleL } from './stale-l';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
 import { deviceDir, listDevices, parseFileName, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
@@ -136,7 +137,8 @@ export class Store2 {
 
   /** Joins a checkpoint's state and learns where its device's blobs lie. */
   private adopt(dev: string, c: Checkpoint): void {
-    joinInto(this.state, c.state);
+    // Its copy of the v1 part as the v1 files hold it now (a format-1 build may have written on: stale-l.ts).
+    joinInto(this.state, this.v1State ? withoutStaleL(c.state, this.v1State) : c.state);
     // A checkpoint holds all its device had applied.
     noteSeen(this.state, dev, c.state.frontier);
     for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l, ...(c.ep ? { ep: c.ep } : {}) });

@@ -1,0 +1,130 @@
+/**
+ * A synced format-1 vault, two computers: A updated Mnemo (its first change
+ * upgrades the vault), B still runs the old build and keeps writing the
+ * format-1 layout (segments/, manifest.*, blobs/) until A's vault.json
+ * arrives. What B wrote meanwhile must not be lost (docs/sync-design.md §8:
+ * L is frozen for format-2 writers, not for readers), and once the upgrade
+ * arrives B's old build refuses clearly; updated, B reads everything.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Vault } from '../../../electron/core/vault/vault';
+import { carry, FLOOR, PASS } from './two-computers';
+
+let root: string;
+let a: string;
+let b: string;
+let recoveryKey: string;
+const opened: Vault[] = [];
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'mnemo-attack-upgrade-sync-'));
+  a = path.join(root, 'va');
+  b = path.join(root, 'vb');
+  const made = await Vault.create(a, PASS, { kdf: FLOOR, stateDir: path.join(root, 'sa'), format2: false, journalLimit: 4 });
+  recoveryKey = made.recoveryKey;
+  const v = made.vault;
+  await v.memory.writeFile('/memories/a.md', 'alpha', { mode: 'create', source: 'user' });
+  await v.memory.writeFile('/memories/b.md', 'beta', { mode: 'create', source: 'user' });
+  await v.internal.putJSON('settings', { theme: 'dark' });
+  await v.close();
+  await fs.cp(a, b, { recursive: true });
+  // B opened it once with the old build (its own high-water mark).
+  await (await open(b, 'sb', false)).close();
+});
+afterEach(async () => {
+  for (const v of opened.splice(0)) await v.close().catch(() => undefined);
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function open(dir: string, state: string, format2: boolean): Promise<Vault> {
+  const v = await Vault.open(dir, { stateDir: path.join(root, state), format2, ackDelayMs: 0, journalLimit: 4 });
+  opened.push(v);
+  await v.unlockWithRecoveryKey(recoveryKey);
+  return v;
+}
+
+/** The format-1 files of `from` (all but vault.json and devices/) made the same in `to`, as a sync engine would. */
+async function mirrorV1(from: string, to: string): Promise<void> {
+  const list = async (d: string) => ((await fs.readdir(d, { recursive: true })) as string[]).filter((r) => r !== 'vault.json' && !r.startsWith('devices') && !r.includes('lock'));
+  const src = await list(from);
+  for (const rel of src) {
+    const p = path.join(from, rel);
+    if (!(await fs.stat(p)).isFile()) continue;
+    await fs.mkdir(path.dirname(path.join(to, rel)), { recursive: true });
+    await fs.copyFile(p, path.join(to, rel));
+  }
+  for (const rel of await list(to)) {
+    const p = path.join(to, rel);
+    if ((await fs.stat(p)).isFile() && !src.includes(rel)) await fs.rm(p);
+  }
+}
+
+const text = (v: Vault, p: string) => v.memory.readFile(p).catch(() => undefined);
+
+it('B (old build) writes, edits and deletes after A upgraded, before the upgrade reached it: A reads B’s changes and keeps its own', async () => {
+  const va = await open(a, 'sa', true);
+  await va.memory.writeFile('/memories/from-a.md', 'A after updating', { mode: 'create', source: 'user' });
+  const vb = await open(b, 'sb', false);
+  await vb.memory.writeFile('/memories/from-b.md', 'B on the old build', { mode: 'create', source: 'user' });
+  await vb.memory.writeFile('/memories/b.md', 'beta edited on B', { mode: 'update', source: 'user' });
+  await vb.internal.putJSON('settings', { theme: 'light' });
+  await vb.close();
+  await va.close();
+  await mirrorV1(b, a);
+  const v = await open(a, 'sa', true);
+  expect(await text(v, '/memories/from-a.md')).toBe('A after updating');
+  expect(await text(v, '/memories/from-b.md')).toBe('B on the old build');
+  expect(await text(v, '/memories/b.md')).toBe('beta edited on B');
+  expect(await v.internal.getJSON('settings')).toEqual({ theme: 'light' });
+  expect(await v.verify()).toMatchObject({ ok: true });
+  await v.close();
+  // The upgrade reaches B: its old build refuses clearly; updated, it reads everything.
+  await carry(a, b);
+  await expect(Vault.open(b, { stateDir: path.join(root, 'sb'), format2: false })).rejects.toThrow(/Update Mnemo/);
+  const nb = await open(b, 'sb', true);
+  expect(await text(nb, '/memories/from-a.md')).toBe('A after updating');
+  expect(await text(nb, '/memories/from-b.md')).toBe('B on the old build');
+  expect(await nb.verify()).toMatchObject({ ok: true });
+});
+
+it('the same file edited on A after the upgrade and on B by the old build: neither text is lost', async () => {
+  const va = await open(a, 'sa', true);
+  await va.memory.writeFile('/memories/a.md', 'alpha edited on A', { mode: 'update', source: 'user' });
+  const vb = await open(b, 'sb', false);
+  await vb.memory.writeFile('/memories/a.md', 'alpha edited on B', { mode: 'update', source: 'user' });
+  await vb.close();
+  await va.close();
+  await mirrorV1(b, a);
+  const v = await open(a, 'sa', true);
+  const shown = await text(v, '/memories/a.md');
+  const kept = [shown, ...(await Promise.all(v.history('/memories/a.md').map((h) => v.readVersion('/memories/a.md', h.version))))];
+  for (const c of v.conflicts()) kept.push(JSON.stringify(c));
+  expect(kept.join('\n')).toContain('alpha edited on A');
+  expect(kept.join('\n')).toContain('alpha edited on B');
+  expect(await v.verify()).toMatchObject({ ok: true });
+});
+
+it('B (old build) deletes a value, empties the trash and renames after A upgraded and checkpointed: nothing comes back damaged on A', async () => {
+  const pre = await open(a, 'sa', false);
+  await pre.internal.putJSON('conversations/c1', { title: 'a chat' });
+  await pre.memory.remove('/memories/b.md', 'user');
+  await pre.close();
+  await mirrorV1(a, b);
+  const va = await open(a, 'sa', true);
+  await va.memory.writeFile('/memories/from-a.md', 'A after updating', { mode: 'create', source: 'user' });
+  await va.close();
+  const vb = await open(b, 'sb', false);
+  await vb.internal.delete('conversations/c1');
+  await vb.emptyTrash();
+  await vb.memory.rename('/memories/a.md', '/memories/renamed.md', 'user');
+  await vb.close();
+  await mirrorV1(b, a);
+  const v = await open(a, 'sa', true);
+  expect(await v.internal.getJSON('conversations/c1')).toBeUndefined();
+  expect(v.trash().map((t) => t.path)).toEqual([]);
+  expect(await text(v, '/memories/renamed.md')).toBe('alpha');
+  expect(await text(v, '/memories/from-a.md')).toBe('A after updating');
+  expect(await v.verify()).toMatchObject({ ok: true });
+});
