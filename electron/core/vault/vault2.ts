@@ -123,8 +123,9 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
       store.problems.push(...v1.problems);
     }
     await store.load(lState);
-    // A MAC-less header on a vault that once had one: the MAC was stripped.
-    if (o.header.mac === undefined && store.state.kv.get(HEADER_MAC_MARK)?.vals.size) throw headerModified();
+    // A MAC-less header on a vault that once had one: the MAC was stripped. Or one that says format 2, which is always
+    // written with a MAC (the upgrade gives one): a v1 header edited, which would otherwise skip the upgrade and its MAC.
+    if (o.header.mac === undefined && (o.header.version >= VERSION_2 || store.state.kv.get(HEADER_MAC_MARK)?.vals.size)) throw headerModified();
     const s = new SyncSession(vmk, keys, contentKey, store, o.host);
     await s.refresh();
     return s;

@@ -96,3 +96,25 @@ it('a new recovery key as the first change of the fixture: everything reads with
   await w.close();
   await expect(Vault.open(dir, { stateDir: state, format2: false })).rejects.toThrow(/Update Mnemo/);
 });
+
+// Every format-2 vault.json is written with a MAC (the upgrade gives one to a header from before MACs). A MAC-less
+// header that says version 2 is a v1 header edited: taken as upgraded, the first write skipped the upgrade and with it
+// the MAC and the mark, so the vault stayed without header authentication for good.
+it('a MAC-less v1 vault.json edited to say version 2: refused as modified, or given its MAC and mark by the first write', async () => {
+  const h = parseHeader(await fs.readFile(path.join(dir, 'vault.json')), 2);
+  await fs.writeFile(path.join(dir, 'vault.json'), serializeHeader({ ...h, version: 2 }));
+  let v: Vault;
+  try {
+    v = await open(FIXTURE.passphrase);
+  } catch (e) {
+    expect(String(e)).toMatch(/modified/i);
+    return;
+  }
+  await v.memory.writeFile('/memories/after.md', 'after the update', { mode: 'create', source: 'user' });
+  await v.close();
+  expect((await header()).mac).toBeDefined();
+  await stripMac();
+  const w = await Vault.open(dir, { stateDir: path.join(root, 'other-computer'), format2: true });
+  opened.push(w);
+  await expect(w.unlock(FIXTURE.passphrase)).rejects.toThrow(/modified/i);
+});
