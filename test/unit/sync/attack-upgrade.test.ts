@@ -133,3 +133,69 @@ it('an old build (format 1) per-call process still open when the new build upgra
   expect(r['/memories/app.md']).toBe('from the app');
   expect(r['/memories/old-build.md']).toBeUndefined();
 });
+
+const JUNK_ID = 'ab'.repeat(16);
+/** Junk planted in the v1 folder before the update (a hostile sync peer, a stray tool): what each leaves on disk. */
+const PLANTS: Record<string, (epoch: string) => Promise<void>> = {
+  'a devices folder of junk names': async () => {
+    await fs.mkdir(path.join(dir, 'devices', 'not-a-device'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'devices', 'not-a-device', 'x'), 'junk');
+    await fs.writeFile(path.join(dir, 'devices', 'README'), 'junk');
+  },
+  'a device folder with junk segments and checkpoints': async (epoch) => {
+    const at = path.join(dir, 'devices', JUNK_ID, epoch.slice(0, 8));
+    await fs.mkdir(at, { recursive: true });
+    await fs.writeFile(path.join(at, `j-${'0'.repeat(11)}1-deadbeef`), Buffer.alloc(300, 7));
+    await fs.writeFile(path.join(at, `c-${'0'.repeat(11)}5-deadbeef`), Buffer.alloc(300, 9));
+    await fs.writeFile(path.join(at, `p-${'0'.repeat(16)}`), Buffer.alloc(40, 1));
+  },
+  'a device id that is a file': async () => {
+    await fs.mkdir(path.join(dir, 'devices'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'devices', JUNK_ID), 'junk');
+  },
+  'an epoch folder that is a file': async (epoch) => {
+    await fs.mkdir(path.join(dir, 'devices', JUNK_ID), { recursive: true });
+    await fs.writeFile(path.join(dir, 'devices', JUNK_ID, epoch.slice(0, 8)), 'junk');
+  },
+};
+
+for (const [name, plant] of Object.entries(PLANTS)) {
+  it(`junk planted under devices/ before the upgrade (${name}): the v1 vault still unlocks, reads, upgrades on its first write and reads after`, async () => {
+    const { manifest } = JSON.parse(await fs.readFile(path.join(dir, 'vault.json'), 'utf8')) as { manifest: string };
+    await plant(manifest);
+    const v = await open(V2());
+    expect(await v.memory.readFile('/memories/old.md')).toBe('from format 1, twice');
+    await v.memory.writeFile('/memories/new.md', 'first write after the update', { mode: 'create', source: 'user' });
+    await v.close();
+    const w = await open(V2());
+    const report = await w.verify();
+    // verify may name the junk (not this computer's: damage or "still arriving"), never the v1 part or this computer's.
+    for (const p of report.problems) expect(p, p).not.toMatch(/manifest|segments|blobs|memories/);
+    const r = { '/memories/new.md': await w.memory.readFile('/memories/new.md'), '/memories/old.md': await w.memory.readFile('/memories/old.md') };
+    console.log(`junk (${name}): verify ${JSON.stringify(report)}`);
+    expect(r['/memories/new.md']).toBe('first write after the update');
+    expect(r['/memories/old.md']).toBe('from format 1, twice');
+  });
+}
+
+it('a file named devices planted in the v1 folder: the first write fails with nothing of the v1 part changed and no v1 build shut out; with the file gone it upgrades', async () => {
+  await fs.writeFile(path.join(dir, 'devices'), 'junk');
+  const v = await open(V2());
+  const before = await snapshot();
+  await expect(v.memory.writeFile('/memories/new.md', 'first write', { mode: 'create', source: 'user' })).rejects.toThrow(/Could not save/);
+  expect(await v.memory.readFile('/memories/old.md')).toBe('from format 1, twice');
+  await v.close();
+  const after = await snapshot();
+  for (const [k, val] of before) if (!k.includes('lock')) expect(after.get(k), k).toBe(val);
+  // Still format 1: the old build opens it and writes.
+  const old = await open({ stateDir: state, format2: false });
+  await old.memory.writeFile('/memories/old-build.md', 'still writable by the old build', upsert);
+  await old.close();
+  await fs.rm(path.join(dir, 'devices'));
+  const w = await open(V2());
+  await w.memory.writeFile('/memories/new.md', 'first write', { mode: 'create', source: 'user' });
+  await w.close();
+  const r = await reopened();
+  expect(r['/memories/new.md']).toBe('first write');
+  expect(r['/memories/old-build.md']).toBe('still writable by the old build');
+});
