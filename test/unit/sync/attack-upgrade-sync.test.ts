@@ -128,3 +128,33 @@ it('B (old build) deletes a value, empties the trash and renames after A upgrade
   expect(await text(v, '/memories/from-a.md')).toBe('A after updating');
   expect(await v.verify()).toMatchObject({ ok: true });
 });
+
+it('both computers upgrade the synced v1 vault offline at once (A by a passphrase change, B by a settings save and a write), then carried both ways: both read everything under the new passphrase', async () => {
+  const NEW = 'a new passphrase chosen on A';
+  const va = await open(a, 'sa', true);
+  const vb = await open(b, 'sb', true);
+  await va.changePassphrase(PASS, NEW);
+  await va.memory.writeFile('/memories/from-a.md', 'A', { mode: 'create', source: 'user' });
+  await vb.internal.putJSON('settings', { theme: 'light' });
+  await vb.memory.writeFile('/memories/from-b.md', 'B', { mode: 'create', source: 'user' });
+  await va.close();
+  await vb.close();
+  // vault.json: the engine keeps one as vault.json and the other as a conflict copy (both version 2).
+  const hb = await fs.readFile(path.join(b, 'vault.json'));
+  await carry(a, b);
+  await carry(b, a);
+  await fs.writeFile(path.join(a, 'vault.sync-conflict-20261127-120000-BBBBBBB.json'), hb);
+  await fs.copyFile(path.join(a, 'vault.json'), path.join(b, 'vault.json'));
+  await fs.writeFile(path.join(b, 'vault.sync-conflict-20261127-120000-BBBBBBB.json'), hb);
+  for (const [dir, st] of [[a, 'sa'], [b, 'sb']] as const) {
+    const v = await Vault.open(dir, { stateDir: path.join(root, st), format2: true, ackDelayMs: 0 });
+    opened.push(v);
+    await v.unlock(NEW);
+    expect(await text(v, '/memories/from-a.md')).toBe('A');
+    expect(await text(v, '/memories/from-b.md')).toBe('B');
+    expect(await text(v, '/memories/a.md')).toBe('alpha');
+    expect(await v.internal.getJSON('settings')).toEqual({ theme: 'light' });
+    expect(await v.verify()).toMatchObject({ ok: true });
+    await v.close();
+  }
+});
