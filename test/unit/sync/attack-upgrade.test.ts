@@ -199,3 +199,21 @@ it('a file named devices planted in the v1 folder: the first write fails with no
   expect(r['/memories/new.md']).toBe('first write');
   expect(r['/memories/old-build.md']).toBe('still writable by the old build');
 });
+
+it('the old app opened (locked) before the new build upgraded the vault: its unlock is refused with "Update Mnemo", writes nothing and keeps no one out', async () => {
+  const old = await Vault.open(dir, { stateDir: state, format2: false, releaseWhenLocked: true });
+  opened.push(old);
+  const cli = await open(V2({ lockPerCall: true }));
+  await cli.memory.writeFile('/memories/cli.md', 'from the cli', upsert);
+  await cli.close();
+  const before = await snapshot();
+  await expect(old.unlockWithRecoveryKey(recoveryKey)).rejects.toThrow(/Update Mnemo/);
+  const after = await snapshot();
+  for (const [k, v] of before) if (!k.includes('lock')) expect(after.get(k), k).toBe(v);
+  expect([...after.keys()].filter((k) => !before.has(k) && !k.includes('lock'))).toEqual([]);
+  // Still open: the new build writes on.
+  const w = await open(V2({ lockWaitMs: 200 }));
+  await w.memory.writeFile('/memories/after.md', 'after', upsert);
+  await w.close();
+  expect((await reopened())['/memories/after.md']).toBe('after');
+});
