@@ -10,7 +10,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { Conversations } from '../../../electron/core/chat/conversations';
 import { Vault } from '../../../electron/core/vault/vault';
+import { said, turn } from './turns';
 import { carry, FLOOR, PASS } from './two-computers';
 
 let root: string;
@@ -157,4 +159,26 @@ it('both computers upgrade the synced v1 vault offline at once (A by a passphras
     expect(await v.verify()).toMatchObject({ ok: true });
     await v.close();
   }
+});
+
+it('a conversation: A adds a turn after the upgrade, B (old build) adds one and saves its head: A reads the conversation whole, with both turns', async () => {
+  const ID = '00000000000000c1';
+  const pre = await open(a, 'sa', false);
+  const now = Date.now();
+  await new Conversations(pre).save({ id: ID, title: 'Shared', created: now, updated: now, messages: [], transcript: [] });
+  await new Conversations(pre).update(ID, turn('before'));
+  await pre.close();
+  await mirrorV1(a, b);
+  const va = await open(a, 'sa', true);
+  await new Conversations(va).update(ID, turn('A after updating'));
+  await va.close();
+  const vb = await open(b, 'sb', false);
+  await new Conversations(vb).update(ID, turn('B on the old build'));
+  await vb.close();
+  await mirrorV1(b, a);
+  const v = await open(a, 'sa', true);
+  const c = await new Conversations(v).get(ID);
+  expect(new Set(said(c))).toEqual(new Set(['before', 'A after updating', 'B on the old build']));
+  expect(c?.messages).toHaveLength(6);
+  expect(await v.verify()).toMatchObject({ ok: true });
 });

@@ -173,8 +173,11 @@ function metaOf(head: unknown): Record<string, unknown> | undefined {
  */
 export const conversationRule: MergeRule = (key, base, heads) => {
   const v2 = (x: unknown): x is Record<string, unknown> & { meta: Record<string, unknown> } => isObject(x) && x.v === 2 && isObject(x.logs) && isObject(x.meta);
-  if (!heads.every((x) => v2(x.value))) return newestRule(key, base, heads);
-  const values = heads.map((x) => x.value as Record<string, unknown> & { meta: Record<string, unknown> });
+  // A single-writer head (`{log, entries, meta}`) beside scheme-2 ones: a format-1 build went on adding to the
+  // single-writer log after another computer upgraded. Its records count as that log's (`legacy`), not lost to the newest.
+  const asV2 = (x: unknown): unknown => (v2(x) || !isObject(x) || x.v !== undefined || typeof x.log !== 'number' || !isObject(x.meta) ? x : { v: 2, logs: {}, ...(x.log ? { legacy: x.log } : {}), entries: x.entries, meta: x.meta });
+  if (!heads.some((x) => v2(x.value)) || !heads.every((x) => v2(asV2(x.value)))) return newestRule(key, base, heads);
+  const values = heads.map((x) => asV2(x.value) as Record<string, unknown> & { meta: Record<string, unknown> });
   const notices: MergeNotice[] = [];
   const meta = mergeObject(key, '', metaOf(base), heads.map((x, i) => ({ vid: x.vid, h: x.h, v: values[i]!.meta })), {}, notices) as Record<string, unknown>;
   const created = values.map((v) => v.meta.created).filter((c): c is number => typeof c === 'number');
