@@ -284,7 +284,7 @@ export class Vault extends VaultContents implements VaultApi {
       journalLimit: limit,
       counter: () => this.header.counter ?? 0,
       needsUpgrade: () => this.header.version === VERSION,
-      upgradeHeader: () => upgradeHeader(this.unlocked2(), this.hf),
+      upgradeHeader: (first: () => Promise<void>) => upgradeHeader(this.unlocked2(), this.hf, first),
       emit: (change: VaultChange) => this.emit(change),
       afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
     };

@@ -140,11 +140,16 @@ export async function openSession2(o: Open2, vmk: Uint8Array): Promise<SyncSessi
 }
 
 /** The first change of a v1 vault under format 2 (§8): vault.json at version 2, with a MAC, and the mark if the vault has none. */
-export async function upgradeHeader(s: SyncSession, hf: HeaderFile): Promise<void> {
+export async function upgradeHeader(s: SyncSession, hf: HeaderFile, first: () => Promise<void>): Promise<void> {
   // On the newest header: rewriting one this session read before a passphrase change made elsewhere would cross it,
   // and might undo it (the same counter, the old passphrase). Another computer may also have upgraded it already.
+  // Followed before `first` writes anything: keys an old build rotated meanwhile end the session here, with no
+  // record left under the old keys (a folder of this device no key here reads, then taken for its files gone back).
   await hf.follow(s.vmk, { keysChanged, wentBack });
-  if (hf.header.version < VERSION_2) await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk, true);
+  if (hf.header.version < VERSION_2) {
+    await first();
+    await hf.write({ ...hf.header, version: VERSION_2 }, s.vmk, true);
+  }
   // The mark unless the vault has it: a header from before MACs may have got its MAC from a passphrase change made here
   // first (still format 1), and without the mark a MAC stripped later would pass on a computer that never saw it.
   if (s.store.state.kv.get(HEADER_MAC_MARK)?.vals.size) return;

@@ -182,3 +182,37 @@ it('a conversation: A adds a turn after the upgrade, B (old build) adds one and 
   expect(c?.messages).toHaveLength(6);
   expect(await v.verify()).toMatchObject({ ok: true });
 });
+
+it('B (old build) rotates the keys of the synced v1 vault while A, unlocked on the new build, has not written yet: A’s first write is refused, and unlocked again it upgrades with nothing left waiting', async () => {
+  const va = await open(a, 'sa', true);
+  const vb = await open(b, 'sb', false);
+  const key = await vb.rotateKeys(PASS);
+  await vb.memory.writeFile('/memories/from-b.md', 'B after rotating', { mode: 'create', source: 'user' });
+  await vb.close();
+  await mirrorV1(b, a);
+  await fs.copyFile(path.join(b, 'vault.json'), path.join(a, 'vault.json'));
+  await expect(va.memory.writeFile('/memories/from-a.md', 'A', { mode: 'create', source: 'user' })).rejects.toThrow();
+  await va.close();
+  const v = await Vault.open(a, { stateDir: path.join(root, 'sa'), format2: true, ackDelayMs: 0 });
+  opened.push(v);
+  await v.unlock(PASS);
+  await v.memory.writeFile('/memories/from-a.md', 'A', { mode: 'create', source: 'user' });
+  expect(await text(v, '/memories/from-b.md')).toBe('B after rotating');
+  expect(await text(v, '/memories/a.md')).toBe('alpha');
+  expect(await v.verify()).toEqual({ ok: true, problems: [] });
+  await v.close();
+  // (Before: the refused write had left its upgrade record under the old keys, and every verify after said this
+  // computer's files went back, for good.)
+  const again = await Vault.open(a, { stateDir: path.join(root, 'sa'), format2: true, ackDelayMs: 0 });
+  opened.push(again);
+  await again.unlock(PASS);
+  expect(await again.verify()).toEqual({ ok: true, problems: [] });
+  await again.close();
+  // B updates: the new build on B reads A's write with B's new recovery key.
+  await carry(a, b);
+  const nb = await Vault.open(b, { stateDir: path.join(root, 'sb'), format2: true, ackDelayMs: 0 });
+  opened.push(nb);
+  await nb.unlockWithRecoveryKey(key);
+  expect(await text(nb, '/memories/from-a.md')).toBe('A');
+  expect(await nb.verify()).toEqual({ ok: true, problems: [] });
+});

@@ -32,8 +32,8 @@ export interface SyncHost {
   counter(): number;
   /** vault.json still says version 1: the first write upgrades it. */
   needsUpgrade(): boolean;
-  /** Writes vault.json at version 2 (counter + 1), durably. */
-  upgradeHeader(): Promise<void>;
+  /** Writes vault.json at version 2, durably, on the newest vault.json; `first` runs just before, if it is still version 1. */
+  upgradeHeader(first: () => Promise<void>): Promise<void>;
   emit(change: VaultChange): void;
   /** After each own change: its confirmation, now or soon (§2.5). */
   afterWrite(): Promise<void>;
@@ -117,8 +117,8 @@ export class SyncSession {
     }
     if (this.host.needsUpgrade()) {
       // Own folder first: a crash before vault.json is rewritten leaves a folder a v1 reader ignores, finished at the next write.
-      await this.store.append({ t: 'hdr', counter: this.host.counter() + 1, kind: 'upgrade', epoch: this.store.o.epoch });
-      await this.host.upgradeHeader();
+      // (After vault.json is followed: keys an old build rotated elsewhere end the session before a record under the old ones.)
+      await this.host.upgradeHeader(async () => void (await this.store.append({ t: 'hdr', counter: this.host.counter() + 1, kind: 'upgrade', epoch: this.store.o.epoch })));
     }
     if (!mid && this.store.sinceCheckpoint >= this.host.journalLimit) await this.checkpoint();
   }
