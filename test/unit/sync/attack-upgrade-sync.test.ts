@@ -216,3 +216,44 @@ it('B (old build) rotates the keys of the synced v1 vault while A, unlocked on t
   expect(await text(nb, '/memories/from-a.md')).toBe('A');
   expect(await nb.verify()).toEqual({ ok: true, problems: [] });
 });
+
+for (const bMain of [true, false]) {
+  it(`A upgrades while B (old build) changes the passphrase and writes; the engine names ${bMain ? 'B’s' : 'A’s'} vault.json the main one: the new passphrase opens everything on both, and B’s old build is then refused`, async () => {
+    const NEW = 'the passphrase B set on the old build';
+    const va = await open(a, 'sa', true);
+    await va.memory.writeFile('/memories/from-a.md', 'A after updating', { mode: 'create', source: 'user' });
+    await va.close();
+    const vb = await open(b, 'sb', false);
+    await vb.changePassphrase(PASS, NEW);
+    await vb.memory.writeFile('/memories/from-b.md', 'B on the old build', { mode: 'create', source: 'user' });
+    await vb.close();
+    const [ha, hb] = [await fs.readFile(path.join(a, 'vault.json')), await fs.readFile(path.join(b, 'vault.json'))];
+    await mirrorV1(b, a);
+    await carry(a, b);
+    for (const d of [a, b]) {
+      await fs.writeFile(path.join(d, 'vault.json'), bMain ? hb : ha);
+      await fs.writeFile(path.join(d, 'vault.sync-conflict-20261127-120000-ABCDEFG.json'), bMain ? ha : hb);
+    }
+    const v = await Vault.open(a, { stateDir: path.join(root, 'sa'), format2: true, ackDelayMs: 0 });
+    opened.push(v);
+    await v.unlock(NEW);
+    expect(await text(v, '/memories/from-a.md')).toBe('A after updating');
+    expect(await text(v, '/memories/from-b.md')).toBe('B on the old build');
+    await v.memory.writeFile('/memories/again.md', 'A again', { mode: 'create', source: 'user' });
+    expect(await v.verify()).toEqual({ ok: true, problems: [] });
+    await v.close();
+    // The old passphrase no longer opens it anywhere.
+    const o = await Vault.open(a, { stateDir: path.join(root, 'sc'), format2: true });
+    opened.push(o);
+    await expect(o.unlock(PASS)).rejects.toThrow();
+    for (const f of await fs.readdir(b)) if (f.startsWith('vault')) await fs.rm(path.join(b, f));
+    await fs.copyFile(path.join(a, 'vault.json'), path.join(b, 'vault.json'));
+    await carry(a, b);
+    await expect(Vault.open(b, { stateDir: path.join(root, 'sb'), format2: false })).rejects.toThrow(/Update Mnemo/);
+    const nb = await Vault.open(b, { stateDir: path.join(root, 'sb'), format2: true, ackDelayMs: 0 });
+    opened.push(nb);
+    await nb.unlock(NEW);
+    for (const p of ['/memories/from-a.md', '/memories/from-b.md', '/memories/again.md']) expect(await text(nb, p), p).toBeDefined();
+    expect(await nb.verify()).toEqual({ ok: true, problems: [] });
+  });
+}
