@@ -217,3 +217,31 @@ it('the old app opened (locked) before the new build upgraded the vault: its unl
   await w.close();
   expect((await reopened())['/memories/after.md']).toBe('after');
 });
+
+it('a v1 vault restored from an older copy (rolled back) and upgraded by its first write: the alarm stays until accepted, then goes for good', async () => {
+  const copy = path.join(root, 'older-copy');
+  await fs.cp(dir, copy, { recursive: true });
+  const w1 = await open({ stateDir: state, format2: false });
+  for (let i = 0; i < 3; i++) await w1.memory.writeFile(`/memories/later${i}.md`, `later ${i}`, upsert);
+  await w1.close();
+  await fs.rm(dir, { recursive: true });
+  await fs.cp(copy, dir, { recursive: true });
+  const v = await Vault.open(dir, V2());
+  opened.push(v);
+  expect((await v.unlockWithRecoveryKey(recoveryKey)).rolledBack).toBe(true);
+  await v.memory.writeFile('/memories/first.md', 'first write after the update', upsert);
+  expect(v.isRolledBack()).toBe(true);
+  await v.close();
+  const again = await Vault.open(dir, V2());
+  opened.push(again);
+  expect((await again.unlockWithRecoveryKey(recoveryKey)).rolledBack).toBe(true);
+  await again.acceptRollback();
+  expect(again.isRolledBack()).toBe(false);
+  await again.memory.writeFile('/memories/second.md', 'second', upsert);
+  await again.close();
+  const last = await Vault.open(dir, V2());
+  opened.push(last);
+  expect((await last.unlockWithRecoveryKey(recoveryKey)).rolledBack).toBe(false);
+  expect(await last.memory.readFile('/memories/first.md')).toBe('first write after the update');
+  expect(await last.verify()).toEqual({ ok: true, problems: [] });
+});
