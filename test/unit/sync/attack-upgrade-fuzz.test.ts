@@ -3,9 +3,9 @@
  * upgrades the vault), B keeps the old build, writing the v1 layout, until
  * A's vault.json reaches it; then B updates. Writes, settings saves and the
  * two kinds of carrying (B's v1 files to A, A's device folder to B) come in
- * random order. At the end, on both computers: verify passes, settings read,
- * and each computer's last text of each file is shown, in the history, or in
- * a conflict. Sampled seeds in `npm test`; many under MNEMO_DEEP=1.
+ * random order, deletes too. At the end, on both computers: verify passes, settings read,
+ * and each computer's last text of each file is shown, in the history, in
+ * the trash or in a conflict. Sampled seeds in `npm test`; many under MNEMO_DEEP=1.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -79,7 +79,13 @@ async function run(seed: number): Promise<void> {
   for (let step = 0; step < 10; step++) {
     const f = `/memories/f${pick(FILES)}.md`;
     const text = `${step} ${++n}`;
-    switch (pick(7)) {
+    switch (pick(9)) {
+      case 7:
+        await withVault(a, 'sa', true, (v) => v.memory.remove(f, 'user')).catch(() => undefined);
+        break;
+      case 8:
+        await withVault(b, 'sb', false, (v) => v.memory.remove(f, 'user')).catch(() => undefined);
+        break;
       case 5:
         await withVault(a, 'sa', true, (v) => new Conversations(v).update(CHAT, turn(`A ${text}`)));
         turns.push(`A ${text}`);
@@ -123,7 +129,13 @@ async function run(seed: number): Promise<void> {
       expect(new Set(said(await new Conversations(v).get(CHAT))), `seed ${seed}: the turns on ${dir === a ? 'A' : 'B'}`).toEqual(new Set(turns));
       for (const who of ['A', 'B'] as const) {
         for (const [f, t] of last[who]) {
-          const kept = [await v.memory.readFile(f), ...(await Promise.all(v.history(f).map((h) => v.readVersion(f, h.version)))), ...v.conflicts().map((c) => JSON.stringify(c))];
+          const live = v.memory.list('/memories', Infinity).some((e) => e.path === f);
+          const trashed = v.trash().find((t) => t.path === f)?.versions.map((x) => x.version) ?? [];
+          const kept = [
+            ...(live ? [await v.memory.readFile(f), ...(await Promise.all(v.history(f).map((h) => v.readVersion(f, h.version))))] : []),
+            ...(await Promise.all(trashed.map((x) => v.readVersion(f, x)))),
+            ...v.conflicts().map((c) => JSON.stringify(c)),
+          ];
           expect(kept.join('\n'), `seed ${seed}: ${who}'s last text of ${f} on ${dir === a ? 'A' : 'B'}`).toContain(t);
         }
       }
