@@ -277,3 +277,27 @@ it.fails('A edits a file after the upgrade while B (old build) deletes it and em
   expect(v.history('/memories/a.md')).toEqual([]);
   expect(await v.verify()).toEqual({ ok: true, problems: [] });
 });
+
+it('a third computer whose copy of the v1 files is older than what A’s checkpoint saw (still arriving): once they are there it reads B’s later value, and nothing is lost', async () => {
+  const c = path.join(root, 'vc');
+  await fs.cp(b, c, { recursive: true });
+  const vb = await open(b, 'sb', false);
+  await vb.internal.putJSON('settings', { theme: 'light' });
+  await vb.close();
+  await mirrorV1(b, a);
+  const va = await open(a, 'sa', true);
+  await va.memory.writeFile('/memories/from-a.md', 'A', { mode: 'create', source: 'user' });
+  await va.close();
+  await carry(a, c);
+  await fs.copyFile(path.join(a, 'vault.json'), path.join(c, 'vault.json'));
+  // Meanwhile it reads the v1 part as its own copy has it (B's value not here yet); it writes there too.
+  const early = await open(c, 'sc', true);
+  await early.memory.writeFile('/memories/from-c.md', 'C', { mode: 'create', source: 'user' });
+  await early.close();
+  await mirrorV1(b, c);
+  const later = await open(c, 'sc', true);
+  expect(await later.internal.getJSON('settings')).toEqual({ theme: 'light' });
+  expect(await text(later, '/memories/from-a.md')).toBe('A');
+  expect(await text(later, '/memories/from-c.md')).toBe('C');
+  expect(await later.verify()).toEqual({ ok: true, problems: [] });
+});

@@ -27,6 +27,9 @@ function trim<V>(from: Map<string, V>, keep: ReadonlyMap<string, unknown> | unde
 
 /** `c` (a checkpoint's state) without the L entries the current v1 state `v1` no longer holds. */
 export function withoutStaleL(c: SyncState, v1: SyncState): SyncState {
+  // Only against v1 files at least as new as the checkpoint's copy: older ones (still arriving, or restored from a
+  // copy) lack what they have not got yet, which is not stale.
+  if ((v1.frontier.get(L_DEVICE) ?? 0) < (c.frontier.get(L_DEVICE) ?? 0)) return c;
   const kv: SyncState['kv'] = new Map();
   for (const [k, e] of c.kv) {
     const vals = trim(e.vals, v1.kv.get(k)?.vals);
