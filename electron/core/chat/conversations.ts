@@ -96,7 +96,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     return c;
   }
 
-  /** Stores `c` whole (a new conversation). */
+  /**
+   * Stores `c` whole: a new conversation only. Several computers: a second save of one id, not made from the value
+   * read, is a rival value of its head (merged as another computer's would be); a change goes through `update`.
+   */
   async save(c: StoredConversation): Promise<void> {
     await this.serial(() => this.write(c, undefined));
   }
