@@ -1,7 +1,7 @@
 /**
  * Conversations, stored encrypted in the vault's internal namespace where the
  * memory tool cannot reach them: per conversation a head and an append-only log
- * of its turns (conversation-log.ts), plus an index for listing without
+ * of its turns (conversation-log.ts), plus an index (conversation-index.ts) for listing without
  * decrypting every one.
  */
 import { randomBytes } from 'node:crypto';
