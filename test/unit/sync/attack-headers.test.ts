@@ -1,5 +1,5 @@
 /**
- * Attacks on vault.json across computers (sync/header-copies.ts, headerfile.ts `unwrapBest`, `settle`, `follow`):
+ * Attacks on vault.json across computers (sync/header-copies.ts, header-copies.ts `unwrapBest`, `settle`, `follow`):
  * hostile copies, crashes inside `keepOnly`, races with the sync engine. A test marked `it.fails` is a finding not yet
  * fixed (its comment names it); the others are what held.
  */
