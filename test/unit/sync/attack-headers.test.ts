@@ -1,5 +1,5 @@
 /**
- * Attacks on vault.json across computers (sync/header-copies.ts, headerfile.ts `unwrapBest`, `settle`, `follow`):
+ * Attacks on vault.json across computers (sync/header-copies.ts, headerfile-copies.ts `unwrapBest`, `settle`, `follow`):
  * hostile copies, crashes inside `keepOnly`, races with the sync engine. The findings (each comment names one) are
  * fixed; the other tests are what held.
  */

@@ -656,7 +656,7 @@ it('a rotation that fails after its checkpoint of the new epoch (vault.json not 
 
 // Found by this attack: when the engine kept B's passphrase change as vault.json and A's rotation header only as a
 // conflict copy, what A wrote after its rotation (`a-new`) was lost. Now the rotation's header, when it ranks first,
-// goes over an older epoch's vault.json (its key is in the keys file: headerfile.ts `settle`), and when vault.json
+// goes over an older epoch's vault.json (its key is in the keys file: headerfile-copies.ts `settle`), and when vault.json
 // ranks first the passphrase opens it once through the rotation (`unwrapBest`, rivals.ts `keyThrough`). B's new
 // passphrase may lose to the rotation (PASS then opens the vault): nothing written is lost either way.
 for (const winner of ['rotation', 'passphrase'] as const) {
