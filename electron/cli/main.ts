@@ -107,6 +107,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     try {
       const currentPassphrase = keyFile ? '' : await passphrase(io, parsed, 'MNEMO_PASSPHRASE', false);
       const report = await (keyFile ? readRecoveryKey(keyFile).then((k) => vault.unlockWithRecoveryKey(k)) : vault.unlock(currentPassphrase)).catch(cannotUnlock);
+      // What the unlock found to tell (this computer's own files older than it wrote, keys changed elsewhere, …).
+      for (const [i, notice] of (report.notices ?? []).entries()) io.stderr.write(`mnemo: ${sayCli({ message: notice, ...report.noticeKeys?.[i] })}\n`);
       if (report.rolledBack) {
         io.stderr.write(`mnemo: ${tc('cli:vault.rolledBack')}\n`);
         if (!RUN_WHEN_ROLLED_BACK.has(command)) return Exit.DAMAGED;

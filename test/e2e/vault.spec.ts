@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createVault, freshApp, lock, PASSPHRASE, shot, unlock } from './helpers';
+import { createVault, freshApp, lock, PASSPHRASE, shot, unlock, type FreshApp } from './helpers';
 import { derivations } from './fast-kdf';
 
 test('first run refuses a weak passphrase, creates the vault, and shows the recovery key once', async () => {
@@ -121,26 +121,34 @@ test('an idle or OS lock from main returns to the unlock screen with the reason 
   }
 });
 
+/**
+ * The vault made, `old.md` written, the folder copied, `new.md` written, and the copy put back in place of the
+ * folder; then the page reloaded and unlocked on it.
+ */
+async function restoreOlderCopy(app: FreshApp): Promise<void> {
+  const { page, session } = app;
+  await createVault(page);
+  await session.unlocked().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
+  await session.close();
+  const vaultDir = path.join(app.userDataDir, 'vault');
+  const copy = path.join(app.userDataDir, 'older-copy');
+  await fs.cp(vaultDir, copy, { recursive: true });
+  await page.reload();
+  await unlock(page);
+  await session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
+  await session.close();
+  await fs.rm(vaultDir, { recursive: true });
+  await fs.cp(copy, vaultDir, { recursive: true });
+  await page.reload();
+  await unlock(page);
+}
+
 test('format 1: a vault restored from an older copy stays flagged at every unlock until the passphrase holder keeps it', async () => {
   // Format 1's alarm (its one writer's generation mark); format 2's answer is the next test.
   const app = await freshApp({ format2: false });
   try {
     const { page, session } = app;
-    await createVault(page);
-    await session.unlocked().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
-    await session.close();
-    const vaultDir = path.join(app.userDataDir, 'vault');
-    const copy = path.join(app.userDataDir, 'older-copy');
-    await fs.cp(vaultDir, copy, { recursive: true });
-    await page.reload();
-    await unlock(page);
-    await session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
-    await session.close();
-    await fs.rm(vaultDir, { recursive: true });
-    await fs.cp(copy, vaultDir, { recursive: true });
-
-    await page.reload();
-    await unlock(page);
+    await restoreOlderCopy(app);
     const banner = page.getByRole('alert').filter({ hasText: /older than the newest copy/ });
     await expect(banner).toBeVisible();
     await expect(banner.getByRole('button', { name: /dismiss/i })).toHaveCount(0);
@@ -173,21 +181,7 @@ test('format 2: a vault folder restored from an older copy is said at the unlock
   const app = await freshApp({ format2: true });
   try {
     const { page, session } = app;
-    await createVault(page);
-    await session.unlocked().memory.writeFile('/memories/old.md', 'old', { mode: 'create', source: 'user' });
-    await session.close();
-    const vaultDir = path.join(app.userDataDir, 'vault');
-    const copy = path.join(app.userDataDir, 'older-copy');
-    await fs.cp(vaultDir, copy, { recursive: true });
-    await page.reload();
-    await unlock(page);
-    await session.unlocked().memory.writeFile('/memories/new.md', 'new', { mode: 'create', source: 'user' });
-    await session.close();
-    await fs.rm(vaultDir, { recursive: true });
-    await fs.cp(copy, vaultDir, { recursive: true });
-
-    await page.reload();
-    await unlock(page);
+    await restoreOlderCopy(app);
     const said = page.getByRole('status').filter({ hasText: /own files in the vault are older than what it wrote before/ });
     await expect(said).toBeVisible();
     expect(session.unlocked().isRolledBack()).toBe(false);

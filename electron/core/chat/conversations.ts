@@ -1,7 +1,7 @@
 /**
  * Conversations, stored encrypted in the vault's internal namespace where the
  * memory tool cannot reach them: per conversation a head and an append-only log
- * of its turns (conversation-log.ts), plus an index for listing without
+ * of its turns (conversation-log.ts), plus an index (conversation-index.ts) for listing without
  * decrypting every one.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,20 +9,17 @@ import type { AttachmentRef, ConversationSummary, TranscriptEntry } from '../../
 import { VaultError, type VaultApi } from '../vault/types';
 import { unlockOf, untilLock } from '../vault/until-lock';
 import { FIRST_PROJECT_ID } from '../projects/store';
+import { indexKeyOf, readIndex } from './conversation-index';
 import { deleteConversation, leftoversOfDeleted, markedDeleted, orphanedLogs, readConversation, readSummary, reuse, writeConversation } from './conversation-log';
 import { attachmentKey, attachmentPrefix, type AttachmentBytes } from './attachments-send';
 import { branchAt, dropUnsent, FirstMessages, groupedVersionsOf, showVersion, unnamedTails, unsentFork, type Fork, type Tail, type TailStore } from './branches';
 import type { VersionedStore } from './temporary';
 import { contains, containsMarkdown, foldQuery, markdownSnippet, snippetOf, type Snippet } from '../search/text-match';
-import { flagsOf, refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
+import { refuseRewindOfVersions, summaryOf, UNTITLED, withFlags, withModel, withoutLastExchange, type ConversationFlags, type StoredConversation } from './conversation-values';
 import { m } from '../i18n/message';
 
 export type { StoredConversation } from './conversation-values';
 
-const INDEX = 'conversations-index';
-/** An index entry; `hv` (several computers): the head's version it was made from, so another computer's change is seen. */
-type Indexed = ConversationSummary & { hv?: string };
-const headOf = (id: string) => `conversations/${id}`;
 /** Where a conversation's stored version `k` (branches.ts) is kept, beside its log. */
 const tailKeyOf = (id: string, k: string) => `conversation-log/${id}/b${k}`;
 /** The most conversations one search returns (newest first); a longer query narrows it. */
@@ -48,13 +45,6 @@ const queues = new WeakMap<VaultApi, Promise<unknown>>();
 const firstMessages = new WeakMap<VaultApi, FirstMessages>();
 const firstMessagesOf = (vault: VaultApi): FirstMessages => untilLock(vault, firstMessages, vault, () => new FirstMessages());
 
-/**
- * Per vault, the unlock in which its index was checked against every
- * conversation's head: a save writes the head before the index, so a crash (or
- * a lock) between the two leaves an entry with the old title, flags, count or
- * date that no later read would otherwise notice.
- */
-const checked = new WeakMap<VaultApi, object>();
 /** Per vault, the unlock in which its orphaned conversation logs were looked for (see `sweep`). */
 const swept = new WeakMap<VaultApi, object>();
 
@@ -79,7 +69,7 @@ export class Conversations implements AttachmentBytes, VersionedStore {
   /** Newest first. */
   async list(): Promise<ConversationSummary[]> {
     if (swept.get(this.vault) !== unlockOf(this.vault)) await this.sweep();
-    const index = await this.index();
+    const index = await readIndex(this.vault);
     return Object.values(index)
       .map(({ hv: _hv, ...summary }) => summary)
       .sort((a, b) => b.updated - a.updated);
@@ -96,7 +86,10 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     return c;
   }
 
-  /** Stores `c` whole (a new conversation). */
+  /**
+   * Stores `c` whole: a new conversation only. Several computers: a second save of one id, not made from the value
+   * read, is a rival value of its head (merged as another computer's would be); a change goes through `update`.
+   */
   async save(c: StoredConversation): Promise<void> {
     await this.serial(() => this.write(c, undefined));
   }
@@ -122,9 +115,9 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     await writeConversation(this.vault, c, prev);
     // Several computers: the head changed, so index() has read its entry again from the head as written, which may
     // be a merge with another computer's that arrived meanwhile (more turns than `c` holds). One writer: from `c`.
-    const index = await this.index();
+    const index = await readIndex(this.vault);
     if (this.vault.internal.scheme?.() !== 2) index[c.id] = summaryOf(c);
-    await this.vault.internal.putJSON((await this.indexKey(true))!, index);
+    await this.vault.internal.putJSON((await indexKeyOf(this.vault, true))!, index);
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -153,13 +146,13 @@ export class Conversations implements AttachmentBytes, VersionedStore {
     checkId(id);
     await this.serial(async () => {
       await deleteConversation(this.vault, id);
-      const index = await this.index();
+      const index = await readIndex(this.vault);
       delete index[id];
       // Its attachments, after the head: a crash in between leaves bytes no conversation refers to, swept below next time.
       for (const key of this.vault.internal.keys(attachmentPrefix(id))) await this.vault.internal.delete(key);
       // Also the log and attachments of any conversation whose deletion a crash cut short (inside the queue: no save is half done).
       for (const key of await this.orphans(new Set(Object.keys(index)))) await this.vault.internal.delete(key);
-      await this.vault.internal.putJSON((await this.indexKey(true))!, index);
+      await this.vault.internal.putJSON((await indexKeyOf(this.vault, true))!, index);
     });
   }
 
@@ -365,51 +358,6 @@ export class Conversations implements AttachmentBytes, VersionedStore {
       if (hit) hits.push({ ...summary, ...hit });
     }
     return hits;
-  }
-
-  /**
-   * Where the index is kept: one value (one writer), or this computer's own cache (several computers: each keeps its
-   * own, never merged with another's, its entries checked against the heads' versions). Undefined: none kept here yet.
-   */
-  private async indexKey(create: boolean): Promise<string | undefined> {
-    if (this.vault.internal.scheme?.() !== 2) return INDEX;
-    const device = await this.vault.internal.device?.(create);
-    return device ? `cache/${device}/conversations-index` : undefined;
-  }
-
-  /**
-   * The index, rebuilt for any conversation it is missing, and on the first use
-   * of this vault checked against every head (a crash between the head and the
-   * index of a save leaves a stale entry: the head is what opens).
-   */
-  private async index(): Promise<Record<string, Indexed>> {
-    const key = await this.indexKey(false);
-    const index = (key && (await this.vault.internal.getJSON<Record<string, Indexed>>(key))) || {};
-    const stored = this.vault.internal.keys('conversations/').map((k) => k.slice('conversations/'.length));
-    // Taken before the reads: a lock while they run leaves the next unlock to check again.
-    const unlock = unlockOf(this.vault);
-    const checkAll = checked.get(this.vault) !== unlock;
-    for (const id of stored) {
-      const hv = this.vault.internal.version?.(headOf(id));
-      if (index[id] && !checkAll && index[id].hv === hv) continue;
-      let s: Awaited<ReturnType<typeof readSummary>>;
-      try {
-        s = await readSummary(this.vault, id);
-      } catch (e) {
-        // Its head cannot be read now (several computers: its bytes still arriving, say moved by the other computer's
-        // compaction before the checkpoint naming their new place came): its entry stays as last read, read again next
-        // time, and opening it says what is wrong. Else it would stop the list, and every save after its data is stored.
-        if (!(e instanceof VaultError && e.code === 'DAMAGED')) throw e;
-        if (index[id]) index[id] = { ...index[id], hv: undefined };
-        continue;
-      }
-      // None: deleted (several computers: the head stays, marked deleted).
-      if (!s) delete index[id];
-      else index[id] = { id, title: String(s.meta.title), created: Number(s.meta.created), updated: Number(s.meta.updated), messageCount: s.entries, ...(typeof s.meta.project === 'string' ? { project: s.meta.project } : {}), ...flagsOf(s.meta), ...(hv ? { hv } : {}) };
-    }
-    for (const id of Object.keys(index)) if (!stored.includes(id)) delete index[id];
-    checked.set(this.vault, unlock);
-    return index;
   }
 }
 

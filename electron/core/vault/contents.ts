@@ -4,8 +4,8 @@
  * mutation queue holding the lock (session.ts `task`), and each read that goes
  * to the disk holds the lock, so a vault held per call reads what is there
  * now. Synchronous reads (stat, list, history, keys…) answer from the state in
- * memory, as fresh as the last catch-up (gate.ts). Vault (vault.ts) adds
- * opening, unlocking and the keys.
+ * memory, as fresh as the last catch-up (gate.ts). VaultKeys (vault-keys.ts)
+ * adds unlocking and the keys, Vault (vault.ts) opening.
  */
 import type { LockGate } from './gate';
 import { readVersion } from './history';

@@ -2,53 +2,46 @@
  * An encrypted memory vault on disk (format v1; see store.ts for the layout and
  * header.ts for vault.json). Open it locked with `Vault.open`, or make one with
  * `Vault.create`; unlock with the passphrase or the recovery key. The session
- * and mutation queue are in session.ts, vault.json and the rollback alarm in
- * headerfile.ts, kept versions in history.ts, the trash in trash.ts.
+ * and mutation queue are in session.ts, unlocking and the keys in vault-keys.ts,
+ * vault.json and the rollback alarm in headerfile.ts, kept versions in
+ * history.ts, the trash in trash.ts.
  */
 import { defaultStateDir } from '../app-paths';
-import { cryptoReady, sameBytes, wipe } from './crypto';
+import { cryptoReady } from './crypto';
 import { io } from './files';
-import { headerAuthentic, headerModified, vaultIdBytes, type Header } from './header';
+import { vaultIdBytes, type Header } from './header';
 import { HeaderFile, headerMissing } from './headerfile';
 import { nodeFs, type VaultFs } from './fsio';
-import { calibrateKdf, checkKdf } from './kdf';
-import { checkPassphrase, newVaultKeys, passphraseCost, withPassphrase, storeKeys, unwrapWithPassphrase, unwrapWithRecoveryKey, wipeKeys } from './keys';
+import { calibrateKdf } from './kdf';
+import { checkPassphrase, newVaultKeys, passphraseCost } from './keys';
 import { catchUp } from './catchup';
 import { LockGate, lockModeOf } from './gate';
 import { checkBlobs } from './ops';
-import { rotate } from './rotate';
-import { VaultContents } from './contents';
-import type { Session } from './session';
-import { State, type Op } from './state';
-import { Store, type SealedBlob, type StoreKeys } from './store';
-import { readOnlyError, VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VaultChange, type VerifyReport } from './types';
+import { VaultKeys } from './vault-keys';
+import { State } from './state';
+import { Store } from './store';
+import { VaultError, type CreateOptions, type KdfParams, type OpenOptions, type UnlockReport, type VaultApi, type VerifyReport } from './types';
 import { VERSION, VERSION_2 } from './header';
-import { AckTimer, announce2, dropRivals, rotateKeys2, catchUp2, currentKey2, deviceLockDir, followHeader, format2On, HEADER_MAC_MARK, ingest2, noticesOf, openSession2, unlockReport2, upgradeHeader, verifySession2 } from './vault2';
-import type { SyncSession } from './sync/session2';
-import { readChain, wipeOld, type OldEpoch } from './sync/epochs';
-import { keyThrough, type Rival } from './sync/rivals';
-import { DEFAULT_JOURNAL_LIMIT } from './sync/session2';
+import { AckTimer, catchUp2, deviceLockDir, format2On, HEADER_MAC_MARK, ingest2, noticesOf, verifySession2 } from './vault2';
 import { m } from '../i18n/message';
 
 /** Options a Vault keeps from open or create. */
 type Kept = Pick<OpenOptions, 'lockPerCall' | 'releaseWhenLocked' | 'lockWaitMs' | 'format2' | 'ackDelayMs'>;
 
-export class Vault extends VaultContents implements VaultApi {
+export class Vault extends VaultKeys implements VaultApi {
   /** vault.json and this device's memory of it (the rollback alarm). */
-  private readonly hf: HeaderFile;
-  /** How the current session was unlocked: only a recovery-key session may set a passphrase without the old one. */
-  private unlockedWith: 'passphrase' | 'recovery' | undefined;
+  protected readonly hf: HeaderFile;
   /** Opened as format 2 (the flag was on): its session is `session2`, its lock the device lock (vault2.ts). */
   readonly format2: boolean;
   /** When format-2 changes are confirmed (vault2.ts). */
-  private readonly acks: AckTimer;
+  protected readonly acks: AckTimer;
 
   private constructor(
     readonly dir: string,
     header: Header,
-    private readonly stateDir: string,
-    private readonly journalLimit?: number,
-    private readonly fs: VaultFs = nodeFs,
+    protected readonly stateDir: string,
+    protected readonly journalLimit?: number,
+    protected readonly fs: VaultFs = nodeFs,
     readonly readOnly = false,
     lock: Kept = {},
   ) {
@@ -67,7 +60,7 @@ export class Vault extends VaultContents implements VaultApi {
     return this.header.vaultId;
   }
 
-  private get header(): Header {
+  protected get header(): Header {
     return this.hf.header;
   }
 
@@ -156,69 +149,6 @@ export class Vault extends VaultContents implements VaultApi {
     return vault;
   }
 
-  async unlock(passphrase: string): Promise<UnlockReport> {
-    return this.unlockBy('passphrase', (h) => unwrapWithPassphrase(h, passphrase));
-  }
-
-  async unlockWithRecoveryKey(recoveryKey: string): Promise<UnlockReport> {
-    return this.unlockBy('recovery', async (h) => unwrapWithRecoveryKey(h, recoveryKey));
-  }
-
-  private async unlockBy(via: 'passphrase' | 'recovery', unwrap: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
-    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    // A task still running from before a lock owns the vault files until it settles.
-    await this.queueTail;
-    if (this.isUnlocked()) return { rolledBack: this.hf.rolledBack, damaged: [] };
-    if (this.gate.mode === 'open') {
-      for (let attempt = 1; ; attempt++) {
-        const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
-        // Format 2: the lock does not hold other computers off: a copy of vault.json that arrived during the
-        // derivation (a passphrase changed elsewhere) is tried, never overwritten by the settle.
-        let changed: boolean;
-        try {
-          changed = this.format2 && (await this.hf.changedOnDisk()) !== undefined;
-        } catch (e) {
-          wipe(vmk);
-          throw e;
-        }
-        if (!changed) return this.enter(vmk, via, unwrap);
-        wipe(vmk);
-        if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
-      }
-    }
-    // The lock is free until now: vault.json is read again, and the key derived before the lock is taken, so no one waits for it.
-    for (let attempt = 1; ; attempt++) {
-      await this.hf.reread();
-      const vmk = await this.hf.unwrapBest(via, unwrap, this.format2 ? keyThrough(this.fs, this.dir) : undefined);
-      try {
-        const report = await this.underLock(async () => {
-          // vault.json changed during the derivation (a passphrase change or key rotation elsewhere): derive again from the new one.
-          if (await this.hf.changedOnDisk()) return undefined;
-          if (!this.readOnly && !this.format2) await HeaderFile.doneCreating(this.dir, this.fs);
-          return this.enter(vmk, via, unwrap);
-        });
-        if (report) return report;
-      } catch (e) {
-        // Kept only by a session that began with it (TypeScript narrowed `session` at the top; it may exist by now).
-        if ((this.session as Session | undefined)?.vmk !== vmk && (this.session2 as SyncSession | undefined)?.vmk !== vmk) wipe(vmk);
-        throw e;
-      }
-      wipe(vmk);
-      if (attempt === 3) throw new VaultError('IN_USE', m('errors:vault.keysChanging'));
-    }
-  }
-
-  /** Runs an unlock's `fn` holding the lock: for its length per call, else for the session (let go if it begins none). */
-  private async underLock<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.gate.mode === 'call') return this.hold(fn);
-    await this.gate.take();
-    try {
-      return await fn();
-    } finally {
-      if (!this.isUnlocked()) this.gate.release();
-    }
-  }
-
   /** See catchup.ts; run by the gate each time a per-call vault takes its lock. */
   private async catchUp(): Promise<void> {
     const s2 = this.session2;
@@ -226,10 +156,6 @@ export class Vault extends VaultContents implements VaultApi {
     const s = this.session;
     if (!s) return;
     await catchUp(s, this.hf, { newStore: () => this.newStore(s.keys), isCurrent: () => this.session === s, lock: () => this.lock() });
-  }
-
-  private newStore(keys: StoreKeys): Store {
-    return new Store(this.dir, vaultIdBytes(this.header), keys, this.header.manifest, this.journalLimit, { fs: this.fs, readOnly: this.readOnly });
   }
 
   passphraseKdf(): KdfParams {
@@ -242,91 +168,6 @@ export class Vault extends VaultContents implements VaultApi {
 
   isRecoverySession(): boolean {
     return this.isUnlocked() && this.unlockedWith === 'recovery';
-  }
-
-  private async enter(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
-    if (this.header.mac !== undefined && !headerAuthentic(this.header, vmk)) {
-      wipe(vmk);
-      throw headerModified();
-    }
-    if (this.format2) return this.enter2(vmk, via, unwrap);
-    const keys = storeKeys(vmk);
-    const store = this.newStore(keys);
-    let state: State;
-    try {
-      state = await store.load();
-      // A MAC-less header on a vault that once had one: the MAC was stripped.
-      if (this.header.mac === undefined && state.internal.has(HEADER_MAC_MARK)) throw headerModified();
-    } catch (e) {
-      await store.close();
-      wipeKeys(keys);
-      wipe(vmk);
-      throw e;
-    }
-    await this.hf.noteUnlocked(state.gen);
-    this.begin(vmk, keys, store, state);
-    this.unlockedWith = via;
-    if (this.header.mac === undefined && !this.readOnly) {
-      // A header written before MACs: give it one now, and mark the vault so a stripped MAC is refused later.
-      await this.task(() => this.hf.write(this.header, vmk));
-      await this.internal.put(HEADER_MAC_MARK, new Uint8Array([1]));
-    } else await this.hf.noteSeen();
-    return { rolledBack: this.hf.rolledBack, damaged: [...store.problems] };
-  }
-
-  /** Unlocks as format 2 (vault2.ts): the v1 part read as L, every device's folder joined. */
-  private async enter2(vmk: Uint8Array, via: 'passphrase' | 'recovery', unwrap?: (h: Header) => Promise<Uint8Array>): Promise<UnlockReport> {
-    const limit = this.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
-    const host = {
-      stateDir: this.stateDir,
-      vaultId: this.vaultId,
-      readOnly: this.readOnly,
-      journalLimit: limit,
-      counter: () => this.header.counter ?? 0,
-      needsUpgrade: () => this.header.version === VERSION,
-      upgradeHeader: (first: () => Promise<void>) => upgradeHeader(this.unlocked2(), this.hf, first),
-      emit: (change: VaultChange) => this.emit(change),
-      afterWrite: () => this.acks.after(this.session2, this.gate.mode === 'call'),
-    };
-    // vault.json's copies settled first (another computer's passphrase change made at the same time): the best one stays.
-    // Another rotation made at once elsewhere, under the same passphrase: its epoch is read too (sync/rivals.ts).
-    // (One may be the rotation through whose keys file vault.json just opened: hf.openedThrough.)
-    const through = this.hf.openedThrough;
-    this.hf.openedThrough = undefined;
-    const rivals: Rival[] = through ? [through] : [];
-    const failed = (e: unknown, more: readonly OldEpoch[] = []): never => {
-      wipe(vmk);
-      wipeOld([...rivals, ...more]);
-      throw e;
-    };
-    if (unwrap) rivals.push(...(await this.hf.rivals(vmk, unwrap, through ? [through.epoch] : []).catch(failed)));
-    // The older epochs this epoch's keys files name (a vault.json of one of them is outranked here, not tamper).
-    const chain = await readChain(this.fs, this.dir, this.header, vmk).catch(failed);
-    const crossed = await this.hf.settle(vmk, rivals, chain).catch((e: unknown) => failed(e, chain));
-    const s2 = await openSession2({ dir: this.dir, fs: this.fs, header: this.header, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: limit, host, older: [...rivals, ...chain.filter((e) => !rivals.some((r) => r.epoch === e.epoch))] }, vmk).catch((e: unknown) => failed(e, chain));
-    if (crossed) s2.store.notices.push(m('errors:notice.passphraseCrossed'));
-    if (through) s2.store.notices.push(m('errors:notice.openedThrough'));
-    else if (rivals.length) s2.store.notices.push(m('errors:notice.keysCrossed'));
-    this.session2 = s2;
-    this.unlockedWith = via;
-    // (Not while the v1 part's key is still arriving: its generation, unknown here, is no rollback.)
-    if (!s2.store.v1Hidden) await this.hf.noteUnlocked(s2.store.v1Gen);
-    await this.hf.noteSeen(via === 'passphrase');
-    await this.task(async () => {
-      await announce2(s2);
-      // Copies of vault.json from older or rival epochs go once this computer's keys file holds their keys.
-      if (s2.store.older.length && !this.readOnly) await dropRivals(s2, this.hf).catch(() => undefined);
-    });
-    return unlockReport2(s2, this.hf.rolledBack);
-  }
-
-  /** The vault just made as format 1 goes on as format 2 with the same key (create). */
-  private async switchTo2(): Promise<void> {
-    const s = this.session!;
-    const vmk = s.vmk.slice();
-    this.session = undefined;
-    await this.end(s);
-    await this.enter2(vmk, 'passphrase');
   }
 
   /** Format 2: how many ingests of this session made something new visible (0 otherwise). */
@@ -359,31 +200,6 @@ export class Vault extends VaultContents implements VaultApi {
     await this.task(() => this.hf.accept(this.session2 ? this.session2.store.v1Gen : this.unlocked().state.gen));
   }
 
-  private begin(vmk: Uint8Array, keys: StoreKeys, store: Store, state: State): void {
-    // The store and state are the session's at the time of the call: a per-call catch-up may replace them.
-    const session: Session = {
-      vmk,
-      keys,
-      store,
-      state,
-      appended: false,
-      commit: async (op: Op, blob?: SealedBlob) => {
-        const placed = await session.store.append(session.state, op, blob);
-        session.appended = true;
-        session.state.apply(placed);
-        this.hf.hwm.note(session.state.gen);
-      },
-      commitBatch: async (items) => {
-        const placed = await session.store.appendBatch(session.state, items);
-        session.appended = true;
-        session.state.apply(placed);
-        this.hf.hwm.note(session.state.gen);
-      },
-      emit: (change) => this.emit(change),
-    };
-    this.session = session;
-  }
-
   /**
    * Locks and releases the vault; folds the journal into the manifest first so
    * the next unlock replays nothing (a per-call vault: under the lock, and only
@@ -410,107 +226,6 @@ export class Vault extends VaultContents implements VaultApi {
     await s2?.store.o.marks.flush();
     await this.hf.hwm.flush();
     this.gate.release();
-  }
-
-  async changePassphrase(current: string, next: string, kdf?: KdfParams): Promise<void> {
-    checkPassphrase(next);
-    checkKdf(kdf);
-    await this.task(async () => {
-      const vmk = await this.currentPassphrase(current);
-      try {
-        await this.replacePassphraseSlot(next, kdf, vmk);
-      } finally {
-        wipe(vmk);
-      }
-    });
-  }
-
-  /**
-   * Sets a new passphrase without the old one: allowed only in a session
-   * unlocked with the recovery key (the way back in after a forgotten passphrase).
-   */
-  async setPassphrase(next: string, kdf?: KdfParams): Promise<void> {
-    checkPassphrase(next);
-    checkKdf(kdf);
-    await this.task(async () => {
-      // Format 2 has no format-1 session: its key is the format-2 session's.
-      const s2 = this.session2;
-      const vmk = s2 ? s2.vmk : this.unlocked().vmk;
-      if (this.unlockedWith !== 'recovery') {
-        throw new VaultError('INVALID', m('errors:vault.setNeedsRecovery'));
-      }
-      // The change builds on vault.json as another computer may have left it (as changePassphrase: currentKey2).
-      if (s2) await followHeader(s2, this.hf, () => this.lock());
-      await this.replacePassphraseSlot(next, kdf, vmk);
-    });
-  }
-
-  /** The master key `current` unwraps (format 2: vault2.ts `currentKey2`). */
-  private async currentPassphrase(current: string): Promise<Uint8Array> {
-    const s2 = this.session2;
-    return s2 ? currentKey2(s2, this.hf, current, () => this.lock()) : unwrapWithPassphrase(this.header, current);
-  }
-
-  private async replacePassphraseSlot(next: string, kdf: KdfParams | undefined, vmk: Uint8Array): Promise<void> {
-    // Format 2: a change like any (a v1 vault upgraded first, with the mark that refuses a stripped MAC).
-    if (this.session2) await this.session2.nextVid();
-    await this.hf.write(await withPassphrase(this.header, next, kdf, vmk), vmk);
-  }
-
-  /** Throws BAD_PASSPHRASE unless `passphrase` opens this vault (and this session's key); wipes what it derives. */
-  async verifyPassphrase(passphrase: string): Promise<void> {
-    const vmk = await unwrapWithPassphrase(this.header, passphrase);
-    const same = !this.session || sameBytes(vmk, this.session.vmk);
-    wipe(vmk);
-    if (!same) throw new VaultError('BAD_PASSPHRASE', m('errors:unlock.wrongPassphraseShort'));
-  }
-
-  /**
-   * Revokes the recovery key: a new one only truly replaces the old one under a
-   * new master key (the old slot, spliced back or restored with an old
-   * vault.json, would still unwrap the old key), so this rotates the keys.
-   */
-  async newRecoveryKey(passphrase: string): Promise<string> {
-    return this.rotateKeys(passphrase);
-  }
-
-  async rotateKeys(passphrase: string): Promise<string> {
-    return this.task(async () => {
-      if (this.session2) return this.rotate2(passphrase);
-      const s = this.unlocked();
-      if (this.readOnly) throw readOnlyError();
-      await this.verifyPassphrase(passphrase);
-      const result = await rotate(this.dir, this.header, s, passphrase, (h, vmk) => this.hf.write(h, vmk), this.journalLimit);
-      // Locked while rotating: the rotation is done and durable, but the vault stays locked.
-      const lockedMeanwhile = this.session !== s;
-      this.session = undefined;
-      await this.end(s);
-      this.begin(result.vmk, result.keys, result.store, result.state);
-      // vault.json now names the new epoch durably: only now may the old epoch's files go.
-      result.store.named = true;
-      await result.store.collect(result.live);
-      this.hf.hwm.note(result.state.gen);
-      if (lockedMeanwhile) {
-        this.session = undefined;
-        await this.end(result);
-      }
-      return result.recoveryKey;
-    });
-  }
-
-  /** Format 2 (sync/rotate2.ts): a new epoch every computer follows; the old one is read until each has closed it. */
-  private async rotate2(passphrase: string): Promise<string> {
-    const s = this.unlocked2();
-    const result = await rotateKeys2(s, this.hf, passphrase, { dir: this.dir, fs: this.fs, stateDir: this.stateDir, readOnly: this.readOnly, journalLimit: s.host.journalLimit, host: s.host }, () => this.lock());
-    const lockedMeanwhile = this.session2 !== s;
-    this.session2 = undefined;
-    await this.end2(s, true);
-    if (lockedMeanwhile) await this.end2(result.session, true);
-    else {
-      this.session2 = result.session;
-      await announce2(result.session);
-    }
-    return result.recoveryKey;
   }
 
   async verify(): Promise<VerifyReport> {

@@ -160,7 +160,7 @@ export async function upgradeHeader(s: SyncSession, hf: HeaderFile, first: () =>
 
 /**
  * vault.json as another computer may have left it: when it or its copies
- * changed, the best authentic copy is taken and kept alone (headerfile.ts
+ * changed, the best authentic copy is taken and kept alone (headerfile-copies.ts
  * `follow`); another key epoch, a header that is not ours, or one gone back
  * ends the session. A passphrase changed elsewhere keeps the master key.
  */

@@ -422,6 +422,22 @@ it('hostile names in the old and the new epoch folders: a FIFO named like a keys
   expect(await fs.readdir(path.join(b.dir, 'devices', bDev))).toEqual([e1.slice(0, 8)]);
 }, 60_000);
 
+it('junk named like a checkpoint, with a seq far above any it wrote, in B\'s own folder of the old epoch: B still closes that epoch (its own old files go), and does not checkpoint at every call', async () => {
+  const { a, b, e0, e1, bDev, names } = await rotated();
+  await mirror(a, b);
+  await fs.writeFile(path.join(dirOf(b, bDev, e0), 'c-0000000fffff-ffffffff'), Buffer.alloc(300, 1));
+  await relock(b, a);
+  expect(await readsAll(b, names)).toEqual([]);
+  await write(b, 'after');
+  await b.v.ingest();
+  expect(await fs.readdir(path.join(b.dir, 'devices', bDev))).toEqual([e1.slice(0, 8)]);
+  // And the calls after it write no checkpoint each.
+  const checkpoints = async () => (await fs.readdir(dirOf(b, bDev, e1))).filter((n) => n.startsWith('c-')).length;
+  const before = await checkpoints();
+  for (let i = 0; i < 3; i++) await b.v.ingest();
+  expect(await checkpoints()).toBe(before);
+}, 60_000);
+
 it('1,000 junk keys files named to sort before the real one: B still reads the old epoch (time logged)', async () => {
   const { a, b, e1, aDev, bDev, names } = await rotated();
   await mirror(a, b);
@@ -640,7 +656,7 @@ it('a rotation that fails after its checkpoint of the new epoch (vault.json not 
 
 // Found by this attack: when the engine kept B's passphrase change as vault.json and A's rotation header only as a
 // conflict copy, what A wrote after its rotation (`a-new`) was lost. Now the rotation's header, when it ranks first,
-// goes over an older epoch's vault.json (its key is in the keys file: headerfile.ts `settle`), and when vault.json
+// goes over an older epoch's vault.json (its key is in the keys file: headerfile-copies.ts `settle`), and when vault.json
 // ranks first the passphrase opens it once through the rotation (`unwrapBest`, rivals.ts `keyThrough`). B's new
 // passphrase may lose to the rotation (PASS then opens the vault): nothing written is lost either way.
 for (const winner of ['rotation', 'passphrase'] as const) {

@@ -1,6 +1,6 @@
 /**
  * A passphrase changed on one computer reaches the others (docs/sync-design.md §7): vault.json and the copies a sync
- * engine makes of it when two computers change it at once (sync/header-copies.ts, headerfile.ts `unwrapBest`,
+ * engine makes of it when two computers change it at once (sync/header-copies.ts, headerfile-copies.ts `unwrapBest`,
  * `settle`, `follow`).
  */
 import fs from 'node:fs/promises';

@@ -25,8 +25,14 @@ import { m } from '../../i18n/message';
 export const HEADER_FILE = 'vault.json';
 /** A header is about 1 KiB; a file far larger is not one, and is not read. */
 const MAX_COPY_BYTES = 64 * 1024;
-/** At most this many files are read as copies (a folder of thousands of `.json` files is not read whole). */
+/** At most this many copies of this vault's header are kept from one listing. */
 const MAX_COPIES = 64;
+/**
+ * At most this many files are read looking for them (a folder of tens of thousands of `.json` files is not read
+ * whole). Only a file that is a header of this vault counts towards MAX_COPIES: junk named like a copy cannot push a
+ * real copy out (it could when the first 64 names were taken before reading them).
+ */
+const MAX_READ = 4096;
 /** At most this many copies are tried at unlock, each one key derivation. */
 export const MAX_TRIED = 4;
 
@@ -82,11 +88,12 @@ export async function headerCopies(dir: string, fsx: VaultFs, main: HeaderCopy, 
   const names = (await fsx.readdir(dir))
     .filter(mayBeCopy)
     .sort((a, b) => late(a) - late(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, MAX_COPIES);
+    .slice(0, MAX_READ);
   const copies = [main];
   for (const n of names) {
     const c = await readCopy(dir, fsx, n, main.header.vaultId, maxVersion);
     if (c) copies.push(c);
+    if (copies.length > MAX_COPIES) break;
   }
   return copies.sort(byRank);
 }

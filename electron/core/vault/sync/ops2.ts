@@ -55,6 +55,17 @@ export async function readVid(s: SyncSession, vid: string, subject: string): Pro
   }
 }
 
+/**
+ * Before something leaves `p` (a delete, a move): the folders above it that are shown only because something lives
+ * under them (no mkdir of their own: a file created in a new folder makes none) are made for good, so they stay, as
+ * format 1, a file system and the memory tool's reference keep a folder whose last file went. Its own record, ahead:
+ * a cut after it shows the same folders as before.
+ */
+async function keepParents(s: SyncSession, p: string): Promise<void> {
+  const dirs = ancestorsOf(p).filter((d) => s.view.dirTags(d).length === 0);
+  if (dirs.length) await s.commit(dirs.length === 1 ? mkdirOp(dirs[0]!) : { t: 'batch', ops: dirs.map(mkdirOp) });
+}
+
 /** MemoryOps over the session `get()` returns (LOCKED when there is none). */
 export function memoryOps2(get: () => SyncSession): MemoryOps {
   return {
@@ -105,6 +116,7 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
       const s = get();
       if (p === ROOT) throw new VaultError('INVALID', m('errors:memory.rootDelete', { root: ROOT }), p);
       if (!s.view.stat(p)) throw notFound(p);
+      await keepParents(s, p);
       await s.commit(rmOp(s.view, p, by ?? provenanceOf(source)));
       s.host.emit({ op: 'delete', path: p, source });
     },
@@ -116,6 +128,7 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
       if (s.view.stat(to)) throw new VaultError('EXISTS', m('errors:memory.exists', { path: to }), to);
       if (to.startsWith(from + '/')) throw new VaultError('INVALID', m('errors:memory.intoItself', { path: from }), to);
       checkParents(s, to);
+      await keepParents(s, from);
       await s.commit(mvOp(s.view, from, to));
       s.host.emit({ op: 'rename', path: from, newPath: to, source, ...(by ? { by } : {}) });
     },

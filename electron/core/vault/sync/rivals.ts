@@ -2,7 +2,7 @@
  * Two key rotations made at once on two computers (docs/sync-design.md §7, §12.10): both headers name a new
  * epoch at the same counter, each under its own master key, and the sync engine keeps one as vault.json and the
  * other as a copy. Both were made with the same passphrase, so an unlock with it opens both: the best copy wins
- * (headerfile.ts `unwrapBest`), and the other is a **rival**: not tamper, and its epoch is read as an older one
+ * (headerfile-copies.ts `unwrapBest`), and the other is a **rival**: not tamper, and its epoch is read as an older one
  * (its key joins the keys files), so what was written under it after its rotation is kept. Its header is kept
  * (under a name of its own when it was vault.json) until this computer's keys file holds its key.
  */

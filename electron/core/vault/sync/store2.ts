@@ -7,20 +7,19 @@
  * folders again and applies what has become visible. Every own change is on
  * disk before `append` returns. Nothing outside this device's own folder is
  * ever written, truncated or removed, and in it only names this format writes.
- * Checkpoints and compaction are in compact2.ts.
+ * Checkpoints and compaction are in compact2.ts, reading checkpoints in ckpt-read.ts.
  */
 import path from 'node:path';
 import type { StoreKeys } from '../blobs';
-import { io, readIfExists } from '../files';
+import { io } from '../files';
 import type { VaultFs } from '../fsio';
 import { readOnlyError, VaultError } from '../types';
 import { BlobIndex } from './blobs2';
-import { openCheckpoint, type Checkpoint } from './ckpt2';
-import { emptyState, joinInto, maxStamp, noteSeen, opState, type SyncState } from './crdt';
+import { CheckpointReader } from './ckpt-read';
+import { emptyState, joinInto, maxStamp, opState, type SyncState } from './crdt';
 import { Clock, type Hlc } from './hlc';
 import { formatVid, type Vid } from './ids';
 import { GiveWay } from './give-way';
-import { withoutStaleL } from './stale-l';
 import { OwnJournal, SEGMENT_BYTES, SEGMENT_RECORDS } from './journal2';
 import { deviceDir, listDevices, parseFileName, removeOwnTemps } from './layout';
 import type { DeviceMarks } from './marks';
@@ -55,7 +54,7 @@ export interface Sealed2 {
   bytes: Uint8Array;
 }
 
-export class Store2 {
+export class Store2 extends CheckpointReader {
   state: SyncState = emptyState();
   clock: Clock;
   readonly codec: SegmentCodec2;
@@ -82,6 +81,7 @@ export class Store2 {
   private readonly now: () => number;
 
   constructor(readonly o: Store2Options) {
+    super();
     this.now = o.now ?? Date.now;
     this.clock = new Clock([0, 0], this.now);
     this.codec = new SegmentCodec2(o.vaultId, o.keys.journal);
@@ -116,69 +116,6 @@ export class Store2 {
   /** The folder of `dev`'s files, absolute. */
   folderOf(dev: string): string {
     return path.join(this.o.dir, deviceDir(dev, this.o.epoch));
-  }
-
-  /** Reads device `dev`'s checkpoint `name`: undefined when missing, not whole or not authentic. */
-  async readCheckpoint(dev: string, name: string): Promise<Checkpoint | undefined> {
-    const ep = this.folders.get(dev)?.old?.get(name);
-    // (Not a regular file, a FIFO or a folder anyone may leave under such a name: no checkpoint, and no reason to stop.)
-    const read = () => readIfExists(this.fs, path.join(this.o.dir, deviceDir(dev, ep ?? this.o.epoch), name)).catch((e: NodeJS.ErrnoException) => (e.code === 'EINVAL' || e.code === 'EISDIR' ? undefined : Promise.reject(e)));
-    const bytes = await io('errors:io.action.readVault', read);
-    if (!bytes) return undefined;
-    try {
-      const c = openCheckpoint(this.codec, this.o.vaultId, this.keysOf(ep).manifest, { device: dev, epoch: ep ?? this.o.epoch, name }, bytes);
-      if (c && ep) c.ep = ep;
-      return c;
-    } catch {
-      this.report.newer = true;
-      return undefined;
-    }
-  }
-
-  /** Joins a checkpoint's state and learns where its device's blobs lie. */
-  private adopt(dev: string, c: Checkpoint): void {
-    // Its copy of the v1 part as the v1 files hold it now (a format-1 build may have written on: stale-l.ts).
-    joinInto(this.state, this.v1State ? withoutStaleL(c.state, this.v1State) : c.state);
-    // A checkpoint holds all its device had applied.
-    noteSeen(this.state, dev, c.state.frontier);
-    for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l, ...(c.ep ? { ep: c.ep } : {}) });
-  }
-
-  /** Checkpoints whose blob index is known here, by device and name. */
-  private readonly learnt = new Set<string>();
-
-  /**
-   * Learns where every device's blobs lie now from its newest readable
-   * checkpoint (a device moves its blobs into packs when it compacts, and
-   * removes the segments they were in): what a read that found nothing does
-   * before it gives up.
-   */
-  async learnIndexes(): Promise<void> {
-    await this.ingest();
-    for (const [dev, f] of this.folders) {
-      for (const name of f.checkpoints.slice(0, 2)) {
-        if (this.learnt.has(`${dev}/${name}`)) break;
-        const c = await this.readCheckpoint(dev, name);
-        if (!c) continue;
-        this.learnt.add(`${dev}/${name}`);
-        for (const [id, l] of c.index) this.blobs.add(id, { dev, ...l, ...(c.ep ? { ep: c.ep } : {}) });
-        break;
-      }
-    }
-  }
-
-  /** Joins `dev`'s newest checkpoint that reads and covers seq `need` (the newest two are tried). */
-  private async joinCheckpoint(dev: string, need: number): Promise<boolean> {
-    for (const name of (this.folders.get(dev)?.checkpoints ?? []).slice(0, 2)) {
-      if (parseInt(name.slice(2, 14), 16) < need) break;
-      const c = await this.readCheckpoint(dev, name);
-      if (c) {
-        this.adopt(dev, c);
-        this.learnt.add(`${dev}/${name}`);
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -347,7 +284,7 @@ export class Store2 {
   }
 
   /** The v1 part's state, as loaded (`rebuild`). */
-  private v1State: SyncState | undefined;
+  protected v1State: SyncState | undefined;
 
   /**
    * The state again from the files alone, after this device found its own records replaced by another copy's
