@@ -120,7 +120,7 @@ export class SyncSession {
       await this.store.append({ t: 'hdr', counter: this.host.counter() + 1, kind: 'upgrade', epoch: this.store.o.epoch });
       await this.host.upgradeHeader();
     }
-    if (!mid && this.store.sinceCheckpoint >= this.host.journalLimit) await this.checkpoint();
+    if (!mid && (this.store.sinceCheckpoint >= this.host.journalLimit || journalFull(this.store))) await this.checkpoint();
   }
 
   /** The vid the next own op takes (a put that creates a file names itself with it). */
@@ -173,3 +173,15 @@ export class SyncSession {
 }
 
 export const DEFAULT_JOURNAL_LIMIT = CHECKPOINT_RECORDS;
+
+const FULL_BYTES = 16 * 1024 * 1024;
+const FULL_MIN_BYTES = 1024 * 1024;
+
+/**
+ * The own journal holds more blob bytes since the last checkpoint than min(16 MiB, max(1 MiB, twice the live bytes
+ * that checkpoint indexed)): mostly superseded texts, as format 1's `journalFull` (checkpoint.ts) says by its bytes.
+ * Without it a big memory edited again and again grew the folder by its size per edit until the record limit (4,096).
+ */
+function journalFull(st: Store2): boolean {
+  return st.bytesSinceCheckpoint > Math.min(FULL_BYTES, Math.max(FULL_MIN_BYTES, 2 * st.liveAtCheckpoint));
+}
