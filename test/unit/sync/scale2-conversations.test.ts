@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
 import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
@@ -127,6 +127,35 @@ it.fails(
     await vault.close();
     expect(listed.length).toBe(many + 2);
     expect(lots).toBeLessThanOrEqual(2 * few);
+  },
+  T,
+);
+
+/*
+ * FOUND and fixed (conversations.ts `index`, both formats): every save and every list looked up each indexed
+ * conversation in the array of stored ones (`Array.includes`), n × n string comparisons: 10^8 at 10,000 conversations.
+ */
+it(
+  'a list of many conversations compares each with the stored ones once, not with each of them',
+  async () => {
+    const many = DEEP ? 10_000 : 300;
+    const { vault } = await Vault.create(path.join(root, 'vault'), PASS, { kdf: FLOOR, ...opts() });
+    const cs = new Conversations(vault);
+    for (let i = 0; i < many; i++) await cs.create();
+    // Counts the array elements every `includes` call may scan while the list runs.
+    let scanned = 0;
+    const includes = Array.prototype.includes;
+    const spy = vi.spyOn(Array.prototype, 'includes').mockImplementation(function (this: unknown[], ...args: [unknown, number?]) {
+      scanned += this.length;
+      return includes.apply(this, args);
+    });
+    try {
+      expect(await cs.list()).toHaveLength(many);
+    } finally {
+      spy.mockRestore();
+    }
+    await vault.close();
+    expect(scanned).toBeLessThanOrEqual(10 * many);
   },
   T,
 );
