@@ -113,16 +113,16 @@ it.fails(
     const { fs: counting, written } = countingFs();
     const { vault } = await Vault.create(path.join(root, 'vault'), PASS, { kdf: FLOOR, ...opts({ fs: counting }) });
     const cs = new Conversations(vault);
-    const saveBytes = async (n: number) => {
+    const saveBytes = async () => {
       let c: StoredConversation | undefined = await cs.create();
       for (let i = 0; i < 3; i++) c = await turn(cs, c!, i);
       const b0 = written.bytes;
       await turn(cs, c!, 3);
       return written.bytes - b0;
     };
-    const few = await saveBytes(1);
+    const few = await saveBytes();
     for (let i = 0; i < many; i++) await cs.create();
-    const lots = await saveBytes(many);
+    const lots = await saveBytes();
     const listed = await cs.list();
     await vault.close();
     expect(listed.length).toBe(many + 2);
