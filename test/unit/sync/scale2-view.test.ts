@@ -138,7 +138,7 @@ it.fails(
 it(
   'an unlock and a list read each file of the vault at most a few times, however many memories and writes',
   async () => {
-    const writes = DEEP ? 5000 : 1000;
+    const writes = DEEP ? 2000 : 1000;
     const { vault, dir, stateDir } = await vaultOf(MANY, 'many');
     for (let i = 0; i < writes; i++) await vault.memory.writeFile(`/memories/w${i % 20}.md`, `edit ${i}`, { mode: 'upsert', source: 'user' });
     await vault.close();
