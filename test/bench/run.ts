@@ -5,15 +5,21 @@
  * median at 1,000 files ≤ 1.5× the plaintext reference; median at 10,000 files
  * ≤ 2× our own median at 10 files; unlock at default settings < 1.2 s; peak RSS
  * during the 10,000-file run < 400 MB.
+ *
+ * Then formats.ts in its own process: format 2 (several computers, the
+ * default) against format 1 on one computer, each row a ratio to format 1
+ * measured in the same run (sizes: MNEMO_BENCH_F2_MEMORIES, _WRITES, _TURNS;
+ * MNEMO_BENCH_FORMATS=0 leaves it out).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sodium from 'libsodium-wrappers-sumo';
-import { parseHeader } from '../../electron/core/vault/header';
+import { parseHeader, VERSION_2 } from '../../electron/core/vault/header';
 import { Vault } from '../../electron/core/vault/vault';
 import type { SizeResult } from './workload';
+import type { FormatRow } from './formats';
 
 const SIZES = (process.env.MNEMO_BENCH_SIZES ?? '10,1000,10000').split(',').map(Number);
 const ITERATIONS = Number(process.env.MNEMO_BENCH_ITERATIONS ?? 200);
@@ -33,7 +39,8 @@ async function measureUnlock(): Promise<{ unlockMs: number; argon2Ms: number; ra
   try {
     const created = await Vault.create(path.join(dir, 'vault'), 'bench passphrase', { stateDir: path.join(dir, 'state') });
     await created.vault.close();
-    const header = parseHeader(new Uint8Array(await fs.readFile(path.join(dir, 'vault', 'vault.json'))));
+    // (Format 2, the default since 2ec6d05, writes version 2: read it.)
+    const header = parseHeader(new Uint8Array(await fs.readFile(path.join(dir, 'vault', 'vault.json'))), VERSION_2);
     const slot = header.slots.find((s) => s.type === 'passphrase');
     if (slot?.type !== 'passphrase') throw new Error('no passphrase slot');
     const { opslimit, memlimit } = slot.kdf;
@@ -81,4 +88,15 @@ const growth = Object.fromEntries(
   Object.keys(largest.commands).map((name) => [name, Math.round((largest.commands[name]!.vault.median / smallest.commands[name]!.vault.median) * 100) / 100]),
 );
 console.log(`\ngrowth of our median from ${smallest.files} to ${largest.files} files: ${JSON.stringify(growth)}`);
-console.log(JSON.stringify({ unlock, sizes: results, growth }));
+
+let formats: FormatRow[] | undefined;
+if (process.env.MNEMO_BENCH_FORMATS !== '0') {
+  // Its own process, with a GC it may force, so the heap it measures is its own.
+  const res = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(import.meta.dirname, 'formats.ts')], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 });
+  if (res.status !== 0) throw new Error(`format benchmark failed:\n${res.stderr}`);
+  formats = JSON.parse(res.stdout.trim().split('\n').pop()!) as FormatRow[];
+  console.log(`\nformat 2 (several computers, the default) against format 1, one computer`);
+  console.log(`${'measure'.padEnd(48)}${pad('format 2', 12)}${pad('format 1', 12)}${pad('ratio', 8)}  unit`);
+  for (const r of formats) console.log(`${r.measure.padEnd(48)}${pad(r.format2, 12)}${pad(r.format1, 12)}${pad(r.ratio, 8)}  ${r.unit}`);
+}
+console.log(JSON.stringify({ unlock, sizes: results, growth, ...(formats ? { formats } : {}) }));

@@ -105,9 +105,12 @@ export async function read2<C extends LoggedConversation>(vault: VaultApi, id: s
   for (const dev of Object.keys(head.logs).sort()) {
     const n = head.logs[dev]!;
     const full = Math.floor(n / GROUP);
+    // Each group is read once for its GROUP records (not once per record: that read the log GROUP times over).
+    let held: { g: number; x: (Exchange | null)[] } | undefined;
     for (let k = head.floor?.[dev] ?? 0; k < n; k++) {
       const g = Math.floor(k / GROUP);
-      const rec = g < full ? (await group(vault, id, dev, g))[k - g * GROUP] : await vault.internal.getJSON<Exchange>(recordKey(id, dev, k));
+      if (g < full && held?.g !== g) held = { g, x: await group(vault, id, dev, g) };
+      const rec = g < full ? held!.x[k - g * GROUP] : await vault.internal.getJSON<Exchange>(recordKey(id, dev, k));
       // Another computer's record is read as stored: one of a wrong shape (a buggy build) is damage, not a crash.
       if (!isExchange(rec)) throw new VaultError('DAMAGED', damaged(), headKey(id));
       xs.push({ x: `${dev}:${k}`, order: [sum(rec.c), dev, k], rec });

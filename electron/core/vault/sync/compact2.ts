@@ -25,6 +25,11 @@ import { deviceOf } from './ids';
 
 const COMPACT_MIN_BYTES = 64 * 1024;
 const COMPACT_LIVE_RATIO = 0.25;
+/**
+ * Packs under COMPACT_MIN_BYTES are never "mostly dead" enough to redo, and each checkpoint that moves a blob makes one:
+ * once there are more than this many, they are merged into the new pack, so their number stays bounded (scale2 tests).
+ */
+const SMALL_PACKS = 4;
 const seqOfName = (name: string) => parseInt(name.slice(2, 14), 16);
 
 /** The blob ids of the versions and internal values device `me` wrote. */
@@ -61,6 +66,8 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     for (const [id] of live) for (const pl of st.blobs.placesOf(id, me)) if (packSize.has(pl.file)) packLive.set(pl.file, (packLive.get(pl.file) ?? 0) + pl.len);
     const redo = new Set<string>();
     for (const [p, size] of packSize) if (size >= COMPACT_MIN_BYTES && (packLive.get(p) ?? 0) < size * COMPACT_LIVE_RATIO) redo.add(p);
+    const small = [...packSize.keys()].filter((p) => packSize.get(p)! < COMPACT_MIN_BYTES);
+    if (small.length > SMALL_PACKS) for (const p of small) redo.add(p);
     // Scrubbed here, or purged on any computer (not live again: a blob may be shared by another version).
     for (const id of [...scrub, ...purgedBlobs(st.state)]) if (!live.has(id)) for (const pl of st.blobs.placesOf(id, me)) if (packSize.has(pl.file)) redo.add(pl.file);
 
@@ -112,6 +119,9 @@ export async function checkpoint2(st: Store2, counter: number, scrub: ReadonlySe
     const bytes = sealCheckpoint(st.codec, st.o.vaultId, st.o.keys.manifest, { device: me, epoch: st.o.epoch, name }, { seq, state: st.state, index, files, counter });
     await writeImmutable(fsx, dir, name, me, bytes);
     st.sinceCheckpoint = 0;
+    st.bytesSinceCheckpoint = 0;
+    st.liveAtCheckpoint = 0;
+    for (const l of index.values()) st.liveAtCheckpoint += l.len;
 
     // Tidy: the new checkpoint and the newest one before it stay.
     const older = own.checkpoints.filter((c) => c !== name).sort((a, b) => seqOfName(b) - seqOfName(a) || (a < b ? 1 : -1));

@@ -74,11 +74,16 @@ export class SyncSession {
     return t;
   };
 
-  /** Rebuilds the view of the store's state, loading the texts its merges need first. */
-  async refresh(): Promise<void> {
-    const bare = new SyncView(this.store.state);
+  /**
+   * Rebuilds the view of the store's state, loading the texts its merges need first (the view reads them only when
+   * asked, so it is built once, before they are loaded). `filesSame`: the change since the current view touched no
+   * memory file, so its graph and tree are kept (SyncView `same`).
+   */
+  async refresh(filesSame = false): Promise<void> {
+    const at = new Map(this.store.state.frontier);
+    const view = new SyncView(this.store.state, this.reader, filesSame ? this.current : undefined);
     this.missing = false;
-    for (const v of bare.textsNeeded()) {
+    for (const v of view.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
       // Not here yet (still arriving from the computer that wrote it): that file shows as a conflict until it is.
       const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes()).catch(() => undefined);
@@ -89,7 +94,19 @@ export class SyncSession {
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
       wipe(bytes);
     }
-    this.current = new SyncView(this.store.state, this.reader);
+    this.current = view;
+    this.viewAt = at;
+  }
+
+  /** The state's frontier when the current view was built. */
+  private viewAt = new Map<string, number>();
+
+  /** True when nothing was applied to the state since the current view was built (an ingest by a read applies ops). */
+  private viewCurrent(): boolean {
+    const f = this.store.state.frontier;
+    if (f.size !== this.viewAt.size) return false;
+    for (const [dev, seq] of f) if (this.viewAt.get(dev) !== seq) return false;
+    return true;
   }
 
   /** Reads the other devices' files again; true if anything new became visible. */
@@ -120,7 +137,7 @@ export class SyncSession {
       // (After vault.json is followed: keys an old build rotated elsewhere end the session before a record under the old ones.)
       await this.host.upgradeHeader(async () => void (await this.store.append({ t: 'hdr', counter: this.host.counter() + 1, kind: 'upgrade', epoch: this.store.o.epoch })));
     }
-    if (!mid && this.store.sinceCheckpoint >= this.host.journalLimit) await this.checkpoint();
+    if (!mid && (this.store.sinceCheckpoint >= this.host.journalLimit || journalFull(this.store))) await this.checkpoint();
   }
 
   /** The vid the next own op takes (a put that creates a file names itself with it). */
@@ -132,11 +149,14 @@ export class SyncSession {
   /** Records `op` durably (with its sealed blob), applies it and rebuilds the view. Returns its vid. `mid`: see `writable`. */
   async commit(op: Op2, blob?: Uint8Array, mid = false): Promise<Vid> {
     await this.writable(mid);
+    // An internal value's put or delete leaves every memory file as it was: the view's graph and tree are kept, if
+    // nothing else was applied since they were built (else a write's cost grew with every memory: scale2 tests).
+    const filesSame = (op.t === 'kput' || op.t === 'kdel') && this.viewCurrent();
     const { vid } = await this.store.append(op, blob);
     this.appended = true;
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
     if (seqsOf(op)) {
-      await this.refresh();
+      await this.refresh(filesSame);
       // The change is durable and applied here: a confirmation that fails (a full disk) is not its failure. The next
       // write, ingest or close confirms it; till then only the other computers wait for it.
       await this.host.afterWrite().catch(() => undefined);
@@ -173,3 +193,15 @@ export class SyncSession {
 }
 
 export const DEFAULT_JOURNAL_LIMIT = CHECKPOINT_RECORDS;
+
+const FULL_BYTES = 16 * 1024 * 1024;
+const FULL_MIN_BYTES = 1024 * 1024;
+
+/**
+ * The own journal holds more blob bytes since the last checkpoint than min(16 MiB, max(1 MiB, twice the live bytes
+ * that checkpoint indexed)): mostly superseded texts, as format 1's `journalFull` (checkpoint.ts) says by its bytes.
+ * Without it a big memory edited again and again grew the folder by its size per edit until the record limit (4,096).
+ */
+function journalFull(st: Store2): boolean {
+  return st.bytesSinceCheckpoint > Math.min(FULL_BYTES, Math.max(FULL_MIN_BYTES, 2 * st.liveAtCheckpoint));
+}

@@ -72,6 +72,10 @@ export class Store2 extends CheckpointReader {
   nextSeq = 1;
   /** Own records since the last own checkpoint. */
   sinceCheckpoint = 0;
+  /** Blob bytes of the own records since the last own checkpoint (session2.ts `journalFull`). */
+  bytesSinceCheckpoint = 0;
+  /** Bytes of the live blobs the newest own checkpoint indexes. */
+  liveAtCheckpoint = 0;
   /** The v1 part's generation (0 without one). */
   v1Gen = 0;
   /** A v1 part is there under an older key not known yet (its keys file still arriving): its generation is not known. */
@@ -142,6 +146,8 @@ export class Store2 extends CheckpointReader {
         if (c) {
           this.adopt(me, c);
           this.learnt.add(`${me}/${name}`);
+          this.liveAtCheckpoint = 0;
+          for (const l of c.index.values()) this.liveAtCheckpoint += l.len;
           joined = true;
           break;
         }
@@ -255,7 +261,10 @@ export class Store2 extends CheckpointReader {
     // Own records not yet in an own checkpoint: a checkpoint is due once they reach the limit, across opens too.
     const covered = own.checkpoints.length ? parseInt(own.checkpoints[0]!.slice(2, 14), 16) : 0;
     this.sinceCheckpoint = 0;
+    this.bytesSinceCheckpoint = 0;
     for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined && r.seq > covered) this.sinceCheckpoint++;
+    // (A blob record has no seq: counted by the segment it lies in, whole segments past the checkpoint.)
+    for (const s of own.segments) if (!s.ep && parseInt(s.name.slice(2, 14), 16) > covered) for (const r of s.records) if ('b' in r.meta.op) this.bytesSinceCheckpoint += r.meta.op.b.len;
     if (this.o.readOnly) return;
     const limits = { records: Math.min(SEGMENT_RECORDS, this.o.segmentRecords ?? SEGMENT_RECORDS), bytes: SEGMENT_BYTES };
     this.journal ??= new OwnJournal(this.fs, this.o.dir, this.codec, me, this.o.epoch, limits);
@@ -353,6 +362,7 @@ export class Store2 extends CheckpointReader {
     joinInto(this.state, opState({ dev: this.device, seq, h, at }, op, this.state.frontier));
     this.nextSeq += count;
     this.sinceCheckpoint++;
+    if ('b' in op) this.bytesSinceCheckpoint += op.b.len;
     return { vid: count ? formatVid(this.device, seq) : '', h };
   }
 

@@ -43,13 +43,18 @@ export class SyncView {
   private readonly resolutions = new Map<string, Resolution>();
   private readonly dirMetas = new Map<string, DirMeta>();
 
-  /** `read` gives a version's text; needed only where concurrent heads must be merged (see textsNeeded). */
+  /**
+   * `read` gives a version's text; needed only where concurrent heads must be merged (see textsNeeded). `same`: a view
+   * of this state before a change that touched no memory file (an internal value's put or delete): its version graph
+   * and tree are still this state's, and are taken over instead of walking every file again.
+   */
   constructor(
     readonly s: SyncState,
     private readonly read?: TextReader,
+    same?: SyncView,
   ) {
-    this.graph = new VersionGraph(s);
-    this.tree = buildTree(s, this.graph);
+    this.graph = same?.s === s ? same.graph : new VersionGraph(s);
+    this.tree = same?.s === s ? same.tree : buildTree(s, this.graph);
     this.kv = new KvView(s);
   }
 
