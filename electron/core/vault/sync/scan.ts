@@ -201,3 +201,25 @@ function segmentCopy(name: string): { kind: 'j'; name: string } | undefined {
   const base = m && parseFileName(m[1]!);
   return base && base.kind === 'j' ? { kind: 'j', name: m[1]! } : undefined;
 }
+
+/** The highest seq of the records in a device's own folder (0 if none). */
+export function topSeq(own: DeviceFolder): number {
+  let top = 0;
+  for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) top = Math.max(top, r.seq + r.count - 1);
+  return top;
+}
+
+/** The highest own seq a device's folder holds: in its records, or covered by a checkpoint (`c-<seq>`). */
+export function filesEnd(own: DeviceFolder): number {
+  return Math.max(topSeq(own), ...own.checkpoints.map((c) => parseInt(c.slice(2, 14), 16)));
+}
+
+/** The highest seq of device `me` that another device's records name (they depend on it: they saw it). */
+export function seenBy(folders: ReadonlyMap<string, DeviceFolder>, me: string): number {
+  let seen = 0;
+  for (const [dev, f] of folders) {
+    if (dev === me) continue;
+    for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
+  }
+  return seen;
+}

@@ -25,7 +25,7 @@ import { deviceDir, listDevices, parseFileName, removeOwnTemps } from './layout'
 import type { DeviceMarks } from './marks';
 import { seqsOf, type Op2 } from './op';
 import { SegmentCodec2 } from './records2';
-import { FolderScanner, type DeviceFolder, type FileScan } from './scan';
+import { filesEnd, FolderScanner, seenBy, topSeq, type DeviceFolder, type FileScan } from './scan';
 import type { OldEpoch } from './epochs';
 import { EpochFolders } from './epoch-folders';
 import { applyVisible, ownForkLine, type IngestReport } from './visible';
@@ -381,28 +381,6 @@ export class Store2 extends CheckpointReader {
     await this.o.marks.flush();
     await this.blobs.v1?.store.close();
   }
-}
-
-/** The highest seq of the records in a device's own folder (0 if none). */
-function topSeq(own: DeviceFolder): number {
-  let top = 0;
-  for (const s of own.segments) for (const r of s.records) if (r.seq !== undefined) top = Math.max(top, r.seq + r.count - 1);
-  return top;
-}
-
-/** The highest own seq a device's folder holds: in its records, or covered by a checkpoint (`c-<seq>`). */
-function filesEnd(own: DeviceFolder): number {
-  return Math.max(topSeq(own), ...own.checkpoints.map((c) => parseInt(c.slice(2, 14), 16)));
-}
-
-/** The highest seq of device `me` that another device's records name (they depend on it: they saw it). */
-function seenBy(folders: ReadonlyMap<string, DeviceFolder>, me: string): number {
-  let seen = 0;
-  for (const [dev, f] of folders) {
-    if (dev === me) continue;
-    for (const s of f.segments) for (const r of s.records) seen = Math.max(seen, r.dep[me] ?? 0);
-  }
-  return seen;
 }
 
 export const newerBuild = (): VaultError =>
