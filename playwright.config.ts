@@ -8,6 +8,8 @@ register('./test/e2e/fast-kdf-hooks.mjs', import.meta.url);
 // The specs start their own Chromium through test/e2e/harness.ts (no Electron here), so no projects.
 // One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.
 process.env.MNEMO_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
+// Every view a write patches in place is checked against the view built from scratch (sync/view.ts `checkPatched`).
+process.env.MNEMO_VIEW_CHECK ??= '1';
 
 /**
  * The new user's walk (walk-new-user.spec.ts: one app through every chat and list feature in a row, each screen

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // One random seed per run for the sampled attack loops (test/deep.ts), the same in every worker; printed by each.
 process.env.MNEMO_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
+// Every view a write patches in place is checked against the view built from scratch (sync/view.ts `checkPatched`).
+process.env.MNEMO_VIEW_CHECK ??= '1';
 
 const INCLUDE = ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'];
 /**

@@ -118,6 +118,9 @@ test('a deleted project is restored from the window with its conversations, and 
   fake.script(reply(text('Tulips in autumn.')));
   await send(page, 'When do tulips go in?');
   await expect(lastReply(page)).toContainText('Tulips in autumn.');
+  // The reply shows while it is being saved; search reads what is saved (once saved, the row bears its title). A
+  // search sent before that found nothing, on a loaded machine (a fresh-clone run).
+  await expect(group(page, 'Garden').getByRole('button', { name: 'When do tulips go in?', exact: true })).toBeVisible();
 
   // Search says which project each result is in.
   await page.getByRole('searchbox', { name: 'Search conversations' }).fill('tulips');

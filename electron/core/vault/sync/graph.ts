@@ -40,6 +40,23 @@ export class VersionGraph {
     for (const v of this.purged) this.gone.add(v);
   }
 
+  /**
+   * Takes in, in place, the versions of `fid` that `s` holds and this graph does not (a new own put): true when each
+   * replaces only versions and deletes of `fid` itself, so no other file's heads change; false, changing nothing,
+   * otherwise (the caller builds the graph again).
+   */
+  addVersions(s: SyncState, fid: Fid): boolean {
+    const f = s.files.get(fid);
+    if (!f) return false;
+    const fresh = [...f.versions].filter(([vid]) => !this.all.has(vid));
+    for (const [, rec] of fresh) for (const p of rec.par) if (this.all.get(p)?.fid !== fid && !f.rms.has(p)) return false;
+    for (const [vid, rec] of fresh) {
+      this.all.set(vid, { vid, fid, rec });
+      for (const p of rec.par) this.named.add(p);
+    }
+    return true;
+  }
+
   /** Heads of one file: its versions named by no version, whose bytes are kept. Sorted by vid. */
   heads(s: SyncState, fid: Fid): Vid[] {
     const out: Vid[] = [];

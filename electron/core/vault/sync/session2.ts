@@ -16,7 +16,8 @@ import { readOnlyError, type VaultChange } from '../types';
 import { forgetOp } from './build';
 import { checkpoint2 } from './compact2';
 import type { Vid } from './ids';
-import { seqsOf, type Op2 } from './op';
+import { seqsOf, type Op2, type PutOp } from './op';
+import type { Fid } from './crdt';
 import { newerBuild, type Store2 } from './store2';
 import { SyncView } from './view';
 import { TextNotHere } from './resolve';
@@ -77,11 +78,18 @@ export class SyncSession {
   /**
    * Rebuilds the view of the store's state, loading the texts its merges need first (the view reads them only when
    * asked, so it is built once, before they are loaded). `filesSame`: the change since the current view touched no
-   * memory file, so its graph and tree are kept (SyncView `same`).
+   * memory file, so its graph and tree are kept (SyncView `same`); `fid`: it was a new version of that file alone.
    */
-  async refresh(filesSame = false): Promise<void> {
+  async refresh(filesSame = false, fid?: Fid): Promise<void> {
     const at = new Map(this.store.state.frontier);
-    const view = new SyncView(this.store.state, this.reader, filesSame ? this.current : undefined);
+    const view = new SyncView(this.store.state, this.reader, filesSame ? this.current : undefined, fid);
+    // Patched: one file's new version, which replaced every head it had (parFor), so it needs no text; the others'
+    // were loaded by the build before (`missing` false).
+    if (view.patched) {
+      this.current = view;
+      this.viewAt = at;
+      return;
+    }
     this.missing = false;
     for (const v of view.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
@@ -151,12 +159,14 @@ export class SyncSession {
     await this.writable(mid);
     // An internal value's put or delete leaves every memory file as it was: the view's graph and tree are kept, if
     // nothing else was applied since they were built (else a write's cost grew with every memory: scale2 tests).
-    const filesSame = (op.t === 'kput' || op.t === 'kdel') && this.viewCurrent();
+    // So is an own write of one memory's text (its entry alone is brought up to date), when no text was missing.
+    const put = ownPut(op) && !this.missing;
+    const filesSame = (op.t === 'kput' || op.t === 'kdel' || put) && this.viewCurrent();
     const { vid } = await this.store.append(op, blob);
     this.appended = true;
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
     if (seqsOf(op)) {
-      await this.refresh(filesSame);
+      await this.refresh(filesSame, filesSame && put ? (op as PutOp).f : undefined);
       // The change is durable and applied here: a confirmation that fails (a full disk) is not its failure. The next
       // write, ingest or close confirms it; till then only the other computers wait for it.
       await this.host.afterWrite().catch(() => undefined);
@@ -204,4 +214,9 @@ const FULL_MIN_BYTES = 1024 * 1024;
  */
 function journalFull(st: Store2): boolean {
   return st.bytesSinceCheckpoint > Math.min(FULL_BYTES, Math.max(FULL_MIN_BYTES, 2 * st.liveAtCheckpoint));
+}
+
+/** A write of one memory's text that settles nothing (no losers named, no merge written): SyncView may patch. */
+function ownPut(op: Op2): op is PutOp {
+  return op.t === 'put' && op.lose === undefined && op.m === undefined;
 }

@@ -80,6 +80,48 @@ function fidInfo(s: SyncState, g: VersionGraph, fid: Fid): FidInfo | undefined {
   return { fid, heads, alive: heads.filter((h) => !removed.has(h)), path: win.p, pathAt: win.at, pathSub: win.sub === true, pathHeads: pathHeads.sort(), created: created ?? 0 };
 }
 
+/**
+ * `tree` (laid out before a new version of `fid` alone, `g` already holding it) brought up to date in place: true
+ * when only that file's entry changes (it is shown alone at its path, and stays there, alive), or when it is a new
+ * file at a path nothing is shown at, under no file; false, changing nothing, when the tree must be laid out again.
+ */
+export function patchTree(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): boolean {
+  const was = tree.fids.get(fid);
+  if (!was) return addFile(tree, s, g, fid);
+  if (!was.alive.length) return false;
+  const grp = tree.groups.get(was.path);
+  if (!grp?.live || grp.members.length !== 1 || grp.members[0]!.fid !== fid) return false;
+  const info = fidInfo(s, g, fid);
+  if (!info?.alive.length || info.path !== was.path) return false;
+  tree.fids.set(fid, info);
+  tree.groups.set(was.path, { ...grp, members: [info] });
+  return true;
+}
+
+/** `patchTree` for a new file: its entry, its group, the folders above it and the children they gain. */
+function addFile(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): boolean {
+  const info = fidInfo(s, g, fid);
+  if (!info?.alive.length || !info.path.startsWith(ROOT + '/') || tree.groups.has(info.path) || tree.dirs.has(info.path)) return false;
+  const above = ancestorsOf(info.path);
+  // A file shown where a folder now has to be steps aside (buildTree): laid out again.
+  if (above.some((a) => tree.groups.has(a))) return false;
+  const child = (p: string) => {
+    const parent = parentOf(p);
+    let set = tree.children.get(parent);
+    if (!set) tree.children.set(parent, (set = new Set()));
+    set.add(p);
+  };
+  for (const a of above) {
+    if (tree.dirs.has(a)) continue;
+    tree.dirs.add(a);
+    child(a);
+  }
+  tree.fids.set(fid, info);
+  tree.groups.set(info.path, { path: info.path, fid, members: [info], live: true });
+  child(info.path);
+  return true;
+}
+
 /** Lays out the files and directories of `s`. */
 export function buildTree(s: SyncState, g: VersionGraph): Tree {
   const byPath = new Map<string, FidInfo[]>();

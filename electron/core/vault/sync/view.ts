@@ -13,7 +13,7 @@ import { byStamp, VersionGraph, type VersionAt } from './graph';
 import { compareVid, deviceOf, type Vid } from './ids';
 import { KvView } from './kv';
 import { resolveHeads, type Resolution, type TextReader } from './resolve';
-import { buildTree, parentOf, type Group, type Tree } from './tree';
+import { buildTree, parentOf, patchTree, type Group, type Tree } from './tree';
 
 export const DEFAULT_DEPTH = 20;
 
@@ -43,18 +43,28 @@ export class SyncView {
   private readonly resolutions = new Map<string, Resolution>();
   private readonly dirMetas = new Map<string, DirMeta>();
 
+  /** Built from the view before by taking in one file's new version (`fid` below), not by walking every file. */
+  readonly patched: boolean;
+
   /**
    * `read` gives a version's text; needed only where concurrent heads must be merged (see textsNeeded). `same`: a view
    * of this state before a change that touched no memory file (an internal value's put or delete): its version graph
-   * and tree are still this state's, and are taken over instead of walking every file again.
+   * and tree are still this state's, and are taken over instead of walking every file again. With `fid`: before a
+   * new version of that file alone (an own write), its graph and tree are brought up to date in place when only that
+   * file's entry changes (graph.ts `addVersions`, tree.ts `patchTree`), else built again.
    */
   constructor(
     readonly s: SyncState,
     private readonly read?: TextReader,
     same?: SyncView,
+    fid?: Fid,
   ) {
-    this.graph = same?.s === s ? same.graph : new VersionGraph(s);
-    this.tree = same?.s === s ? same.tree : buildTree(s, this.graph);
+    const kept = same?.s === s && (fid === undefined || (same.graph.addVersions(s, fid) && patchTree(same.tree, s, same.graph, fid)));
+    this.patched = kept && fid !== undefined;
+    this.graph = kept ? same!.graph : new VersionGraph(s);
+    this.tree = kept ? same!.tree : buildTree(s, this.graph);
+    // The tests check each one against the view built from scratch (vitest.config.ts, playwright.config.ts).
+    if (this.patched && process.env.MNEMO_VIEW_CHECK === '1') checkPatched(this);
     this.kv = new KvView(s);
   }
 
@@ -316,3 +326,23 @@ export class SyncView {
 }
 
 export { ROOT };
+
+/** What a tree and graph show, in a form two of them compare by (`checkPatched`). */
+function shown(t: Tree, g: VersionGraph): string {
+  const sorted = <T>(xs: Iterable<T>) => [...xs].sort();
+  return JSON.stringify({
+    groups: sorted([...t.groups].map(([p, x]) => JSON.stringify([p, x]))),
+    fids: sorted([...t.fids].map((x) => JSON.stringify(x))),
+    dirs: sorted(t.dirs),
+    children: sorted([...t.children].map(([d, c]) => JSON.stringify([d, sorted(c)]))),
+    all: sorted(g.all.keys()),
+    named: sorted(g.named),
+    gone: sorted(g.gone),
+  });
+}
+
+/** A patched view must show what the view built from scratch shows (tests only: it walks every file again). */
+function checkPatched(v: SyncView): void {
+  const g = new VersionGraph(v.s);
+  if (shown(v.tree, v.graph) !== shown(buildTree(v.s, g), g)) throw new Error('SyncView: the patched view differs from the view built from scratch');
+}
