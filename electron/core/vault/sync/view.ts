@@ -55,14 +55,17 @@ export class SyncView {
    */
   constructor(
     readonly s: SyncState,
-    private readonly read?: TextReader,
+    readonly reader?: TextReader,
     same?: SyncView,
     fid?: Fid,
   ) {
+    // The total size `same` knew, less what the file showed there (read before its entry changes in place).
+    const before = same?.s === s && same.total !== undefined ? same.total - (fid === undefined ? 0 : same.sizeOfFid(fid)) : undefined;
     const kept = same?.s === s && (fid === undefined || (same.graph.addVersions(s, fid) && patchTree(same.tree, s, same.graph, fid)));
     this.patched = kept && fid !== undefined;
     this.graph = kept ? same!.graph : new VersionGraph(s);
     this.tree = kept ? same!.tree : buildTree(s, this.graph);
+    if (kept && before !== undefined) this.total = before + (fid === undefined ? 0 : this.sizeOfFid(fid));
     // The tests check each one against the view built from scratch (vitest.config.ts, playwright.config.ts).
     if (this.patched && process.env.MNEMO_VIEW_CHECK === '1') checkPatched(this);
     this.kv = new KvView(s);
@@ -121,7 +124,7 @@ export class SyncView {
     const g = this.tree.groups.get(p);
     if (!g?.live) return undefined;
     let r = this.resolutions.get(p);
-    if (!r) this.resolutions.set(p, (r = resolveHeads(this.graph, this.groupAlive(g), this.read)));
+    if (!r) this.resolutions.set(p, (r = resolveHeads(this.graph, this.groupAlive(g), this.reader)));
     return r;
   }
 
@@ -251,9 +254,28 @@ export class SyncView {
 
   /** Total plaintext bytes of every live file's current text. */
   totalSize(): number {
-    let n = 0;
-    for (const [p, g] of this.tree.groups) if (g.live) n += this.versions(p).at(-1)!.size;
-    return n;
+    if (this.total === undefined) {
+      let n = 0;
+      for (const [p, g] of this.tree.groups) if (g.live) n += this.currentSize(p);
+      this.total = n;
+    }
+    return this.total;
+  }
+
+  /** `totalSize`, once asked (a view patched from one that knew it knows it at once: every write asks). */
+  private total: number | undefined;
+
+  /** The size of the text shown at `p` (0 if no live file is): `versions(p).at(-1).size`, without listing versions. */
+  private currentSize(p: string): number {
+    const r = this.resolve(p);
+    if (!r) return 0;
+    return r.kind === 'merge' ? r.size : this.graph.all.get(r.kind === 'single' ? r.vid : r.winner)!.rec.s;
+  }
+
+  /** The size shown for file id `fid` (0 when not shown as a live file). */
+  private sizeOfFid(fid: Fid): number {
+    const p = this.tree.fids.get(fid)?.path;
+    return p !== undefined && this.tree.groups.get(p)?.live && this.tree.groups.get(p)!.fid === fid ? this.currentSize(p) : 0;
   }
 
   /** Deleted files whose versions are kept, sorted by path (as State.trashed). */
@@ -345,4 +367,6 @@ function shown(t: Tree, g: VersionGraph): string {
 function checkPatched(v: SyncView): void {
   const g = new VersionGraph(v.s);
   if (shown(v.tree, v.graph) !== shown(buildTree(v.s, g), g)) throw new Error('SyncView: the patched view differs from the view built from scratch');
+  const fresh = new SyncView(v.s, v.reader);
+  if (v.totalSize() !== fresh.totalSize()) throw new Error('SyncView: the patched view counts another total size');
 }
