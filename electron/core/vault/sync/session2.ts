@@ -16,7 +16,7 @@ import { readOnlyError, type VaultChange } from '../types';
 import { forgetOp } from './build';
 import { checkpoint2 } from './compact2';
 import type { Vid } from './ids';
-import { seqsOf, type Op2, type PutOp } from './op';
+import { seqsOf, type Op2 } from './op';
 import type { Fid } from './crdt';
 import { newerBuild, type Store2 } from './store2';
 import { SyncView } from './view';
@@ -159,14 +159,14 @@ export class SyncSession {
     await this.writable(mid);
     // An internal value's put or delete leaves every memory file as it was: the view's graph and tree are kept, if
     // nothing else was applied since they were built (else a write's cost grew with every memory: scale2 tests).
-    // So is an own write of one memory's text (its entry alone is brought up to date), when no text was missing.
-    const put = ownPut(op) && !this.missing;
-    const filesSame = (op.t === 'kput' || op.t === 'kdel' || put) && this.viewCurrent();
+    // So is an own change of one memory (its entry alone is brought up to date), when no text was missing.
+    const one = this.missing ? undefined : oneFile(op);
+    const filesSame = (op.t === 'kput' || op.t === 'kdel' || one !== undefined) && this.viewCurrent();
     const { vid } = await this.store.append(op, blob);
     this.appended = true;
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
     if (seqsOf(op)) {
-      await this.refresh(filesSame, filesSame && put ? (op as PutOp).f : undefined);
+      await this.refresh(filesSame, filesSame ? one : undefined);
       // The change is durable and applied here: a confirmation that fails (a full disk) is not its failure. The next
       // write, ingest or close confirms it; till then only the other computers wait for it.
       await this.host.afterWrite().catch(() => undefined);
@@ -216,7 +216,12 @@ function journalFull(st: Store2): boolean {
   return st.bytesSinceCheckpoint > Math.min(FULL_BYTES, Math.max(FULL_MIN_BYTES, 2 * st.liveAtCheckpoint));
 }
 
-/** A write of one memory's text that settles nothing (no losers named, no merge written): SyncView may patch. */
-function ownPut(op: Op2): op is PutOp {
-  return op.t === 'put' && op.lose === undefined && op.m === undefined;
+/**
+ * The one memory file `op` changes when SyncView may patch its entry alone: a write of its text that settles nothing
+ * (no losers named, no merge written), or a delete or a move of that file alone. Else undefined.
+ */
+function oneFile(op: Op2): Fid | undefined {
+  if (op.t === 'put') return op.lose === undefined && op.m === undefined ? op.f : undefined;
+  if ((op.t === 'rm' || op.t === 'mv') && op.files.length === 1 && !op.dirs.length) return op.files[0]!.f;
+  return undefined;
 }

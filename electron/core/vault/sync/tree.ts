@@ -87,38 +87,71 @@ function fidInfo(s: SyncState, g: VersionGraph, fid: Fid): FidInfo | undefined {
  */
 export function patchTree(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): boolean {
   const was = tree.fids.get(fid);
-  if (!was) return addFile(tree, s, g, fid);
+  const info = fidInfo(s, g, fid);
+  if (!info) return false;
+  if (!was) return placeFile(tree, info);
   if (!was.alive.length) return false;
   const grp = tree.groups.get(was.path);
   if (!grp?.live || grp.members.length !== 1 || grp.members[0]!.fid !== fid) return false;
-  const info = fidInfo(s, g, fid);
-  if (!info?.alive.length || info.path !== was.path) return false;
-  tree.fids.set(fid, info);
-  tree.groups.set(was.path, { ...grp, members: [info] });
-  return true;
+  // Written again, where it was.
+  if (info.alive.length && info.path === was.path) {
+    tree.fids.set(fid, info);
+    tree.groups.set(was.path, { ...grp, members: [info] });
+    return true;
+  }
+  // Deleted or moved: the folders above it must stay on their own tags (ops2.ts `keepParents` gives them some).
+  if (!ancestorsOf(was.path).every((a) => tagged(s, a))) return false;
+  if (!info.alive.length && info.path === was.path) {
+    // Deleted: in the trash, at its path.
+    tree.fids.set(fid, info);
+    tree.groups.set(was.path, { ...grp, members: [info], live: false });
+    unchild(tree, was.path);
+    return true;
+  }
+  if (!info.alive.length || !canPlace(tree, info.path)) return false;
+  // Moved, alive, to where nothing was shown.
+  tree.groups.delete(was.path);
+  unchild(tree, was.path);
+  return placeFile(tree, info);
 }
 
-/** `patchTree` for a new file: its entry, its group, the folders above it and the children they gain. */
-function addFile(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): boolean {
-  const info = fidInfo(s, g, fid);
-  if (!info?.alive.length || !info.path.startsWith(ROOT + '/') || tree.groups.has(info.path) || tree.dirs.has(info.path)) return false;
-  const above = ancestorsOf(info.path);
-  // A file shown where a folder now has to be steps aside (buildTree): laid out again.
-  if (above.some((a) => tree.groups.has(a))) return false;
-  const child = (p: string) => {
-    const parent = parentOf(p);
-    let set = tree.children.get(parent);
-    if (!set) tree.children.set(parent, (set = new Set()));
-    set.add(p);
-  };
-  for (const a of above) {
+/** True when directory `d` has a tag of its own no rm removed. */
+function tagged(s: SyncState, d: string): boolean {
+  const state = s.dirs.get(d);
+  for (const tag of state?.adds.keys() ?? []) if (!state!.removed.has(tag)) return true;
+  return false;
+}
+
+/** Whether a live file can be shown at `p` as it is: nothing shown there, no folder there, no file above it. */
+function canPlace(tree: Tree, p: string): boolean {
+  // (A file shown where a folder now has to be steps aside, buildTree: laid out again.)
+  return p.startsWith(ROOT + '/') && !tree.groups.has(p) && !tree.dirs.has(p) && !ancestorsOf(p).some((a) => tree.groups.has(a));
+}
+
+function addChild(tree: Tree, p: string): void {
+  const parent = parentOf(p);
+  let set = tree.children.get(parent);
+  if (!set) tree.children.set(parent, (set = new Set()));
+  set.add(p);
+}
+
+function unchild(tree: Tree, p: string): void {
+  const set = tree.children.get(parentOf(p));
+  set?.delete(p);
+  if (set && !set.size) tree.children.delete(parentOf(p));
+}
+
+/** A live file shown alone at a new path: its entry, its group, the folders above it and the children they gain. */
+function placeFile(tree: Tree, info: FidInfo): boolean {
+  if (!info.alive.length || !canPlace(tree, info.path)) return false;
+  for (const a of ancestorsOf(info.path)) {
     if (tree.dirs.has(a)) continue;
     tree.dirs.add(a);
-    child(a);
+    addChild(tree, a);
   }
-  tree.fids.set(fid, info);
-  tree.groups.set(info.path, { path: info.path, fid, members: [info], live: true });
-  child(info.path);
+  tree.fids.set(info.fid, info);
+  tree.groups.set(info.path, { path: info.path, fid: info.fid, members: [info], live: true });
+  addChild(tree, info.path);
   return true;
 }
 
