@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Conversations, type StoredConversation } from '../../../electron/core/chat/conversations';
-import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import { DEEP } from '../../deep';
+import { readCounting } from './read-counting';
 import { countingFs, FLOOR, PASS } from '../vault/helpers';
 
 let root: string;
@@ -24,24 +24,6 @@ const T = DEEP ? 3_600_000 : 240_000;
 const GROUP = 32;
 const reply = (i: number) => `Answer ${i}. ${'A paragraph of a reply about as long as a real one. '.repeat(10)}`;
 
-/** The real disk, counting the files the vault opens to read. */
-function readCounting(): { fs: VaultFs; reads: { n: number } } {
-  const reads = { n: 0 };
-  return {
-    reads,
-    fs: {
-      ...nodeFs,
-      async readFile(f) {
-        reads.n++;
-        return nodeFs.readFile(f);
-      },
-      async open(f, mode) {
-        if (mode === 'read') reads.n++;
-        return nodeFs.open(f, mode);
-      },
-    },
-  };
-}
 
 const opts = (extra: object = {}) => ({ stateDir: path.join(root, 'state'), format2: true, ackDelayMs: 0, ...extra });
 

@@ -12,6 +12,7 @@ import { nodeFs, type VaultFs } from '../../../electron/core/vault/fsio';
 import { Vault } from '../../../electron/core/vault/vault';
 import type { SyncState } from '../../../electron/core/vault/sync/crdt';
 import { DEEP } from '../../deep';
+import { readCounting } from './read-counting';
 import { FLOOR, PASS } from '../vault/helpers';
 import { session } from './carry-vaults';
 
@@ -25,24 +26,6 @@ const T = DEEP ? 3_600_000 : 240_000;
 const MANY = DEEP ? 10_000 : 1000;
 const LIMITS = { overwrite: false, source: 'user' as const, maxFileBytes: 1 << 20, maxTotalBytes: 2 ** 31 };
 
-/** The real disk, counting the files the vault opens or reads whole. */
-function readCounting(): { fs: VaultFs; reads: { n: number } } {
-  const reads = { n: 0 };
-  return {
-    reads,
-    fs: {
-      ...nodeFs,
-      async readFile(f) {
-        reads.n++;
-        return nodeFs.readFile(f);
-      },
-      async open(f, mode) {
-        if (mode === 'read') reads.n++;
-        return nodeFs.open(f, mode);
-      },
-    },
-  };
-}
 
 /** A format-2 vault of `n` small memories (imports of 500, as `mnemo import`), unlocked. */
 async function vaultOf(n: number, name: string, fsx?: VaultFs): Promise<{ vault: Vault; dir: string; stateDir: string }> {
