@@ -79,6 +79,23 @@ test('undo on an edit chip restores the earlier version in the vault', async () 
   expect(await vault().memory.readFile('/memories/todo.md')).toBe('- buy milk\n');
 });
 
+test('an undo clicked while the reply still streams says its answer after the reply is saved (CI failure of stop 37)', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/todo.md', '- buy milk\n', { mode: 'create', source: 'user' });
+  // The chip shows while the last reply still streams; the saved reply that replaces it makes a new chip.
+  fake.script(reply(memoryCall({ command: 'str_replace', path: '/memories/todo.md', old_str: '- buy milk', new_str: '- buy oat milk' })), { ...reply(text('Changed it to oat milk for you. '.repeat(6).trim())), delayMs: 120, chunk: 4 });
+  await send(page, 'Make it oat milk.');
+  const chip = page.getByRole('button', { name: 'edited /memories/todo.md' });
+  await expect(chip).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await chip.click();
+  await page.getByRole('button', { name: 'Undo this change' }).click();
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 30_000 });
+  await expect(lastReply(page)).toContainText('for you.');
+  await expect(page.getByText('Undone')).toBeVisible();
+  expect(await vault().memory.readFile('/memories/todo.md')).toBe('- buy milk\n');
+});
+
 test('approval mode: a denied write leaves the vault unchanged and the transcript says so', async () => {
   const { page } = app;
   await saveSettings(vault(), { approvalMode: true });

@@ -1,4 +1,4 @@
-import { createContext, memo, useContext, useState } from 'react';
+import { createContext, memo, useContext, useState, useSyncExternalStore } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Diff } from '../../components/Diff';
 import { call, messageOf } from '../../lib/api';
@@ -46,6 +46,23 @@ export function toolLabel(tool: ToolView): string {
 /** Which chips are expanded, by tool call id: a chip keeps its state when the streaming reply becomes the saved one. */
 const expanded = new Set<string>();
 
+/**
+ * What each chip's undo answered, by tool call id, kept outside the chip: the streaming reply becomes the saved one
+ * (a new chip) while an undo may still be under way, and its answer must show in whichever chip is there then.
+ */
+const undone = new Map<string, string>();
+const undoListeners = new Set<() => void>();
+/** The chips whose undo is under way, by tool call id: a chip made meanwhile must not send it twice. */
+const undoing = new Set<string>();
+function setUndone(id: string, text: string) {
+  undone.set(id, text);
+  for (const l of undoListeners) l();
+}
+function subscribeUndone(l: () => void) {
+  undoListeners.add(l);
+  return () => void undoListeners.delete(l);
+}
+
 /** The open conversation's project (absent: the first), whose memory the chips' paths name. */
 export const ChipProject = createContext<string | undefined>(undefined);
 
@@ -59,7 +76,7 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
     else expanded.delete(tool.id);
     setOpenState(next);
   };
-  const [undo, setUndo] = useState<string>();
+  const undo = useSyncExternalStore(subscribeUndone, () => undone.get(tool.id));
   const target = tool.newPath ?? tool.path;
   const canUndo = !tool.isError && !tool.running && tool.version !== undefined && ['create', 'str_replace', 'insert'].includes(tool.command);
   return (
@@ -82,12 +99,16 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
             {tool.command !== 'delete' && <button onClick={() => onOpen(target, project ?? 'default')}>{t('tool.open')}</button>}
             {canUndo && (
               <button
-                onClick={() =>
-                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) }).then(
-                    () => setUndo(t('tool.undone')),
-                    (e: unknown) => setUndo(messageOf(e)),
-                  )
-                }
+                onClick={() => {
+                  if (undoing.has(tool.id)) return;
+                  undoing.add(tool.id);
+                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) })
+                    .then(
+                      () => setUndone(tool.id, t('tool.undone')),
+                      (e: unknown) => setUndone(tool.id, messageOf(e)),
+                    )
+                    .finally(() => undoing.delete(tool.id));
+                }}
               >
                 {t('tool.undo')}
               </button>
