@@ -15,7 +15,7 @@ import { succeed2 } from '../devices';
 import { readOnlyError, type VaultChange } from '../types';
 import { forgetOp } from './build';
 import { checkpoint2 } from './compact2';
-import type { Vid } from './ids';
+import { parseVid, type Vid } from './ids';
 import { seqsOf, type Op2 } from './op';
 import type { Fid } from './crdt';
 import { newerBuild, type Store2 } from './store2';
@@ -117,11 +117,24 @@ export class SyncSession {
     return true;
   }
 
+  /** True when the state's frontier is the view's but for this device's op `vid` (`count` seqs), just appended. */
+  private onlyOwnSinceView(vid: Vid, count: number): boolean {
+    const at = parseVid(vid);
+    if (!at || at.seq === undefined) return false;
+    const f = this.store.state.frontier;
+    for (const [dev, seq] of f) if (dev === at.dev ? seq !== at.seq + count - 1 || (this.viewAt.get(dev) ?? 0) >= at.seq : this.viewAt.get(dev) !== seq) return false;
+    for (const dev of this.viewAt.keys()) if (!f.has(dev)) return false;
+    return true;
+  }
+
   /** Reads the other devices' files again; true if anything new became visible. */
   async ingest(): Promise<boolean> {
     const n = await this.store.ingest();
-    if (n || this.missing) await this.refresh();
-    return n > 0;
+    // What a read applied since the view was built (one that looked for bytes in every folder: ckpt-read.ts
+    // `learnIndexes` ingests) is new to the view too, though this ingest found nothing more.
+    const behind = !this.viewCurrent();
+    if (n || this.missing || behind) await this.refresh();
+    return n > 0 || behind;
   }
 
   /**
@@ -166,7 +179,10 @@ export class SyncSession {
     this.appended = true;
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
     if (seqsOf(op)) {
-      await this.refresh(filesSame, filesSame ? one : undefined);
+      // Reads are not queued: one that ingested while this op was being written (ckpt-read.ts `learnIndexes`) applied
+      // other records too, which the view kept or patched would not show. Only this op since the view: else built again.
+      const kept = filesSame && this.onlyOwnSinceView(vid, seqsOf(op));
+      await this.refresh(kept, kept ? one : undefined);
       // The change is durable and applied here: a confirmation that fails (a full disk) is not its failure. The next
       // write, ingest or close confirms it; till then only the other computers wait for it.
       await this.host.afterWrite().catch(() => undefined);
