@@ -9,7 +9,10 @@
  * size limit counts without it), and stays so, since the view's frontier was then taken as current. Fixed in session2.ts
  * `commit` (kept or patched only if nothing but its own op was applied since the view). Also found: what such a read
  * applied was not shown at the next ingest either (it found nothing new, so built no view): shown now (session2.ts
- * `ingest`, `behind`).
+ * `ingest`, `behind`). And: a refresh started by a read of a value still arriving (ops2.ts `internalStore2.get`, not
+ * queued) that reads texts for longer than a write that started after it put its older view back over the write's, so
+ * the memory just written vanished from the list until the next ingest: a refresh now never shows a view older than the
+ * one shown (session2.ts `refresh`, `started`/`shown`).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -88,6 +91,44 @@ it("what a read's ingest applied is shown at the next ingest (not only after thi
   expect(a.v.memory.stat('/memories/b.md')).toMatchObject({ kind: 'file', size: 6 });
   expect(a.v.memory.totalSize()).toBe(8 + 6);
   expect(changes).toContain('write /memories/b.md');
+  const { shown, fresh } = shownVsFresh(a);
+  expect(shown).toEqual(fresh);
+}, 60_000);
+
+it('a catch-up refresh (a read of a value still arriving) that ends after a write does not put back the view from before it', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  const lines = (...l: string[]) => l.join('\n') + '\n';
+  await a.v.memory.writeFile('/memories/f.md', lines('one', 'two', 'three', 'four', 'five'), { mode: 'create', ...user });
+  await syncAll([a, b]);
+  const devB = (await b.v.internal.device!(false))!;
+  // Concurrent edits of different lines (a merge reads both texts) and a value of B's; B compacts them into a pack.
+  await a.v.memory.writeFile('/memories/f.md', lines('one (A)', 'two', 'three', 'four', 'five'), { mode: 'update', ...user });
+  await b.v.memory.writeFile('/memories/f.md', lines('one', 'two', 'three', 'four', 'five (B)'), { mode: 'update', ...user });
+  await b.v.internal.putJSON('settings', { from: 'B' });
+  for (let i = 0; i < 12; i++) await b.v.internal.putJSON(`pad/${i}`, { i });
+  await carryWithoutPacks(b, a, devB);
+  await a.v.ingest();
+  // A's disk is slow for the next read of a memory text: the refresh the read of B's value starts waits on it.
+  const s = session(a.v);
+  const blobs = s.store.blobs;
+  const read = blobs.read.bind(blobs);
+  let slowed: () => void = () => undefined;
+  const reached = new Promise<void>((r) => (slowed = r));
+  let first = true;
+  blobs.read = async (...args: Parameters<typeof read>) => {
+    if (first && args[2].startsWith('a version of a memory')) {
+      first = false;
+      slowed();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return read(...args);
+  };
+  const get = a.v.internal.get('settings').catch(() => undefined);
+  await reached;
+  await a.v.memory.writeFile('/memories/g.md', 'written meanwhile', { mode: 'create', ...user });
+  await get;
+  blobs.read = read;
+  expect(a.v.memory.stat('/memories/g.md')).toMatchObject({ kind: 'file', size: 17 });
   const { shown, fresh } = shownVsFresh(a);
   expect(shown).toEqual(fresh);
 }, 60_000);

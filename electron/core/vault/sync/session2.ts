@@ -81,6 +81,7 @@ export class SyncSession {
    * memory file, so its graph and tree are kept (SyncView `same`); `fid`: it was a new version of that file alone.
    */
   async refresh(filesSame = false, fid?: Fid): Promise<void> {
+    const gen = ++this.started;
     const at = new Map(this.store.state.frontier);
     const view = new SyncView(this.store.state, this.reader, filesSame ? this.current : undefined, fid);
     // Patched: one file's new version, which replaced every head it had (parFor), so it needs no text; the others'
@@ -88,6 +89,7 @@ export class SyncSession {
     if (view.patched) {
       this.current = view;
       this.viewAt = at;
+      this.shown = gen;
       return;
     }
     this.missing = false;
@@ -102,9 +104,17 @@ export class SyncSession {
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
       wipe(bytes);
     }
+    // A refresh that started later (a write's, while this one read texts: a read's catch-up is not queued) already
+    // shows a newer state: this view, built before it, would hide what that one shows (an own write just made).
+    if (gen < this.shown) return;
     this.current = view;
     this.viewAt = at;
+    this.shown = gen;
   }
+
+  /** Refreshes started, and the one whose view is shown (views are built in that order, their texts read after). */
+  private started = 0;
+  private shown = 0;
 
   /** The state's frontier when the current view was built. */
   private viewAt = new Map<string, number>();
