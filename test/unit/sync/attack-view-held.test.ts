@@ -11,6 +11,8 @@ import { expect, it } from 'vitest';
 import { SyncView } from '../../../electron/core/vault/sync/view';
 import { VaultError } from '../../../electron/core/vault/types';
 import { session, syncAll, vaultRoom, type Computer } from './carry-vaults';
+import { carryHeader } from './rot-world';
+import { PASS } from './two-computers';
 
 const { computers, reopen } = vaultRoom('attack-view-held');
 const user = { source: 'user' } as const;
@@ -163,3 +165,31 @@ it('the total at the size limit: refused and admitted as a fresh open counts, th
   expect(again.v.memory.totalSize()).toBe(total);
   expect(b.v.memory.totalSize()).toBe(total);
 }, 120_000);
+
+it('a key rotation and a passphrase change between writes: the writes after them patch, as from scratch, on both computers', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  const w = (c: Computer, p: string, t: string) => c.v.memory.writeFile(p, t, { mode: 'upsert', ...user });
+  await w(a, '/memories/r/one.md', 'one');
+  await w(b, '/memories/r/two.md', 'two');
+  await syncAll([a, b]);
+  await w(b, '/memories/r/two.md', 'two, offline under the old keys');
+  await a.v.rotateKeys(PASS);
+  await w(a, '/memories/r/one.md', 'one after the rotation');
+  expect(same(a)).toBe(true);
+  await a.v.memory.rename('/memories/r/one.md', '/memories/r/uno.md', 'user');
+  same(a);
+  await syncAll([a, b]).catch(() => undefined);
+  await carryHeader(a.dir, b.dir);
+  await b.v.ingest().catch(() => undefined);
+  if (!b.v.isUnlocked()) await b.v.unlock(PASS);
+  same(b);
+  await w(b, '/memories/r/two.md', 'two under the new keys');
+  same(b);
+  await b.v.changePassphrase(PASS, 'another passphrase');
+  await b.v.memory.remove('/memories/r/two.md', 'user');
+  expect(same(b)).toBe(true);
+  await syncAll([b, a]);
+  same(a);
+  expect(a.v.memory.list('/memories/r', 1).map((e) => e.path)).toEqual(['/memories/r/uno.md']);
+  expect(a.v.memory.totalSize()).toBe(b.v.memory.totalSize());
+});
