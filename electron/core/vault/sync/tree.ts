@@ -6,7 +6,7 @@
  *   file id, their alive heads together (so they resolve as concurrent heads);
  * - a directory exists iff it has an alive tag (observed-remove set) or a
  *   live entry below it; a file whose path is also a directory is shown
- *   beside it as `<path>.conflict-<dev8>-<seq>` ("decided in stage 2"), so
+ *   beside it as `<path>.conflict-<dev8>-<seq>` (that name taken: `-2`, `-3`…) ("decided in stage 2"), so
  *   neither hides the other and renaming it settles the clash.
  */
 import { ancestorsOf, ROOT, type Fid, type SyncState } from './crdt';
@@ -47,6 +47,8 @@ export interface Tree {
   dirs: Set<string>;
   /** Direct children (files and directories) of each directory. */
   children: Map<string, Set<string>>;
+  /** Names a file stepping aside did not take because something was shown there (it took the next free one). */
+  displaced: Set<string>;
 }
 
 export const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));
@@ -108,7 +110,8 @@ export function patchTree(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): 
     unchild(tree, was.path);
     return true;
   }
-  if (!info.alive.length || !canPlace(tree, info.path)) return false;
+  // (Moved away from a name a file stepping aside did not take: it would take it now.)
+  if (!info.alive.length || !canPlace(tree, info.path) || tree.displaced.has(was.path)) return false;
   // Moved, alive, to where nothing was shown.
   tree.groups.delete(was.path);
   unchild(tree, was.path);
@@ -182,11 +185,19 @@ export function buildTree(s: SyncState, g: VersionGraph): Tree {
     if (live) for (const a of ancestorsOf(p)) addDir(a);
     groups.set(p, { path: p, fid, members: infos, live });
   }
-  // A live file cannot share its path with a directory: it steps aside (trash entries keep their path, as in v1).
-  for (const [p, grp] of [...groups]) {
-    if (!grp.live || !dirs.has(p)) continue;
-    groups.delete(p);
-    const aside = asideName(p, grp.fid);
+  // A live file cannot share its path with a directory: it steps aside (trash entries keep their path, as in v1), to a
+  // name nothing else is shown at: a memory (or trash entry, or folder) that has that very name keeps it, and the file
+  // takes `<aside>-2`, `-3`…, in path order, the same on every device.
+  const asides = [...groups].filter(([p, grp]) => grp.live && dirs.has(p)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [p] of asides) groups.delete(p);
+  const displaced = new Set<string>();
+  for (const [p, grp] of asides) {
+    const base = asideName(p, grp.fid);
+    let aside = base;
+    for (let n = 2; groups.has(aside) || dirs.has(aside); n++) {
+      displaced.add(aside);
+      aside = `${base}-${n}`;
+    }
     groups.set(aside, { ...grp, path: aside });
   }
   const children = new Map<string, Set<string>>();
@@ -198,5 +209,5 @@ export function buildTree(s: SyncState, g: VersionGraph): Tree {
   };
   for (const d of dirs) if (d !== ROOT) child(d);
   for (const [p, grp] of groups) if (grp.live) child(p);
-  return { groups, fids, dirs, children };
+  return { groups, fids, dirs, children, displaced };
 }

@@ -357,6 +357,7 @@ function shown(t: Tree, g: VersionGraph): string {
     fids: sorted([...t.fids].map((x) => JSON.stringify(x))),
     dirs: sorted(t.dirs),
     children: sorted([...t.children].map(([d, c]) => JSON.stringify([d, sorted(c)]))),
+    displaced: sorted(t.displaced),
     all: sorted(g.all.keys()),
     named: sorted(g.named),
     gone: sorted(g.gone),
