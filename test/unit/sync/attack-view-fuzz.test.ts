@@ -112,6 +112,9 @@ async function checkView(c: Computer, step: string, done: Record<string, number>
   const a = JSON.stringify(shownBy(s.view));
   const b = JSON.stringify(shownBy(fresh));
   if (a !== b) expect({ step, shown: shownBy(s.view) }).toEqual({ step, shown: shownBy(fresh) });
+  // The total the limits use is what the files listed hold, each once.
+  const sum = s.view.list(M, 100).reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
+  expect({ step, total: s.view.totalSize() }).toEqual({ step, total: sum });
 }
 
 /** Everything a user reads of vault `v`, texts included. */
