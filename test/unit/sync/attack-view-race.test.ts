@@ -12,12 +12,17 @@
  * `ingest`, `behind`). And: a refresh started by a read of a value still arriving (ops2.ts `internalStore2.get`, not
  * queued) that reads texts for longer than a write that started after it put its older view back over the write's, so
  * the memory just written vanished from the list until the next ingest: a refresh now never shows a view older than the
- * one shown (session2.ts `refresh`, `started`/`shown`).
+ * one shown (session2.ts `refresh`, `started`/`shown`). And the total the size limit uses drifted where a merge's text
+ * was missing (the total counted its newer side): an internal value saved once the text was here kept the view and
+ * carried that total over (the refresh then read the text), and so did every patched write after it; a write while
+ * a catch-up refresh was reading the text took it for read (`missing` was cleared when the reading began). Now no view
+ * is kept or patched while a text is missing, and `missing` is set with the view it is about.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SyncView } from '../../../electron/core/vault/sync/view';
+import { VaultError } from '../../../electron/core/vault/types';
 import { carry } from './two-computers';
 import { carryRemovals, session, syncAll, vaultRoom, type Computer } from './carry-vaults';
 
@@ -131,4 +136,69 @@ it('a catch-up refresh (a read of a value still arriving) that ends after a writ
   expect(a.v.memory.stat('/memories/g.md')).toMatchObject({ kind: 'file', size: 17 });
   const { shown, fresh } = shownVsFresh(a);
   expect(shown).toEqual(fresh);
+}, 60_000);
+
+/** A and B edit different lines of f.md at once (a merge, longer than either side); B's text reaches A only in a pack, which A lacks. */
+async function mergeWithoutText(a: Computer, b: Computer): Promise<void> {
+  const lines = (...l: string[]) => l.join('\n') + '\n';
+  await a.v.memory.writeFile('/memories/f.md', lines('one', 'two', 'three', 'four', 'five'), { mode: 'create', ...user });
+  await syncAll([a, b]);
+  const devB = (await b.v.internal.device!(false))!;
+  await a.v.memory.writeFile('/memories/f.md', lines('one (A)', 'two', 'three', 'four', 'five'), { mode: 'update', ...user });
+  await b.v.memory.writeFile('/memories/f.md', lines('one', 'two', 'three', 'four', 'five (B, longer)'), { mode: 'update', ...user });
+  for (let i = 0; i < 12; i++) await b.v.internal.putJSON(`pad/${i}`, { i });
+  await carryWithoutPacks(b, a, devB);
+  await a.v.ingest();
+  // Shown as a conflict (the newer side's size counted) until B's text is here.
+  expect(session(a.v).view.resolve('/memories/f.md')?.kind).toBe('conflict');
+  expect(a.v.memory.totalSize()).toBeGreaterThan(0);
+}
+
+/** The total the limits use equals what the files listed hold, and what a view built from scratch counts. */
+function totalHolds(c: Computer): void {
+  const sum = c.v.memory.list('/memories', 5).reduce((n, e) => n + (e.kind === 'file' ? e.size : 0), 0);
+  expect(c.v.memory.totalSize()).toBe(sum);
+  const { shown, fresh } = shownVsFresh(c);
+  expect(shown).toEqual(fresh);
+}
+
+it('an internal value written once a missing merge text is here does not carry over the total counted without it', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  await mergeWithoutText(a, b);
+  // B's packs arrive; A saves a setting (its view kept: no memory changed), which reads the text that is here now.
+  await carry(b.dir, a.dir);
+  await a.v.internal.putJSON('settings', { theme: 'dark' });
+  expect(session(a.v).view.resolve('/memories/f.md')?.kind).toBe('merge');
+  totalHolds(a);
+}, 60_000);
+
+it('a write while a catch-up refresh is still reading a merge text does not carry over the total counted without it', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  await a.v.internal.putJSON('gone', { v: 1 });
+  await mergeWithoutText(a, b);
+  // B's packs arrive; then a read of a value that fails starts a catch-up refresh, whose read of B's text is slow.
+  await carry(b.dir, a.dir);
+  const s = session(a.v);
+  const blobs = s.store.blobs;
+  const read = blobs.read.bind(blobs);
+  let slowed: () => void = () => undefined;
+  const reached = new Promise<void>((r) => (slowed = r));
+  let first = true;
+  blobs.read = async (...args: Parameters<typeof read>) => {
+    if (args[2] === 'internal:gone') throw new VaultError('DAMAGED', 'arriving', args[2]);
+    if (first && args[2].startsWith('a version of a memory')) {
+      first = false;
+      slowed();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return read(...args);
+  };
+  const get = a.v.internal.get('gone').catch(() => undefined);
+  await reached;
+  await a.v.memory.writeFile('/memories/g.md', 'written meanwhile', { mode: 'create', ...user });
+  await get;
+  blobs.read = read;
+  await a.v.ingest();
+  expect(s.view.resolve('/memories/f.md')?.kind).toBe('merge');
+  totalHolds(a);
 }, 60_000);

@@ -92,13 +92,15 @@ export class SyncSession {
       this.shown = gen;
       return;
     }
-    this.missing = false;
+    // (Said with the view it is about: while its texts are read, the view shown is the one before, and a write then
+    // must not take that one's texts for loaded.)
+    let missing = false;
     for (const v of view.textsNeeded()) {
       if (this.texts.has(v.rec.b.id)) continue;
       // Not here yet (still arriving from the computer that wrote it): that file shows as a conflict until it is.
       const bytes = await this.store.blobs.read('blobs', v.rec.b, `a version of a memory (${v.vid})`, () => this.store.learnIndexes()).catch(() => undefined);
       if (!bytes) {
-        this.missing = true;
+        missing = true;
         continue;
       }
       this.texts.set(v.rec.b.id, fromUtf8(bytes));
@@ -110,6 +112,7 @@ export class SyncSession {
     this.current = view;
     this.viewAt = at;
     this.shown = gen;
+    this.missing = missing;
   }
 
   /** Refreshes started, and the one whose view is shown (views are built in that order, their texts read after). */
@@ -183,8 +186,10 @@ export class SyncSession {
     // An internal value's put or delete leaves every memory file as it was: the view's graph and tree are kept, if
     // nothing else was applied since they were built (else a write's cost grew with every memory: scale2 tests).
     // So is an own change of one memory (its entry alone is brought up to date), when no text was missing.
+    // Not while a text the view needs is missing: its total counted a merge as its newer side, and the text may be
+    // here now (the refresh reads it): the view and its total are built again.
     const one = this.missing ? undefined : oneFile(op);
-    const filesSame = (op.t === 'kput' || op.t === 'kdel' || one !== undefined) && this.viewCurrent();
+    const filesSame = !this.missing && (op.t === 'kput' || op.t === 'kdel' || one !== undefined) && this.viewCurrent();
     const { vid } = await this.store.append(op, blob);
     this.appended = true;
     // A blob written ahead of its batch changes nothing shown, and its batch confirms it.
