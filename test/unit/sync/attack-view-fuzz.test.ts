@@ -4,7 +4,8 @@
  * near the size limits), creates, deletes, moves, folders, restores from the trash and of old versions, emptying the
  * trash, history depth changes, internal values, syncs, records carried but not yet ingested, writes raced with an
  * ingest or with each other, and reopens; on look-alike paths (case, NFC/NFD, trailing dot or space, a file and a
- * folder of one name, names that sort next to each other, deep folders, the name a file would step aside to).
+ * folder of one name, names that sort next to each other, deep folders, the name a file would step aside to, empty
+ * and dot segments).
  *
  * After every step, what the computer shows (list, stat, every version of every file and trash entry, the trash, the
  * conflicts, the total size the limits use) is compared with a view built from scratch of the same state; every size
@@ -57,6 +58,9 @@ const FILES = [
   `${M}/d1/d2`,
   `${M}/t.md`,
   `${M}/t.md/u.md`,
+  `${M}/a/`,
+  `${M}//x`,
+  `${M}/a/./b.md`,
 ];
 const DIRS = [`${M}/a`, `${M}/a/b`, `${M}/d1`, `${M}/d1/d2`, `${M}/d1/d2/d3/d4`, `${M}/n`, `${M}/t.md`];
 const LIMITS = { maxFileBytes: 3000, maxVaultBytes: 9000 };
