@@ -4,8 +4,8 @@
  * built from scratch of the same state (list, stat, versions, trash, conflicts, total), MNEMO_VIEW_CHECK on or off:
  * a file and a folder of one name made on two computers (the file shown aside), writes over concurrent heads (a merge:
  * patched; a conflict: built again), delete and re-create, a move onto a trashed path, 1,000 files in one folder with
- * names that sort next to each other, and the total at the size limit against a fresh open. These held; they stay as
- * guards.
+ * names that sort next to each other, the total at the size limit against a fresh open, writes around a key rotation
+ * and a passphrase change, and a folder that only one file kept alive. These held; they stay as guards.
  */
 import { expect, it } from 'vitest';
 import { SyncView } from '../../../electron/core/vault/sync/view';
@@ -192,4 +192,32 @@ it('a key rotation and a passphrase change between writes: the writes after them
   same(a);
   expect(a.v.memory.list('/memories/r', 1).map((e) => e.path)).toEqual(['/memories/r/uno.md']);
   expect(a.v.memory.totalSize()).toBe(b.v.memory.totalSize());
+});
+
+it('a folder only a file kept alive (its folder deleted on B while A wrote the file): moves within, out of, and a delete', async () => {
+  const [a, b] = (await computers(2)) as [Computer, Computer];
+  await a.v.memory.writeFile('/memories/k/x.md', 'x', { mode: 'create', ...user });
+  await a.v.memory.writeFile('/memories/k/z.md', 'z', { mode: 'create', ...user });
+  await syncAll([a, b]);
+  await b.v.memory.remove('/memories/k', 'user');
+  await a.v.memory.writeFile('/memories/k/x.md', 'x, edited meanwhile', { mode: 'update', ...user });
+  await syncAll([a, b]);
+  // The folder has no tag left; only x.md (a delete that met an edit) holds it up.
+  expect(session(a.v).view.dirTags('/memories/k')).toEqual([]);
+  expect(a.v.memory.list('/memories/k', 1).map((e) => e.path)).toEqual(['/memories/k/x.md']);
+  same(a);
+  await a.v.memory.rename('/memories/k/x.md', '/memories/k/y.md', 'user');
+  same(a);
+  await b.v.memory.rename('/memories/k/x.md', '/memories/k2/x.md', 'user');
+  same(b);
+  await syncAll([a, b]);
+  same(a);
+  same(b);
+  for (const c of [a, b]) for (const f of c.v.memory.list('/memories', 5).filter((e) => e.kind === 'file')) await c.v.memory.remove(f.path, 'user');
+  same(a);
+  same(b);
+  await syncAll([a, b]);
+  expect(a.v.memory.list('/memories', 5)).toEqual(b.v.memory.list('/memories', 5));
+  expect(a.v.memory.totalSize()).toBe(0);
+  same(a);
 });
