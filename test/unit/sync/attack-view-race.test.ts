@@ -16,7 +16,8 @@
  * was missing (the total counted its newer side): an internal value saved once the text was here kept the view and
  * carried that total over (the refresh then read the text), and so did every patched write after it; a write while
  * a catch-up refresh was reading the text took it for read (`missing` was cleared when the reading began). Now no view
- * is kept or patched while a text is missing, and `missing` is set with the view it is about.
+ * is kept or patched while a text is missing, and `missing` is set with the view it is about. Held: a checkpoint's
+ * forget after such a read, with a history depth raised meanwhile (the view reads the depth from the state).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -26,7 +27,7 @@ import { VaultError } from '../../../electron/core/vault/types';
 import { carry } from './two-computers';
 import { carryRemovals, session, syncAll, vaultRoom, type Computer } from './carry-vaults';
 
-const { computers } = vaultRoom('attack-view-race');
+const { computers, openAs } = vaultRoom('attack-view-race');
 const user = { source: 'user' } as const;
 
 /** What a user of `c` sees, and what a view built from scratch of the same state shows. */
@@ -201,4 +202,29 @@ it('a write while a catch-up refresh is still reading a merge text does not carr
   await a.v.ingest();
   expect(s.view.resolve('/memories/f.md')?.kind).toBe('merge');
   totalHolds(a);
+}, 60_000);
+
+it("a checkpoint after a read's ingest forgets by the state it has, not by the view from before (a history depth raised meanwhile)", async () => {
+  const [a0, b] = (await computers(2)) as [Computer, Computer];
+  await a0.v.close();
+  // A checkpoints only when it closes.
+  const a = await openAs(0, { journalLimit: 1000 });
+  await a.v.setHistoryDepth(2);
+  await b.v.memory.writeFile('/memories/y.md', 'y from B', { mode: 'create', ...user });
+  await syncAll([a, b]);
+  const devB = (await b.v.internal.device!(false))!;
+  for (let i = 0; i < 12; i++) await b.v.internal.putJSON(`pad/${i}`, { i });
+  await carryWithoutPacks(b, a, devB);
+  await a.v.ingest();
+  for (let i = 1; i <= 5; i++) await a.v.memory.writeFile('/memories/f.md', `version ${i}`, { mode: 'upsert', ...user });
+  expect(a.v.history('/memories/f.md').length).toBe(2);
+  // B keeps more history; its records reach A, and a read on A applies them (no ingest: its view still says 2).
+  await b.v.setHistoryDepth(10);
+  await carryWithoutPacks(b, a, devB);
+  await expect(a.v.memory.readFile('/memories/y.md')).rejects.toMatchObject({ code: 'DAMAGED' });
+  // A closes (a checkpoint, and the forget of what no file shows) and opens again.
+  await a.v.close();
+  const again = await openAs(0);
+  expect(again.v.historyDepth()).toBe(10);
+  expect(again.v.history('/memories/f.md').map((h) => h.version)).toEqual([1, 2, 3, 4]);
 }, 60_000);
