@@ -66,6 +66,22 @@ async function keepParents(s: SyncSession, p: string): Promise<void> {
   if (dirs.length) await s.commit(dirs.length === 1 ? mkdirOp(dirs[0]!) : { t: 'batch', ops: dirs.map(mkdirOp) });
 }
 
+/**
+ * The file just written to `p` (file id `fid`) as shown now: at `p`, unless records of another computer applied while it
+ * was written (a read or a checkpoint learning where bytes lie ingests: ckpt-read.ts `learnIndexes`) moved it, or a
+ * folder took its path: then where that file is shown. The write is durable and applied either way.
+ */
+function writtenMeta(s: SyncSession, p: string, fid: string): FileMeta {
+  const here = s.view.stat(p);
+  if (here?.kind === 'file') return here;
+  for (const g of s.view.tree.groups.values()) {
+    if (!g.live || !g.members.some((m) => m.fid === fid)) continue;
+    const meta = s.view.stat(g.path);
+    if (meta?.kind === 'file') return meta;
+  }
+  throw new VaultError('IO', m('errors:io.failed', { what: m('errors:io.action.saveChange') }), p);
+}
+
 /** MemoryOps over the session `get()` returns (LOCKED when there is none). */
 export function memoryOps2(get: () => SyncSession): MemoryOps {
   return {
@@ -98,9 +114,10 @@ export function memoryOps2(get: () => SyncSession): MemoryOps {
       const { bytes, text: t } = sealText(s, plain);
       wipe(plain);
       const own = await s.nextVid();
-      await s.commit(putOp(s.view, p, t, own, opts.by ?? provenanceOf(opts.source)), bytes);
-      const meta = s.view.stat(p) as FileMeta;
-      s.host.emit({ op: 'write', path: p, version: meta.version, source: opts.source, created: !old });
+      const put = putOp(s.view, p, t, own, opts.by ?? provenanceOf(opts.source));
+      await s.commit(put, bytes);
+      const meta = writtenMeta(s, p, put.f);
+      s.host.emit({ op: 'write', path: meta.path, version: meta.version, source: opts.source, created: !old });
       return meta;
     },
     async mkdir(p, source: ChangeSource) {
@@ -188,7 +205,10 @@ export async function importBatch2(s: SyncSession, items: ImportItem[], opts: { 
     puts.push(putOp(s.view, item.path, sealed.text, formatVid(me, seq0 + i), { kind: 'import' }));
   }
   await s.commit({ t: 'batch', ops: puts }, undefined, true);
-  for (const { item } of todo) s.host.emit({ op: 'write', path: item.path, version: (s.view.stat(item.path) as FileMeta).version, source: opts.source, created: created.has(item.path) });
+  for (const [i, { item }] of todo.entries()) {
+    const meta = writtenMeta(s, item.path, puts[i]!.f);
+    s.host.emit({ op: 'write', path: meta.path, version: meta.version, source: opts.source, created: created.has(item.path) });
+  }
   return todo.length;
 }
 
