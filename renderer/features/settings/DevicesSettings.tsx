@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { DeviceEntry } from '../../../electron/shared/ipc';
+import type { DeviceEntry } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';

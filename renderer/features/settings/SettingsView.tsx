@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PublicSettings } from '../../../electron/shared/ipc';
+import type { PublicSettings } from '../../../electron/shared/ipc-values';
 import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
