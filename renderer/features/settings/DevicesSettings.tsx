@@ -37,9 +37,15 @@ export function DevicesSettings({ onShared, restored }: { onShared: (shared: boo
   useEffect(() => {
     if (restored) setTyped((all) => ({ ...Object.fromEntries(restored.map((r) => [r.id, r.name])), ...all }));
   }, [restored]);
-  // Each change goes to main as a draft, for the computers still listed; none open discards it.
+  // Each change goes to main as a draft, for the computers still listed and only once typed in; none discards it. A
+  // field still showing the computer's own name holds nothing of the user's: kept through a lock, it would bring that
+  // name back over a rename another computer made meanwhile, for Enter to undo.
   useEffect(() => {
-    const open = Object.entries(typed).filter(([id]) => !devices || devices.some((d) => d.id === id));
+    const open = Object.entries(typed).filter(([id, name]) => {
+      if (!devices) return true;
+      const d = devices.find((x) => x.id === id);
+      return d !== undefined && d.name !== name;
+    });
     saveDraft('names', open.length ? open.map(([id, name]) => ({ id, name })) : null);
   }, [typed, devices]);
 
