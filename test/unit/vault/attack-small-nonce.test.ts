@@ -80,7 +80,12 @@ it('20,000 seals in a row and odd sizes straddling refills never repeat', () => 
   // Every aligned 8-byte word of everything handed out is distinct too (a pool handed out twice would repeat them).
   const words = new Set<string>();
   let count = 0;
-  for (const c of chunks) for (let j = 0; j + 16 <= c.length; j += 16) (words.add(c.slice(j, j + 16)), count++);
+  for (const c of chunks) {
+    for (let j = 0; j + 16 <= c.length; j += 16) {
+      words.add(c.slice(j, j + 16));
+      count++;
+    }
+  }
   expect(count).toBeGreaterThan(200_000);
   expect(words.size).toBe(count);
   // Zero-length and exactly-a-pool requests.
