@@ -230,7 +230,11 @@ export const CALLS = {
   chatRewind: call('chat:rewind', one(z.object({ id })), z.object({ text: z.string(), attachments: z.array(AttachmentRef).optional() })),
   /** Carries on a conversation whose last reply the round limit stopped: its next rounds, as a new turn. */
   chatContinue: call('chat:continue', one(z.object({ id })), z.object({ turnId: z.string() })),
-  chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project })), z.object({ restored: z.boolean() })),
+  /**
+   * `created`: the chip's change was a create (the memory tool's create never replaces a file), undone by removing the
+   * file even when its version is past 1 (a path re-created after a delete continues the deleted file's numbers).
+   */
+  chatUndo: call('chat:undo', one(z.object({ path, version: z.number().int().min(1), project, created: z.boolean().optional() })), z.object({ restored: z.boolean() })),
   /** Tokens the conversation uses of its model's context window, for the context meter. */
   chatContext: call('chat:context', one(z.object({ id })), ContextUse),
   /** Saves the conversation as Markdown (memory operations included) where the user picks in main's save dialog. */

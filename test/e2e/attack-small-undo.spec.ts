@@ -109,3 +109,22 @@ test('the undo of a create deletes the file; an undo whose answer comes while th
   await expect(page.getByText(CONFLICT)).toHaveCount(0);
   expect(vault().memory.stat('/memories/plan.md')).toBeUndefined();
 });
+
+// Found by this attack: a file re-created at the path of one the user deleted continues its version numbers (the
+// deleted one's versions stay in the trash), so the undo of Claude's create saw version 2 and wrote version 1 back:
+// the memory the user had deleted came back, said "Undone: the previous version is back". A create never replaces a
+// file (the memory tool refuses an existing path), so its undo removes the file.
+test('the undo of a create at the path of a memory the user deleted removes the file and does not bring the deleted one back', async () => {
+  const { page } = app;
+  await vault().memory.writeFile('/memories/plan.md', 'My old secret plan', { mode: 'create', source: 'user' });
+  await vault().memory.remove('/memories/plan.md', 'user');
+  fake.script(reply(memoryCall({ command: 'create', path: '/memories/plan.md', file_text: 'Lisbon in May' })), reply(text('Noted.')));
+  await send(page, 'Remember Lisbon.');
+  await expect(lastReply(page)).toContainText('Noted.');
+  expect(await vault().memory.readFile('/memories/plan.md')).toBe('Lisbon in May');
+  await openChip(page, 'created /memories/plan.md');
+  await page.getByRole('button', { name: 'Undo this change' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Undone|not undone/ })).toBeVisible();
+  const now = vault().memory.stat('/memories/plan.md') ? await vault().memory.readFile('/memories/plan.md') : undefined;
+  expect(now, 'the file Claude created is gone, and the deleted memory stays deleted').toBeUndefined();
+});

@@ -105,7 +105,7 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
                 onClick={() => {
                   if (done || undoing.has(tool.id)) return;
                   undoing.add(tool.id);
-                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) })
+                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}), ...(tool.command === 'create' ? { created: true } : {}) })
                     .then(
                       () => setUndone(tool.id, true, t('tool.undone')),
                       (e: unknown) => setUndone(tool.id, false, messageOf(e)),
