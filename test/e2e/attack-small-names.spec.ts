@@ -177,3 +177,36 @@ test('a rename field opened but not typed in does not bring back, after a lock, 
   const values = await fields.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
   expect(values.filter((v) => v === 'Laptop'), 'no field holds the old name the user never typed').toEqual([]);
 });
+
+test('a lock while a rename is being saved: the name is either saved or still in its field after the unlock, never lost', async () => {
+  const { page } = app;
+  const section = await openSection();
+  await section.getByRole('button', { name: 'Rename Laptop' }).click();
+  await row(section, 'Laptop').getByRole('textbox', { name: 'Name' }).fill('Study desktop');
+  await expect.poll(heldNames).toEqual(['laptop Study desktop']);
+  // The rename waits in main's queue while the user locks.
+  let release!: () => void;
+  const held = app.session.unlocked().exclusive(() => new Promise<void>((r) => (release = r)));
+  try {
+    await row(section, 'Laptop').getByRole('textbox', { name: 'Name' }).press('Enter');
+    await page.getByRole('button', { name: 'Lock', exact: true }).click();
+    await page.waitForTimeout(500);
+  } finally {
+    release();
+    await held;
+  }
+  await expect(page.getByRole('heading', { name: 'Unlock Mnemo' })).toBeVisible({ timeout: 30_000 });
+  await unlock(page);
+  await app.session.unlocked().ingest();
+  const saved = (await names())[otherId] === 'Study desktop';
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const s = await openSection();
+  const field = row(s, saved ? 'Study desktop' : 'Laptop').getByRole('textbox', { name: 'Name' });
+  if (saved) {
+    // Saved: no rename field comes back for it (nothing left unsaved).
+    await expect(s.getByRole('button', { name: 'Rename Study desktop' })).toBeVisible();
+    await expect(field).toHaveCount(0);
+  } else {
+    await expect(field).toHaveValue('Study desktop');
+  }
+});

@@ -4,7 +4,7 @@ import type { NameDrafts } from '../../../electron/shared/drafts';
 import type { DeviceEntry } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
-import { saveDraft } from '../../lib/drafts';
+import { discardDraft, saveDraft } from '../../lib/drafts';
 import { formatDateTime } from '../../lib/format';
 
 type Kind = 'rename' | 'forget';
@@ -33,10 +33,17 @@ export function DevicesSettings({ onShared, restored }: { onShared: (shared: boo
   const focusNext = useRef<string | undefined>(undefined);
   const box = useRef<HTMLElement & HTMLDivElement>(null);
 
-  // The fields a lock kept open, with their text; a field opened since keeps what is typed in it.
+  // The fields a lock kept open, with their text, once the computers are listed: a field opened since keeps what is
+  // typed in it, and one for a computer no longer listed, or whose name is already what it holds (saved just before
+  // the lock), is not opened again. Nothing left of them: main's copy is discarded.
+  const restoredDone = useRef<NameDrafts>(undefined);
   useEffect(() => {
-    if (restored) setTyped((all) => ({ ...Object.fromEntries(restored.map((r) => [r.id, r.name])), ...all }));
-  }, [restored]);
+    if (!restored || !devices || restoredDone.current === restored) return;
+    restoredDone.current = restored;
+    const open = restored.filter((r) => devices.some((d) => d.id === r.id && d.name !== r.name));
+    if (open.length) setTyped((all) => ({ ...Object.fromEntries(open.map((r) => [r.id, r.name])), ...all }));
+    else void discardDraft('names');
+  }, [restored, devices]);
   // Each change goes to main as a draft, for the computers still listed and only once typed in; none discards it. A
   // field still showing the computer's own name holds nothing of the user's: kept through a lock, it would bring that
   // name back over a rename another computer made meanwhile, for Enter to undo.
