@@ -210,3 +210,35 @@ test('a lock while a rename is being saved: the name is either saved or still in
     await expect(field).toHaveValue('Study desktop');
   }
 });
+
+test('a rename field open for a computer that a third computer forgets before the unlock comes back with its text, in a row marked Forgotten', async () => {
+  const { page } = app;
+  const section = await openSection();
+  await section.getByRole('button', { name: 'Rename Laptop' }).click();
+  await row(section, 'Laptop').getByRole('textbox', { name: 'Name' }).fill('Old attic laptop');
+  await lock(page);
+  // A third computer, on a copy of the folder, forgets the laptop; its files arrive before the unlock.
+  const thirdDir = path.join(app.userDataDir, 'third');
+  await fs.cp(app.session.dir, thirdDir, { recursive: true });
+  const third = await Vault.open(thirdDir, { stateDir: path.join(app.userDataDir, 'third-state'), format2: true, ackDelayMs: 0 });
+  await third.unlockWithRecoveryKey(app.recoveryKey!);
+  await third.forgetDevice(otherId);
+  await third.close();
+  await carry(thirdDir, app.session.dir);
+  await unlock(page);
+  await app.session.unlocked().ingest();
+  expect((await app.session.unlocked().devices()).find((d) => d.id === otherId)?.forgotten).toBe(true);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const s = await openSection();
+  await expect(row(s, 'Laptop')).toContainText('Forgotten');
+  await expect(row(s, 'Laptop').getByRole('textbox', { name: 'Name' })).toHaveValue('Old attic laptop');
+  // Cancel discards it; the name never changed.
+  await row(s, 'Laptop').getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(heldNames).toEqual([]);
+  const again = await relock();
+  await expect(again.getByRole('textbox', { name: 'Name' })).toHaveCount(0);
+  expect((await names())[otherId]).toBe('Laptop');
+  expect(errors).toEqual([]);
+});
