@@ -390,7 +390,7 @@ function Workspace({ notice, kept, onKeptTaken, onFolderMoved }: { notice: Unloc
           <h1 className="sr-only" tabIndex={-1}>
             {t('tabs.settings')}
           </h1>
-          <SettingsView onFolderMoved={onFolderMoved} />
+          <SettingsView onFolderMoved={onFolderMoved} restoredNames={drafts?.names} />
         </section>
       </main>
       {overlay === 'palette' && <Palette onGo={go} onDismiss={() => setOverlay(undefined)} />}

@@ -11,14 +11,14 @@
  * before that (`drafts/<kind>`) is still offered until discarded
  * (docs/sync-design.md §3).
  */
-import { ChatDraft, EditDrafts, MemoryDraft, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
+import { ChatDraft, EditDrafts, MemoryDraft, NameDrafts, type DraftKind, type DraftPut, type Drafts } from '../shared/drafts';
 import { VaultError, type VaultApi } from './vault/types';
 import { m, type LocalMessage } from './i18n/message';
 
-const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit' };
+const KEYS: Record<DraftKind, string> = { memory: 'drafts/memory', chat: 'drafts/chat', edit: 'drafts/edit', names: 'drafts/names' };
 /** Scheme 2: the keys of this computer's drafts. */
 const ownKey = (device: string, kind: DraftKind) => `drafts/${device}/${kind}`;
-const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts } as const;
+const SCHEMAS = { memory: MemoryDraft, chat: ChatDraft, edit: EditDrafts, names: NameDrafts } as const;
 const KINDS = Object.keys(KEYS) as DraftKind[];
 
 /** The drafts of one app session: held in memory while unlocked, persisted at lock. */

@@ -1,9 +1,11 @@
 /**
  * Unsaved work the window hands to main so a lock does not throw it away: the
- * memory being edited, the unsent chat message and the sent messages being edited. Main keeps them in memory
+ * memory being edited, the unsent chat message, the sent messages being edited and the names typed for other
+ * computers (Settings → Other computers). Main keeps them in memory
  * while unlocked and in the vault (encrypted) while locked.
  */
 import { z } from 'zod';
+import { deviceId } from './ipc-values';
 import { ProjectId } from './projects';
 
 /** The largest draft text main keeps: a memory file's own size limit (DEFAULT_MEMORY_LIMITS.maxFileBytes). */
@@ -45,7 +47,16 @@ export type EditDraft = z.infer<typeof EditDraft>;
 /** Every open edit, one per conversation. */
 export const EditDrafts = z.array(EditDraft).min(1).max(MAX_EDIT_DRAFTS);
 
-export const Drafts = z.object({ memory: MemoryDraft.optional(), chat: ChatDraft.optional(), edit: EditDrafts.optional() });
+/** The most rename fields main keeps open: one per computer listed. */
+export const MAX_NAME_DRAFTS = 64;
+/** The rename fields open in Settings → Other computers: per computer, the name typed so far (as `devicesRename` takes it). */
+export const NameDrafts = z
+  .array(z.object({ id: deviceId, name: z.string().max(1000) }))
+  .min(1)
+  .max(MAX_NAME_DRAFTS);
+export type NameDrafts = z.infer<typeof NameDrafts>;
+
+export const Drafts = z.object({ memory: MemoryDraft.optional(), chat: ChatDraft.optional(), edit: EditDrafts.optional(), names: NameDrafts.optional() });
 export type Drafts = z.infer<typeof Drafts>;
 export type DraftKind = keyof Drafts;
 
@@ -54,5 +65,6 @@ export const DraftPut = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('memory'), draft: MemoryDraft.nullable() }),
   z.object({ kind: z.literal('chat'), draft: ChatDraft.nullable() }),
   z.object({ kind: z.literal('edit'), draft: EditDrafts.nullable() }),
+  z.object({ kind: z.literal('names'), draft: NameDrafts.nullable() }),
 ]);
 export type DraftPut = z.infer<typeof DraftPut>;

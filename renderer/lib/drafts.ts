@@ -3,10 +3,10 @@
  * lock — by the user or started by main when idle — keeps it encrypted in the
  * vault instead of throwing it away. See electron/core/drafts.ts.
  */
-import type { ChatDraft, DraftKind, EditDraft, MemoryDraft } from '../../electron/shared/drafts';
+import type { ChatDraft, DraftKind, EditDraft, MemoryDraft, NameDrafts } from '../../electron/shared/drafts';
 import { call } from './api';
 
-type Value = { memory: MemoryDraft; chat: ChatDraft; edit: EditDraft[] };
+type Value = { memory: MemoryDraft; chat: ChatDraft; edit: EditDraft[]; names: NameDrafts };
 const WAIT_MS = 400;
 const pending = new Map<DraftKind, { timer: ReturnType<typeof setTimeout>; send: () => Promise<void> }>();
 /** Kinds main holds a draft of since this window last unlocked; only those need a discard. */

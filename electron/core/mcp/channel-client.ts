@@ -12,7 +12,7 @@ import type { CallOptions, MemoryBackend, MemoryCommandAnswer } from './backend'
 import { APPROVAL_TIMEOUT_MS } from './channel-approvals';
 import { readToken } from './channel-files';
 import { FrameReader, writeFrame, writeLine } from './channel-frames';
-import type { RefusalCode } from './channel-server';
+import type { RefusalCode } from './channel-connection';
 import { CHANNEL_VERSION, channelFiles, MAX_FRAME_BYTES, ServerMessage, type FileInfo } from './protocol';
 
 export interface ConnectOptions {

@@ -22,7 +22,7 @@ import type { Settings } from '../../shared/settings';
 import type { CallOptions, MemoryCommandAnswer } from './backend';
 import type { CallLog } from './calls-log';
 import type { ApprovalBoard } from './channel-approvals';
-import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-server';
+import { ChannelRequestError, type ChannelService, type ChannelSession, type RefusalCode } from './channel-connection';
 import { accessOf, currentAccess, newClientAccess } from './client-rules';
 import { cleanClientName, type ClientMessage } from './protocol';
 

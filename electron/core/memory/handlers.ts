@@ -257,11 +257,11 @@ function fileMeta(ops: MemoryOps, path: string, command: MemoryCommandName) {
 /** Refuses a new path whose parent chain runs through a file: nothing can be placed inside a file. */
 function checkAncestors(ops: MemoryOps, path: string, verb: string): void {
   for (let dir = parentPath(path); dir !== MEMORY_ROOT; dir = parentPath(dir)) {
-    const meta = ops.stat(dir);
-    if (meta?.kind === 'file') {
+    const kind = ops.kind(dir);
+    if (kind === 'file') {
       throw new MemoryToolError(`Cannot ${verb} ${path}: ${dir} is a file, not a directory, so nothing can be placed inside it.`);
     }
-    if (meta?.kind === 'dir') return;
+    if (kind === 'dir') return;
   }
 }
 

@@ -88,6 +88,7 @@ export function scopeOps(ops: MemoryOps, scope: MemoryScope): MemoryOps {
       // The first project's root is the namespace root; another's may not exist yet, and is an empty folder then.
       return meta ? scope.entry(meta) : undefined;
     }),
+    kind: wrap((p: string) => ops.kind(v(p))),
     list: wrap((dir: string, depth: number) => {
       // A project's root exists once something is written in it; before that it is an empty folder.
       if (!scope.isBase && dir === MEMORY_ROOT && !ops.stat(scope.root)) return [];

@@ -3,7 +3,7 @@
  * AEAD(padded plaintext)), and read back from a segment with their hash and
  * authentication checked. Segment read handles are opened lazily and shared.
  */
-import { concat, hash, ID_BYTES, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from './crypto';
+import { concat, hash, ID_BYTES, open, padded, sameBytes, seal, toHex, uniqueBytes, unpadded, utf8, wipe } from './crypto';
 import path from 'node:path';
 import type { VaultFile, VaultFs } from './fsio';
 import { hexBytes } from './records';
@@ -47,7 +47,7 @@ export class BlobStore {
 
   /** Seals plaintext as a blob; the caller zeroes `plain` if it is sensitive. */
   sealBlob(kind: BlobKind, plain: Uint8Array): SealedBlob {
-    const id = randomBytes(ID_BYTES);
+    const id = uniqueBytes(ID_BYTES);
     const ad = concat(MAGIC[kind], this.vaultId, id);
     const body = padded(plain);
     const bytes = concat(ad, seal(this.keys[kind], body, ad));

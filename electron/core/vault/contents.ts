@@ -34,6 +34,7 @@ export abstract class VaultContents extends SessionQueue {
     const ops = (): MemoryOps => (this.session2 ? v2 : v1);
     this.rawOps = {
       stat: (p) => ops().stat(p),
+      kind: (p) => ops().kind(p),
       list: (d, depth) => ops().list(d, depth),
       totalSize: () => ops().totalSize(),
       readFile: (p) => ops().readFile(p),
@@ -46,6 +47,7 @@ export abstract class VaultContents extends SessionQueue {
     // Reads that go to the disk hold the lock too: a per-call vault reads what is there now, not a segment another process removed.
     this.memory = {
       stat: raw.stat,
+      kind: raw.kind,
       list: raw.list,
       readFile: (p) => this.hold(() => raw.readFile(p)),
       totalSize: raw.totalSize,

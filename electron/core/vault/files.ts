@@ -4,7 +4,7 @@
  * leaves here.
  */
 import path from 'node:path';
-import { randomBytes, toHex } from './crypto';
+import { toHex, uniqueBytes } from './crypto';
 import type { VaultFs } from './fsio';
 import { VaultError } from './types';
 import { m, type ErrorKey, type LocalMessage } from '../i18n/message';
@@ -30,7 +30,7 @@ export async function io<T>(action: IoAction, fn: () => Promise<T>): Promise<T> 
 
 /** Writes `data` to a new temp file beside `file` and syncs it; returns the temp file's path. */
 export async function writeTemp(fsx: VaultFs, file: string, data: Uint8Array): Promise<string> {
-  const tmp = path.join(path.dirname(file), `.tmp-${toHex(randomBytes(8))}`);
+  const tmp = path.join(path.dirname(file), `.tmp-${toHex(uniqueBytes(8))}`);
   const fh = await fsx.open(tmp, 'new');
   try {
     if ((await fh.write(data, 0)) !== data.length) throw new Error('short write');

@@ -56,6 +56,7 @@ function checkInside(p: string): void {
 export function memoryOps(get: () => Unlocked): MemoryOps {
   return {
     stat: (p) => get().state.stat(p),
+    kind: (p) => get().state.stat(p)?.kind,
     list: (dir, depth) => {
       const { state } = get();
       if (!state.dirs.has(dir)) throw state.files.has(dir) ? new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: dir }), dir) : notFound(dir);

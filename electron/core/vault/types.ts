@@ -209,6 +209,8 @@ export interface SizeLimits {
  */
 export interface MemoryOps {
   stat(path: string): EntryMeta | undefined;
+  /** `stat(path)?.kind`, without working out times (a folder's, in format 2, walks what it ever held). */
+  kind(path: string): EntryMeta['kind'] | undefined;
   /**
    * Entries strictly below `dir`, down to `depth` levels (1 = children only;
    * Infinity = all), sorted by path with plain JS string comparison.

@@ -157,7 +157,7 @@ export function chatHandlers(
         s.turns.delete(slot.turnId);
       }
     },
-    chatUndo: async ({ path, version, project }) => {
+    chatUndo: async ({ path, version, project, created }) => {
       // The tool record's path is the conversation's project's /memories path.
       const vault = await new Projects(s.unlocked()).memoryVault(project ?? FIRST_PROJECT_ID);
       const p = validateMemoryPath(path);
@@ -168,8 +168,10 @@ export function chatHandlers(
         if (now?.kind !== 'file' || now.version !== version) {
           throw new VaultError('CONFLICT', m('errors:chat.undoConflict', { path: p }), p);
         }
-        // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it.
-        if (version <= 1) await ops.remove(p, 'user');
+        // Undo a change = bring back the version before it; a file Claude created has none, so undo removes it. A file
+        // created where the user had deleted one continues that one's version numbers: its version before is the
+        // deleted memory, which must stay deleted.
+        if (version <= 1 || created) await ops.remove(p, 'user');
         else await ops.writeFile(p, await vault.readVersion(p, version - 1), { mode: 'update', expectedVersion: version, source: 'user', by: { kind: 'restore', fromVersion: version - 1 }, limits: s.limits });
       });
       return { restored: true };

@@ -10,7 +10,7 @@ import { folderContents } from '../../core/vault/folder';
 import { nodeFs } from '../../core/vault/fsio';
 import { isInsideVault } from '../../core/transfer';
 import { VaultError } from '../../core/vault/types';
-import type { VaultFolder } from '../../shared/ipc';
+import type { VaultFolder } from '../../shared/ipc-values';
 import type { AppSession } from './session';
 import type { HandlersFor } from './types';
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import type { ChatDraft, EditDraft } from '../../../electron/shared/drafts';
 import { call, on } from '../../lib/api';
 import { saveDraft } from '../../lib/drafts';

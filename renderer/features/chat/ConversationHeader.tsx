@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContextUse } from '../../../electron/shared/projects';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import { call, messageOf } from '../../lib/api';
 import { formatNumber, formatTokens } from '../../lib/format';
 import './Temporary.css';

@@ -50,12 +50,12 @@ const expanded = new Set<string>();
  * What each chip's undo answered, by tool call id, kept outside the chip: the streaming reply becomes the saved one
  * (a new chip) while an undo may still be under way, and its answer must show in whichever chip is there then.
  */
-const undone = new Map<string, string>();
+const undone = new Map<string, { ok: boolean; text: string }>();
 const undoListeners = new Set<() => void>();
 /** The chips whose undo is under way, by tool call id: a chip made meanwhile must not send it twice. */
 const undoing = new Set<string>();
-function setUndone(id: string, text: string) {
-  undone.set(id, text);
+function setUndone(id: string, ok: boolean, text: string) {
+  undone.set(id, { ok, text });
   for (const l of undoListeners) l();
 }
 function subscribeUndone(l: () => void) {
@@ -78,6 +78,8 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
   };
   const undo = useSyncExternalStore(subscribeUndone, () => undone.get(tool.id));
   const target = tool.newPath ?? tool.path;
+  /** Undone already: a second undo would only find its own result and answer "changed since… not undone". */
+  const done = undo?.ok === true;
   const canUndo = !tool.isError && !tool.running && tool.version !== undefined && ['create', 'str_replace', 'insert'].includes(tool.command);
   return (
     <div className={`chip ${tool.isError ? 'failed' : ''}`}>
@@ -99,13 +101,14 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
             {tool.command !== 'delete' && <button onClick={() => onOpen(target, project ?? 'default')}>{t('tool.open')}</button>}
             {canUndo && (
               <button
+                aria-disabled={done || undefined}
                 onClick={() => {
-                  if (undoing.has(tool.id)) return;
+                  if (done || undoing.has(tool.id)) return;
                   undoing.add(tool.id);
-                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}) })
+                  void call('chatUndo', { path: target, version: tool.version!, ...(project ? { project } : {}), ...(tool.command === 'create' ? { created: true } : {}) })
                     .then(
-                      () => setUndone(tool.id, t('tool.undone')),
-                      (e: unknown) => setUndone(tool.id, messageOf(e)),
+                      () => setUndone(tool.id, true, t('tool.undone')),
+                      (e: unknown) => setUndone(tool.id, false, messageOf(e)),
                     )
                     .finally(() => undoing.delete(tool.id));
                 }}
@@ -114,7 +117,7 @@ export const ToolChip = memo(function ToolChip({ tool, onOpen }: { tool: ToolVie
               </button>
             )}
           </div>
-          {undo && <p role="status">{undo}</p>}
+          {undo && <p role="status">{undo.text}</p>}
         </div>
       )}
     </div>

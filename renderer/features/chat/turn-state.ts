@@ -8,7 +8,7 @@
  * (a reply's events arrive faster than React renders).
  */
 import type { AttachmentRef, ChatEvent } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import { applyEvent, type Live } from './live';
 
 /** Failures the window itself says (main's come with their message): catalog keys, said in the language shown. */

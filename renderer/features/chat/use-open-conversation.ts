@@ -9,7 +9,8 @@
  * in the page's storage, so the same one reopens after a lock or a restart.
  */
 import { useCallback, useRef, useState } from 'react';
-import type { CallArgs, Conversation } from '../../../electron/shared/ipc';
+import type { CallArgs } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import { call } from '../../lib/api';
 
 /** Entries a conversation opens with: the newest ones; earlier ones load on request ("Show earlier messages"). */

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { AttachmentRef } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import type { EditDraft } from '../../../electron/shared/drafts';
 import { announce } from '../../components/Announcer';
 import { call, messageOf } from '../../lib/api';

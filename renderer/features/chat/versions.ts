@@ -7,7 +7,7 @@
  */
 import { createContext } from 'react';
 import type { TranscriptEntry } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 
 export type VersionInfo = NonNullable<Conversation['versions']>[number];
 

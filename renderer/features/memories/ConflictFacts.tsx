@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ReviewEntry } from '../../../electron/shared/ipc';
+import type { ReviewEntry } from '../../../electron/shared/ipc-values';
 
 type Conflict = NonNullable<ReviewEntry['conflict']>;
 

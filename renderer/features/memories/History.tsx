@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { VersionEntry } from '../../../electron/shared/ipc';
+import type { VersionEntry } from '../../../electron/shared/ipc-values';
 import { Diff } from '../../components/Diff';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';

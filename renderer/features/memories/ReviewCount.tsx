@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { ReviewEntry } from '../../../electron/shared/ipc';
+import type { ReviewEntry } from '../../../electron/shared/ipc-values';
 import { call, messageOf, on } from '../../lib/api';
 import { coalesced } from '../../lib/coalesce';
 import { i18n } from '../../lib/i18n';

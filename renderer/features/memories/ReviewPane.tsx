@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ReviewEntry } from '../../../electron/shared/ipc';
+import type { ReviewEntry } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { PathText } from './PathText';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { TrashEntry } from '../../../electron/shared/ipc';
+import type { TrashEntry } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { formatBytes, formatDateTime } from '../../lib/format';

@@ -1,7 +1,7 @@
 import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
+import type { Entry, ReviewEntry } from '../../../electron/shared/ipc-values';
 import { imeOwnsKey } from '../../lib/keys';
 import { ROOT, ancestorsOf, expandedFor, indexEntries, parentOf, TYPE_AHEAD_RESET_MS, typeAheadAfter, typeAheadMatch, visibleRows, type Row, type TypeAhead } from './tree-rows';
 import { hasDescription, rowTitle, RowParts } from './TreeRow';

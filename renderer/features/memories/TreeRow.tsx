@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { Trans, useTranslation } from 'react-i18next';
-import type { Entry, ReviewEntry } from '../../../electron/shared/ipc';
+import type { Entry, ReviewEntry } from '../../../electron/shared/ipc-values';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { isolatedPath } from './PathText';
 import { AppName, writerBadge, type WriterBadge } from './provenance';

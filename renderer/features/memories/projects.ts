@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 import type { Project } from '../../../electron/shared/projects';
 import { call, messageOf, on } from '../../lib/api';
 import { coalesced } from '../../lib/coalesce';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { Provenance } from '../../../electron/shared/ipc';
+import type { Provenance } from '../../../electron/shared/ipc-values';
 import { call } from '../../lib/api';
 
 /** Conversation titles by id, for naming the conversation Claude wrote a version in. */

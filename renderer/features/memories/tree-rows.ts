@@ -4,7 +4,7 @@
  * map is built (and each folder sorted) once per list, and the visible rows
  * are one walk over the open folders only.
  */
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 
 export const ROOT = '/memories';
 export const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/'));

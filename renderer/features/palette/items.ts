@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../../electron/shared/chat';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 import type { Project } from '../../../electron/shared/projects';
 import { call } from '../../lib/api';
 import { i18n } from '../../lib/i18n';

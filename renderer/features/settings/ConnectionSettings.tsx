@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { ApiKeySource } from '../../../electron/shared/ipc';
+import type { ApiKeySource } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { PassphraseField } from '../../components/PassphraseField';
 import { ApiError, call, messageOf } from '../../lib/api';

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { DeviceEntry } from '../../../electron/shared/ipc';
+import type { NameDrafts } from '../../../electron/shared/drafts';
+import type { DeviceEntry } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf, on } from '../../lib/api';
+import { discardDraft, saveDraft } from '../../lib/drafts';
 import { formatDateTime } from '../../lib/format';
 
 type Kind = 'rename' | 'forget';
@@ -13,9 +15,10 @@ type Status = { kind: 'renamed' } | { kind: 'forgotten'; name: string };
  * Settings → "This vault on other computers": what a synced vault is, in two sentences, and the computers that write to
  * it (name, last change, this one marked), each renamed or forgotten in place. Shown only for a vault several computers
  * can write (format 2); `onShared` tells the page whether to list the section. Each computer's rename field stays open,
- * with what was typed in it, while the user goes to another row; only Cancel (or Escape) or saving it closes it.
+ * with what was typed in it, while the user goes to another row; only Cancel (or Escape) or saving it closes it. The
+ * open fields are drafts (lib/drafts.ts): a lock keeps them, and `restored` brings them back after the unlock.
  */
-export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => void }) {
+export function DevicesSettings({ onShared, restored }: { onShared: (shared: boolean) => void; restored?: NameDrafts }) {
   const { t } = useTranslation('settings');
   const [devices, setDevices] = useState<DeviceEntry[]>();
   /** The open rename fields: per computer, the name typed so far. */
@@ -29,6 +32,29 @@ export function DevicesSettings({ onShared }: { onShared: (shared: boolean) => v
   /** Where focus goes once the list has been drawn again (a button of the row just changed). */
   const focusNext = useRef<string | undefined>(undefined);
   const box = useRef<HTMLElement & HTMLDivElement>(null);
+
+  // The fields a lock kept open, with their text, once the computers are listed: a field opened since keeps what is
+  // typed in it, and one for a computer no longer listed, or whose name is already what it holds (saved just before
+  // the lock), is not opened again. Nothing left of them: main's copy is discarded.
+  const restoredDone = useRef<NameDrafts>(undefined);
+  useEffect(() => {
+    if (!restored || !devices || restoredDone.current === restored) return;
+    restoredDone.current = restored;
+    const open = restored.filter((r) => devices.some((d) => d.id === r.id && d.name !== r.name));
+    if (open.length) setTyped((all) => ({ ...Object.fromEntries(open.map((r) => [r.id, r.name])), ...all }));
+    else void discardDraft('names');
+  }, [restored, devices]);
+  // Each change goes to main as a draft, for the computers still listed and only once typed in; none discards it. A
+  // field still showing the computer's own name holds nothing of the user's: kept through a lock, it would bring that
+  // name back over a rename another computer made meanwhile, for Enter to undo.
+  useEffect(() => {
+    const open = Object.entries(typed).filter(([id, name]) => {
+      if (!devices) return true;
+      const d = devices.find((x) => x.id === id);
+      return d !== undefined && d.name !== name;
+    });
+    saveDraft('names', open.length ? open.map(([id, name]) => ({ id, name })) : null);
+  }, [typed, devices]);
 
   const refresh = useCallback(async () => {
     const r = await call('devicesList');

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PublicSettings } from '../../../electron/shared/ipc';
+import type { NameDrafts } from '../../../electron/shared/drafts';
+import type { PublicSettings } from '../../../electron/shared/ipc-values';
 import type { SettingsPatch } from '../../../electron/shared/settings';
 import { ErrorText } from '../../components/ErrorText';
 import { ApiError, call, messageOf } from '../../lib/api';
@@ -64,7 +65,7 @@ const pick = (s: PublicSettings, keys: Field[]): Partial<PublicSettings> => Obje
  * protection is main's to allow: when it asks for the passphrase, the section
  * asks for it in place and keeps every value the user set.
  */
-export function SettingsView({ onFolderMoved }: { onFolderMoved: () => void }) {
+export function SettingsView({ onFolderMoved, restoredNames }: { onFolderMoved: () => void; restoredNames?: NameDrafts }) {
   const { t } = useTranslation('settings');
   const [s, setS] = useState<PublicSettings>();
   const [status, setStatus] = useState<Partial<Record<Section, string>>>({});
@@ -235,7 +236,7 @@ export function SettingsView({ onFolderMoved }: { onFolderMoved: () => void }) {
           </form>
           {askPassphrase('apps')}
         </OtherAppsSettings>
-        <DevicesSettings onShared={setShared} />
+        <DevicesSettings onShared={setShared} restored={restoredNames} />
         <LanguageSettings />
       </div>
     </div>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { VaultFolder } from '../../../electron/shared/ipc';
+import type { VaultFolder } from '../../../electron/shared/ipc-values';
 import { ErrorText } from '../../components/ErrorText';
 import { call, messageOf } from '../../lib/api';
 import { flushDrafts } from '../../lib/drafts';

@@ -8,7 +8,7 @@ import type { Handlers } from '../../../electron/main/handlers/types';
 import { Conversations } from '../../../electron/core/chat/conversations';
 import { markedDeleted } from '../../../electron/core/chat/conversation-log';
 import { VaultError } from '../../../electron/core/vault/types';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import { reply, text, type RecordedRequest } from '../../fake-anthropic/server';
 import { closeApps, handlerApp, PASS } from './handler-app';
 

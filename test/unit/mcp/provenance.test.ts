@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanClientName, MAX_CLIENT_NAME } from '../../../electron/core/mcp/protocol';
 import { needsReview } from '../../../electron/core/review/rules';
-import { Provenance, ReviewEntry } from '../../../electron/shared/ipc';
+import { Provenance, ReviewEntry } from '../../../electron/shared/ipc-values';
 import { Writer, writerBadge } from '../../../renderer/features/memories/provenance';
 import { ReviewWords } from '../../../renderer/features/memories/ReviewCount';
 import { startTestI18n } from '../i18n/window-i18n';

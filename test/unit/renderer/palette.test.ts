@@ -1,7 +1,7 @@
 /** The "Go to" palette: what it offers and how typing narrows it (case and accents ignored). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../../electron/shared/chat';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 import { filterItems, fold, type PaletteItem } from '../../../renderer/features/palette/filter';
 import { paletteItems } from '../../../renderer/features/palette/items';
 import { startTestI18n } from '../i18n/window-i18n';

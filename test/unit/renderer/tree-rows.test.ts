@@ -1,6 +1,6 @@
 /** The memory tree's row model: closed folders by default, the path to the selection open, type-ahead. */
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 import { ancestorsOf, expandedFor, indexEntries, typeAheadAfter, typeAheadMatch, TYPE_AHEAD_RESET_MS, visibleRows } from '../../../renderer/features/memories/tree-rows';
 
 const file = (path: string): Entry => ({ kind: 'file', path, size: 10, created: 0, modified: 0, version: 1 });

@@ -7,7 +7,7 @@
 import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import type { Entry } from '../../../electron/shared/ipc';
+import type { Entry } from '../../../electron/shared/ipc-values';
 import { Tree } from '../../../renderer/features/memories/Tree';
 import { startTestI18n } from '../i18n/window-i18n';
 

@@ -10,7 +10,7 @@ import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ChatEvent } from '../../../electron/shared/chat';
-import type { Conversation } from '../../../electron/shared/ipc';
+import type { Conversation } from '../../../electron/shared/ipc-values';
 import type { AttachmentsState } from '../../../renderer/features/chat/Attachments';
 import { useOpenConversation } from '../../../renderer/features/chat/use-open-conversation';
 import { useTurn, useTurnStore } from '../../../renderer/features/chat/use-turn';

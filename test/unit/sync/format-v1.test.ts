@@ -1,7 +1,7 @@
 /**
  * The committed v1 vault (test/fixtures/vault-v1) under the format-2 build:
- * with the flag off it opens exactly as before (fixture.test.ts); with it on,
- * it reads as the frozen pseudo-device L with everything v1 showed, its first
+ * pinned to format 1 (`format2: false`, MNEMO_FORMAT=1) it opens exactly as before (fixture.test.ts); by
+ * default (format 2) it reads as the frozen pseudo-device L with everything v1 showed, its first
  * write upgrades it (vault.json at version 2, this computer's own folder),
  * and it still reads everything, also after reopening (docs/sync-design.md §8).
  */
@@ -48,14 +48,14 @@ async function expectFixture(vault: Vault, extra: string[] = []) {
 
 const files = async () => (await fs.readdir(dir, { recursive: true })).sort();
 
-it('with the flag off, the v1 vault opens and reads as v1 does', async () => {
+it('pinned to format 1, the v1 vault opens and reads as v1 does', async () => {
   const vault = await Vault.open(dir, { stateDir: path.join(root, 'state'), format2: false });
   expect(await vault.unlock(FIXTURE.passphrase)).toEqual({ rolledBack: false, damaged: [] });
   await expectFixture(vault);
   await vault.close();
 });
 
-it('with the flag on, the v1 vault reads unchanged, its first write upgrades it, and it reads everything after', async () => {
+it('in format 2 (the default), the v1 vault reads unchanged, its first write upgrades it, and it reads everything after', async () => {
   const before = await files();
   const header = await fs.readFile(path.join(dir, 'vault.json'));
   const opts = { stateDir: path.join(root, 'state'), format2: true };
@@ -84,6 +84,6 @@ it('with the flag on, the v1 vault reads unchanged, its first write upgrades it,
   expect(await again.internal.getJSON('settings')).toEqual(FIXTURE.settings);
   expect(await again.verify()).toEqual({ ok: true, problems: [] });
   await again.close();
-  // A build without the flag refuses the upgraded vault, as any build refuses a newer format.
+  // Pinned to format 1 (as a format-1 build is), the upgraded vault is refused, as any build refuses a newer format.
   await expect(Vault.open(dir, { ...opts, format2: false })).rejects.toMatchObject({ code: 'BAD_HEADER' });
 });

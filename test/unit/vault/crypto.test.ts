@@ -1,6 +1,6 @@
 import sodium from 'libsodium-wrappers-sumo';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { cryptoReady, fromRecoveryText, open, padded, randomBytes, seal, toRecoveryText, unpadded, utf8 } from '../../../electron/core/vault/crypto';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { cryptoReady, fromRecoveryText, open, padded, randomBytes, seal, toRecoveryText, uniqueBytes, unpadded, utf8 } from '../../../electron/core/vault/crypto';
 import { calibrateKdf, deriveKey, KDF_FLOOR, kdfInBounds } from '../../../electron/core/vault/kdf';
 
 const hex = (s: string) => sodium.from_hex(s.replace(/\s+/g, ''));
@@ -33,6 +33,42 @@ describe('known answers', () => {
     const params = { opslimit: 2, memlimit: 64 * 1024 * 1024 };
     const inWorker = await deriveKey(utf8('123'), salt, params);
     expect(sodium.to_hex(inWorker)).toBe(sodium.to_hex(sodium.crypto_pwhash(32, '123', salt, 2, params.memlimit, sodium.crypto_pwhash_ALG_ARGON2ID13)));
+  });
+});
+
+describe('unique bytes (nonces, ids, names)', () => {
+  it('never repeat across pool refills, and draw from the platform once per pool, not once per nonce', () => {
+    const real = sodium.randombytes_buf.bind(sodium);
+    // What the platform gave, copied before the pool wipes its seed.
+    const seeds: string[] = [];
+    const platform = vi.spyOn(sodium, 'randombytes_buf').mockImplementation(((n: number) => {
+      const b = real(n);
+      seeds.push(sodium.to_hex(b));
+      return b;
+    }) as typeof sodium.randombytes_buf);
+    try {
+      const key = randomBytes(32);
+      platform.mockClear();
+      seeds.length = 0;
+      const nonces = new Set<string>();
+      // 2,000 seals are about 12 pools of 4,096 bytes.
+      for (let i = 0; i < 2000; i++) nonces.add(sodium.to_hex(seal(key, utf8('x'), utf8('ad')).subarray(0, 24)));
+      expect(nonces.size).toBe(2000);
+      const ids = new Set<string>();
+      for (let i = 0; i < 2000; i++) ids.add(sodium.to_hex(uniqueBytes(16)));
+      expect(ids.size).toBe(2000);
+      // Before the pool, each seal drew its nonce from the platform: 2,000 calls of 60–75 µs.
+      expect(platform.mock.calls.length).toBeGreaterThan(5);
+      expect(platform.mock.calls.length).toBeLessThanOrEqual(Math.ceil((2000 * 24 + 2000 * 16) / 4096) + 2);
+      // Each refill's seed is fresh: no two pools are the same stream.
+      expect(new Set(seeds).size).toBe(seeds.length);
+      // More than a pool at once comes straight from the platform.
+      platform.mockClear();
+      expect(uniqueBytes(10_000)).toHaveLength(10_000);
+      expect(platform).toHaveBeenCalledWith(10_000);
+    } finally {
+      platform.mockRestore();
+    }
   });
 });
 

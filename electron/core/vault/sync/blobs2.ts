@@ -8,7 +8,7 @@
  * another device's file may be replaced by its sync engine at any moment.
  */
 import path from 'node:path';
-import { concat, hash, ID_BYTES, keyedHash, open, padded, randomBytes, sameBytes, seal, toHex, unpadded, utf8, wipe } from '../crypto';
+import { concat, hash, ID_BYTES, keyedHash, open, padded, sameBytes, seal, toHex, uniqueBytes, unpadded, utf8, wipe } from '../crypto';
 import type { BlobKind, StoreKeys } from '../blobs';
 import type { VaultFs } from '../fsio';
 import { hexBytes } from '../records';
@@ -195,7 +195,7 @@ export class BlobIndex {
 }
 
 /** A blob sealed as v1 seals it (the place-free associated data makes it valid in any file). */
-export function sealBlob2(vaultId: Uint8Array, keys: StoreKeys, kind: BlobKind, plain: Uint8Array, id = randomBytes(ID_BYTES)): { bytes: Uint8Array; ref: BlobRef2 } {
+export function sealBlob2(vaultId: Uint8Array, keys: StoreKeys, kind: BlobKind, plain: Uint8Array, id = uniqueBytes(ID_BYTES)): { bytes: Uint8Array; ref: BlobRef2 } {
   const ad = concat(MAGIC[kind], vaultId, id);
   const body = padded(plain);
   const bytes = concat(ad, seal(keys[kind], body, ad));

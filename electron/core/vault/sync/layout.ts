@@ -14,7 +14,7 @@
  * deleted or changed.
  */
 import path from 'node:path';
-import { randomBytes, toHex } from '../crypto';
+import { toHex, uniqueBytes } from '../crypto';
 import type { VaultFs } from '../fsio';
 import { parseSegmentName, segmentName, type SegmentKind } from './records2';
 
@@ -30,12 +30,12 @@ export function deviceDir(device: string, epoch: string): string {
 
 /** A new segment (`j`) or checkpoint (`c`) name. */
 export function newName(kind: SegmentKind, seq: number): string {
-  return segmentName(kind, seq, toHex(randomBytes(4)));
+  return segmentName(kind, seq, toHex(uniqueBytes(4)));
 }
 
 /** A new pack name. */
 export function newPackName(): string {
-  return `p-${toHex(randomBytes(8))}`;
+  return `p-${toHex(uniqueBytes(8))}`;
 }
 
 export type OwnFile = { kind: 'j' | 'c'; name: string; seq: number } | { kind: 'p'; name: string };
@@ -52,7 +52,7 @@ export const tempPrefix = (device: string): string => `.tmp-${device.slice(0, 8)
 
 /** A new temp file name of `device` (in the folder of the file it becomes). */
 export function tempName(device: string): string {
-  return `${tempPrefix(device)}${toHex(randomBytes(8))}`;
+  return `${tempPrefix(device)}${toHex(uniqueBytes(8))}`;
 }
 
 /**

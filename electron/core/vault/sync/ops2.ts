@@ -24,7 +24,7 @@ function checkInside(p: string): void {
 
 function checkParents(s: SyncSession, p: string): void {
   for (const dir of ancestorsOf(p).reverse()) {
-    if (s.view.stat(dir)?.kind === 'file') throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.parentIsFile', { path: dir }), dir);
+    if (s.view.kind(dir) === 'file') throw new VaultError('NOT_A_DIRECTORY', m('errors:memory.parentIsFile', { path: dir }), dir);
     if (s.view.isDir(dir)) return;
   }
 }
@@ -62,7 +62,7 @@ export async function readVid(s: SyncSession, vid: string, subject: string): Pro
  * a cut after it shows the same folders as before.
  */
 async function keepParents(s: SyncSession, p: string): Promise<void> {
-  const dirs = ancestorsOf(p).filter((d) => s.view.dirTags(d).length === 0);
+  const dirs = ancestorsOf(p).filter((d) => !s.view.hasDirTag(d));
   if (dirs.length) await s.commit(dirs.length === 1 ? mkdirOp(dirs[0]!) : { t: 'batch', ops: dirs.map(mkdirOp) });
 }
 
@@ -86,6 +86,7 @@ function writtenMeta(s: SyncSession, p: string, fid: string): FileMeta {
 export function memoryOps2(get: () => SyncSession): MemoryOps {
   return {
     stat: (p) => get().view.stat(p),
+    kind: (p) => get().view.kind(p),
     list: (dir, depth) => {
       const v = get().view;
       if (!v.isDir(dir)) throw v.stat(dir) ? new VaultError('NOT_A_DIRECTORY', m('errors:memory.isFile', { path: dir }), dir) : notFound(dir);
