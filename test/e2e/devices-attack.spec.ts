@@ -10,36 +10,17 @@ import { expect, test } from '@playwright/test';
 import { Vault } from '../../electron/core/vault/vault';
 import { carry } from '../unit/sync/two-computers';
 import { expectAccessible, lock, readyApp, unlock, type FreshApp } from './helpers';
+import { eachWithLaptop, laptopDir as laptopDirOf, openDevicesSection, openLaptop as openLaptopOf } from './laptop';
 
 let app: FreshApp;
 let otherId = '';
 let myId = '';
 
-const laptopDir = () => path.join(app.userDataDir, 'laptop');
-const openLaptop = async () => {
-  const laptop = await Vault.open(laptopDir(), { stateDir: path.join(app.userDataDir, 'laptop-state'), format2: true, ackDelayMs: 0 });
-  await laptop.unlockWithRecoveryKey(app.recoveryKey!);
-  return laptop;
-};
+eachWithLaptop((w) => ({ app, otherId, myId } = w), () => app);
+const laptopDir = () => laptopDirOf(app);
+const openLaptop = () => openLaptopOf(app);
 
-test.beforeEach(async () => {
-  app = await readyApp({ format2: true });
-  await app.session.unlocked().setHistoryDepth(25);
-  await fs.cp(app.session.dir, laptopDir(), { recursive: true });
-  const laptop = await openLaptop();
-  otherId = (await laptop.internal.device!(true))!;
-  await laptop.renameDevice(otherId, 'Laptop');
-  await laptop.close();
-  await carry(laptopDir(), app.session.dir);
-  myId = (await app.session.unlocked().devices()).find((d) => d.current)?.id ?? '';
-  await app.page.getByRole('tab', { name: 'Settings' }).click();
-});
-test.afterEach(async () => app.cleanup());
-
-const openSection = async () => {
-  await app.page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Other computers' }).click();
-  return app.page.getByRole('region', { name: 'This vault on other computers' });
-};
+const openSection = () => openDevicesSection(app);
 
 test('Escape in the "Forget Laptop?" question cancels it and puts focus back on Forget… (as Escape does in the rename field)', async () => {
   const { page } = app;

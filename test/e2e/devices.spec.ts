@@ -2,33 +2,20 @@
  * Settings → "This vault on other computers": a synced vault's computers listed, renamed and forgotten, by keyboard.
  * The other computer is a real vault on a copy of the app's folder, its files carried back as a sync engine would.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Vault } from '../../electron/core/vault/vault';
 import { carry } from '../unit/sync/two-computers';
-import { expectAccessible, readyApp, type FreshApp } from './helpers';
+import { expectAccessible, type FreshApp } from './helpers';
+import { eachWithLaptop } from './laptop';
 
 let app: FreshApp;
 let otherId = '';
 const host = (os.hostname().trim() || 'computer').slice(0, 64);
 
-test.beforeEach(async () => {
-  app = await readyApp({ format2: true });
-  // This computer writes once; then another computer, on a copy of the folder, names itself "Laptop".
-  await app.session.unlocked().setHistoryDepth(25);
-  const dir = path.join(app.userDataDir, 'laptop');
-  await fs.cp(app.session.dir, dir, { recursive: true });
-  const laptop = await Vault.open(dir, { stateDir: path.join(app.userDataDir, 'laptop-state'), format2: true, ackDelayMs: 0 });
-  await laptop.unlockWithRecoveryKey(app.recoveryKey!);
-  otherId = (await laptop.internal.device!(true))!;
-  await laptop.renameDevice(otherId, 'Laptop');
-  await laptop.close();
-  await carry(dir, app.session.dir);
-  await app.page.getByRole('tab', { name: 'Settings' }).click();
-});
-test.afterEach(async () => app.cleanup());
+// This computer writes once; then another computer, on a copy of the folder, names itself "Laptop" (laptop.ts).
+eachWithLaptop((w) => ({ app, otherId } = w), () => app);
 
 const devicesOf = () => app.session.unlocked().devices();
 
