@@ -49,6 +49,30 @@ async function carryWithoutPacks(b: Computer, a: Computer, devB: string): Promis
   for (const rel of (await fs.readdir(dir, { recursive: true })) as string[]) if (/^p-/.test(path.basename(rel))) await fs.rm(path.join(dir, rel));
 }
 
+/**
+ * Makes `c`'s next read of a memory text slow (300 ms) and starts `start` (a read whose catch-up refresh reads that
+ * text); resolves once the slow read has begun. Reads of `fail` fail as still arriving.
+ */
+async function slowTextRead(c: Computer, start: () => Promise<unknown>, fail?: string): Promise<{ done: Promise<unknown>; restore: () => void }> {
+  const blobs = session(c.v).store.blobs;
+  const read = blobs.read.bind(blobs);
+  let slowed: () => void = () => undefined;
+  const reached = new Promise<void>((r) => (slowed = r));
+  let first = true;
+  blobs.read = async (...args: Parameters<typeof read>) => {
+    if (fail !== undefined && args[2] === fail) throw new VaultError('DAMAGED', 'arriving', args[2]);
+    if (first && args[2].startsWith('a version of a memory')) {
+      first = false;
+      slowed();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return read(...args);
+  };
+  const done = start().catch(() => undefined);
+  await reached;
+  return { done, restore: () => (blobs.read = read) };
+}
+
 it('a read that ingests while an own write is under way: the write does not patch the view from before that ingest', async () => {
   const [a, b] = (await computers(2)) as [Computer, Computer];
   await a.v.memory.writeFile('/memories/a0.md', 'a0', { mode: 'create', ...user });
@@ -118,25 +142,10 @@ it('a catch-up refresh (a read of a value still arriving) that ends after a writ
   await carryWithoutPacks(b, a, devB);
   await a.v.ingest();
   // A's disk is slow for the next read of a memory text: the refresh the read of B's value starts waits on it.
-  const s = session(a.v);
-  const blobs = s.store.blobs;
-  const read = blobs.read.bind(blobs);
-  let slowed: () => void = () => undefined;
-  const reached = new Promise<void>((r) => (slowed = r));
-  let first = true;
-  blobs.read = async (...args: Parameters<typeof read>) => {
-    if (first && args[2].startsWith('a version of a memory')) {
-      first = false;
-      slowed();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return read(...args);
-  };
-  const get = a.v.internal.get('settings').catch(() => undefined);
-  await reached;
+  const slow = await slowTextRead(a, () => a.v.internal.get('settings'));
   await a.v.memory.writeFile('/memories/g.md', 'written meanwhile', { mode: 'create', ...user });
-  await get;
-  blobs.read = read;
+  await slow.done;
+  slow.restore();
   expect(a.v.memory.stat('/memories/g.md')).toMatchObject({ kind: 'file', size: 17 });
   const { shown, fresh } = shownVsFresh(a);
   expect(shown).toEqual(fresh);
@@ -182,28 +191,12 @@ it('a write while a catch-up refresh is still reading a merge text does not carr
   await mergeWithoutText(a, b);
   // B's packs arrive; then a read of a value that fails starts a catch-up refresh, whose read of B's text is slow.
   await carry(b.dir, a.dir);
-  const s = session(a.v);
-  const blobs = s.store.blobs;
-  const read = blobs.read.bind(blobs);
-  let slowed: () => void = () => undefined;
-  const reached = new Promise<void>((r) => (slowed = r));
-  let first = true;
-  blobs.read = async (...args: Parameters<typeof read>) => {
-    if (args[2] === 'internal:gone') throw new VaultError('DAMAGED', 'arriving', args[2]);
-    if (first && args[2].startsWith('a version of a memory')) {
-      first = false;
-      slowed();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return read(...args);
-  };
-  const get = a.v.internal.get('gone').catch(() => undefined);
-  await reached;
+  const slow = await slowTextRead(a, () => a.v.internal.get('gone'), 'internal:gone');
   await a.v.memory.writeFile('/memories/g.md', 'written meanwhile', { mode: 'create', ...user });
-  await get;
-  blobs.read = read;
+  await slow.done;
+  slow.restore();
   await a.v.ingest();
-  expect(s.view.resolve('/memories/f.md')?.kind).toBe('merge');
+  expect(session(a.v).view.resolve('/memories/f.md')?.kind).toBe('merge');
   totalHolds(a);
 }, 60_000);
 
