@@ -25,6 +25,7 @@ import type { SyncSession } from '../../../electron/core/vault/sync/session2';
 import { Vault } from '../../../electron/core/vault/vault';
 import { VaultError } from '../../../electron/core/vault/types';
 import { carry, FLOOR, PASS } from './two-computers';
+import { carryRemovals } from './carry-vaults';
 
 let root = '';
 const opened: Vault[] = [];
@@ -153,14 +154,7 @@ async function checkFreshOpen(c: Computer, n: number, step: string): Promise<voi
 /** Carries one computer's files to the other's folder (removals too, as a sync engine does), ingesting or not. */
 async function mirror(from: Computer, to: Computer): Promise<void> {
   await carry(from.dir, to.dir);
-  const me = await from.v.internal.device!(false);
-  if (!me) return;
-  const own = path.join('devices', me);
-  const theirs = new Set((await fs.readdir(path.join(from.dir, own), { recursive: true }).catch(() => [])) as string[]);
-  for (const rel of (await fs.readdir(path.join(to.dir, own), { recursive: true }).catch(() => [])) as string[]) {
-    const p = path.join(to.dir, own, rel);
-    if (!theirs.has(rel) && (await fs.stat(p)).isFile()) await fs.rm(p);
-  }
+  await carryRemovals(from, to);
 }
 
 const expected = new Set(['EXISTS', 'NOT_FOUND', 'NOT_A_DIRECTORY', 'NOT_A_FILE', 'INVALID', 'LIMIT', 'CONFLICT']);
