@@ -20,6 +20,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineBuffer } from './line-buffer';
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const SOFT_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -91,6 +92,10 @@ export class BoundedStdioTransport extends StdioServerTransport {
     opts: BoundedStdioOptions = {},
   ) {
     super(input, output, { maxBufferSize: opts.maxLineBytes ?? MAX_LINE_BYTES });
+    // The SDK's read buffer is quadratic in a line's chunks (line-buffer.ts): ours takes its place, same answers.
+    const sdk = this as unknown as { _readBuffer?: unknown };
+    if (sdk._readBuffer === undefined) throw new Error('BoundedStdioTransport: the SDK transport has no _readBuffer to replace (see line-buffer.ts)');
+    sdk._readBuffer = new LineBuffer(opts.maxLineBytes ?? MAX_LINE_BYTES);
     this.soft = opts.softBacklogBytes ?? SOFT_BACKLOG_BYTES;
     this.hard = opts.hardBacklogBytes ?? HARD_BACKLOG_BYTES;
     this.maxPending = opts.maxPendingWeight ?? MAX_PENDING_WEIGHT;
