@@ -376,12 +376,14 @@ function shown(t: Tree, g: VersionGraph): string {
   });
 }
 
-/** A patched view must show what the view built from scratch shows (tests only: it walks every file again). */
-/**
- * The check costs a full build, so past a few hundred files it runs on one patched view in 64 (the first included):
- * else a test of thousands of writes spends its time checking (CI: 98 s of a 120 s limit, most of it here).
- */
+/** Patched views checked so far (see `checkPatched`). */
 let patchedSeen = 0;
+
+/**
+ * A patched view must show what the view built from scratch shows (tests only: it walks every file again). The check
+ * costs a full build, so past a few hundred files it runs on one patched view in 64 (the first included): else a test
+ * of thousands of writes spends its time checking (CI: 98 s of a 120 s limit, most of it here).
+ */
 function checkPatched(v: SyncView): void {
   if (v.tree.fids.size > 500 && patchedSeen++ % 64 !== 0) return;
   const g = new VersionGraph(v.s);
