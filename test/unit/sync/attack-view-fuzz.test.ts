@@ -243,7 +243,9 @@ async function run(seed: number, steps: number): Promise<{ done: Record<string, 
         const t = c.v.trash();
         const e = t.length ? pick(t) : undefined;
         step = `restoreDeleted ${JSON.stringify(e?.path)}`;
-        if (e) await allowed('restoreDeleted', c.v.restoreDeleted(e.path, rnd() < 0.5 ? undefined : pick(e.versions).version, rnd() < 0.5 ? LIMITS : undefined));
+        // (DAMAGED too: a trashed version the other computer purged and compacted away, its purge not ingested here yet;
+        // seen on seed 1009 of a deep run.)
+        if (e) await allowed('restoreDeleted', c.v.restoreDeleted(e.path, rnd() < 0.5 ? undefined : pick(e.versions).version, rnd() < 0.5 ? LIMITS : undefined).catch((x) => (x instanceof VaultError && x.code === 'DAMAGED' ? undefined : Promise.reject(x))));
       } else if (r < 0.73) {
         const files = mem.list(M, 100).filter((e) => e.kind === 'file');
         const f = files.length ? pick(files) : undefined;
