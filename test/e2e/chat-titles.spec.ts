@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { reply, startFakeAnthropic, text, type FakeAnthropic } from '../fake-anthropic/server';
-import { type FreshApp, readyApp, newConversationButton } from './helpers';
+import { type FreshApp, idle, readyApp, newConversationButton } from './helpers';
 
 let app: FreshApp;
 let fake: FakeAnthropic;
@@ -26,6 +26,9 @@ test('a new conversation is named after its first reply, the list shows it live,
     await page.getByRole('textbox', { name: 'Message' }).fill(words);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText(answer);
+    // The reply shows while its turn is still being saved; a message sent meanwhile is refused as "still answering"
+    // (kept in the box, with Retry): fc20 at load mean 9.3.
+    await idle(page);
   };
   fake.extra.titleReply = '"Tea preferences."';
   await newConversationButton(page).click();
