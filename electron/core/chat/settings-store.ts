@@ -25,7 +25,19 @@ export async function loadSettings(vault: VaultApi): Promise<SettingsValue> {
  * Applies `patch` (only the fields it carries) over the current settings and
  * stores the result. INVALID (nothing stored) if it does not validate.
  */
-export async function saveSettings(vault: VaultApi, patch: SettingsPatch): Promise<SettingsValue> {
+/** Each vault's settings save under way: the next one reads what it wrote (a read-modify-write at a time). */
+const saving = new WeakMap<VaultApi, Promise<unknown>>();
+
+export function saveSettings(vault: VaultApi, patch: SettingsPatch): Promise<SettingsValue> {
+  // Two saves at once both read the settings before either wrote, and the later write dropped the other's change
+  // (Settings' two sections saved together; one waited on the passphrase): each now waits for the one before.
+  const before = saving.get(vault) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => writeSettings(vault, patch));
+  saving.set(vault, mine);
+  return mine;
+}
+
+async function writeSettings(vault: VaultApi, patch: SettingsPatch): Promise<SettingsValue> {
   const current = await loadSettings(vault);
   const next = Settings.safeParse({ ...current, ...patch, contextManagement: { ...current.contextManagement, ...patch.contextManagement } });
   if (!next.success) {

@@ -20,6 +20,12 @@ it('settings default until saved, then persist; invalid ones are refused and cha
   expect(v.historyDepth()).toBe(5);
 });
 
+it('two saves at once keep both changes (fresh clone fc21: a security save beside a passphrase-confirmed one lost the latter)', async () => {
+  t = await tempVault();
+  await Promise.all([saveSettings(t.vault, { maxTokens: 2500, approvalMode: true }), saveSettings(t.vault, { autoLockMinutes: 3 }), saveSettings(t.vault, { historyDepth: 7 })]);
+  expect(await loadSettings(t.vault)).toMatchObject({ maxTokens: 2500, approvalMode: true, autoLockMinutes: 3, historyDepth: 7 });
+});
+
 it('one stored field that no longer validates falls back alone', async () => {
   t = await tempVault();
   await t.vault.internal.putJSON('settings', { model: 'm', autoLockMinutes: 'soon' });
