@@ -119,7 +119,7 @@ export function patchTree(tree: Tree, s: SyncState, g: VersionGraph, fid: Fid): 
 }
 
 /** True when directory `d` has a tag of its own no rm removed. */
-function tagged(s: SyncState, d: string): boolean {
+export function tagged(s: SyncState, d: string): boolean {
   const state = s.dirs.get(d);
   for (const tag of state?.adds.keys() ?? []) if (!state!.removed.has(tag)) return true;
   return false;

@@ -13,7 +13,7 @@ import { byStamp, VersionGraph, type VersionAt } from './graph';
 import { compareVid, deviceOf, type Vid } from './ids';
 import { KvView } from './kv';
 import { resolveHeads, type Resolution, type TextReader } from './resolve';
-import { buildTree, parentOf, patchTree, type Group, type Tree } from './tree';
+import { buildTree, parentOf, patchTree, tagged, type Group, type Tree } from './tree';
 
 export const DEFAULT_DEPTH = 20;
 
@@ -348,9 +348,7 @@ export class SyncView {
 
   /** True when directory `p` has an alive tag (`dirTags` not empty), without listing them. */
   hasDirTag(p: string): boolean {
-    const d = this.s.dirs.get(p);
-    if (d) for (const t of d.adds.keys()) if (!d.removed.has(t)) return true;
-    return false;
+    return tagged(this.s, p);
   }
 
   /** The parent directory of a path. */
